@@ -1,0 +1,35 @@
+//! citeflow: a client-side toolkit for cited, streamed language-model answers.
+//!
+//! The core is plain Rust that builds and tests natively; the JS face (compiled to
+//! WebAssembly and shipped as the `citeflow` npm package) lives in `src/wasm/` and only
+//! converts at the boundary.
+//!
+//! Every stage is a synchronous state machine: `push` input, get output; `finish` at the end.
+//! A whole output is the same machine fed once, so streamed and whole results agree for any
+//! split of the input.
+//!
+//! ```
+//! use citeflow::event::Event;
+//! use citeflow::transform::{OutputTransformer, OutputTransformerChain, OutputTransformerConfig};
+//!
+//! let mut chain = OutputTransformerChain::from_configs(&[
+//!     OutputTransformerConfig::think_tag(),
+//!     OutputTransformerConfig::event_filter(&["response"]),
+//! ]).unwrap();
+//! let mut answer = String::new();
+//! for chunk in ["<think>hidden</th", "ink>The answer", " is 42."] {
+//!     for event in chain.push(Event::response(chunk)).unwrap() {
+//!         answer.push_str(event.text_value().unwrap_or_default());
+//!     }
+//! }
+//! chain.finish().unwrap();
+//! assert_eq!(answer, "The answer is 42.");
+//! ```
+
+pub mod error;
+pub mod event;
+pub mod transform;
+pub mod utf16;
+
+#[cfg(target_arch = "wasm32")]
+mod wasm;

@@ -1,0 +1,306 @@
+//! [`OutputTransformerConfig`]: transformers described as data (`{type, kwargs}`), so that
+//! invokers and chains can be configured from JSON.
+
+use serde_json::{json, Map, Value};
+
+use super::{
+    json_kind, EventFilterOutputTransformer, IdentityOutputTransformer, JsonOutputTransformer, OutputTransformer,
+    TagPair, ThinkTagOptions, ThinkTagOutputTransformer, ValidationMode, ValidationOutputTransformer,
+};
+use crate::error::{Result, TransformError};
+use crate::event::ItemKind;
+
+/// The transformer types a config can name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TransformerKind {
+    Identity,
+    Json,
+    ThinkTag,
+    EventFilter,
+    Validation,
+}
+
+impl TransformerKind {
+    pub const ALL: [TransformerKind; 5] = [Self::Identity, Self::Json, Self::ThinkTag, Self::EventFilter, Self::Validation];
+
+    /// The canonical (snake_case) name, as the original library spells it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Identity => "identity",
+            Self::Json => "json",
+            Self::ThinkTag => "think_tag",
+            Self::EventFilter => "event_filter",
+            Self::Validation => "validation",
+        }
+    }
+
+    /// Accepts the canonical name or its camelCase spelling.
+    pub fn parse(name: &str) -> Result<Self> {
+        Self::ALL.into_iter().find(|k| k.name() == name || camel(k.name()) == name).ok_or_else(|| {
+            TransformError::UnknownTransformer {
+                name: name.to_owned(),
+                supported: Self::ALL.map(|k| k.name()).join(", "),
+            }
+        })
+    }
+}
+
+fn camel(snake: &str) -> String {
+    let mut out = String::with_capacity(snake.len());
+    let mut upper = false;
+    for c in snake.chars() {
+        if c == '_' {
+            upper = true;
+        } else if upper {
+            out.extend(c.to_uppercase());
+            upper = false;
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Reads keyword arguments by snake_case or camelCase name and rejects any it did not read,
+/// so a misspelt option is an error instead of being silently ignored.
+pub(crate) struct Kwargs<'a> {
+    owner: &'static str,
+    map: &'a Map<String, Value>,
+    used: Vec<&'a str>,
+}
+
+impl<'a> Kwargs<'a> {
+    pub fn new(owner: &'static str, map: &'a Map<String, Value>) -> Self {
+        Self { owner, map, used: Vec::new() }
+    }
+
+    /// The value under `snake` or its camelCase form; `null` counts as absent.
+    pub fn get(&mut self, snake: &str) -> Option<&'a Value> {
+        let camel = camel(snake);
+        for (key, value) in self.map {
+            if key == snake || *key == camel {
+                self.used.push(key);
+                return (!value.is_null()).then_some(value);
+            }
+        }
+        None
+    }
+
+    pub fn strings(&mut self, snake: &str) -> Result<Option<Vec<String>>> {
+        let Some(value) = self.get(snake) else { return Ok(None) };
+        let bad = || TransformError::option(&camel(snake), format!("expected an array of strings, got {}", json_kind(value)));
+        let items = value.as_array().ok_or_else(bad)?;
+        items.iter().map(|v| v.as_str().map(str::to_owned).ok_or_else(bad)).collect::<Result<_>>().map(Some)
+    }
+
+    pub fn bool(&mut self, snake: &str) -> Result<Option<bool>> {
+        self.get(snake)
+            .map(|v| v.as_bool().ok_or_else(|| TransformError::option(&camel(snake), format!("expected a boolean, got {}", json_kind(v)))))
+            .transpose()
+    }
+
+    pub fn string(&mut self, snake: &str) -> Result<Option<String>> {
+        self.get(snake)
+            .map(|v| {
+                v.as_str().map(str::to_owned).ok_or_else(|| TransformError::option(&camel(snake), format!("expected a string, got {}", json_kind(v))))
+            })
+            .transpose()
+    }
+
+    /// Errors on any key that was not read.
+    pub fn done(self) -> Result<()> {
+        match self.map.keys().find(|k| !self.used.contains(&k.as_str())) {
+            Some(unknown) => Err(TransformError::option(unknown, format!("{} has no such option", self.owner))),
+            None => Ok(()),
+        }
+    }
+}
+
+/// Parses think-tag options: `tags` as `[open, close]` pairs, `{open, close}` objects or bare
+/// names (`"reasoning"` means `<reasoning>` / `</reasoning>`), `startInThinking`, `idPrefix`.
+pub fn think_tag_options(map: &Map<String, Value>) -> Result<ThinkTagOptions> {
+    let mut kw = Kwargs::new(ThinkTagOutputTransformer::NAME, map);
+    let mut options = ThinkTagOptions::default();
+    if let Some(tags) = kw.get("tags") {
+        let list = tags.as_array().ok_or_else(|| TransformError::option("tags", format!("expected an array, got {}", json_kind(tags))))?;
+        options.tags = list.iter().enumerate().map(|(i, t)| tag_pair(i, t)).collect::<Result<_>>()?;
+    }
+    options.start_in_thinking = kw.bool("start_in_thinking")?.unwrap_or(false);
+    options.id_prefix = kw.string("id_prefix")?;
+    kw.done()?;
+    Ok(options)
+}
+
+fn tag_pair(index: usize, value: &Value) -> Result<TagPair> {
+    let pair = match value {
+        Value::String(name) => Some(TagPair::xml(name)),
+        Value::Array(items) => match items.as_slice() {
+            [Value::String(open), Value::String(close)] => Some(TagPair::new(open, close)),
+            _ => None,
+        },
+        Value::Object(obj) => match (obj.get("open"), obj.get("close")) {
+            (Some(Value::String(open)), Some(Value::String(close))) if obj.len() == 2 => Some(TagPair::new(open, close)),
+            _ => None,
+        },
+        _ => None,
+    };
+    pair.ok_or_else(|| {
+        TransformError::option("tags", format!("tag pair {index} must be a name, [open, close] or {{open, close}} of strings"))
+    })
+}
+
+/// Parses event-filter options: `eventTypes` (required).
+pub fn event_types(map: &Map<String, Value>) -> Result<Vec<String>> {
+    let mut kw = Kwargs::new("EventFilterOutputTransformer", map);
+    let types = kw.strings("event_types")?.ok_or_else(|| TransformError::option("eventTypes", "is required"))?;
+    kw.done()?;
+    Ok(types)
+}
+
+/// Parses validation options: `requiredTypes` (text / thinking / structured) and `mode`.
+pub fn validation_options(map: &Map<String, Value>) -> Result<(Vec<ItemKind>, ValidationMode)> {
+    let mut kw = Kwargs::new("ValidationOutputTransformer", map);
+    let names = kw.strings("required_types")?.ok_or_else(|| TransformError::option("requiredTypes", "is required"))?;
+    let kinds = names
+        .iter()
+        .map(|n| ItemKind::parse(n).ok_or_else(|| TransformError::option("requiredTypes", format!("{n:?} is not one of text, thinking, structured"))))
+        .collect::<Result<_>>()?;
+    let mode = match kw.string("mode")? {
+        None => ValidationMode::default(),
+        Some(m) => ValidationMode::parse(&m).ok_or_else(|| TransformError::option("mode", format!("{m:?} is not \"all\" or \"any\"")))?,
+    };
+    kw.done()?;
+    Ok((kinds, mode))
+}
+
+/// A transformer described as data.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OutputTransformerConfig {
+    pub kind: TransformerKind,
+    pub kwargs: Map<String, Value>,
+}
+
+impl OutputTransformerConfig {
+    fn of(kind: TransformerKind, kwargs: Value) -> Self {
+        let Value::Object(kwargs) = kwargs else { unreachable!("built from object literals") };
+        Self { kind, kwargs }
+    }
+
+    pub fn identity() -> Self {
+        Self::of(TransformerKind::Identity, json!({}))
+    }
+
+    pub fn json() -> Self {
+        Self::of(TransformerKind::Json, json!({}))
+    }
+
+    pub fn think_tag() -> Self {
+        Self::of(TransformerKind::ThinkTag, json!({}))
+    }
+
+    pub fn event_filter<S: AsRef<str>>(types: &[S]) -> Self {
+        let types: Vec<&str> = types.iter().map(AsRef::as_ref).collect();
+        Self::of(TransformerKind::EventFilter, json!({ "eventTypes": types }))
+    }
+
+    pub fn validation(required: &[ItemKind], mode: ValidationMode) -> Self {
+        let names: Vec<&str> = required.iter().map(|k| k.name()).collect();
+        Self::of(TransformerKind::Validation, json!({ "requiredTypes": names, "mode": mode.name() }))
+    }
+
+    /// Reads a config from a type name, a `{type, kwargs}` object, or a config already in
+    /// that shape, and checks its options.
+    pub fn from_value(value: &Value) -> Result<Self> {
+        let config = match value {
+            Value::String(name) => Self { kind: TransformerKind::parse(name)?, kwargs: Map::new() },
+            Value::Object(obj) => {
+                if let Some(extra) = obj.keys().find(|k| *k != "type" && *k != "kwargs") {
+                    return Err(TransformError::InvalidConfig(format!("unexpected key {extra:?}; a config has `type` and `kwargs`")));
+                }
+                let kind = match obj.get("type") {
+                    Some(Value::String(name)) => TransformerKind::parse(name)?,
+                    Some(other) => return Err(TransformError::InvalidConfig(format!("`type` must be a string, got {}", json_kind(other)))),
+                    None => return Err(TransformError::InvalidConfig("missing `type`".into())),
+                };
+                let kwargs = match obj.get("kwargs") {
+                    None | Some(Value::Null) => Map::new(),
+                    Some(Value::Object(map)) => map.clone(),
+                    Some(other) => return Err(TransformError::InvalidConfig(format!("`kwargs` must be an object, got {}", json_kind(other)))),
+                };
+                Self { kind, kwargs }
+            }
+            other => {
+                return Err(TransformError::InvalidConfig(format!(
+                    "expected a type name or a {{type, kwargs}} object, got {}",
+                    json_kind(other)
+                )))
+            }
+        };
+        config.build()?;
+        Ok(config)
+    }
+
+    /// `{type, kwargs}` with the canonical type name.
+    pub fn to_value(&self) -> Value {
+        json!({ "type": self.kind.name(), "kwargs": self.kwargs })
+    }
+
+    /// Builds the transformer.
+    pub fn build(&self) -> Result<Box<dyn OutputTransformer>> {
+        let no_options = |name| Kwargs::new(name, &self.kwargs).done();
+        Ok(match self.kind {
+            TransformerKind::Identity => {
+                no_options("IdentityOutputTransformer")?;
+                Box::new(IdentityOutputTransformer::default())
+            }
+            TransformerKind::Json => {
+                no_options("JSONOutputTransformer")?;
+                Box::new(JsonOutputTransformer::default())
+            }
+            TransformerKind::ThinkTag => Box::new(ThinkTagOutputTransformer::new(think_tag_options(&self.kwargs)?)?),
+            TransformerKind::EventFilter => Box::new(EventFilterOutputTransformer::new(&event_types(&self.kwargs)?)?),
+            TransformerKind::Validation => {
+                let (kinds, mode) = validation_options(&self.kwargs)?;
+                Box::new(ValidationOutputTransformer::new(kinds, mode)?)
+            }
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_every_form() {
+        let a = OutputTransformerConfig::from_value(&json!("think_tag")).unwrap();
+        let b = OutputTransformerConfig::from_value(&json!({"type": "thinkTag"})).unwrap();
+        assert_eq!(a, b);
+        assert_eq!(a, OutputTransformerConfig::think_tag());
+        let c = OutputTransformerConfig::from_value(&json!({"type": "event_filter", "kwargs": {"event_types": ["thinking"]}})).unwrap();
+        assert_eq!(c.to_value()["type"], "event_filter");
+        let round = OutputTransformerConfig::from_value(&OutputTransformerConfig::event_filter(&["x"]).to_value()).unwrap();
+        assert_eq!(round, OutputTransformerConfig::event_filter(&["x"]));
+    }
+
+    #[test]
+    fn bad_configs_name_the_problem() {
+        let code = |v: Value| OutputTransformerConfig::from_value(&v).unwrap_err();
+        let unknown = code(json!("magic"));
+        assert_eq!(unknown.code(), "UNKNOWN_TRANSFORMER");
+        assert!(unknown.to_string().contains("think_tag"));
+        assert_eq!(code(json!(3)).code(), "INVALID_CONFIG");
+        assert_eq!(code(json!({"kwargs": {}})).code(), "INVALID_CONFIG");
+        assert_eq!(code(json!({"type": "json", "kwargs": {"x": 1}})).code(), "INVALID_OPTION");
+        assert_eq!(code(json!({"type": "event_filter"})).code(), "INVALID_OPTION");
+        assert_eq!(code(json!({"type": "event_filter", "kwargs": {"eventTypes": [""]}})).code(), "EMPTY_EVENT_TYPE");
+        assert_eq!(code(json!({"type": "think_tag", "kwargs": {"tags": [["<a>"]]}})).code(), "INVALID_OPTION");
+        assert_eq!(code(json!({"type": "validation", "kwargs": {"requiredTypes": ["text"], "mode": "some"}})).code(), "INVALID_OPTION");
+    }
+
+    #[test]
+    fn think_tag_names_expand_to_xml_pairs() {
+        let opts = think_tag_options(json!({"tags": ["reasoning", {"open": "[[", "close": "]]"}]}).as_object().unwrap()).unwrap();
+        assert_eq!(opts.tags, vec![TagPair::xml("reasoning"), TagPair::new("[[", "]]")]);
+    }
+}

@@ -1,0 +1,81 @@
+//! [`EventFilterOutputTransformer`]: keeps only the listed event types.
+
+use std::collections::BTreeSet;
+
+use super::{Lifecycle, OutputTransformer};
+use crate::error::{Result, TransformError};
+use crate::event::{split_event_type, Event, LmOutput};
+
+/// Keeps events whose base type is listed, with their `_start` / `_end` variants. Matching is
+/// exact and case-sensitive; naming `thinking_start` counts as naming `thinking`. Whole
+/// outputs pass through unchanged (the filter is about streams).
+#[derive(Debug, Clone)]
+pub struct EventFilterOutputTransformer {
+    allowed: BTreeSet<String>,
+    lifecycle: Lifecycle,
+}
+
+impl EventFilterOutputTransformer {
+    pub fn new<S: AsRef<str>>(event_types: &[S]) -> Result<Self> {
+        let mut allowed = BTreeSet::new();
+        for (index, kind) in event_types.iter().enumerate() {
+            let kind = kind.as_ref();
+            if kind.trim().is_empty() {
+                return Err(TransformError::EmptyEventType { index, got: kind.to_owned() });
+            }
+            allowed.insert(split_event_type(kind).0.to_owned());
+        }
+        Ok(Self { allowed, lifecycle: Lifecycle::new("EventFilterOutputTransformer") })
+    }
+
+    /// Whether events of this type are kept.
+    pub fn accepts(&self, kind: &str) -> bool {
+        self.allowed.contains(split_event_type(kind).0)
+    }
+
+    /// The base types kept, sorted.
+    pub fn allowed_event_types(&self) -> impl Iterator<Item = &str> {
+        self.allowed.iter().map(String::as_str)
+    }
+}
+
+impl OutputTransformer for EventFilterOutputTransformer {
+    fn transform(&mut self, output: LmOutput) -> Result<LmOutput> {
+        Ok(output)
+    }
+
+    fn push(&mut self, event: Event) -> Result<Vec<Event>> {
+        self.lifecycle.check()?;
+        Ok(if self.accepts(&event.kind) { vec![event] } else { Vec::new() })
+    }
+
+    fn finish(&mut self) -> Result<Vec<Event>> {
+        self.lifecycle.finish()?;
+        Ok(Vec::new())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keeps_base_types_with_variants() {
+        let f = EventFilterOutputTransformer::new(&["thinking_start", "status"]).unwrap();
+        for kind in ["thinking", "thinking_start", "thinking_end", "status"] {
+            assert!(f.accepts(kind), "{kind}");
+        }
+        for kind in ["response", "Thinking", "thinkingx", "response_end"] {
+            assert!(!f.accepts(kind), "{kind}");
+        }
+    }
+
+    #[test]
+    fn empty_list_keeps_nothing_and_blank_is_an_error() {
+        let none: [&str; 0] = [];
+        assert!(!EventFilterOutputTransformer::new(&none).unwrap().accepts("response"));
+        let err = EventFilterOutputTransformer::new(&["thinking", "  "]).unwrap_err();
+        assert_eq!(err.code(), "EMPTY_EVENT_TYPE");
+        assert!(err.to_string().contains("index 1"));
+    }
+}

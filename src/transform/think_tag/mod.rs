@@ -1,0 +1,160 @@
+//! [`ThinkTagOutputTransformer`]: separates `<think>` reasoning from the answer.
+//!
+//! ```
+//! use citeflow::event::{Event, OutputItem, LmOutput};
+//! use citeflow::transform::{OutputTransformer, ThinkTagOutputTransformer};
+//!
+//! let mut t = ThinkTagOutputTransformer::default();
+//! let mut events = Vec::new();
+//! for chunk in ["<th", "ink>plan</thi", "nk>Answer"] {
+//!     events.extend(t.push(Event::response(chunk)).unwrap());
+//! }
+//! events.extend(t.finish().unwrap());
+//! let kinds: Vec<&str> = events.iter().map(|e| e.kind.as_str()).collect();
+//! assert_eq!(kinds, ["thinking_start", "thinking", "thinking_end", "response_start", "response", "response_end"]);
+//!
+//! let whole = t.transform(LmOutput::from_text("<think>plan</think>Answer")).unwrap();
+//! assert_eq!(whole.outputs, [OutputItem::Thinking("plan".into()), OutputItem::Text("Answer".into())]);
+//! ```
+
+mod splitter;
+mod tags;
+
+pub use splitter::{Block, Op, ThinkSplitter};
+pub use tags::{TagPair, DEFAULT_CLOSE, DEFAULT_OPEN};
+
+use super::{unique_prefix, Lifecycle, OutputTransformer};
+use crate::error::{Result, TransformError};
+use crate::event::{items_from_events, types, Event, LmOutput, OutputItem};
+
+/// Options of [`ThinkTagOutputTransformer`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ThinkTagOptions {
+    /// Tag pairs to recognise; default `<think>` / `</think>`.
+    pub tags: Vec<TagPair>,
+    /// The stream starts inside reasoning (the prompt template prefilled the opening tag).
+    pub start_in_thinking: bool,
+    /// Prefix of the block ids; default a prefix unique within this process.
+    pub id_prefix: Option<String>,
+}
+
+impl Default for ThinkTagOptions {
+    fn default() -> Self {
+        Self { tags: vec![TagPair::default()], start_in_thinking: false, id_prefix: None }
+    }
+}
+
+impl Block {
+    pub fn event_type(self) -> &'static str {
+        match self {
+            Block::Response => types::RESPONSE,
+            Block::Thinking => types::THINKING,
+        }
+    }
+}
+
+/// Splits `response` text into thinking and response blocks; every other event passes
+/// through untouched.
+#[derive(Debug, Clone)]
+pub struct ThinkTagOutputTransformer {
+    options: ThinkTagOptions,
+    splitter: ThinkSplitter,
+    prefix: String,
+    ops: Vec<Op>,
+    lifecycle: Lifecycle,
+}
+
+impl Default for ThinkTagOutputTransformer {
+    fn default() -> Self {
+        Self::new(ThinkTagOptions::default()).expect("the default tags are valid")
+    }
+}
+
+impl ThinkTagOutputTransformer {
+    pub const NAME: &'static str = "ThinkTagOutputTransformer";
+
+    pub fn new(options: ThinkTagOptions) -> Result<Self> {
+        let splitter = ThinkSplitter::new(options.tags.clone(), options.start_in_thinking)?;
+        let prefix = options.id_prefix.clone().unwrap_or_else(|| unique_prefix("tt"));
+        Ok(Self { options, splitter, prefix, ops: Vec::new(), lifecycle: Lifecycle::new(Self::NAME) })
+    }
+
+    /// The id prefix: block `n` has id `{prefix}-{n}`.
+    pub fn id_prefix(&self) -> &str {
+        &self.prefix
+    }
+
+    /// The underlying splitter, for callers that want positions instead of events.
+    pub fn splitter_mut(&mut self) -> &mut ThinkSplitter {
+        &mut self.splitter
+    }
+
+    /// Marks the stream finished; errors if it already was.
+    pub fn lifecycle_mut(&mut self) -> &mut Lifecycle {
+        &mut self.lifecycle
+    }
+
+    /// Feeds a bare text chunk.
+    pub fn push_text(&mut self, chunk: &str) -> Result<Vec<Event>> {
+        self.lifecycle.check()?;
+        self.ops.clear();
+        self.splitter.feed(chunk, &mut self.ops);
+        Ok(self.events())
+    }
+
+    fn events(&self) -> Vec<Event> {
+        let window = self.splitter.window();
+        self.ops
+            .iter()
+            .map(|op| {
+                let (kind, id, value) = match op {
+                    Op::Start { block, id } => (format!("{}_start", block.event_type()), id, ""),
+                    Op::Text { block, id, range } => (block.event_type().to_owned(), id, &window[range.clone()]),
+                    Op::End { block, id } => (format!("{}_end", block.event_type()), id, ""),
+                };
+                Event::text(&kind, Some(format!("{}-{id}", self.prefix)), value)
+            })
+            .collect()
+    }
+
+    fn split_whole(&self, text: &str) -> Result<Vec<OutputItem>> {
+        let mut fresh = Self::new(ThinkTagOptions { id_prefix: Some(self.prefix.clone()), ..self.options.clone() })?;
+        let mut events = fresh.push_text(text)?;
+        events.extend(fresh.finish()?);
+        Ok(items_from_events(&events))
+    }
+}
+
+impl OutputTransformer for ThinkTagOutputTransformer {
+    fn transform(&mut self, output: LmOutput) -> Result<LmOutput> {
+        let mut items = Vec::with_capacity(output.outputs.len());
+        for item in &output.outputs {
+            match item {
+                OutputItem::Text(text) => items.extend(self.split_whole(text)?),
+                other => items.push(other.clone()),
+            }
+        }
+        Ok(output.with_outputs(items))
+    }
+
+    fn push(&mut self, event: Event) -> Result<Vec<Event>> {
+        self.lifecycle.check()?;
+        if event.kind != types::RESPONSE {
+            return Ok(vec![event]);
+        }
+        match event.text_value() {
+            Some(text) => self.push_text(text),
+            None => Err(TransformError::InvalidEvent(format!(
+                "a `response` event needs a string value, got {}",
+                super::json_kind(&event.value)
+            ))),
+        }
+    }
+
+    fn finish(&mut self) -> Result<Vec<Event>> {
+        self.lifecycle.finish()?;
+        self.ops.clear();
+        self.splitter.finish(&mut self.ops);
+        Ok(self.events())
+    }
+}

@@ -1,0 +1,120 @@
+//! [`ValidationOutputTransformer`]: checks that the output holds the item types required.
+
+use std::collections::BTreeSet;
+
+use super::{Lifecycle, OutputTransformer};
+use crate::error::{Result, TransformError};
+use crate::event::{split_event_type, Event, ItemKind, LmOutput};
+
+/// Whether all required types must be present, or any one of them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ValidationMode {
+    #[default]
+    All,
+    Any,
+}
+
+impl ValidationMode {
+    pub fn name(self) -> &'static str {
+        match self {
+            ValidationMode::All => "all",
+            ValidationMode::Any => "any",
+        }
+    }
+
+    pub fn parse(name: &str) -> Option<Self> {
+        match name {
+            "all" => Some(Self::All),
+            "any" => Some(Self::Any),
+            _ => None,
+        }
+    }
+}
+
+/// Fails with `VALIDATION_FAILED` when required item types are missing: on `transform` for a
+/// whole output, on `finish` for a stream (events pass through meanwhile; an item type counts
+/// as present when an event of its base type carried a value: `response` for text).
+#[derive(Debug, Clone)]
+pub struct ValidationOutputTransformer {
+    required: Vec<ItemKind>,
+    mode: ValidationMode,
+    seen: BTreeSet<&'static str>,
+    lifecycle: Lifecycle,
+}
+
+impl ValidationOutputTransformer {
+    pub fn new(required: Vec<ItemKind>, mode: ValidationMode) -> Result<Self> {
+        if required.is_empty() {
+            return Err(TransformError::option("requiredTypes", "name at least one output type to require"));
+        }
+        Ok(Self { required, mode, seen: BTreeSet::new(), lifecycle: Lifecycle::new("ValidationOutputTransformer") })
+    }
+
+    fn check(&self, present: &BTreeSet<&'static str>) -> Result<()> {
+        let has = |k: &ItemKind| present.contains(k.name());
+        let ok = match self.mode {
+            ValidationMode::All => self.required.iter().all(has),
+            ValidationMode::Any => self.required.iter().any(has),
+        };
+        if ok {
+            return Ok(());
+        }
+        let names = |it: &mut dyn Iterator<Item = &str>| it.collect::<Vec<_>>().join(", ");
+        Err(TransformError::ValidationFailed {
+            mode: self.mode.name(),
+            required: names(&mut self.required.iter().map(|k| k.name())),
+            found: names(&mut present.iter().copied()),
+        })
+    }
+}
+
+impl OutputTransformer for ValidationOutputTransformer {
+    fn transform(&mut self, output: LmOutput) -> Result<LmOutput> {
+        let present = output.outputs.iter().map(|item| item.kind().name()).collect();
+        self.check(&present)?;
+        Ok(output)
+    }
+
+    fn push(&mut self, event: Event) -> Result<Vec<Event>> {
+        self.lifecycle.check()?;
+        let (base, _) = split_event_type(&event.kind);
+        if let Some(kind) = ItemKind::ALL.into_iter().find(|k| k.event_type() == base) {
+            self.seen.insert(kind.name());
+        }
+        Ok(vec![event])
+    }
+
+    fn finish(&mut self) -> Result<Vec<Event>> {
+        self.lifecycle.finish()?;
+        self.check(&self.seen)?;
+        Ok(Vec::new())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::event::OutputItem;
+
+    #[test]
+    fn all_and_any() {
+        let out = LmOutput::from_text("hi");
+        let both = vec![ItemKind::Text, ItemKind::Structured];
+        let err = ValidationOutputTransformer::new(both.clone(), ValidationMode::All).unwrap().transform(out.clone()).unwrap_err();
+        assert_eq!(err.code(), "VALIDATION_FAILED");
+        assert!(err.to_string().contains("found [text]"), "{err}");
+        assert!(ValidationOutputTransformer::new(both, ValidationMode::Any).unwrap().transform(out).is_ok());
+        let thought = LmOutput { outputs: vec![OutputItem::Thinking("x".into())], ..Default::default() };
+        assert!(ValidationOutputTransformer::new(vec![ItemKind::Thinking], ValidationMode::All).unwrap().transform(thought).is_ok());
+    }
+
+    #[test]
+    fn streams_are_checked_at_finish() {
+        let mut v = ValidationOutputTransformer::new(vec![ItemKind::Thinking], ValidationMode::All).unwrap();
+        v.push(Event::response("answer")).unwrap();
+        assert_eq!(v.finish().unwrap_err().code(), "VALIDATION_FAILED");
+        let mut v = ValidationOutputTransformer::new(vec![ItemKind::Thinking], ValidationMode::All).unwrap();
+        v.push(Event::text("thinking", None, "hmm")).unwrap();
+        assert!(v.finish().unwrap().is_empty());
+    }
+}

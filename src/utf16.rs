@@ -1,0 +1,48 @@
+//! UTF-8 byte offsets to UTF-16 code-unit offsets: what JS string indices mean.
+
+/// Converts increasing byte offsets of one text into UTF-16 offsets in a single forward
+/// pass (linear overall). ASCII text, where the two agree, costs nothing.
+#[derive(Debug)]
+pub struct Utf16Cursor<'a> {
+    text: &'a str,
+    ascii: bool,
+    byte: usize,
+    unit: usize,
+}
+
+impl<'a> Utf16Cursor<'a> {
+    pub fn new(text: &'a str) -> Self {
+        Self { text, ascii: text.is_ascii(), byte: 0, unit: 0 }
+    }
+
+    /// The UTF-16 offset of `byte`, which must be a char boundary at or after the previous
+    /// call's (an earlier one restarts the pass).
+    pub fn to_utf16(&mut self, byte: usize) -> usize {
+        if self.ascii {
+            return byte;
+        }
+        if byte < self.byte {
+            self.byte = 0;
+            self.unit = 0;
+        }
+        self.unit += self.text[self.byte..byte].chars().map(char::len_utf16).sum::<usize>();
+        self.byte = byte;
+        self.unit
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Utf16Cursor;
+
+    #[test]
+    fn counts_surrogate_pairs_as_two() {
+        let text = "a😀é<b";
+        let mut c = Utf16Cursor::new(text);
+        let lt = text.find('<').unwrap();
+        assert_eq!(c.to_utf16(1), 1);
+        assert_eq!(c.to_utf16(lt), 4);
+        assert_eq!(c.to_utf16(text.len()), 6);
+        assert_eq!(c.to_utf16(0), 0);
+    }
+}
