@@ -14,11 +14,13 @@ mod think_tag;
 mod validation;
 
 pub use chain::OutputTransformerChain;
-pub use config::{OutputTransformerConfig, TransformerKind};
+pub use config::{event_types, think_tag_options, validation_options, OutputTransformerConfig, TransformerKind};
 pub use event_filter::EventFilterOutputTransformer;
 pub use identity::IdentityOutputTransformer;
 pub use json::{extract_json_object, JsonOutputTransformer};
-pub use think_tag::{Block, Op, TagPair, ThinkSplitter, ThinkTagOptions, ThinkTagOutputTransformer};
+pub use think_tag::{
+    Block, Op, TagPair, ThinkSplitter, ThinkTagOptions, ThinkTagOutputTransformer, DEFAULT_CLOSE, DEFAULT_OPEN,
+};
 pub use validation::{ValidationMode, ValidationOutputTransformer};
 
 use crate::error::{Result, TransformError};
