@@ -174,7 +174,7 @@ proptest! {
         let mut t = ThinkTagOutputTransformer::new(ThinkTagOptions::default()).unwrap();
         for e in split_text(&text, &cuts) {
             t.push(e).unwrap();
-            let s = t.splitter_mut();
+            let s = t.splitter();
             prop_assert!(s.window().len() - s.hold_from() < "</think>".len());
         }
     }

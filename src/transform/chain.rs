@@ -42,6 +42,10 @@ impl OutputTransformer for OutputTransformerChain {
         self.feed_from(0, vec![event])
     }
 
+    fn ensure_open(&self) -> Result<()> {
+        self.lifecycle.check()
+    }
+
     fn finish(&mut self) -> Result<Vec<Event>> {
         self.lifecycle.finish()?;
         let mut out = Vec::new();

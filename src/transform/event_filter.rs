@@ -49,6 +49,10 @@ impl OutputTransformer for EventFilterOutputTransformer {
         Ok(if self.accepts(&event.kind) { vec![event] } else { Vec::new() })
     }
 
+    fn ensure_open(&self) -> Result<()> {
+        self.lifecycle.check()
+    }
+
     fn finish(&mut self) -> Result<Vec<Event>> {
         self.lifecycle.finish()?;
         Ok(Vec::new())

@@ -26,6 +26,10 @@ impl OutputTransformer for IdentityOutputTransformer {
         Ok(vec![event])
     }
 
+    fn ensure_open(&self) -> Result<()> {
+        self.lifecycle.check()
+    }
+
     fn finish(&mut self) -> Result<Vec<Event>> {
         self.lifecycle.finish()?;
         Ok(Vec::new())

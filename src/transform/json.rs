@@ -86,6 +86,10 @@ impl OutputTransformer for JsonOutputTransformer {
         Ok(vec![event])
     }
 
+    fn ensure_open(&self) -> Result<()> {
+        self.lifecycle.check()
+    }
+
     fn finish(&mut self) -> Result<Vec<Event>> {
         Ok(self
             .finish_object()?

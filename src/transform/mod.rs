@@ -35,6 +35,8 @@ pub trait OutputTransformer {
     fn push(&mut self, event: Event) -> Result<Vec<Event>>;
     /// Ends the stream; returns the events still held back. Pushing afterwards is an error.
     fn finish(&mut self) -> Result<Vec<Event>>;
+    /// Errors with `STREAM_FINISHED` once [`Self::finish`] has been called.
+    fn ensure_open(&self) -> Result<()>;
 }
 
 /// Tracks whether a stream has finished, so misuse is an error and not silent data loss.

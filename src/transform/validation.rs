@@ -84,6 +84,10 @@ impl OutputTransformer for ValidationOutputTransformer {
         Ok(vec![event])
     }
 
+    fn ensure_open(&self) -> Result<()> {
+        self.lifecycle.check()
+    }
+
     fn finish(&mut self) -> Result<Vec<Event>> {
         self.lifecycle.finish()?;
         self.check(&self.seen)?;

@@ -84,21 +84,36 @@ impl ThinkTagOutputTransformer {
         &self.prefix
     }
 
-    /// The underlying splitter, for callers that want positions instead of events.
-    pub fn splitter_mut(&mut self) -> &mut ThinkSplitter {
-        &mut self.splitter
+    /// The underlying splitter: its window is what the latest ops' ranges index.
+    pub fn splitter(&self) -> &ThinkSplitter {
+        &self.splitter
     }
 
-    /// Marks the stream finished; errors if it already was.
-    pub fn lifecycle_mut(&mut self) -> &mut Lifecycle {
-        &mut self.lifecycle
+    /// Feeds a bare text chunk and returns positions instead of events: for callers (like
+    /// the JS binding) that still hold the text and can slice it themselves.
+    pub fn feed_ops(&mut self, chunk: &str) -> Result<()> {
+        self.lifecycle.check()?;
+        self.ops.clear();
+        self.splitter.feed(chunk, &mut self.ops);
+        Ok(())
+    }
+
+    /// Ends the stream, returning positions; see [`Self::feed_ops`].
+    pub fn finish_ops(&mut self) -> Result<()> {
+        self.lifecycle.finish()?;
+        self.ops.clear();
+        self.splitter.finish(&mut self.ops);
+        Ok(())
+    }
+
+    /// The ops of the latest [`Self::feed_ops`] or [`Self::finish_ops`].
+    pub fn ops(&self) -> &[Op] {
+        &self.ops
     }
 
     /// Feeds a bare text chunk.
     pub fn push_text(&mut self, chunk: &str) -> Result<Vec<Event>> {
-        self.lifecycle.check()?;
-        self.ops.clear();
-        self.splitter.feed(chunk, &mut self.ops);
+        self.feed_ops(chunk)?;
         Ok(self.events())
     }
 
@@ -151,10 +166,12 @@ impl OutputTransformer for ThinkTagOutputTransformer {
         }
     }
 
+    fn ensure_open(&self) -> Result<()> {
+        self.lifecycle.check()
+    }
+
     fn finish(&mut self) -> Result<Vec<Event>> {
-        self.lifecycle.finish()?;
-        self.ops.clear();
-        self.splitter.finish(&mut self.ops);
+        self.finish_ops()?;
         Ok(self.events())
     }
 }

@@ -1,0 +1,12 @@
+// Browsers (and anything else with fetch): `await init()` once; it fetches the .wasm next
+// to this package unless given a URL, Response, bytes or a compiled WebAssembly.Module.
+import initWasm from "../gen/citeflow.js";
+import { attach, isReady } from "../src/runtime.js";
+
+export * from "../src/api.js";
+
+export default async function init(input) {
+  if (isReady()) return;
+  attach(await initWasm(input === undefined ? undefined : { module_or_path: input }));
+}
+export { init };

@@ -1,0 +1,12 @@
+// Cloudflare Workers (workerd): the bundler hands us the compiled module; instantiated at import.
+import wasmModule from "../gen/citeflow_bg.wasm";
+import { initSync } from "../gen/citeflow.js";
+import { attach } from "../src/runtime.js";
+
+attach(initSync({ module: wasmModule }));
+
+export * from "../src/api.js";
+
+/** Nothing to do here (initialised at import); kept so code runs unchanged everywhere. */
+export default async function init() {}
+export { init };

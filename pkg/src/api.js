@@ -1,0 +1,12 @@
+// Everything the package exports, whatever the runtime.
+export {
+  EventFilterOutputTransformer,
+  IdentityOutputTransformer,
+  JSONOutputTransformer,
+  OutputTransformer,
+  OutputTransformerChain,
+  OutputTransformerConfig,
+  ThinkTagOutputTransformer,
+  ValidationOutputTransformer,
+} from "./transformers.js";
+export { isReady } from "./runtime.js";

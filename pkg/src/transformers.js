@@ -1,0 +1,370 @@
+// The output transformers, as JS classes over the wasm core. The core decides; this layer
+// only moves values across the boundary in the cheapest way for each transformer.
+import * as core from "../gen/citeflow.js";
+import { citeflowError, describe } from "./errors.js";
+import { checkEvent, eventType, RESPONSE, toEvent } from "./events.js";
+import { memory, ready } from "./runtime.js";
+
+/** Shared by every transformer: a web TransformStream over a fresh copy of it. */
+export class OutputTransformer {
+  transformStream() {
+    const t = this.fresh();
+    return new TransformStream({
+      transform(chunk, controller) {
+        for (const event of t.push(chunk)) controller.enqueue(event);
+      },
+      flush(controller) {
+        for (const event of t.finish()) controller.enqueue(event);
+      },
+    });
+  }
+}
+
+// ThinkTagCore op codes: bit 0 is the block (response, thinking), the rest the action.
+const OP_TYPES = ["response_start", "thinking_start", "response", "thinking", "response_end", "thinking_end"];
+const OP_TEXT = 2;
+const OP_END = 4;
+
+export class ThinkTagOutputTransformer extends OutputTransformer {
+  #options;
+  #core;
+  #prefix;
+  #trigger;
+  #triggers;
+  #held = "";
+  #open = false;
+  #openType = null;
+  #idNumber = -1;
+  #id = null;
+  #done = false;
+  #u32 = null;
+
+  constructor(options = {}) {
+    super();
+    ready();
+    this.#options = options;
+    this.#core = new core.ThinkTagCore(options);
+    this.#prefix = this.#core.idPrefix() + "-";
+    this.#triggers = this.#core.triggerChars();
+    this.#trigger = this.#triggers.length === 1 ? this.#triggers : null;
+  }
+
+  fresh() {
+    return new ThinkTagOutputTransformer(this.#options);
+  }
+
+  push(input) {
+    let chunk = input;
+    if (typeof input !== "string") {
+      const event = checkEvent(input);
+      if (eventType(event) !== RESPONSE) {
+        if (this.#done) this.#core.ensureOpen();
+        return [event];
+      }
+      chunk = event.value;
+      if (typeof chunk !== "string") {
+        throw citeflowError("INVALID_EVENT", `a \`response\` event needs a string value; got ${describe(chunk)}`);
+      }
+    }
+    if (this.#done) this.#core.ensureOpen();
+    if (chunk.length === 0) return [];
+    // Nothing held back, a block open, no character that could start a tag: the state
+    // cannot change, so the chunk is text of the open block without a trip into wasm.
+    if (this.#open && this.#held === "" && !this.#mayHoldTag(chunk)) {
+      return [{ id: this.#id, type: this.#openType, value: chunk, valueType: "text" }];
+    }
+    const window = this.#held === "" ? chunk : this.#held + chunk;
+    return this.#decode(this.#core.pushText(chunk), window);
+  }
+
+  finish() {
+    const ptr = this.#core.finish();
+    this.#done = true;
+    return this.#decode(ptr, this.#held);
+  }
+
+  transform(output) {
+    return this.#core.transform(output);
+  }
+
+  #mayHoldTag(chunk) {
+    if (this.#trigger !== null) return chunk.includes(this.#trigger);
+    for (const c of this.#triggers) if (chunk.includes(c)) return true;
+    return false;
+  }
+
+  #decode(ptr, window) {
+    const buffer = memory().buffer;
+    if (this.#u32 === null || this.#u32.buffer !== buffer) this.#u32 = new Uint32Array(buffer);
+    const w = this.#u32;
+    const base = ptr >>> 2;
+    const end = base + w[base];
+    this.#held = window.slice(w[base + 1]);
+    const events = [];
+    for (let i = base + 2; i < end; i += 4) {
+      const code = w[i];
+      if (w[i + 1] !== this.#idNumber) {
+        this.#idNumber = w[i + 1];
+        this.#id = this.#prefix + this.#idNumber;
+      }
+      let value = "";
+      if (code < OP_TEXT) {
+        this.#open = true;
+        this.#openType = OP_TYPES[code + OP_TEXT];
+      } else if (code < OP_END) {
+        value = window.slice(w[i + 2], w[i + 3]);
+      } else {
+        this.#open = false;
+      }
+      events.push({ id: this.#id, type: OP_TYPES[code], value, valueType: "text" });
+    }
+    return events;
+  }
+}
+
+/** Keeps the listed event types (and their _start/_end variants); passes the very objects pushed. */
+export class EventFilterOutputTransformer extends OutputTransformer {
+  static #CACHE_LIMIT = 256;
+  #eventTypes;
+  #core;
+  #cache = new Map();
+  #done = false;
+
+  constructor(eventTypes) {
+    super();
+    ready();
+    this.#core = new core.EventFilterCore({ eventTypes });
+    this.#eventTypes = [...eventTypes];
+  }
+
+  get allowedEventTypes() {
+    return this.#core.allowedEventTypes();
+  }
+
+  fresh() {
+    return new EventFilterOutputTransformer(this.#eventTypes);
+  }
+
+  push(input) {
+    const event = toEvent(input);
+    if (this.#done) this.#core.ensureOpen();
+    const type = eventType(event);
+    let keep = this.#cache.get(type);
+    if (keep === undefined) {
+      keep = this.#core.accepts(type);
+      if (this.#cache.size < EventFilterOutputTransformer.#CACHE_LIMIT) this.#cache.set(type, keep);
+    }
+    return keep ? [event] : [];
+  }
+
+  finish() {
+    this.#core.finish();
+    this.#done = true;
+    return [];
+  }
+
+  transform(output) {
+    return output;
+  }
+}
+
+/** Transformers whose events cross into the core and back (extra fields are kept). */
+class CoreTransformer extends OutputTransformer {
+  #core;
+
+  constructor(config) {
+    super();
+    ready();
+    this.#core = new core.TransformerCore(config);
+  }
+
+  push(input) {
+    return this.#core.push(toEvent(input));
+  }
+
+  finish() {
+    return this.#core.finish();
+  }
+
+  transform(output) {
+    return this.#core.transform(output);
+  }
+
+  get core() {
+    return this.#core;
+  }
+}
+
+export class IdentityOutputTransformer extends CoreTransformer {
+  #done = false;
+
+  constructor() {
+    super("identity");
+  }
+
+  fresh() {
+    return new IdentityOutputTransformer();
+  }
+
+  push(input) {
+    const event = toEvent(input);
+    if (this.#done) this.core.ensureOpen();
+    return [event];
+  }
+
+  finish() {
+    super.finish();
+    this.#done = true;
+    return [];
+  }
+
+  transform(output) {
+    return output;
+  }
+}
+
+export class JSONOutputTransformer extends CoreTransformer {
+  constructor() {
+    super("json");
+  }
+
+  fresh() {
+    return new JSONOutputTransformer();
+  }
+}
+
+export class ValidationOutputTransformer extends CoreTransformer {
+  #options;
+
+  constructor(options) {
+    super({ type: "validation", kwargs: options });
+    this.#options = options;
+  }
+
+  fresh() {
+    return new ValidationOutputTransformer(this.#options);
+  }
+}
+
+export class OutputTransformerChain extends OutputTransformer {
+  #transformers;
+  #done = false;
+
+  constructor(transformers) {
+    super();
+    if (!Array.isArray(transformers)) {
+      throw citeflowError("INVALID_OPTION", `OutputTransformerChain takes an array of transformers; got ${describe(transformers)}`);
+    }
+    transformers.forEach((t, i) => {
+      if (!(t instanceof OutputTransformer)) {
+        throw citeflowError("INVALID_OPTION", `transformers[${i}] is not an output transformer; got ${describe(t)}`);
+      }
+    });
+    this.#transformers = [...transformers];
+  }
+
+  static fromConfigs(configs) {
+    if (!Array.isArray(configs)) {
+      throw citeflowError("INVALID_CONFIG", `fromConfigs takes an array of configs; got ${describe(configs)}`);
+    }
+    return new OutputTransformerChain(configs.map((c) => OutputTransformerConfig.fromConfig(c).build()));
+  }
+
+  get transformers() {
+    return [...this.#transformers];
+  }
+
+  fresh() {
+    return new OutputTransformerChain(this.#transformers.map((t) => t.fresh()));
+  }
+
+  #flow(from, events) {
+    for (let i = from; i < this.#transformers.length; i++) {
+      const next = [];
+      for (const event of events) for (const out of this.#transformers[i].push(event)) next.push(out);
+      events = next;
+    }
+    return events;
+  }
+
+  push(input) {
+    if (this.#done) {
+      throw citeflowError("STREAM_FINISHED", "OutputTransformerChain has already finished; create a new transformer for a new stream");
+    }
+    return this.#flow(0, [toEvent(input)]);
+  }
+
+  finish() {
+    if (this.#done) {
+      throw citeflowError("STREAM_FINISHED", "OutputTransformerChain has already finished; create a new transformer for a new stream");
+    }
+    this.#done = true;
+    const out = [];
+    this.#transformers.forEach((t, i) => out.push(...this.#flow(i + 1, t.finish())));
+    return out;
+  }
+
+  transform(output) {
+    return this.#transformers.reduce((o, t) => t.transform(o), output);
+  }
+}
+
+/** A transformer described as data: `{type, kwargs}`. */
+export class OutputTransformerConfig {
+  constructor(type, kwargs = {}) {
+    ready();
+    const canonical = core.normalizeConfig({ type, kwargs });
+    this.type = canonical.type;
+    this.kwargs = canonical.kwargs;
+    Object.freeze(this);
+  }
+
+  static identity() {
+    return new OutputTransformerConfig("identity");
+  }
+
+  static json() {
+    return new OutputTransformerConfig("json");
+  }
+
+  static thinkTag(options = {}) {
+    return new OutputTransformerConfig("think_tag", options);
+  }
+
+  static eventFilter(eventTypes) {
+    return new OutputTransformerConfig("event_filter", { eventTypes });
+  }
+
+  static validation(options) {
+    return new OutputTransformerConfig("validation", options);
+  }
+
+  /** From a type name, a `{type, kwargs}` object, or a config. */
+  static fromConfig(config) {
+    if (config instanceof OutputTransformerConfig) return config;
+    ready();
+    const canonical = core.normalizeConfig(config);
+    return new OutputTransformerConfig(canonical.type, canonical.kwargs);
+  }
+
+  build() {
+    const k = this.kwargs;
+    switch (this.type) {
+      case "identity":
+        return new IdentityOutputTransformer();
+      case "json":
+        return new JSONOutputTransformer();
+      case "think_tag":
+        return new ThinkTagOutputTransformer(k);
+      case "event_filter":
+        return new EventFilterOutputTransformer(k.eventTypes ?? k.event_types);
+      case "validation":
+        return new ValidationOutputTransformer(k);
+    }
+    throw citeflowError("UNKNOWN_TRANSFORMER", `unknown output transformer type ${JSON.stringify(this.type)}`);
+  }
+
+  toJSON() {
+    return { type: this.type, kwargs: this.kwargs };
+  }
+}

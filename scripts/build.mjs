@@ -1,0 +1,44 @@
+#!/usr/bin/env node
+// Builds the npm package in pkg/ from the crate: cargo (wasm32) → wasm-bindgen → wasm-opt,
+// then checks each module against its gzip size budget in wasm-pack.toml.
+import { execFileSync } from "node:child_process";
+import { existsSync, readFileSync, statSync, writeFileSync, mkdirSync } from "node:fs";
+import { gzipSync } from "node:zlib";
+import { fileURLToPath } from "node:url";
+import { join } from "node:path";
+import { parse } from "smol-toml";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const manifest = parse(readFileSync(join(root, "wasm-pack.toml"), "utf8"));
+const target = manifest.toolchain.target;
+
+function run(cmd, args, env = {}) {
+  console.log(`$ ${cmd} ${args.join(" ")}`);
+  execFileSync(cmd, args, { cwd: root, stdio: "inherit", env: { ...process.env, ...env } });
+}
+
+// setup.sh records a linked toolchain when rustup could not add the wasm32 target itself.
+const toolchainFile = join(root, "target", "wasm-toolchain");
+const toolchainEnv = existsSync(toolchainFile) ? { RUSTUP_TOOLCHAIN: readFileSync(toolchainFile, "utf8").trim() } : {};
+
+const sizes = {};
+for (const [name, mod] of Object.entries(manifest.modules)) {
+  const features = mod.features.length ? ["--features", mod.features.join(",")] : [];
+  run("cargo", ["build", "--lib", "--release", "--target", target, ...features], toolchainEnv);
+  const built = join(root, "target", target, "release", "citeflow.wasm");
+  const outDir = join(root, mod["out-dir"]);
+  mkdirSync(outDir, { recursive: true });
+  run("wasm-bindgen", ["--target", mod["bindgen-target"], "--out-dir", outDir, "--out-name", mod["out-name"], built]);
+  const wasm = join(outDir, `${mod["out-name"]}_bg.wasm`);
+  const raw = statSync(wasm).size;
+  run(join(root, "node_modules", ".bin", "wasm-opt"), [...mod["wasm-opt"], wasm, "-o", wasm]);
+  const bytes = readFileSync(wasm);
+  const gzip = gzipSync(bytes, { level: 9 }).length;
+  sizes[name] = { bindgenBytes: raw, bytes: bytes.length, gzipBytes: gzip, maxGzipBytes: mod["max-gzip-bytes"] };
+  console.log(`${name}: ${raw} B after wasm-bindgen, ${bytes.length} B after wasm-opt, ${gzip} B gzip (budget ${mod["max-gzip-bytes"]} B)`);
+  if (gzip > mod["max-gzip-bytes"]) {
+    console.error(`error: module ${name} is ${gzip} B gzip, over its budget of ${mod["max-gzip-bytes"]} B (wasm-pack.toml)`);
+    process.exit(1);
+  }
+}
+writeFileSync(join(root, "pkg", "gen", "sizes.json"), JSON.stringify(sizes, null, 2) + "\n");

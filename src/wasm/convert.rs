@@ -1,0 +1,35 @@
+//! Conversions across the boundary, with one serializer configuration for all of them.
+
+use serde::{de::DeserializeOwned, Serialize};
+use serde_json::{Map, Value};
+use wasm_bindgen::JsValue;
+
+use super::errors::js_error;
+use crate::error::TransformError;
+use crate::event::LmOutput;
+
+/// Plain objects for maps, numbers for 64-bit integers: what JS code expects.
+pub fn to_js<T: Serialize + ?Sized>(value: &T) -> JsValue {
+    value
+        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .unwrap_or_else(|e| js_error("INTERNAL", &format!("could not convert a result to JS: {e}")))
+}
+
+pub fn from_js<T: DeserializeOwned>(value: JsValue, code: &str, what: &str) -> Result<T, JsValue> {
+    serde_wasm_bindgen::from_value(value).map_err(|e| js_error(code, &format!("invalid {what}: {e}")))
+}
+
+/// An options object: `undefined` and `null` mean no options.
+pub fn options(value: JsValue, owner: &str) -> Result<Map<String, Value>, JsValue> {
+    if value.is_undefined() || value.is_null() {
+        return Ok(Map::new());
+    }
+    match from_js::<Value>(value, "INVALID_OPTION", &format!("{owner} options"))? {
+        Value::Object(map) => Ok(map),
+        _ => Err(TransformError::option("options", format!("{owner} options must be an object")).into()),
+    }
+}
+
+pub fn output(value: JsValue) -> Result<LmOutput, JsValue> {
+    from_js(value, "INVALID_OUTPUT", "LMOutput")
+}

@@ -1,0 +1,40 @@
+//! `EventFilterCore`: answers "is this event type kept?"; the shim caches the answers per
+//! type, so events pass through as the very objects the caller pushed.
+
+use wasm_bindgen::prelude::*;
+
+use super::convert;
+use crate::transform::{event_types, EventFilterOutputTransformer, OutputTransformer};
+
+#[wasm_bindgen]
+pub struct EventFilterCore {
+    inner: EventFilterOutputTransformer,
+}
+
+#[wasm_bindgen]
+impl EventFilterCore {
+    #[wasm_bindgen(constructor)]
+    pub fn new(options: JsValue) -> Result<EventFilterCore, JsValue> {
+        let types = event_types(&convert::options(options, "EventFilterOutputTransformer")?)?;
+        Ok(Self { inner: EventFilterOutputTransformer::new(&types)? })
+    }
+
+    pub fn accepts(&self, kind: &str) -> bool {
+        self.inner.accepts(kind)
+    }
+
+    #[wasm_bindgen(js_name = allowedEventTypes)]
+    pub fn allowed_event_types(&self) -> Vec<String> {
+        self.inner.allowed_event_types().map(str::to_owned).collect()
+    }
+
+    #[wasm_bindgen(js_name = ensureOpen)]
+    pub fn ensure_open(&self) -> Result<(), JsValue> {
+        Ok(self.inner.ensure_open()?)
+    }
+
+    pub fn finish(&mut self) -> Result<(), JsValue> {
+        self.inner.finish()?;
+        Ok(())
+    }
+}
