@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# Installs everything a fresh machine lacks to build, test and demo citeflow. Idempotent:
+# each step checks first and skips what is already there.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+TARGET=wasm32-unknown-unknown
+LINKED_TOOLCHAIN=citeflow-wasm
+log() { echo "setup: $*"; }
+
+as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
+apt_updated=0
+apt_install() {
+  if [ $apt_updated = 0 ]; then as_root apt-get update -qq; apt_updated=1; fi
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@" >/dev/null
+}
+
+# True when the toolchain ($1, optional) has a wasm32 standard library.
+has_wasm_std() {
+  local libdir
+  libdir=$(RUSTUP_TOOLCHAIN=${1:-${RUSTUP_TOOLCHAIN:-}} rustc --print target-libdir --target $TARGET 2>/dev/null) || return 1
+  compgen -G "$libdir/libstd-*.rlib" >/dev/null
+}
+
+# --- 1. the wasm32 standard library --------------------------------------------------------
+mkdir -p target
+if has_wasm_std; then
+  log "wasm32 target present"
+  rm -f target/wasm-toolchain
+elif [ -z "${CITEFLOW_FORCE_DEBIAN_WASM:-}" ] && timeout 60 rustup target add $TARGET && has_wasm_std; then
+  log "wasm32 target added by rustup"
+  rm -f target/wasm-toolchain
+elif has_wasm_std $LINKED_TOOLCHAIN 2>/dev/null; then
+  log "wasm32 std present in linked toolchain $LINKED_TOOLCHAIN"
+  echo $LINKED_TOOLCHAIN > target/wasm-toolchain
+else
+  # rustup cannot reach its download server here: build std for wasm32 from Debian's
+  # compiler and sources, then install it as a sysroot (see the project's toolchain notes).
+  log "building the wasm32 std from Debian's rustc (rustup could not add the target)"
+  apt_install rustc-web cargo-web rust-web-src lld-16
+  dummy=target/wasm-std-build
+  mkdir -p $dummy/src
+  printf '[package]\nname = "wasm_std_dummy"\nversion = "0.0.0"\nedition = "2021"\n[lib]\npath = "src/lib.rs"\n[workspace]\n' > $dummy/Cargo.toml
+  echo '#![no_std]' > $dummy/src/lib.rs
+  (cd $dummy && PATH=/usr/bin:$PATH RUSTC=/usr/bin/rustc RUSTC_BOOTSTRAP=1 RUSTFLAGS=-Cembed-bitcode=yes \
+    CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_LINKER=wasm-ld-16 \
+    /usr/bin/cargo build -q --release --target $TARGET -Zbuild-std=std,panic_abort,panic_unwind,test)
+  sysroot=/usr/lib/rustlib/$TARGET/lib
+  as_root mkdir -p $sysroot
+  for rlib in $dummy/target/$TARGET/release/deps/*.rlib; do
+    case "$(basename "$rlib")" in libwasm_std_dummy-*) ;; *) as_root cp "$rlib" $sysroot/ ;; esac
+  done
+  as_root ln -sf /usr/lib/llvm-16/bin/lld /usr/lib/rustlib/x86_64-unknown-linux-gnu/bin/rust-lld
+  rustup toolchain link $LINKED_TOOLCHAIN /usr
+  rm -rf target/$TARGET   # built against another sysroot, if any
+  echo $LINKED_TOOLCHAIN > target/wasm-toolchain
+  has_wasm_std $LINKED_TOOLCHAIN || { echo "setup: the wasm32 std build did not produce a usable sysroot" >&2; exit 1; }
+fi
+
+# --- 2. wasm-bindgen CLI, exactly the version in Cargo.lock ---------------------------------
+want=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, ""); print; exit }' Cargo.lock)
+have=$(wasm-bindgen --version 2>/dev/null | awk '{print $2}' || true)
+if [ "$have" = "$want" ]; then
+  log "wasm-bindgen $want present"
+else
+  log "installing wasm-bindgen-cli $want (found '${have:-none}')"
+  cargo install -q wasm-bindgen-cli --version "$want" --force
+fi
+
+# --- 3. npm dev dependencies: binaryen (wasm-opt), deno, workerd/miniflare, playwright-core, ai
+if [ -f node_modules/.package-lock.json ] && [ node_modules/.package-lock.json -nt package-lock.json ]; then
+  log "npm dependencies present"
+else
+  log "installing npm dependencies"
+  npm ci --no-audit --no-fund --loglevel=error
+fi
+
+# --- 4. Chromium for the browser tests --------------------------------------------------------
+if command -v chromium >/dev/null; then
+  log "chromium present"
+else
+  log "installing chromium"
+  apt_install chromium
+fi
+log "done"

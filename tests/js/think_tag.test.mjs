@@ -1,0 +1,104 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { ThinkTagOutputTransformer } from "citeflow";
+import { assertCode, merged, randomSplit, rng, runStream, thinkTagCases } from "./helpers.mjs";
+
+function idsAreConsistent(events) {
+  const ours = events.filter((e) => e.type.startsWith("thinking") || e.type.startsWith("response"));
+  const seen = new Set();
+  let open = null;
+  for (const e of ours.filter((e) => typeof e.id === "string" && /^tt\d+-\d+$/.test(e.id))) {
+    if (e.type.endsWith("_start")) {
+      assert.equal(open, null, "nested block");
+      assert.ok(!seen.has(e.id), "id reused");
+      seen.add(e.id);
+      open = e.id;
+    } else {
+      assert.equal(e.id, open, `${e.type} outside its block`);
+      if (e.type.endsWith("_end")) open = null;
+    }
+  }
+  assert.equal(open, null, "block left open");
+}
+
+for (const c of thinkTagCases) {
+  test(`fixture: ${c.name}`, () => {
+    const events = runStream(new ThinkTagOutputTransformer(c.options), c.input);
+    assert.deepEqual(events.map((e) => [e.type, e.value]), c.events);
+    idsAreConsistent(events);
+    if (c.items) {
+      const whole = new ThinkTagOutputTransformer(c.options).transform({ outputs: [{ type: "text", output: c.input.join("") }] });
+      assert.deepEqual(whole.outputs, c.items);
+    }
+  });
+}
+
+const PIECES = ["<think>", "</think>", "<th", "ink>", "</", "<", ">", "a", "b c", "é", "😀", "\n", "think"];
+
+test("property: any split of the input gives the same merged events as one chunk", () => {
+  const random = rng(0xc17ef10);
+  for (let round = 0; round < 400; round++) {
+    const text = Array.from({ length: Math.floor(random() * 30) }, () => PIECES[Math.floor(random() * PIECES.length)]).join("");
+    const whole = runStream(new ThinkTagOutputTransformer({ idPrefix: "p" }), [text]);
+    const split = runStream(new ThinkTagOutputTransformer({ idPrefix: "p" }), randomSplit(text, random));
+    assert.deepEqual(merged(split), merged(whole), JSON.stringify(text));
+    idsAreConsistent(split);
+  }
+});
+
+test("the held-back fast path and the wasm path agree on long non-tag runs", () => {
+  const t = new ThinkTagOutputTransformer({ idPrefix: "f" });
+  const events = runStream(t, ["<think>", "a".repeat(1000), "b<", "/think>", "x".repeat(500), "y"]);
+  assert.deepEqual(merged(events).map((e) => [e.type, e.value.length]), [
+    ["thinking_start", 0], ["thinking", 1001], ["thinking_end", 0], ["response_start", 0], ["response", 501], ["response_end", 0],
+  ]);
+});
+
+test("bad input is a CiteflowError with a code, and the module keeps working", () => {
+  const t = new ThinkTagOutputTransformer();
+  for (const bad of [42, null, undefined, ["x"], true]) assertCode(() => t.push(bad), "INVALID_CHUNK");
+  assertCode(() => t.push({ type: "", value: "x" }), "INVALID_EVENT");
+  assertCode(() => t.push({ type: "response", value: { no: "text" } }), "INVALID_EVENT");
+  assertCode(() => new ThinkTagOutputTransformer({ tags: [["<a>", "<a>"]] }), "INVALID_OPTION");
+  assertCode(() => new ThinkTagOutputTransformer({ tag: "x" }), "INVALID_OPTION");
+  assertCode(() => t.transform({ outputs: [{ type: "image", output: "" }] }), "INVALID_OUTPUT");
+  assertCode(() => t.transform("not an output"), "INVALID_OUTPUT");
+  assert.deepEqual(t.push("<think>ok").map((e) => e.type), ["thinking_start", "thinking"]);
+  t.finish();
+  assertCode(() => t.push("late"), "STREAM_FINISHED");
+  assertCode(() => t.push({ type: "status", value: "late" }), "STREAM_FINISHED");
+  assertCode(() => t.finish(), "STREAM_FINISHED");
+  assert.equal(new ThinkTagOutputTransformer().push("fine")[1].value, "fine");
+});
+
+test("whole outputs keep their other fields and non-text items", () => {
+  const out = new ThinkTagOutputTransformer().transform({
+    outputs: [{ type: "text", output: "<think>r</think>a" }, { type: "structured", output: { k: [1, 2] } }],
+    usage: { inputTokens: 10, outputTokens: 5 },
+    finishReason: "stop",
+  });
+  assert.deepEqual(out, {
+    outputs: [{ type: "thinking", output: "r" }, { type: "text", output: "a" }, { type: "structured", output: { k: [1, 2] } }],
+    usage: { inputTokens: 10, outputTokens: 5 },
+    finishReason: "stop",
+  });
+});
+
+test("works as a web TransformStream, each stream with fresh state", async () => {
+  const t = new ThinkTagOutputTransformer();
+  for (let round = 0; round < 2; round++) {
+    const source = ReadableStream.from(["<thi", "nk>plan</th", "ink>answer"]);
+    const events = [];
+    for await (const e of source.pipeThrough(t.transformStream())) events.push(e);
+    assert.deepEqual(merged(events).map((e) => [e.type, e.value]), [
+      ["thinking_start", ""], ["thinking", "plan"], ["thinking_end", ""], ["response_start", ""], ["response", "answer"], ["response_end", ""],
+    ]);
+  }
+});
+
+test("a stream error reaches the reader", async () => {
+  const source = ReadableStream.from(["ok", 7]);
+  await assert.rejects(async () => {
+    for await (const _ of source.pipeThrough(new ThinkTagOutputTransformer().transformStream()));
+  }, (e) => e.code === "INVALID_CHUNK");
+});
