@@ -24,6 +24,9 @@ export class OutputTransformer {
 const OP_TYPES = ["response_start", "thinking_start", "response", "thinking", "response_end", "thinking_end"];
 const OP_TEXT = 2;
 const OP_END = 4;
+// From this length on, TextEncoder.encodeInto beats wasm-bindgen's per-character copy.
+const ENCODE_INTO_MIN = 128;
+const encoder = new TextEncoder();
 
 export class ThinkTagOutputTransformer extends OutputTransformer {
   #options;
@@ -74,7 +77,7 @@ export class ThinkTagOutputTransformer extends OutputTransformer {
       return [{ id: this.#id, type: this.#openType, value: chunk, valueType: "text" }];
     }
     const window = this.#held === "" ? chunk : this.#held + chunk;
-    return this.#decode(this.#core.pushText(chunk), window);
+    return this.#decode(this.#send(chunk), window);
   }
 
   finish() {
@@ -85,6 +88,16 @@ export class ThinkTagOutputTransformer extends OutputTransformer {
 
   transform(output) {
     return this.#core.transform(output);
+  }
+
+  // Short chunks go through wasm-bindgen's string passing; long ones are encoded straight
+  // into wasm memory by the native encoder.
+  #send(chunk) {
+    if (chunk.length < ENCODE_INTO_MIN) return this.#core.pushText(chunk);
+    const max = chunk.length * 3;
+    const ptr = this.#core.inputBuffer(max);
+    const { written } = encoder.encodeInto(chunk, new Uint8Array(memory().buffer, ptr, max));
+    return this.#core.pushInput(written);
   }
 
   #mayHoldTag(chunk) {

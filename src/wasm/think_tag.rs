@@ -56,6 +56,19 @@ impl ThinkTagCore {
         Ok(encode(&mut self.words, &self.inner))
     }
 
+    /// Where to write the next chunk's UTF-8 (at most `max` bytes); then `pushInput`.
+    /// Lets long chunks cross with one native `encodeInto` instead of a JS copy loop.
+    #[wasm_bindgen(js_name = inputBuffer)]
+    pub fn input_buffer(&mut self, max: usize) -> *mut u8 {
+        self.inner.input_buffer(max).as_mut_ptr()
+    }
+
+    #[wasm_bindgen(js_name = pushInput)]
+    pub fn push_input(&mut self, written: usize) -> Result<*const u32, JsValue> {
+        self.inner.feed_input_ops(written)?;
+        Ok(encode(&mut self.words, &self.inner))
+    }
+
     pub fn finish(&mut self) -> Result<*const u32, JsValue> {
         self.inner.finish_ops()?;
         Ok(encode(&mut self.words, &self.inner))

@@ -108,6 +108,8 @@ pub struct ThinkSplitter {
     window: String,
     /// Where the held-back part of `window` starts.
     hold_from: usize,
+    /// Where a caller can write the next chunk's UTF-8 directly (see [`Self::input_buffer`]).
+    input: Vec<u8>,
 }
 
 impl ThinkSplitter {
@@ -116,7 +118,7 @@ impl ThinkSplitter {
     pub fn new(pairs: Vec<TagPair>, start_in_thinking: bool) -> Result<Self> {
         let tags = TagSet::new(pairs)?;
         let mode = if start_in_thinking { Mode::Thinking(0) } else { Mode::Response };
-        Ok(Self { tags, blocks: Blocks { mode, open: None, next_id: 0 }, window: String::new(), hold_from: 0 })
+        Ok(Self { tags, blocks: Blocks { mode, open: None, next_id: 0 }, window: String::new(), hold_from: 0, input: Vec::new() })
     }
 
     /// The distinct first characters of all tags: a chunk without any of them, arriving
@@ -144,6 +146,23 @@ impl ThinkSplitter {
         self.window.drain(..self.hold_from);
         self.window.push_str(chunk);
         self.hold_from = self.scan(false, out);
+    }
+
+    /// A buffer of at least `max` bytes to write the next chunk into, for callers outside
+    /// Rust's memory (JS's `TextEncoder.encodeInto`); then call [`Self::feed_input`].
+    pub fn input_buffer(&mut self, max: usize) -> &mut [u8] {
+        if self.input.len() < max {
+            self.input.resize(max, 0);
+        }
+        &mut self.input[..max]
+    }
+
+    /// Feeds the first `written` bytes of [`Self::input_buffer`] as the next chunk.
+    pub fn feed_input(&mut self, written: usize, out: &mut Vec<Op>) -> std::result::Result<(), std::str::Utf8Error> {
+        let input = std::mem::take(&mut self.input);
+        let result = std::str::from_utf8(&input[..written.min(input.len())]).map(|chunk| self.feed(chunk, out));
+        self.input = input;
+        result
     }
 
     /// Ends the stream: flushes held-back text and closes the open block.

@@ -1,0 +1,112 @@
+// ThinkTagOutputTransformer.push against the AI SDK's extractReasoningMiddleware, on the same
+// ~1 MB transcript cut into 4-character, 64-character and 1 KB chunks, in one process.
+//
+// Two comparisons:
+// - loop: our push loop against the middleware's own transform function called directly
+//   (captured from the TransformStream it builds), so neither side pays for web streams;
+// - streams: our transformStream() against wrapStream(), both through real ReadableStreams.
+import { extractReasoningMiddleware } from "ai";
+import { ThinkTagOutputTransformer } from "citeflow";
+import { chunk, transcript } from "./transcript.mjs";
+
+const text = transcript();
+const MB = text.length / 1e6;
+
+/** The middleware's per-chunk transform, without the stream around it. */
+async function aiSdkTransform() {
+  const Real = globalThis.TransformStream;
+  let captured = null;
+  globalThis.TransformStream = class {
+    constructor(transformer) {
+      captured = transformer;
+    }
+  };
+  try {
+    await extractReasoningMiddleware({ tagName: "think" }).wrapStream({ doStream: async () => ({ stream: { pipeThrough: (t) => t } }) });
+  } finally {
+    globalThis.TransformStream = Real;
+  }
+  return captured;
+}
+
+function median(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)];
+}
+
+async function time(fn, runs) {
+  await fn(); // warm up
+  const times = [];
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    await fn();
+    times.push(performance.now() - t0);
+  }
+  return median(times);
+}
+
+export async function run({ runs = 9 } = {}) {
+  const rows = [];
+  for (const size of [4, 64, 1024]) {
+    const pieces = chunk(text, size);
+    const deltas = pieces.map((delta) => ({ type: "text-delta", id: "t", delta }));
+
+    let oursReasoning = 0;
+    let oursBlocks = 0;
+    const ours = () => {
+      const t = new ThinkTagOutputTransformer();
+      const out = [];
+      for (const p of pieces) for (const e of t.push(p)) out.push(e);
+      for (const e of t.finish()) out.push(e);
+      oursReasoning = out.reduce((n, e) => n + (e.type === "thinking" ? e.value.length : 0), 0);
+      oursBlocks = out.filter((e) => e.type === "thinking_start").length;
+    };
+    let theirsReasoning = 0;
+    const theirs = async () => {
+      const transformer = await aiSdkTransform();
+      const out = [];
+      const controller = { enqueue: (c) => out.push(c) };
+      for (const d of deltas) transformer.transform(d, controller);
+      transformer.transform({ type: "text-end", id: "t" }, controller);
+      theirsReasoning = out.reduce((n, c) => n + (c.type === "reasoning-delta" ? c.delta.length : 0), 0);
+    };
+    const oursStream = async () => {
+      const src = ReadableStream.from(pieces).pipeThrough(new ThinkTagOutputTransformer().transformStream());
+      for await (const _ of src);
+    };
+    const theirsStream = async () => {
+      const { stream } = await extractReasoningMiddleware({ tagName: "think" }).wrapStream({
+        doStream: async () => ({ stream: ReadableStream.from([{ type: "text-start", id: "t" }, ...deltas, { type: "text-end", id: "t" }]) }),
+      });
+      for await (const _ of stream);
+    };
+
+    const n = size === 4 ? Math.max(3, Math.floor(runs / 2)) : runs;
+    const [a, b] = [await time(ours, n), await time(theirs, n)];
+    // The AI SDK puts its separator ("\n") between reasoning sections.
+    if (oursReasoning + oursBlocks - 1 !== theirsReasoning) throw new Error(`reasoning differs: ours ${oursReasoning}, AI SDK ${theirsReasoning}`);
+    const [c, d] = [await time(oursStream, n), await time(theirsStream, n)];
+    rows.push({
+      chunk: size,
+      citeflowMBps: MB / (a / 1000),
+      aiSdkMBps: MB / (b / 1000),
+      loopRatio: b / a,
+      citeflowStreamMBps: MB / (c / 1000),
+      aiSdkStreamMBps: MB / (d / 1000),
+      streamRatio: d / c,
+    });
+  }
+  return { name: "think-tag", bytes: text.length, rows };
+}
+
+export function print({ bytes, rows }) {
+  console.log(`ThinkTag vs AI SDK extractReasoningMiddleware, ${(bytes / 1e6).toFixed(2)} MB transcript (MB/s of input; ratio = AI SDK time / citeflow time)`);
+  console.log("| chunk | citeflow push | AI SDK transform | ratio | citeflow stream | AI SDK wrapStream | ratio |");
+  console.log("|---|---|---|---|---|---|---|");
+  for (const r of rows) {
+    const f = (x) => x.toFixed(1);
+    console.log(`| ${r.chunk} | ${f(r.citeflowMBps)} | ${f(r.aiSdkMBps)} | ${r.loopRatio.toFixed(2)} | ${f(r.citeflowStreamMBps)} | ${f(r.aiSdkStreamMBps)} | ${r.streamRatio.toFixed(2)} |`);
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) print(await run());
