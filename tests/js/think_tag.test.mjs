@@ -46,6 +46,19 @@ test("property: any split of the input gives the same merged events as one chunk
   }
 });
 
+test("property: long chunks (encoded straight into wasm memory) agree too, non-ASCII included", () => {
+  const random = rng(0xbeef);
+  for (let round = 0; round < 100; round++) {
+    const text = Array.from({ length: 100 + Math.floor(random() * 300) }, () => PIECES[Math.floor(random() * PIECES.length)]).join("");
+    const whole = runStream(new ThinkTagOutputTransformer({ idPrefix: "p" }), [text]);
+    const split = runStream(new ThinkTagOutputTransformer({ idPrefix: "p" }), randomSplit(text, random, 4));
+    assert.deepEqual(merged(split), merged(whole));
+    const items = new ThinkTagOutputTransformer().transform({ outputs: [{ type: "text", output: text }] }).outputs;
+    const visible = whole.filter((e) => e.type === "thinking" || e.type === "response").map((e) => e.value).join("");
+    assert.equal(items.map((i) => i.output).join(""), visible);
+  }
+});
+
 test("the held-back fast path and the wasm path agree on long non-tag runs", () => {
   const t = new ThinkTagOutputTransformer({ idPrefix: "f" });
   const events = runStream(t, ["<think>", "a".repeat(1000), "b<", "/think>", "x".repeat(500), "y"]);

@@ -205,3 +205,36 @@ impl ThinkSplitter {
         bytes.len()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn texts(s: &ThinkSplitter, ops: &[Op]) -> Vec<String> {
+        ops.iter().filter_map(|op| if let Op::Text { range, .. } = op { Some(s.window()[range.clone()].to_owned()) } else { None }).collect()
+    }
+
+    #[test]
+    fn input_buffer_feeds_like_feed() {
+        let mut s = ThinkSplitter::new(vec![TagPair::default()], false).unwrap();
+        let mut ops = Vec::new();
+        let chunk = "ü<thi";
+        s.input_buffer(chunk.len() * 3)[..chunk.len()].copy_from_slice(chunk.as_bytes());
+        s.feed_input(chunk.len(), &mut ops).unwrap();
+        assert_eq!(texts(&s, &ops), ["ü"]);
+        ops.clear();
+        s.feed("nk>x", &mut ops);
+        assert_eq!(texts(&s, &ops), ["x"]);
+    }
+
+    #[test]
+    fn invalid_utf8_input_is_an_error_and_changes_nothing() {
+        let mut s = ThinkSplitter::new(vec![TagPair::default()], false).unwrap();
+        let mut ops = Vec::new();
+        s.input_buffer(2).copy_from_slice(&[0xff, 0xfe]);
+        assert!(s.feed_input(2, &mut ops).is_err());
+        assert!(ops.is_empty());
+        s.feed("ok", &mut ops);
+        assert_eq!(texts(&s, &ops), ["ok"]);
+    }
+}
