@@ -1,0 +1,4 @@
+import * as lib from "citeflow";
+import { check, scenario } from "./scenario.mjs";
+
+check(await scenario(lib), `deno ${Deno.version.deno}`);

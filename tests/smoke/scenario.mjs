@@ -1,0 +1,48 @@
+// The smoke scenario every runtime runs: import the package, stream a canned answer through
+// ThinkTag and an event filter as web streams, and report what came out.
+export const CHUNKS = ["<th", "ink>Check the sources", " first.</thi", "nk>The answer", " is 42 😀."];
+
+export const EXPECTED = {
+  thinking: "Check the sources first.",
+  answer: "The answer is 42 😀.",
+  types: ["thinking_start", "thinking", "thinking_end", "response_start", "response", "response_end"],
+  errorCode: "INVALID_CHUNK",
+};
+
+export async function scenario(lib) {
+  await lib.init();
+  const source = new ReadableStream({
+    start(controller) {
+      for (const c of CHUNKS) controller.enqueue(c);
+      controller.close();
+    },
+  });
+  const events = [];
+  const reader = source.pipeThrough(new lib.ThinkTagOutputTransformer().transformStream()).getReader();
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    events.push(value);
+  }
+  const kept = new lib.EventFilterOutputTransformer(["response"]);
+  const answer = events.flatMap((e) => kept.push(e)).filter((e) => e.type === "response").map((e) => e.value).join("");
+  let errorCode = null;
+  try {
+    new lib.ThinkTagOutputTransformer().push(42);
+  } catch (e) {
+    errorCode = e.code;
+  }
+  return {
+    thinking: events.filter((e) => e.type === "thinking").map((e) => e.value).join(""),
+    answer,
+    types: [...new Set(events.map((e) => e.type))],
+    errorCode,
+  };
+}
+
+export function check(result, runtime) {
+  const a = JSON.stringify(result);
+  const b = JSON.stringify(EXPECTED);
+  if (a !== b) throw new Error(`${runtime}: smoke scenario gave ${a}, expected ${b}`);
+  console.log(`smoke ok: ${runtime}`);
+}
