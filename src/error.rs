@@ -38,7 +38,11 @@ pub enum TransformError {
 
     /// The validation transformer found required output types missing.
     #[error("output validation failed: expected {mode} of [{required}] but found [{found}]")]
-    ValidationFailed { mode: &'static str, required: String, found: String },
+    ValidationFailed {
+        mode: &'static str,
+        required: String,
+        found: String,
+    },
 }
 
 impl TransformError {
@@ -57,7 +61,10 @@ impl TransformError {
     }
 
     pub(crate) fn option(option: &str, reason: impl Into<String>) -> Self {
-        Self::InvalidOption { option: option.to_owned(), reason: reason.into() }
+        Self::InvalidOption {
+            option: option.to_owned(),
+            reason: reason.into(),
+        }
     }
 }
 

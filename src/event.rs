@@ -74,7 +74,13 @@ fn empty_value() -> Value {
 impl Event {
     /// A text event of the given type.
     pub fn text(kind: &str, id: Option<String>, value: impl Into<String>) -> Self {
-        Self { id, kind: kind.to_owned(), value: Value::String(value.into()), value_type: ValueType::Text, extra: Map::new() }
+        Self {
+            id,
+            kind: kind.to_owned(),
+            value: Value::String(value.into()),
+            value_type: ValueType::Text,
+            extra: Map::new(),
+        }
     }
 
     /// A bare `response` chunk, as a provider stream delivers it.
@@ -84,7 +90,13 @@ impl Event {
 
     /// A JSON event of the given type.
     pub fn json(kind: &str, id: Option<String>, value: Value) -> Self {
-        Self { id, kind: kind.to_owned(), value, value_type: ValueType::Json, extra: Map::new() }
+        Self {
+            id,
+            kind: kind.to_owned(),
+            value,
+            value_type: ValueType::Json,
+            extra: Map::new(),
+        }
     }
 
     /// The text value, if this event carries text.
@@ -158,12 +170,18 @@ pub struct LmOutput {
 impl LmOutput {
     /// An output with a single text item.
     pub fn from_text(text: impl Into<String>) -> Self {
-        Self { outputs: vec![OutputItem::Text(text.into())], extra: Map::new() }
+        Self {
+            outputs: vec![OutputItem::Text(text.into())],
+            extra: Map::new(),
+        }
     }
 
     /// Same extra fields, new items.
     pub fn with_outputs(&self, outputs: Vec<OutputItem>) -> Self {
-        Self { outputs, extra: self.extra.clone() }
+        Self {
+            outputs,
+            extra: self.extra.clone(),
+        }
     }
 }
 
@@ -190,7 +208,9 @@ pub fn items_from_events(events: &[Event]) -> Vec<OutputItem> {
                     _ => items.push(OutputItem::Text(text.to_owned())),
                 }
             }
-            (types::STRUCTURED, Phase::Content) => items.push(OutputItem::Structured(event.value.clone())),
+            (types::STRUCTURED, Phase::Content) => {
+                items.push(OutputItem::Structured(event.value.clone()))
+            }
             _ => {}
         }
     }

@@ -12,7 +12,12 @@ pub struct Utf16Cursor<'a> {
 
 impl<'a> Utf16Cursor<'a> {
     pub fn new(text: &'a str) -> Self {
-        Self { text, ascii: text.is_ascii(), byte: 0, unit: 0 }
+        Self {
+            text,
+            ascii: text.is_ascii(),
+            byte: 0,
+            unit: 0,
+        }
     }
 
     /// The UTF-16 offset of `byte`, which must be a char boundary at or after the previous
@@ -25,7 +30,10 @@ impl<'a> Utf16Cursor<'a> {
             self.byte = 0;
             self.unit = 0;
         }
-        self.unit += self.text[self.byte..byte].chars().map(char::len_utf16).sum::<usize>();
+        self.unit += self.text[self.byte..byte]
+            .chars()
+            .map(char::len_utf16)
+            .sum::<usize>();
         self.byte = byte;
         self.unit
     }

@@ -7,13 +7,21 @@ use proptest::prelude::*;
 use serde_json::Value;
 
 fn fixtures() -> Vec<Value> {
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/think_tag.json")).unwrap();
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/think_tag.json"
+    ))
+    .unwrap();
     let doc: Value = serde_json::from_str(&text).unwrap();
     doc["cases"].as_array().unwrap().clone()
 }
 
 fn options(case: &Value) -> ThinkTagOptions {
-    let map = case.get("options").and_then(Value::as_object).cloned().unwrap_or_default();
+    let map = case
+        .get("options")
+        .and_then(Value::as_object)
+        .cloned()
+        .unwrap_or_default();
     let mut opts = citeflow::transform::think_tag_options(&map).unwrap();
     opts.id_prefix = Some("t".into());
     opts
@@ -45,10 +53,16 @@ fn input_events(case: &Value) -> Vec<Event> {
 fn assert_block_ids(events: &[Event], name: &str) {
     let mut seen = std::collections::HashSet::new();
     let mut open: Option<&str> = None;
-    for e in events.iter().filter(|e| e.id.as_deref().is_some_and(|id| id.starts_with("t-"))) {
+    for e in events
+        .iter()
+        .filter(|e| e.id.as_deref().is_some_and(|id| id.starts_with("t-")))
+    {
         let id = e.id.as_deref().unwrap();
         if e.kind.ends_with("_start") {
-            assert!(open.is_none() && seen.insert(id), "{name}: block {id} reopened or nested");
+            assert!(
+                open.is_none() && seen.insert(id),
+                "{name}: block {id} reopened or nested"
+            );
             open = Some(id);
         } else {
             assert_eq!(open, Some(id), "{name}: {} outside its block", e.kind);
@@ -66,7 +80,10 @@ fn fixtures_hold() {
         let name = case["name"].as_str().unwrap();
         let opts = options(&case);
         let events = run(&opts, &input_events(&case));
-        let got: Vec<(String, Value)> = events.iter().map(|e| (e.kind.clone(), e.value.clone())).collect();
+        let got: Vec<(String, Value)> = events
+            .iter()
+            .map(|e| (e.kind.clone(), e.value.clone()))
+            .collect();
         let want: Vec<(String, Value)> = case["events"]
             .as_array()
             .unwrap()
@@ -77,7 +94,12 @@ fn fixtures_hold() {
         assert_block_ids(&events, name);
 
         if let Some(items) = case.get("items") {
-            let text: String = case["input"].as_array().unwrap().iter().map(|v| v.as_str().unwrap()).collect();
+            let text: String = case["input"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|v| v.as_str().unwrap())
+                .collect();
             let mut t = ThinkTagOutputTransformer::new(opts.clone()).unwrap();
             let whole = t.transform(LmOutput::from_text(text)).unwrap();
             let want: Vec<OutputItem> = serde_json::from_value(items.clone()).unwrap();
@@ -106,11 +128,18 @@ fn merged(events: Vec<Event>) -> Vec<Event> {
 }
 
 fn split_text(text: &str, cuts: &[usize]) -> Vec<Event> {
-    let mut bounds: Vec<usize> = cuts.iter().map(|c| c % (text.len() + 1)).filter(|&c| text.is_char_boundary(c)).collect();
+    let mut bounds: Vec<usize> = cuts
+        .iter()
+        .map(|c| c % (text.len() + 1))
+        .filter(|&c| text.is_char_boundary(c))
+        .collect();
     bounds.extend([0, text.len()]);
     bounds.sort_unstable();
     bounds.dedup();
-    bounds.windows(2).map(|w| Event::response(&text[w[0]..w[1]])).collect()
+    bounds
+        .windows(2)
+        .map(|w| Event::response(&text[w[0]..w[1]]))
+        .collect()
 }
 
 #[test]
@@ -120,13 +149,31 @@ fn every_fixture_split_at_every_boundary_matches_the_whole() {
         let opts = options(&case);
         let pieces = input_events(&case);
         let whole = merged(run(&opts, &pieces));
-        if case["input"].as_array().unwrap().iter().all(Value::is_string) {
-            let text: String = case["input"].as_array().unwrap().iter().map(|v| v.as_str().unwrap()).collect();
-            assert_eq!(merged(run(&opts, &[Event::response(text.as_str())])), whole, "{name} unsplit");
+        if case["input"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(Value::is_string)
+        {
+            let text: String = case["input"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|v| v.as_str().unwrap())
+                .collect();
+            assert_eq!(
+                merged(run(&opts, &[Event::response(text.as_str())])),
+                whole,
+                "{name} unsplit"
+            );
             for a in 0..=text.len() {
                 for b in a..=text.len() {
                     let split = split_text(&text, &[a, b]);
-                    assert_eq!(merged(run(&opts, &split)), whole, "{name} split at {a}, {b}");
+                    assert_eq!(
+                        merged(run(&opts, &split)),
+                        whole,
+                        "{name} split at {a}, {b}"
+                    );
                 }
             }
         }
@@ -134,7 +181,24 @@ fn every_fixture_split_at_every_boundary_matches_the_whole() {
 }
 
 const PIECES: &[&str] = &[
-    "<think>", "</think>", "<thinking>", "</thinking>", "<th", "ink>", "</", "<", ">", "/", "think", "a", "b c", "é", "😀", "\n", "[[", "]]",
+    "<think>",
+    "</think>",
+    "<thinking>",
+    "</thinking>",
+    "<th",
+    "ink>",
+    "</",
+    "<",
+    ">",
+    "/",
+    "think",
+    "a",
+    "b c",
+    "é",
+    "😀",
+    "\n",
+    "[[",
+    "]]",
 ];
 
 fn transcript() -> impl Strategy<Value = String> {
@@ -144,8 +208,14 @@ fn transcript() -> impl Strategy<Value = String> {
 fn any_options() -> impl Strategy<Value = ThinkTagOptions> {
     let tag_sets = prop::sample::select(vec![
         vec![citeflow::transform::TagPair::default()],
-        vec![citeflow::transform::TagPair::xml("think"), citeflow::transform::TagPair::xml("thinking")],
-        vec![citeflow::transform::TagPair::new("[[", "]]"), citeflow::transform::TagPair::new("[[[", "]]]")],
+        vec![
+            citeflow::transform::TagPair::xml("think"),
+            citeflow::transform::TagPair::xml("thinking"),
+        ],
+        vec![
+            citeflow::transform::TagPair::new("[[", "]]"),
+            citeflow::transform::TagPair::new("[[[", "]]]"),
+        ],
     ]);
     (tag_sets, any::<bool>()).prop_map(|(tags, start_in_thinking)| ThinkTagOptions {
         tags,
@@ -187,6 +257,9 @@ fn misuse_is_an_error_not_a_panic() {
     assert_eq!(t.push(bad).unwrap_err().code(), "INVALID_EVENT");
     t.push(Event::response("still works")).unwrap();
     t.finish().unwrap();
-    assert_eq!(t.push(Event::response("late")).unwrap_err().code(), "STREAM_FINISHED");
+    assert_eq!(
+        t.push(Event::response("late")).unwrap_err().code(),
+        "STREAM_FINISHED"
+    );
     assert_eq!(t.finish().unwrap_err().code(), "STREAM_FINISHED");
 }

@@ -13,11 +13,19 @@ pub struct OutputTransformerChain {
 
 impl OutputTransformerChain {
     pub fn new(transformers: Vec<Box<dyn OutputTransformer>>) -> Self {
-        Self { transformers, lifecycle: Lifecycle::new("OutputTransformerChain") }
+        Self {
+            transformers,
+            lifecycle: Lifecycle::new("OutputTransformerChain"),
+        }
     }
 
     pub fn from_configs(configs: &[OutputTransformerConfig]) -> Result<Self> {
-        Ok(Self::new(configs.iter().map(OutputTransformerConfig::build).collect::<Result<_>>()?))
+        Ok(Self::new(
+            configs
+                .iter()
+                .map(OutputTransformerConfig::build)
+                .collect::<Result<_>>()?,
+        ))
     }
 
     fn feed_from(&mut self, start: usize, mut events: Vec<Event>) -> Result<Vec<Event>> {
@@ -34,7 +42,9 @@ impl OutputTransformerChain {
 
 impl OutputTransformer for OutputTransformerChain {
     fn transform(&mut self, output: LmOutput) -> Result<LmOutput> {
-        self.transformers.iter_mut().try_fold(output, |out, t| t.transform(out))
+        self.transformers
+            .iter_mut()
+            .try_fold(output, |out, t| t.transform(out))
     }
 
     fn push(&mut self, event: Event) -> Result<Vec<Event>> {

@@ -4,8 +4,9 @@
 use serde_json::{json, Map, Value};
 
 use super::{
-    json_kind, EventFilterOutputTransformer, IdentityOutputTransformer, JsonOutputTransformer, OutputTransformer,
-    TagPair, ThinkTagOptions, ThinkTagOutputTransformer, ValidationMode, ValidationOutputTransformer,
+    json_kind, EventFilterOutputTransformer, IdentityOutputTransformer, JsonOutputTransformer,
+    OutputTransformer, TagPair, ThinkTagOptions, ThinkTagOutputTransformer, ValidationMode,
+    ValidationOutputTransformer,
 };
 use crate::error::{Result, TransformError};
 use crate::event::ItemKind;
@@ -21,7 +22,13 @@ pub enum TransformerKind {
 }
 
 impl TransformerKind {
-    pub const ALL: [TransformerKind; 5] = [Self::Identity, Self::Json, Self::ThinkTag, Self::EventFilter, Self::Validation];
+    pub const ALL: [TransformerKind; 5] = [
+        Self::Identity,
+        Self::Json,
+        Self::ThinkTag,
+        Self::EventFilter,
+        Self::Validation,
+    ];
 
     /// The canonical (snake_case) name, as the original library spells it.
     pub fn name(self) -> &'static str {
@@ -36,12 +43,13 @@ impl TransformerKind {
 
     /// Accepts the canonical name or its camelCase spelling.
     pub fn parse(name: &str) -> Result<Self> {
-        Self::ALL.into_iter().find(|k| k.name() == name || camel(k.name()) == name).ok_or_else(|| {
-            TransformError::UnknownTransformer {
+        Self::ALL
+            .into_iter()
+            .find(|k| k.name() == name || camel(k.name()) == name)
+            .ok_or_else(|| TransformError::UnknownTransformer {
                 name: name.to_owned(),
                 supported: Self::ALL.map(|k| k.name()).join(", "),
-            }
-        })
+            })
     }
 }
 
@@ -71,7 +79,11 @@ pub(crate) struct Kwargs<'a> {
 
 impl<'a> Kwargs<'a> {
     pub fn new(owner: &'static str, map: &'a Map<String, Value>) -> Self {
-        Self { owner, map, used: Vec::new() }
+        Self {
+            owner,
+            map,
+            used: Vec::new(),
+        }
     }
 
     /// The value under `snake` or its camelCase form; `null` counts as absent.
@@ -87,22 +99,45 @@ impl<'a> Kwargs<'a> {
     }
 
     pub fn strings(&mut self, snake: &str) -> Result<Option<Vec<String>>> {
-        let Some(value) = self.get(snake) else { return Ok(None) };
-        let bad = || TransformError::option(&camel(snake), format!("expected an array of strings, got {}", json_kind(value)));
+        let Some(value) = self.get(snake) else {
+            return Ok(None);
+        };
+        let bad = || {
+            TransformError::option(
+                &camel(snake),
+                format!("expected an array of strings, got {}", json_kind(value)),
+            )
+        };
         let items = value.as_array().ok_or_else(bad)?;
-        items.iter().map(|v| v.as_str().map(str::to_owned).ok_or_else(bad)).collect::<Result<_>>().map(Some)
+        items
+            .iter()
+            .map(|v| v.as_str().map(str::to_owned).ok_or_else(bad))
+            .collect::<Result<_>>()
+            .map(Some)
     }
 
     pub fn bool(&mut self, snake: &str) -> Result<Option<bool>> {
         self.get(snake)
-            .map(|v| v.as_bool().ok_or_else(|| TransformError::option(&camel(snake), format!("expected a boolean, got {}", json_kind(v)))))
+            .map(|v| {
+                v.as_bool().ok_or_else(|| {
+                    TransformError::option(
+                        &camel(snake),
+                        format!("expected a boolean, got {}", json_kind(v)),
+                    )
+                })
+            })
             .transpose()
     }
 
     pub fn string(&mut self, snake: &str) -> Result<Option<String>> {
         self.get(snake)
             .map(|v| {
-                v.as_str().map(str::to_owned).ok_or_else(|| TransformError::option(&camel(snake), format!("expected a string, got {}", json_kind(v))))
+                v.as_str().map(str::to_owned).ok_or_else(|| {
+                    TransformError::option(
+                        &camel(snake),
+                        format!("expected a string, got {}", json_kind(v)),
+                    )
+                })
             })
             .transpose()
     }
@@ -110,7 +145,10 @@ impl<'a> Kwargs<'a> {
     /// Errors on any key that was not read.
     pub fn done(self) -> Result<()> {
         match self.map.keys().find(|k| !self.used.contains(&k.as_str())) {
-            Some(unknown) => Err(TransformError::option(unknown, format!("{} has no such option", self.owner))),
+            Some(unknown) => Err(TransformError::option(
+                unknown,
+                format!("{} has no such option", self.owner),
+            )),
             None => Ok(()),
         }
     }
@@ -122,8 +160,17 @@ pub fn think_tag_options(map: &Map<String, Value>) -> Result<ThinkTagOptions> {
     let mut kw = Kwargs::new(ThinkTagOutputTransformer::NAME, map);
     let mut options = ThinkTagOptions::default();
     if let Some(tags) = kw.get("tags") {
-        let list = tags.as_array().ok_or_else(|| TransformError::option("tags", format!("expected an array, got {}", json_kind(tags))))?;
-        options.tags = list.iter().enumerate().map(|(i, t)| tag_pair(i, t)).collect::<Result<_>>()?;
+        let list = tags.as_array().ok_or_else(|| {
+            TransformError::option(
+                "tags",
+                format!("expected an array, got {}", json_kind(tags)),
+            )
+        })?;
+        options.tags = list
+            .iter()
+            .enumerate()
+            .map(|(i, t)| tag_pair(i, t))
+            .collect::<Result<_>>()?;
     }
     options.start_in_thinking = kw.bool("start_in_thinking")?.unwrap_or(false);
     options.id_prefix = kw.string("id_prefix")?;
@@ -139,20 +186,27 @@ fn tag_pair(index: usize, value: &Value) -> Result<TagPair> {
             _ => None,
         },
         Value::Object(obj) => match (obj.get("open"), obj.get("close")) {
-            (Some(Value::String(open)), Some(Value::String(close))) if obj.len() == 2 => Some(TagPair::new(open, close)),
+            (Some(Value::String(open)), Some(Value::String(close))) if obj.len() == 2 => {
+                Some(TagPair::new(open, close))
+            }
             _ => None,
         },
         _ => None,
     };
     pair.ok_or_else(|| {
-        TransformError::option("tags", format!("tag pair {index} must be a name, [open, close] or {{open, close}} of strings"))
+        TransformError::option(
+            "tags",
+            format!("tag pair {index} must be a name, [open, close] or {{open, close}} of strings"),
+        )
     })
 }
 
 /// Parses event-filter options: `eventTypes` (required).
 pub fn event_types(map: &Map<String, Value>) -> Result<Vec<String>> {
     let mut kw = Kwargs::new("EventFilterOutputTransformer", map);
-    let types = kw.strings("event_types")?.ok_or_else(|| TransformError::option("eventTypes", "is required"))?;
+    let types = kw
+        .strings("event_types")?
+        .ok_or_else(|| TransformError::option("eventTypes", "is required"))?;
     kw.done()?;
     Ok(types)
 }
@@ -160,14 +214,25 @@ pub fn event_types(map: &Map<String, Value>) -> Result<Vec<String>> {
 /// Parses validation options: `requiredTypes` (text / thinking / structured) and `mode`.
 pub fn validation_options(map: &Map<String, Value>) -> Result<(Vec<ItemKind>, ValidationMode)> {
     let mut kw = Kwargs::new("ValidationOutputTransformer", map);
-    let names = kw.strings("required_types")?.ok_or_else(|| TransformError::option("requiredTypes", "is required"))?;
+    let names = kw
+        .strings("required_types")?
+        .ok_or_else(|| TransformError::option("requiredTypes", "is required"))?;
     let kinds = names
         .iter()
-        .map(|n| ItemKind::parse(n).ok_or_else(|| TransformError::option("requiredTypes", format!("{n:?} is not one of text, thinking, structured"))))
+        .map(|n| {
+            ItemKind::parse(n).ok_or_else(|| {
+                TransformError::option(
+                    "requiredTypes",
+                    format!("{n:?} is not one of text, thinking, structured"),
+                )
+            })
+        })
         .collect::<Result<_>>()?;
     let mode = match kw.string("mode")? {
         None => ValidationMode::default(),
-        Some(m) => ValidationMode::parse(&m).ok_or_else(|| TransformError::option("mode", format!("{m:?} is not \"all\" or \"any\"")))?,
+        Some(m) => ValidationMode::parse(&m).ok_or_else(|| {
+            TransformError::option("mode", format!("{m:?} is not \"all\" or \"any\""))
+        })?,
     };
     kw.done()?;
     Ok((kinds, mode))
@@ -182,7 +247,9 @@ pub struct OutputTransformerConfig {
 
 impl OutputTransformerConfig {
     fn of(kind: TransformerKind, kwargs: Value) -> Self {
-        let Value::Object(kwargs) = kwargs else { unreachable!("built from object literals") };
+        let Value::Object(kwargs) = kwargs else {
+            unreachable!("built from object literals")
+        };
         Self { kind, kwargs }
     }
 
@@ -205,27 +272,45 @@ impl OutputTransformerConfig {
 
     pub fn validation(required: &[ItemKind], mode: ValidationMode) -> Self {
         let names: Vec<&str> = required.iter().map(|k| k.name()).collect();
-        Self::of(TransformerKind::Validation, json!({ "requiredTypes": names, "mode": mode.name() }))
+        Self::of(
+            TransformerKind::Validation,
+            json!({ "requiredTypes": names, "mode": mode.name() }),
+        )
     }
 
     /// Reads a config from a type name, a `{type, kwargs}` object, or a config already in
     /// that shape, and checks its options.
     pub fn from_value(value: &Value) -> Result<Self> {
         let config = match value {
-            Value::String(name) => Self { kind: TransformerKind::parse(name)?, kwargs: Map::new() },
+            Value::String(name) => Self {
+                kind: TransformerKind::parse(name)?,
+                kwargs: Map::new(),
+            },
             Value::Object(obj) => {
                 if let Some(extra) = obj.keys().find(|k| *k != "type" && *k != "kwargs") {
-                    return Err(TransformError::InvalidConfig(format!("unexpected key {extra:?}; a config has `type` and `kwargs`")));
+                    return Err(TransformError::InvalidConfig(format!(
+                        "unexpected key {extra:?}; a config has `type` and `kwargs`"
+                    )));
                 }
                 let kind = match obj.get("type") {
                     Some(Value::String(name)) => TransformerKind::parse(name)?,
-                    Some(other) => return Err(TransformError::InvalidConfig(format!("`type` must be a string, got {}", json_kind(other)))),
+                    Some(other) => {
+                        return Err(TransformError::InvalidConfig(format!(
+                            "`type` must be a string, got {}",
+                            json_kind(other)
+                        )))
+                    }
                     None => return Err(TransformError::InvalidConfig("missing `type`".into())),
                 };
                 let kwargs = match obj.get("kwargs") {
                     None | Some(Value::Null) => Map::new(),
                     Some(Value::Object(map)) => map.clone(),
-                    Some(other) => return Err(TransformError::InvalidConfig(format!("`kwargs` must be an object, got {}", json_kind(other)))),
+                    Some(other) => {
+                        return Err(TransformError::InvalidConfig(format!(
+                            "`kwargs` must be an object, got {}",
+                            json_kind(other)
+                        )))
+                    }
                 };
                 Self { kind, kwargs }
             }
@@ -257,8 +342,12 @@ impl OutputTransformerConfig {
                 no_options("JSONOutputTransformer")?;
                 Box::new(JsonOutputTransformer::default())
             }
-            TransformerKind::ThinkTag => Box::new(ThinkTagOutputTransformer::new(think_tag_options(&self.kwargs)?)?),
-            TransformerKind::EventFilter => Box::new(EventFilterOutputTransformer::new(&event_types(&self.kwargs)?)?),
+            TransformerKind::ThinkTag => Box::new(ThinkTagOutputTransformer::new(
+                think_tag_options(&self.kwargs)?,
+            )?),
+            TransformerKind::EventFilter => Box::new(EventFilterOutputTransformer::new(
+                &event_types(&self.kwargs)?,
+            )?),
             TransformerKind::Validation => {
                 let (kinds, mode) = validation_options(&self.kwargs)?;
                 Box::new(ValidationOutputTransformer::new(kinds, mode)?)
@@ -277,9 +366,15 @@ mod tests {
         let b = OutputTransformerConfig::from_value(&json!({"type": "thinkTag"})).unwrap();
         assert_eq!(a, b);
         assert_eq!(a, OutputTransformerConfig::think_tag());
-        let c = OutputTransformerConfig::from_value(&json!({"type": "event_filter", "kwargs": {"event_types": ["thinking"]}})).unwrap();
+        let c = OutputTransformerConfig::from_value(
+            &json!({"type": "event_filter", "kwargs": {"event_types": ["thinking"]}}),
+        )
+        .unwrap();
         assert_eq!(c.to_value()["type"], "event_filter");
-        let round = OutputTransformerConfig::from_value(&OutputTransformerConfig::event_filter(&["x"]).to_value()).unwrap();
+        let round = OutputTransformerConfig::from_value(
+            &OutputTransformerConfig::event_filter(&["x"]).to_value(),
+        )
+        .unwrap();
         assert_eq!(round, OutputTransformerConfig::event_filter(&["x"]));
     }
 
@@ -291,16 +386,42 @@ mod tests {
         assert!(unknown.to_string().contains("think_tag"));
         assert_eq!(code(json!(3)).code(), "INVALID_CONFIG");
         assert_eq!(code(json!({"kwargs": {}})).code(), "INVALID_CONFIG");
-        assert_eq!(code(json!({"type": "json", "kwargs": {"x": 1}})).code(), "INVALID_OPTION");
-        assert_eq!(code(json!({"type": "event_filter"})).code(), "INVALID_OPTION");
-        assert_eq!(code(json!({"type": "event_filter", "kwargs": {"eventTypes": [""]}})).code(), "EMPTY_EVENT_TYPE");
-        assert_eq!(code(json!({"type": "think_tag", "kwargs": {"tags": [["<a>"]]}})).code(), "INVALID_OPTION");
-        assert_eq!(code(json!({"type": "validation", "kwargs": {"requiredTypes": ["text"], "mode": "some"}})).code(), "INVALID_OPTION");
+        assert_eq!(
+            code(json!({"type": "json", "kwargs": {"x": 1}})).code(),
+            "INVALID_OPTION"
+        );
+        assert_eq!(
+            code(json!({"type": "event_filter"})).code(),
+            "INVALID_OPTION"
+        );
+        assert_eq!(
+            code(json!({"type": "event_filter", "kwargs": {"eventTypes": [""]}})).code(),
+            "EMPTY_EVENT_TYPE"
+        );
+        assert_eq!(
+            code(json!({"type": "think_tag", "kwargs": {"tags": [["<a>"]]}})).code(),
+            "INVALID_OPTION"
+        );
+        assert_eq!(
+            code(
+                json!({"type": "validation", "kwargs": {"requiredTypes": ["text"], "mode": "some"}})
+            )
+            .code(),
+            "INVALID_OPTION"
+        );
     }
 
     #[test]
     fn think_tag_names_expand_to_xml_pairs() {
-        let opts = think_tag_options(json!({"tags": ["reasoning", {"open": "[[", "close": "]]"}]}).as_object().unwrap()).unwrap();
-        assert_eq!(opts.tags, vec![TagPair::xml("reasoning"), TagPair::new("[[", "]]")]);
+        let opts = think_tag_options(
+            json!({"tags": ["reasoning", {"open": "[[", "close": "]]"}]})
+                .as_object()
+                .unwrap(),
+        )
+        .unwrap();
+        assert_eq!(
+            opts.tags,
+            vec![TagPair::xml("reasoning"), TagPair::new("[[", "]]")]
+        );
     }
 }

@@ -21,11 +21,17 @@ impl EventFilterOutputTransformer {
         for (index, kind) in event_types.iter().enumerate() {
             let kind = kind.as_ref();
             if kind.trim().is_empty() {
-                return Err(TransformError::EmptyEventType { index, got: kind.to_owned() });
+                return Err(TransformError::EmptyEventType {
+                    index,
+                    got: kind.to_owned(),
+                });
             }
             allowed.insert(split_event_type(kind).0.to_owned());
         }
-        Ok(Self { allowed, lifecycle: Lifecycle::new("EventFilterOutputTransformer") })
+        Ok(Self {
+            allowed,
+            lifecycle: Lifecycle::new("EventFilterOutputTransformer"),
+        })
     }
 
     /// Whether events of this type are kept.
@@ -46,7 +52,11 @@ impl OutputTransformer for EventFilterOutputTransformer {
 
     fn push(&mut self, event: Event) -> Result<Vec<Event>> {
         self.lifecycle.check()?;
-        Ok(if self.accepts(&event.kind) { vec![event] } else { Vec::new() })
+        Ok(if self.accepts(&event.kind) {
+            vec![event]
+        } else {
+            Vec::new()
+        })
     }
 
     fn ensure_open(&self) -> Result<()> {
@@ -77,7 +87,9 @@ mod tests {
     #[test]
     fn empty_list_keeps_nothing_and_blank_is_an_error() {
         let none: [&str; 0] = [];
-        assert!(!EventFilterOutputTransformer::new(&none).unwrap().accepts("response"));
+        assert!(!EventFilterOutputTransformer::new(&none)
+            .unwrap()
+            .accepts("response"));
         let err = EventFilterOutputTransformer::new(&["thinking", "  "]).unwrap_err();
         assert_eq!(err.code(), "EMPTY_EVENT_TYPE");
         assert!(err.to_string().contains("index 1"));

@@ -12,7 +12,9 @@ pub struct IdentityOutputTransformer {
 
 impl Default for IdentityOutputTransformer {
     fn default() -> Self {
-        Self { lifecycle: Lifecycle::new("IdentityOutputTransformer") }
+        Self {
+            lifecycle: Lifecycle::new("IdentityOutputTransformer"),
+        }
     }
 }
 

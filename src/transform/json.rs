@@ -40,7 +40,11 @@ pub struct JsonOutputTransformer {
 
 impl Default for JsonOutputTransformer {
     fn default() -> Self {
-        Self { answer: String::new(), prefix: unique_prefix("json"), lifecycle: Lifecycle::new("JSONOutputTransformer") }
+        Self {
+            answer: String::new(),
+            prefix: unique_prefix("json"),
+            lifecycle: Lifecycle::new("JSONOutputTransformer"),
+        }
     }
 }
 
@@ -93,7 +97,13 @@ impl OutputTransformer for JsonOutputTransformer {
     fn finish(&mut self) -> Result<Vec<Event>> {
         Ok(self
             .finish_object()?
-            .map(|map| Event::json(types::STRUCTURED, Some(format!("{}-1", self.prefix)), Value::Object(map)))
+            .map(|map| {
+                Event::json(
+                    types::STRUCTURED,
+                    Some(format!("{}-1", self.prefix)),
+                    Value::Object(map),
+                )
+            })
             .into_iter()
             .collect())
     }

@@ -14,12 +14,15 @@ mod think_tag;
 mod validation;
 
 pub use chain::OutputTransformerChain;
-pub use config::{event_types, think_tag_options, validation_options, OutputTransformerConfig, TransformerKind};
+pub use config::{
+    event_types, think_tag_options, validation_options, OutputTransformerConfig, TransformerKind,
+};
 pub use event_filter::EventFilterOutputTransformer;
 pub use identity::IdentityOutputTransformer;
 pub use json::{extract_json_object, JsonOutputTransformer};
 pub use think_tag::{
-    Block, Op, TagPair, ThinkSplitter, ThinkTagOptions, ThinkTagOutputTransformer, DEFAULT_CLOSE, DEFAULT_OPEN,
+    Block, Op, TagPair, ThinkSplitter, ThinkTagOptions, ThinkTagOutputTransformer, DEFAULT_CLOSE,
+    DEFAULT_OPEN,
 };
 pub use validation::{ValidationMode, ValidationOutputTransformer};
 
@@ -48,13 +51,18 @@ pub struct Lifecycle {
 
 impl Lifecycle {
     pub fn new(name: &'static str) -> Self {
-        Self { name, finished: false }
+        Self {
+            name,
+            finished: false,
+        }
     }
 
     /// Errors when the stream has finished.
     pub fn check(&self) -> Result<()> {
         if self.finished {
-            Err(TransformError::StreamFinished { transformer: self.name })
+            Err(TransformError::StreamFinished {
+                transformer: self.name,
+            })
         } else {
             Ok(())
         }

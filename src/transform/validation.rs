@@ -45,9 +45,17 @@ pub struct ValidationOutputTransformer {
 impl ValidationOutputTransformer {
     pub fn new(required: Vec<ItemKind>, mode: ValidationMode) -> Result<Self> {
         if required.is_empty() {
-            return Err(TransformError::option("requiredTypes", "name at least one output type to require"));
+            return Err(TransformError::option(
+                "requiredTypes",
+                "name at least one output type to require",
+            ));
         }
-        Ok(Self { required, mode, seen: BTreeSet::new(), lifecycle: Lifecycle::new("ValidationOutputTransformer") })
+        Ok(Self {
+            required,
+            mode,
+            seen: BTreeSet::new(),
+            lifecycle: Lifecycle::new("ValidationOutputTransformer"),
+        })
     }
 
     fn check(&self, present: &BTreeSet<&'static str>) -> Result<()> {
@@ -70,7 +78,11 @@ impl ValidationOutputTransformer {
 
 impl OutputTransformer for ValidationOutputTransformer {
     fn transform(&mut self, output: LmOutput) -> Result<LmOutput> {
-        let present = output.outputs.iter().map(|item| item.kind().name()).collect();
+        let present = output
+            .outputs
+            .iter()
+            .map(|item| item.kind().name())
+            .collect();
         self.check(&present)?;
         Ok(output)
     }
@@ -104,20 +116,36 @@ mod tests {
     fn all_and_any() {
         let out = LmOutput::from_text("hi");
         let both = vec![ItemKind::Text, ItemKind::Structured];
-        let err = ValidationOutputTransformer::new(both.clone(), ValidationMode::All).unwrap().transform(out.clone()).unwrap_err();
+        let err = ValidationOutputTransformer::new(both.clone(), ValidationMode::All)
+            .unwrap()
+            .transform(out.clone())
+            .unwrap_err();
         assert_eq!(err.code(), "VALIDATION_FAILED");
         assert!(err.to_string().contains("found [text]"), "{err}");
-        assert!(ValidationOutputTransformer::new(both, ValidationMode::Any).unwrap().transform(out).is_ok());
-        let thought = LmOutput { outputs: vec![OutputItem::Thinking("x".into())], ..Default::default() };
-        assert!(ValidationOutputTransformer::new(vec![ItemKind::Thinking], ValidationMode::All).unwrap().transform(thought).is_ok());
+        assert!(ValidationOutputTransformer::new(both, ValidationMode::Any)
+            .unwrap()
+            .transform(out)
+            .is_ok());
+        let thought = LmOutput {
+            outputs: vec![OutputItem::Thinking("x".into())],
+            ..Default::default()
+        };
+        assert!(
+            ValidationOutputTransformer::new(vec![ItemKind::Thinking], ValidationMode::All)
+                .unwrap()
+                .transform(thought)
+                .is_ok()
+        );
     }
 
     #[test]
     fn streams_are_checked_at_finish() {
-        let mut v = ValidationOutputTransformer::new(vec![ItemKind::Thinking], ValidationMode::All).unwrap();
+        let mut v = ValidationOutputTransformer::new(vec![ItemKind::Thinking], ValidationMode::All)
+            .unwrap();
         v.push(Event::response("answer")).unwrap();
         assert_eq!(v.finish().unwrap_err().code(), "VALIDATION_FAILED");
-        let mut v = ValidationOutputTransformer::new(vec![ItemKind::Thinking], ValidationMode::All).unwrap();
+        let mut v = ValidationOutputTransformer::new(vec![ItemKind::Thinking], ValidationMode::All)
+            .unwrap();
         v.push(Event::text("thinking", None, "hmm")).unwrap();
         assert!(v.finish().unwrap().is_empty());
     }

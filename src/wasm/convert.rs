@@ -12,11 +12,17 @@ use crate::event::LmOutput;
 pub fn to_js<T: Serialize + ?Sized>(value: &T) -> JsValue {
     value
         .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
-        .unwrap_or_else(|e| js_error("INTERNAL", &format!("could not convert a result to JS: {e}")))
+        .unwrap_or_else(|e| {
+            js_error(
+                "INTERNAL",
+                &format!("could not convert a result to JS: {e}"),
+            )
+        })
 }
 
 pub fn from_js<T: DeserializeOwned>(value: JsValue, code: &str, what: &str) -> Result<T, JsValue> {
-    serde_wasm_bindgen::from_value(value).map_err(|e| js_error(code, &format!("invalid {what}: {e}")))
+    serde_wasm_bindgen::from_value(value)
+        .map_err(|e| js_error(code, &format!("invalid {what}: {e}")))
 }
 
 /// An options object: `undefined` and `null` mean no options.
@@ -26,7 +32,9 @@ pub fn options(value: JsValue, owner: &str) -> Result<Map<String, Value>, JsValu
     }
     match from_js::<Value>(value, "INVALID_OPTION", &format!("{owner} options"))? {
         Value::Object(map) => Ok(map),
-        _ => Err(TransformError::option("options", format!("{owner} options must be an object")).into()),
+        _ => Err(
+            TransformError::option("options", format!("{owner} options must be an object")).into(),
+        ),
     }
 }
 

@@ -16,7 +16,9 @@ impl EventFilterCore {
     #[wasm_bindgen(constructor)]
     pub fn new(options: JsValue) -> Result<EventFilterCore, JsValue> {
         let types = event_types(&convert::options(options, "EventFilterOutputTransformer")?)?;
-        Ok(Self { inner: EventFilterOutputTransformer::new(&types)? })
+        Ok(Self {
+            inner: EventFilterOutputTransformer::new(&types)?,
+        })
     }
 
     pub fn accepts(&self, kind: &str) -> bool {
@@ -25,7 +27,10 @@ impl EventFilterCore {
 
     #[wasm_bindgen(js_name = allowedEventTypes)]
     pub fn allowed_event_types(&self) -> Vec<String> {
-        self.inner.allowed_event_types().map(str::to_owned).collect()
+        self.inner
+            .allowed_event_types()
+            .map(str::to_owned)
+            .collect()
     }
 
     #[wasm_bindgen(js_name = ensureOpen)]

@@ -8,7 +8,9 @@
 use wasm_bindgen::prelude::*;
 
 use super::convert;
-use crate::transform::{think_tag_options, Block, Op, OutputTransformer, ThinkTagOutputTransformer};
+use crate::transform::{
+    think_tag_options, Block, Op, OutputTransformer, ThinkTagOutputTransformer,
+};
 use crate::utf16::Utf16Cursor;
 
 /// Op codes: block kind in bit 0 (0 response, 1 thinking), action above it.
@@ -35,8 +37,12 @@ fn kind(block: Block) -> u32 {
 impl ThinkTagCore {
     #[wasm_bindgen(constructor)]
     pub fn new(options: JsValue) -> Result<ThinkTagCore, JsValue> {
-        let options = think_tag_options(&convert::options(options, ThinkTagOutputTransformer::NAME)?)?;
-        Ok(Self { inner: ThinkTagOutputTransformer::new(options)?, words: Vec::with_capacity(64) })
+        let options =
+            think_tag_options(&convert::options(options, ThinkTagOutputTransformer::NAME)?)?;
+        Ok(Self {
+            inner: ThinkTagOutputTransformer::new(options)?,
+            words: Vec::with_capacity(64),
+        })
     }
 
     #[wasm_bindgen(js_name = idPrefix)]
@@ -80,7 +86,9 @@ impl ThinkTagCore {
     }
 
     pub fn transform(&mut self, output: JsValue) -> Result<JsValue, JsValue> {
-        Ok(convert::to_js(&self.inner.transform(convert::output(output)?)?))
+        Ok(convert::to_js(
+            &self.inner.transform(convert::output(output)?)?,
+        ))
     }
 }
 
@@ -95,7 +103,12 @@ fn encode(words: &mut Vec<u32>, inner: &ThinkTagOutputTransformer) -> *const u32
             Op::End { block, id } => [END | kind(*block), *id, 0, 0],
             Op::Text { block, id, range } => {
                 let start = units.to_utf16(range.start) as u32;
-                [TEXT | kind(*block), *id, start, units.to_utf16(range.end) as u32]
+                [
+                    TEXT | kind(*block),
+                    *id,
+                    start,
+                    units.to_utf16(range.end) as u32,
+                ]
             }
         };
         words.extend([code, id, start, end]);

@@ -29,11 +29,15 @@ pub fn normalize_config(value: JsValue) -> Result<JsValue, JsValue> {
 impl TransformerCore {
     #[wasm_bindgen(constructor)]
     pub fn new(config_value: JsValue) -> Result<TransformerCore, JsValue> {
-        Ok(Self { inner: config(config_value)?.build()? })
+        Ok(Self {
+            inner: config(config_value)?.build()?,
+        })
     }
 
     pub fn transform(&mut self, output: JsValue) -> Result<JsValue, JsValue> {
-        Ok(convert::to_js(&self.inner.transform(convert::output(output)?)?))
+        Ok(convert::to_js(
+            &self.inner.transform(convert::output(output)?)?,
+        ))
     }
 
     pub fn push(&mut self, event: JsValue) -> Result<JsValue, JsValue> {

@@ -1,17 +1,8 @@
-// Runs the smoke scenario in headless Chromium (Debian's) driven by playwright-core, with
-// the package imported the way a page without a bundler does: an import map.
-import { chromium } from "playwright-core";
+// Runs the smoke scenario in headless Chromium, with the package imported the way a page
+// without a bundler does: an import map.
 import { startServer } from "../../scripts/serve.mjs";
+import { launch } from "./launch.mjs";
 import { check } from "./scenario.mjs";
-
-export const CHROMIUM_ARGS = [
-  "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-  "--disable-background-networking", "--disable-component-update", "--disable-sync",
-];
-
-export async function launch() {
-  return chromium.launch({ executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium", args: CHROMIUM_ARGS });
-}
 
 const server = await startServer();
 const browser = await launch();

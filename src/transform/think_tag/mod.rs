@@ -40,7 +40,11 @@ pub struct ThinkTagOptions {
 
 impl Default for ThinkTagOptions {
     fn default() -> Self {
-        Self { tags: vec![TagPair::default()], start_in_thinking: false, id_prefix: None }
+        Self {
+            tags: vec![TagPair::default()],
+            start_in_thinking: false,
+            id_prefix: None,
+        }
     }
 }
 
@@ -75,8 +79,17 @@ impl ThinkTagOutputTransformer {
 
     pub fn new(options: ThinkTagOptions) -> Result<Self> {
         let splitter = ThinkSplitter::new(options.tags.clone(), options.start_in_thinking)?;
-        let prefix = options.id_prefix.clone().unwrap_or_else(|| unique_prefix("tt"));
-        Ok(Self { options, splitter, prefix, ops: Vec::new(), lifecycle: Lifecycle::new(Self::NAME) })
+        let prefix = options
+            .id_prefix
+            .clone()
+            .unwrap_or_else(|| unique_prefix("tt"));
+        Ok(Self {
+            options,
+            splitter,
+            prefix,
+            ops: Vec::new(),
+            lifecycle: Lifecycle::new(Self::NAME),
+        })
     }
 
     /// The id prefix: block `n` has id `{prefix}-{n}`.
@@ -138,7 +151,9 @@ impl ThinkTagOutputTransformer {
             .map(|op| {
                 let (kind, id, value) = match op {
                     Op::Start { block, id } => (format!("{}_start", block.event_type()), id, ""),
-                    Op::Text { block, id, range } => (block.event_type().to_owned(), id, &window[range.clone()]),
+                    Op::Text { block, id, range } => {
+                        (block.event_type().to_owned(), id, &window[range.clone()])
+                    }
                     Op::End { block, id } => (format!("{}_end", block.event_type()), id, ""),
                 };
                 Event::text(&kind, Some(format!("{}-{id}", self.prefix)), value)
@@ -147,7 +162,10 @@ impl ThinkTagOutputTransformer {
     }
 
     fn split_whole(&self, text: &str) -> Result<Vec<OutputItem>> {
-        let mut fresh = Self::new(ThinkTagOptions { id_prefix: Some(self.prefix.clone()), ..self.options.clone() })?;
+        let mut fresh = Self::new(ThinkTagOptions {
+            id_prefix: Some(self.prefix.clone()),
+            ..self.options.clone()
+        })?;
         let mut events = fresh.push_text(text)?;
         events.extend(fresh.finish()?);
         Ok(items_from_events(&events))

@@ -20,10 +20,20 @@ pub enum Block {
 /// One step of the split, in stream order.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Op {
-    Start { block: Block, id: u32 },
+    Start {
+        block: Block,
+        id: u32,
+    },
     /// Text of the block; `range` indexes [`ThinkSplitter::window`].
-    Text { block: Block, id: u32, range: Range<usize> },
-    End { block: Block, id: u32 },
+    Text {
+        block: Block,
+        id: u32,
+        range: Range<usize>,
+    },
+    End {
+        block: Block,
+        id: u32,
+    },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -117,15 +127,34 @@ impl ThinkSplitter {
     /// inside a block of the first pair (reasoning prefilled by the prompt template).
     pub fn new(pairs: Vec<TagPair>, start_in_thinking: bool) -> Result<Self> {
         let tags = TagSet::new(pairs)?;
-        let mode = if start_in_thinking { Mode::Thinking(0) } else { Mode::Response };
-        Ok(Self { tags, blocks: Blocks { mode, open: None, next_id: 0 }, window: String::new(), hold_from: 0, input: Vec::new() })
+        let mode = if start_in_thinking {
+            Mode::Thinking(0)
+        } else {
+            Mode::Response
+        };
+        Ok(Self {
+            tags,
+            blocks: Blocks {
+                mode,
+                open: None,
+                next_id: 0,
+            },
+            window: String::new(),
+            hold_from: 0,
+            input: Vec::new(),
+        })
     }
 
     /// The distinct first characters of all tags: a chunk without any of them, arriving
     /// while nothing is held back, cannot change the state.
     pub fn trigger_chars(&self) -> String {
-        let mut chars: Vec<char> =
-            self.tags.pairs.iter().flat_map(|p| [p.open.chars().next(), p.close.chars().next()]).flatten().collect();
+        let mut chars: Vec<char> = self
+            .tags
+            .pairs
+            .iter()
+            .flat_map(|p| [p.open.chars().next(), p.close.chars().next()])
+            .flatten()
+            .collect();
         chars.sort_unstable();
         chars.dedup();
         chars.into_iter().collect()
@@ -158,9 +187,14 @@ impl ThinkSplitter {
     }
 
     /// Feeds the first `written` bytes of [`Self::input_buffer`] as the next chunk.
-    pub fn feed_input(&mut self, written: usize, out: &mut Vec<Op>) -> std::result::Result<(), std::str::Utf8Error> {
+    pub fn feed_input(
+        &mut self,
+        written: usize,
+        out: &mut Vec<Op>,
+    ) -> std::result::Result<(), std::str::Utf8Error> {
         let input = std::mem::take(&mut self.input);
-        let result = std::str::from_utf8(&input[..written.min(input.len())]).map(|chunk| self.feed(chunk, out));
+        let result = std::str::from_utf8(&input[..written.min(input.len())])
+            .map(|chunk| self.feed(chunk, out));
         self.input = input;
         result
     }
@@ -181,7 +215,10 @@ impl ThinkSplitter {
             let rest = &bytes[j..];
             let found = match self.blocks.mode {
                 Mode::Response => match_at(
-                    pairs.iter().map(|p| p.open.as_str()).chain(pairs.iter().map(|p| p.close.as_str())),
+                    pairs
+                        .iter()
+                        .map(|p| p.open.as_str())
+                        .chain(pairs.iter().map(|p| p.close.as_str())),
                     rest,
                     eof,
                 ),
@@ -211,7 +248,15 @@ mod tests {
     use super::*;
 
     fn texts(s: &ThinkSplitter, ops: &[Op]) -> Vec<String> {
-        ops.iter().filter_map(|op| if let Op::Text { range, .. } = op { Some(s.window()[range.clone()].to_owned()) } else { None }).collect()
+        ops.iter()
+            .filter_map(|op| {
+                if let Op::Text { range, .. } = op {
+                    Some(s.window()[range.clone()].to_owned())
+                } else {
+                    None
+                }
+            })
+            .collect()
     }
 
     #[test]

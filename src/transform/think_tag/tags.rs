@@ -16,7 +16,10 @@ pub struct TagPair {
 
 impl TagPair {
     pub fn new(open: impl Into<String>, close: impl Into<String>) -> Self {
-        Self { open: open.into(), close: close.into() }
+        Self {
+            open: open.into(),
+            close: close.into(),
+        }
     }
 
     /// `<name>` / `</name>`.
@@ -53,21 +56,32 @@ pub(crate) struct TagSet {
 impl TagSet {
     pub fn new(pairs: Vec<TagPair>) -> Result<Self> {
         if pairs.is_empty() {
-            return Err(TransformError::option("tags", "at least one tag pair is required"));
+            return Err(TransformError::option(
+                "tags",
+                "at least one tag pair is required",
+            ));
         }
         for (i, pair) in pairs.iter().enumerate() {
             if pair.open.is_empty() || pair.close.is_empty() {
-                return Err(TransformError::option("tags", format!("tag pair {i} has an empty tag")));
+                return Err(TransformError::option(
+                    "tags",
+                    format!("tag pair {i} has an empty tag"),
+                ));
             }
             if pair.open == pair.close {
                 return Err(TransformError::option(
                     "tags",
-                    format!("tag pair {i} uses {:?} both to open and to close", pair.open),
+                    format!(
+                        "tag pair {i} uses {:?} both to open and to close",
+                        pair.open
+                    ),
                 ));
             }
         }
-        let mut first_bytes: Vec<u8> =
-            pairs.iter().flat_map(|p| [p.open.as_bytes()[0], p.close.as_bytes()[0]]).collect();
+        let mut first_bytes: Vec<u8> = pairs
+            .iter()
+            .flat_map(|p| [p.open.as_bytes()[0], p.close.as_bytes()[0]])
+            .collect();
         first_bytes.sort_unstable();
         first_bytes.dedup();
         Ok(Self { pairs, first_bytes })
@@ -89,7 +103,11 @@ impl TagSet {
 /// Matches the candidates against `rest` (the text from a position to the end of what is
 /// known). A longer tag wins over a shorter one; while a tag could still complete, the
 /// answer is `Partial` unless `eof` says no more text will come.
-pub(crate) fn match_at<'a>(candidates: impl Iterator<Item = &'a str>, rest: &[u8], eof: bool) -> TagMatch {
+pub(crate) fn match_at<'a>(
+    candidates: impl Iterator<Item = &'a str>,
+    rest: &[u8],
+    eof: bool,
+) -> TagMatch {
     let mut best: Option<(usize, usize)> = None;
     for (index, tag) in candidates.enumerate() {
         let tag = tag.as_bytes();
@@ -117,7 +135,10 @@ mod tests {
 
     #[test]
     fn matches_whole_partial_and_none() {
-        assert_eq!(m(&["<think>"], "<think>abc", false), TagMatch::Tag { index: 0, len: 7 });
+        assert_eq!(
+            m(&["<think>"], "<think>abc", false),
+            TagMatch::Tag { index: 0, len: 7 }
+        );
         assert_eq!(m(&["<think>"], "<thi", false), TagMatch::Partial);
         assert_eq!(m(&["<think>"], "<thi", true), TagMatch::None);
         assert_eq!(m(&["<think>"], "<b>", false), TagMatch::None);
@@ -125,9 +146,15 @@ mod tests {
 
     #[test]
     fn longer_tag_wins_and_a_possible_longer_tag_waits() {
-        assert_eq!(m(&["[[", "[[["], "[[[x", false), TagMatch::Tag { index: 1, len: 3 });
+        assert_eq!(
+            m(&["[[", "[[["], "[[[x", false),
+            TagMatch::Tag { index: 1, len: 3 }
+        );
         assert_eq!(m(&["[[", "[[["], "[[", false), TagMatch::Partial);
-        assert_eq!(m(&["[[", "[[["], "[[", true), TagMatch::Tag { index: 0, len: 2 });
+        assert_eq!(
+            m(&["[[", "[[["], "[[", true),
+            TagMatch::Tag { index: 0, len: 2 }
+        );
     }
 
     #[test]
@@ -135,6 +162,11 @@ mod tests {
         assert!(TagSet::new(vec![]).is_err());
         assert!(TagSet::new(vec![TagPair::new("", "</x>")]).is_err());
         assert!(TagSet::new(vec![TagPair::new("<x>", "<x>")]).is_err());
-        assert_eq!(TagSet::new(vec![TagPair::xml("a"), TagPair::xml("b")]).unwrap().first_bytes, b"<".to_vec());
+        assert_eq!(
+            TagSet::new(vec![TagPair::xml("a"), TagPair::xml("b")])
+                .unwrap()
+                .first_bytes,
+            b"<".to_vec()
+        );
     }
 }

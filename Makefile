@@ -1,0 +1,39 @@
+# The two commands in the README: `make demo` and `make test`. Each sets up a fresh machine
+# first (scripts/setup.sh is idempotent) and builds the package.
+.PHONY: setup build demo test test-rust test-js test-runtimes bench clean
+
+DENO := npx --no-install deno
+
+setup:
+	bash scripts/setup.sh
+
+build: setup
+	node scripts/build.mjs
+
+demo: build
+	node scripts/serve.mjs
+
+test: build test-rust test-js test-runtimes
+	node benches/run.mjs --quick
+	@echo "all tests passed"
+
+test-rust:
+	cargo fmt --check
+	cargo test --quiet
+
+test-js:
+	node --test tests/js/
+	$(DENO) check --quiet --node-modules-dir=manual tests/types/usage.ts
+
+test-runtimes:
+	node tests/smoke/node.mjs
+	$(DENO) run --quiet --allow-read --node-modules-dir=manual tests/smoke/deno.mjs
+	node tests/smoke/workerd.mjs
+	node tests/smoke/chromium.mjs
+	node tests/smoke/demo.mjs
+
+bench: build
+	node benches/run.mjs
+
+clean:
+	rm -rf target/wasm32-unknown-unknown pkg/gen benches/results

@@ -1,0 +1,15 @@
+// Runs every benchmark and prints the tables; `--quick` runs each once (for the test suite,
+// which checks the benchmarks still run and still agree with their peers).
+import { mkdirSync, writeFileSync } from "node:fs";
+import * as startup from "./startup.mjs";
+import * as thinkTag from "./think_tag.mjs";
+
+const quick = process.argv.includes("--quick");
+const results = [];
+for (const bench of [startup, thinkTag]) {
+  const r = await bench.run(quick ? { runs: 1 } : undefined);
+  bench.print(r);
+  results.push(r);
+}
+mkdirSync(new URL("./results/", import.meta.url), { recursive: true });
+writeFileSync(new URL("./results/latest.json", import.meta.url), JSON.stringify({ date: new Date().toISOString(), quick, node: process.version, results }, null, 2));

@@ -1,0 +1,158 @@
+// Public types of the citeflow package. Every runtime entry (node, deno, workerd, browser)
+// exports exactly this surface.
+
+/** Initialises the wasm module. Required once in browsers; a no-op in Node, Deno and Workers. */
+export default function init(input?: RequestInfo | URL | Response | BufferSource | WebAssembly.Module): Promise<void>;
+export { init };
+/** Whether the wasm module is initialised (always true in Node, Deno and Workers). */
+export function isReady(): boolean;
+
+/** Every error citeflow throws: `name` is "CiteflowError", `code` is stable. */
+export interface CiteflowError extends Error {
+  name: "CiteflowError";
+  code: CiteflowErrorCode;
+}
+export type CiteflowErrorCode =
+  | "NOT_INITIALIZED"
+  | "INVALID_CHUNK"
+  | "INVALID_EVENT"
+  | "INVALID_OUTPUT"
+  | "INVALID_OPTION"
+  | "INVALID_CONFIG"
+  | "UNKNOWN_TRANSFORMER"
+  | "EMPTY_EVENT_TYPE"
+  | "STREAM_FINISHED"
+  | "VALIDATION_FAILED";
+
+// ---- events -------------------------------------------------------------------------------
+
+export type BaseEventType = "activity" | "code" | "reference" | "response" | "status" | "thinking" | "structured";
+/** A base type or its `_start` / `_end` variant; any other string passes through untouched. */
+export type EventType = BaseEventType | `${BaseEventType}_start` | `${BaseEventType}_end` | (string & {});
+
+export interface Event {
+  /** Shared by the start, content and end events of one block. */
+  id: string | null;
+  /** Defaults to "response" when absent on input. */
+  type: EventType;
+  value: string | object;
+  valueType?: "text" | "json";
+  level?: string;
+  timestamp?: number | string;
+  metadata?: Record<string, unknown>;
+  [extra: string]: unknown;
+}
+
+/** What `push` takes: an event, or a bare string meaning a `response` event. */
+export type EventInput = string | (Partial<Event> & { value?: unknown });
+
+export type OutputItem =
+  | { type: "text"; output: string }
+  | { type: "thinking"; output: string }
+  | { type: "structured"; output: Record<string, unknown> };
+
+export interface TokenUsage {
+  inputTokens?: number;
+  outputTokens?: number;
+  [extra: string]: unknown;
+}
+
+/** A whole model output. Fields other than `outputs` are carried through every transformer. */
+export interface LMOutput {
+  outputs: OutputItem[];
+  usage?: TokenUsage;
+  [extra: string]: unknown;
+}
+
+// ---- output transformers ------------------------------------------------------------------
+
+/** The shape every output transformer shares. */
+export abstract class OutputTransformer {
+  /** Transforms a whole output. */
+  transform(output: LMOutput): LMOutput;
+  /** Feeds one chunk or event; returns the events it releases. */
+  push(input: EventInput): Event[];
+  /** Ends the stream; returns what was held back. Pushing afterwards throws STREAM_FINISHED. */
+  finish(): Event[];
+  /** A web TransformStream over a fresh copy of this transformer (same options, new state). */
+  transformStream(): TransformStream<EventInput, Event>;
+  /** A fresh copy with the same options and new stream state. */
+  fresh(): this;
+}
+
+export class IdentityOutputTransformer extends OutputTransformer {
+  constructor();
+}
+
+/** Keeps the listed base types with their `_start`/`_end` variants (exact, case-sensitive). */
+export class EventFilterOutputTransformer extends OutputTransformer {
+  constructor(eventTypes: string[]);
+  /** The base types kept, sorted. */
+  readonly allowedEventTypes: string[];
+}
+
+/** Text holding one JSON object becomes a structured item; in a stream, a `structured` event at the end. */
+export class JSONOutputTransformer extends OutputTransformer {
+  constructor();
+}
+
+/** A tag pair: a name (`"reasoning"` means `<reasoning>`/`</reasoning>`), `[open, close]`, or `{open, close}`. */
+export type TagPair = string | [open: string, close: string] | { open: string; close: string };
+
+export interface ThinkTagOptions {
+  /** Default `["think"]`. */
+  tags?: TagPair[];
+  /** The stream starts inside reasoning (the prompt template prefilled the opening tag). */
+  startInThinking?: boolean;
+  /** Prefix of block ids (`{prefix}-{n}`); default unique per transformer. */
+  idPrefix?: string;
+}
+
+/** Splits `<think>` reasoning from the answer, even when tags are cut across chunks. */
+export class ThinkTagOutputTransformer extends OutputTransformer {
+  constructor(options?: ThinkTagOptions);
+}
+
+export type ItemType = OutputItem["type"];
+export interface ValidationOptions {
+  requiredTypes: ItemType[];
+  /** "all" (default) or "any". */
+  mode?: "all" | "any";
+}
+
+/** Throws VALIDATION_FAILED when required item types are missing (on transform, or on finish for streams). */
+export class ValidationOutputTransformer extends OutputTransformer {
+  constructor(options: ValidationOptions);
+}
+
+/** Transformers applied in order: events released by one feed the next. */
+export class OutputTransformerChain extends OutputTransformer {
+  constructor(transformers: OutputTransformer[]);
+  static fromConfigs(configs: OutputTransformerConfigInput[]): OutputTransformerChain;
+  readonly transformers: OutputTransformer[];
+}
+
+export type TransformerType = "identity" | "json" | "think_tag" | "event_filter" | "validation";
+/** A type name (snake_case or camelCase), a `{type, kwargs}` object, or a config. */
+export type OutputTransformerConfigInput =
+  | TransformerType
+  | "thinkTag"
+  | "eventFilter"
+  | { type: string; kwargs?: Record<string, unknown> }
+  | OutputTransformerConfig;
+
+/** A transformer described as data. */
+export class OutputTransformerConfig {
+  constructor(type: string, kwargs?: Record<string, unknown>);
+  readonly type: TransformerType;
+  readonly kwargs: Record<string, unknown>;
+  static identity(): OutputTransformerConfig;
+  static json(): OutputTransformerConfig;
+  static thinkTag(options?: ThinkTagOptions): OutputTransformerConfig;
+  static eventFilter(eventTypes: string[]): OutputTransformerConfig;
+  static validation(options: ValidationOptions): OutputTransformerConfig;
+  /** Checks a config and returns it in canonical form; unknown types throw UNKNOWN_TRANSFORMER. */
+  static fromConfig(config: OutputTransformerConfigInput): OutputTransformerConfig;
+  build(): OutputTransformer;
+  toJSON(): { type: TransformerType; kwargs: Record<string, unknown> };
+}
