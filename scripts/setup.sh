@@ -24,10 +24,12 @@ has_wasm_std() {
 
 # --- 1. the wasm32 standard library --------------------------------------------------------
 mkdir -p target
-if has_wasm_std; then
+# CITEFLOW_FORCE_DEBIAN_WASM=1 takes the Debian route even where rustup would do (to test it).
+force=${CITEFLOW_FORCE_DEBIAN_WASM:-}
+if [ -z "$force" ] && has_wasm_std; then
   log "wasm32 target present"
   rm -f target/wasm-toolchain
-elif [ -z "${CITEFLOW_FORCE_DEBIAN_WASM:-}" ] && timeout 60 rustup target add $TARGET && has_wasm_std; then
+elif [ -z "$force" ] && timeout 60 rustup target add $TARGET && has_wasm_std; then
   log "wasm32 target added by rustup"
   rm -f target/wasm-toolchain
 elif has_wasm_std $LINKED_TOOLCHAIN 2>/dev/null; then
