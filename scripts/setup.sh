@@ -29,12 +29,12 @@ force=${CITEFLOW_FORCE_DEBIAN_WASM:-}
 if [ -z "$force" ] && has_wasm_std; then
   log "wasm32 target present"
   rm -f target/wasm-toolchain
-elif [ -z "$force" ] && timeout 60 rustup target add $TARGET && has_wasm_std; then
-  log "wasm32 target added by rustup"
-  rm -f target/wasm-toolchain
 elif has_wasm_std $LINKED_TOOLCHAIN 2>/dev/null; then
   log "wasm32 std present in linked toolchain $LINKED_TOOLCHAIN"
   echo $LINKED_TOOLCHAIN > target/wasm-toolchain
+elif [ -z "$force" ] && timeout 60 rustup target add $TARGET && has_wasm_std; then
+  log "wasm32 target added by rustup"
+  rm -f target/wasm-toolchain
 else
   # rustup cannot reach its download server here: build std for wasm32 from Debian's
   # compiler and sources, then install it as a sysroot (see the project's toolchain notes).
@@ -52,6 +52,7 @@ else
   for rlib in $dummy/target/$TARGET/release/deps/*.rlib; do
     case "$(basename "$rlib")" in libwasm_std_dummy-*) ;; *) as_root cp "$rlib" $sysroot/ ;; esac
   done
+  as_root mkdir -p /usr/lib/rustlib/x86_64-unknown-linux-gnu/bin
   as_root ln -sf /usr/lib/llvm-16/bin/lld /usr/lib/rustlib/x86_64-unknown-linux-gnu/bin/rust-lld
   rustup toolchain link $LINKED_TOOLCHAIN /usr
   rm -rf target/$TARGET   # built against another sysroot, if any
