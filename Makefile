@@ -19,6 +19,7 @@ test: build test-rust test-js test-runtimes
 
 test-rust:
 	cargo fmt --check
+	cargo clippy --quiet --all-targets -- -D warnings
 	cargo test --quiet
 
 test-js:

@@ -202,17 +202,16 @@ class CoreTransformer extends OutputTransformer {
   transform(output) {
     return this.#core.transform(output);
   }
-
-  get core() {
-    return this.#core;
-  }
 }
 
-export class IdentityOutputTransformer extends CoreTransformer {
+export class IdentityOutputTransformer extends OutputTransformer {
+  #core;
   #done = false;
 
   constructor() {
-    super("identity");
+    super();
+    ready();
+    this.#core = new core.TransformerCore("identity");
   }
 
   fresh() {
@@ -221,12 +220,12 @@ export class IdentityOutputTransformer extends CoreTransformer {
 
   push(input) {
     const event = toEvent(input);
-    if (this.#done) this.core.ensureOpen();
+    if (this.#done) this.#core.ensureOpen();
     return [event];
   }
 
   finish() {
-    super.finish();
+    this.#core.finish();
     this.#done = true;
     return [];
   }
