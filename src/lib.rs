@@ -26,6 +26,7 @@
 //! assert_eq!(answer, "The answer is 42.");
 //! ```
 
+pub mod cite;
 pub mod error;
 pub mod event;
 pub mod transform;

@@ -1,0 +1,79 @@
+//! [`Citation`] and [`parse_citations`].
+
+use serde::{Deserialize, Serialize};
+
+use super::marker::MarkerStyle;
+use super::scanner::{Found, MarkerScanner};
+
+/// One cited source at one marker. A group such as `[1, 2]` gives one citation per id, all
+/// with the group's marker and span.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Citation {
+    /// 1-based position of the source in the list given to the model (as written; may be
+    /// out of range, see `valid`).
+    pub source_id: u32,
+    /// The marker group as written, e.g. `[1, 2]`.
+    pub marker: String,
+    /// `[start, end)` of the marker in UTF-16 code units: `text.slice(start, end)` in JS.
+    pub span: [usize; 2],
+    /// Whether the id names a source (1 ≤ id ≤ source count).
+    pub valid: bool,
+    /// The passage the provider says supports the claim, when it says so.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cited_text: Option<String>,
+    /// Where `cited_text` sits in the source, when the provider says so.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source_span: Option<[usize; 2]>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub document_title: Option<String>,
+}
+
+/// Options of marker parsing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct ParseOptions {
+    pub marker_style: MarkerStyle,
+    /// How many sources the model was given; ids beyond it are invalid (and, in paren style,
+    /// not citations at all). `None`: any id ≥ 1 is valid.
+    pub source_count: Option<u32>,
+}
+
+impl ParseOptions {
+    pub fn is_valid(&self, id: u32) -> bool {
+        id >= 1 && self.source_count.is_none_or(|n| id <= n)
+    }
+
+    pub(crate) fn citations(&self, found: Found) -> impl Iterator<Item = Citation> + '_ {
+        let span = [found.span16.start, found.span16.end];
+        let marker = found.marker;
+        found.ids.into_iter().map(move |source_id| Citation {
+            source_id,
+            marker: marker.clone(),
+            span,
+            valid: self.is_valid(source_id),
+            cited_text: None,
+            source_span: None,
+            document_title: None,
+        })
+    }
+}
+
+/// Finds the citation markers in a whole text.
+///
+/// ```
+/// use citeflow::cite::{parse_citations, MarkerStyle, ParseOptions};
+/// let opts = ParseOptions { marker_style: MarkerStyle::Bracket, source_count: Some(2) };
+/// let cites = parse_citations("Water boils at 100 °C [1, 3]. See `a[2]`.", opts);
+/// assert_eq!(cites.iter().map(|c| (c.source_id, c.valid)).collect::<Vec<_>>(), [(1, true), (3, false)]);
+/// assert_eq!(cites[0].span, [22, 28]);
+/// ```
+pub fn parse_citations(text: &str, options: ParseOptions) -> Vec<Citation> {
+    let mut scanner = MarkerScanner::new(options.marker_style, options.source_count);
+    let mut found = Vec::new();
+    scanner.feed(text, &mut found);
+    scanner.finish(&mut found);
+    found
+        .into_iter()
+        .flat_map(|f| options.citations(f).collect::<Vec<_>>())
+        .collect()
+}

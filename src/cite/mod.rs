@@ -1,0 +1,19 @@
+//! Citations: inline markers found as they stream, checked against sources and a policy,
+//! deduplicated, and exported as grammars for constrained decoding.
+
+pub mod error;
+pub mod marker;
+pub mod scanner;
+
+pub use error::CiteError;
+pub use marker::MarkerStyle;
+pub use scanner::{Found, MarkerScanner};
+pub mod citation;
+pub mod dedup;
+pub mod policy;
+pub mod sentence;
+
+pub use citation::{parse_citations, Citation, ParseOptions};
+pub use dedup::deduplicate_adjacent_cites;
+pub use policy::{check_policy, Policy, PolicyReport, SentenceCheck};
+pub use sentence::split_sentences;

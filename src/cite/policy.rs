@@ -1,0 +1,226 @@
+//! Citation policies and the checker that reports, sentence by sentence, whether one holds.
+
+use serde::{Deserialize, Serialize};
+
+use super::citation::{Citation, ParseOptions};
+use super::error::{CiteError, Result};
+use super::scanner::MarkerScanner;
+use super::sentence::split_sentences;
+use crate::utf16::Utf16Cursor;
+
+/// When a sentence must cite.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Policy {
+    /// Every sentence ends with one or more markers, then `.`, `!` or `?`.
+    #[default]
+    Required,
+    /// Only quoted spans need a marker, right after the closing quote.
+    QuotesOnly,
+    /// Markers are optional.
+    Auto,
+}
+
+impl Policy {
+    pub const ALL: [Policy; 3] = [Self::Required, Self::QuotesOnly, Self::Auto];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Required => "required",
+            Self::QuotesOnly => "quotes_only",
+            Self::Auto => "auto",
+        }
+    }
+
+    pub fn parse(name: &str) -> Result<Self> {
+        Self::ALL
+            .into_iter()
+            .find(|p| p.name() == name || (name == "quotesOnly" && *p == Self::QuotesOnly))
+            .ok_or_else(|| {
+                CiteError::option(
+                    "policy",
+                    format!("{name:?} is not one of required, quotes_only, auto"),
+                )
+            })
+    }
+}
+
+/// The verdict on one sentence.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SentenceCheck {
+    /// `[start, end)` in UTF-16 code units.
+    pub span: [usize; 2],
+    pub text: String,
+    /// Every citation in the sentence, valid or not.
+    pub citations: Vec<Citation>,
+    pub ok: bool,
+    /// Why not, when not.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub problem: Option<String>,
+}
+
+/// The verdict on a whole text.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PolicyReport {
+    pub policy: Policy,
+    /// Every sentence is ok.
+    pub ok: bool,
+    pub sentences: Vec<SentenceCheck>,
+}
+
+const QUOTES: [(char, char); 2] = [('"', '"'), ('“', '”')];
+
+/// Checks `text` against `policy`: per sentence, whether the markers the policy asks for are
+/// there, and whether every marker names a source.
+pub fn check_policy(text: &str, policy: Policy, options: ParseOptions) -> PolicyReport {
+    let mut scanner = MarkerScanner::new(options.marker_style, options.source_count);
+    let mut found = Vec::new();
+    scanner.feed(text, &mut found);
+    scanner.finish(&mut found);
+
+    let mut units = Utf16Cursor::new(text);
+    let mut sentences = Vec::new();
+    let mut next = 0;
+    for range in split_sentences(text) {
+        let start16 = units.to_utf16(range.start);
+        let end16 = units.to_utf16(range.end);
+        let mine: Vec<_> = found[next..]
+            .iter()
+            .take_while(|f| f.span.start < range.end)
+            .collect();
+        next += mine.len();
+        let citations: Vec<Citation> = mine
+            .iter()
+            .flat_map(|f| options.citations((*f).clone()).collect::<Vec<_>>())
+            .collect();
+        let sentence = &text[range.clone()];
+        let problem = if let Some(bad) = citations.iter().find(|c| !c.valid) {
+            Some(match options.source_count {
+                Some(n) => format!(
+                    "{} names source {}, but there are {n} sources",
+                    bad.marker, bad.source_id
+                ),
+                None => format!(
+                    "{} names source {}, but sources are numbered from 1",
+                    bad.marker, bad.source_id
+                ),
+            })
+        } else {
+            match policy {
+                Policy::Auto => None,
+                Policy::Required => {
+                    let body = sentence.trim_end_matches(['.', '!', '?']).trim_end();
+                    let body_end = range.start + body.len();
+                    let cited_at_end = mine.last().is_some_and(|f| f.span.end == body_end);
+                    (!cited_at_end).then(|| "the sentence does not end with a citation".to_owned())
+                }
+                Policy::QuotesOnly => uncited_quote(sentence, range.start, &mine),
+            }
+        };
+        sentences.push(SentenceCheck {
+            span: [start16, end16],
+            text: sentence.to_owned(),
+            citations,
+            ok: problem.is_none(),
+            problem,
+        });
+    }
+    PolicyReport {
+        policy,
+        ok: sentences.iter().all(|s| s.ok),
+        sentences,
+    }
+}
+
+/// The first quoted span not followed (after spaces and `,;:`) by a marker, as a problem.
+fn uncited_quote(sentence: &str, base: usize, found: &[&super::scanner::Found]) -> Option<String> {
+    for (open, close) in QUOTES {
+        let mut rest = 0;
+        while let Some(o) = sentence[rest..].find(open).map(|p| rest + p) {
+            let body = o + open.len_utf8();
+            let Some(c) = sentence[body..].find(close).map(|p| body + p) else {
+                break;
+            };
+            let after = c + close.len_utf8();
+            let gap = sentence[after..].len()
+                - sentence[after..]
+                    .trim_start_matches([' ', ',', ';', ':'])
+                    .len();
+            if !found.iter().any(|f| f.span.start == base + after + gap) {
+                return Some(format!(
+                    "the quote {} is not followed by a citation",
+                    &sentence[o..after]
+                ));
+            }
+            rest = after;
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cite::MarkerStyle;
+
+    fn check(text: &str, policy: Policy) -> Vec<(bool, Option<String>)> {
+        let opts = ParseOptions {
+            marker_style: MarkerStyle::Bracket,
+            source_count: Some(3),
+        };
+        check_policy(text, policy, opts)
+            .sentences
+            .into_iter()
+            .map(|s| (s.ok, s.problem))
+            .collect()
+    }
+
+    #[test]
+    fn required_wants_a_cite_before_each_end() {
+        let r = check(
+            "Water boils [1]. Ice melts [2] [3]! Dr. Who is fiction. It is [9].",
+            Policy::Required,
+        );
+        assert_eq!(
+            r.iter().map(|(ok, _)| *ok).collect::<Vec<_>>(),
+            [true, true, false, false]
+        );
+        assert_eq!(
+            r[3].1.as_deref(),
+            Some("[9] names source 9, but there are 3 sources")
+        );
+        assert_eq!(
+            check("Cited [1] early, not at the end.", Policy::Required)[0].0,
+            false
+        );
+    }
+
+    #[test]
+    fn quotes_only_wants_a_cite_after_each_quote() {
+        let r = check(
+            "He said \"it works\" [1]. She said “no”, [2] twice. They said \"maybe\". Plain text.",
+            Policy::QuotesOnly,
+        );
+        assert_eq!(
+            r.iter().map(|(ok, _)| *ok).collect::<Vec<_>>(),
+            [true, true, false, true]
+        );
+        assert_eq!(
+            r[2].1.as_deref(),
+            Some("the quote \"maybe\" is not followed by a citation")
+        );
+    }
+
+    #[test]
+    fn auto_only_checks_validity() {
+        assert_eq!(
+            check("No cites. One [1]. Bad [0].", Policy::Auto)
+                .iter()
+                .map(|(ok, _)| *ok)
+                .collect::<Vec<_>>(),
+            [true, true, false]
+        );
+    }
+}

@@ -1,0 +1,344 @@
+//! The marker scanner: finds citation markers in text as it streams, skipping code (inline
+//! and fenced), URLs and markdown links, with spans in UTF-16 units of the whole text.
+//!
+//! It keeps only the undecided tail of the text (a possible marker, fence or `://`), so
+//! memory is bounded and any split of the input gives the same markers.
+
+use std::ops::Range;
+
+use super::marker::{read_group, Group, MarkerStyle, PAREN_YEAR_FLOOR};
+
+/// One marker group found in the text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Found {
+    /// Ids in order of appearance, ranges expanded.
+    pub ids: Vec<u32>,
+    /// The marker group exactly as written.
+    pub marker: String,
+    /// Where it is, in UTF-16 code units of the whole text.
+    pub span16: Range<usize>,
+    /// Where it is, in bytes of the whole text.
+    pub span: Range<usize>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Context {
+    Normal,
+    /// Inside inline code opened by a run of this many backticks.
+    InlineCode(usize),
+    /// Inside a fenced code block opened by a run of this many of this byte.
+    Fenced(u8, usize),
+    /// Inside a URL (after `://`), up to whitespace or a delimiter.
+    Url,
+}
+
+/// Indentation allowed before a code fence.
+const MAX_FENCE_INDENT: usize = 3;
+/// Bytes that end a URL.
+fn ends_url(b: u8) -> bool {
+    b.is_ascii_whitespace() || matches!(b, b'<' | b'>' | b'"' | b'`')
+}
+
+#[derive(Debug, Clone)]
+pub struct MarkerScanner {
+    style: MarkerStyle,
+    source_count: Option<u32>,
+    context: Context,
+    /// Undecided text, starting where the scan stopped.
+    pending: String,
+    /// Offsets of `pending[0]` in the whole text.
+    offset: usize,
+    offset16: usize,
+    /// `Some(k)` while only `k` spaces stand between the last line start and here.
+    line_spaces: Option<usize>,
+    /// The last byte scanned was a newline (a second one ends inline code).
+    after_newline: bool,
+    interesting: [bool; 256],
+}
+
+impl MarkerScanner {
+    pub fn new(style: MarkerStyle, source_count: Option<u32>) -> Self {
+        let mut interesting = [false; 256];
+        for b in [style.opener(), b'`', b'~', b':', b'\n'] {
+            interesting[usize::from(b)] = true;
+        }
+        Self {
+            style,
+            source_count,
+            context: Context::Normal,
+            pending: String::new(),
+            offset: 0,
+            offset16: 0,
+            line_spaces: Some(0),
+            after_newline: false,
+            interesting,
+        }
+    }
+
+    /// Bytes of the text still undecided (a suffix of all text fed).
+    pub fn pending_len(&self) -> usize {
+        self.pending.len()
+    }
+
+    pub fn feed(&mut self, chunk: &str, out: &mut Vec<Found>) {
+        self.pending.push_str(chunk);
+        self.run(false, out);
+    }
+
+    pub fn finish(&mut self, out: &mut Vec<Found>) {
+        self.run(true, out);
+    }
+
+    fn run(&mut self, eof: bool, out: &mut Vec<Found>) {
+        let pending = std::mem::take(&mut self.pending);
+        let used = self.scan(pending.as_bytes(), eof, out);
+        self.pending = pending;
+        self.pending.drain(..used);
+    }
+
+    /// Moves past `bytes` (plain text), keeping offsets and line state.
+    fn advance(&mut self, bytes: &[u8]) {
+        if bytes.is_empty() {
+            return;
+        }
+        self.offset += bytes.len();
+        self.offset16 += bytes
+            .iter()
+            .map(|&b| usize::from(b & 0xC0 != 0x80) + usize::from(b >= 0xF0))
+            .sum::<usize>();
+        let tail = match memchr::memrchr(b'\n', bytes) {
+            Some(nl) => {
+                self.line_spaces = Some(0);
+                &bytes[nl + 1..]
+            }
+            None => bytes,
+        };
+        let spaces = tail.iter().take_while(|&&b| b == b' ').count();
+        self.line_spaces = match self.line_spaces {
+            Some(k) if spaces == tail.len() => Some(k + spaces),
+            _ => None,
+        };
+        self.after_newline = bytes.last() == Some(&b'\n');
+    }
+
+    /// Scans `s`, returning how many bytes are decided.
+    fn scan(&mut self, s: &[u8], eof: bool, out: &mut Vec<Found>) -> usize {
+        let mut i = 0;
+        while i < s.len() {
+            let step = match self.context {
+                Context::Normal => self.normal(s, i, eof, out),
+                Context::InlineCode(n) => self.inline_code(s, i, n, eof),
+                Context::Fenced(ch, n) => self.fenced(s, i, ch, n, eof),
+                Context::Url => {
+                    let end = s[i..]
+                        .iter()
+                        .position(|&b| ends_url(b))
+                        .map_or(s.len(), |p| i + p);
+                    if end < s.len() {
+                        self.context = Context::Normal;
+                    }
+                    Some(end)
+                }
+            };
+            match step {
+                Some(next) => {
+                    self.advance(&s[i..next]);
+                    i = next;
+                }
+                None => return i,
+            }
+        }
+        i
+    }
+
+    /// One step in normal text; `None` means "undecided, wait for more".
+    fn normal(&mut self, s: &[u8], i: usize, eof: bool, out: &mut Vec<Found>) -> Option<usize> {
+        let Some(j) = s[i..]
+            .iter()
+            .position(|&b| self.interesting[usize::from(b)])
+            .map(|p| i + p)
+        else {
+            return Some(s.len());
+        };
+        if j > i {
+            return Some(j);
+        }
+        let b = s[j];
+        if b == self.style.opener() {
+            return self.marker(s, j, eof, out);
+        }
+        match b {
+            b'\n' => Some(j + 1),
+            b'`' | b'~' => {
+                let run = s[j..].iter().take_while(|&&c| c == b).count();
+                if j + run == s.len() && !eof {
+                    return None;
+                }
+                if run >= 3 && self.line_spaces.is_some_and(|k| k <= MAX_FENCE_INDENT) {
+                    self.context = Context::Fenced(b, run);
+                } else if b == b'`' {
+                    self.context = Context::InlineCode(run);
+                }
+                Some(j + run)
+            }
+            b':' => {
+                let rest = &s[j..];
+                if rest.starts_with(b"://") {
+                    self.context = Context::Url;
+                    Some(j + 3)
+                } else if !eof && b"://".starts_with(rest) {
+                    None
+                } else {
+                    Some(j + 1)
+                }
+            }
+            _ => Some(j + 1),
+        }
+    }
+
+    fn marker(&mut self, s: &[u8], j: usize, eof: bool, out: &mut Vec<Found>) -> Option<usize> {
+        let (len, ids) = match read_group(self.style, &s[j..], eof) {
+            Group::Incomplete => return None,
+            Group::Text => return Some(j + 1),
+            Group::Marker { len, ids } => (len, ids),
+        };
+        if self.style == MarkerStyle::Bracket {
+            // `[1](url)` is a link and `[1]: …` a reference definition, not citations.
+            match s.get(j + len) {
+                None if !eof => return None,
+                Some(b'(') | Some(b':') => return Some(j + len),
+                _ => {}
+            }
+        }
+        if self.style == MarkerStyle::Paren {
+            let limit = self.source_count.unwrap_or(PAREN_YEAR_FLOOR - 1);
+            if ids.iter().any(|&id| id > limit) {
+                return Some(j + 1);
+            }
+        }
+        // Offsets of the marker: everything before it in `s[..j]` has been advanced over.
+        let marker = String::from_utf8_lossy(&s[j..j + len]).into_owned();
+        let start16 = self.offset16;
+        let len16 = marker.encode_utf16().count();
+        out.push(Found {
+            ids,
+            marker,
+            span16: start16..start16 + len16,
+            span: self.offset..self.offset + len,
+        });
+        Some(j + len)
+    }
+
+    fn inline_code(&mut self, s: &[u8], i: usize, n: usize, eof: bool) -> Option<usize> {
+        let Some(j) = s[i..]
+            .iter()
+            .position(|&b| b == b'`' || b == b'\n')
+            .map(|p| i + p)
+        else {
+            return Some(s.len());
+        };
+        if j > i {
+            return Some(j);
+        }
+        if s[j] == b'\n' {
+            // A blank line ends the paragraph, and with it an unclosed code span.
+            if self.after_newline {
+                self.context = Context::Normal;
+            }
+            return Some(j + 1);
+        }
+        let run = s[j..].iter().take_while(|&&c| c == b'`').count();
+        if j + run == s.len() && !eof {
+            return None;
+        }
+        if run == n {
+            self.context = Context::Normal;
+        }
+        Some(j + run)
+    }
+
+    fn fenced(&mut self, s: &[u8], i: usize, ch: u8, n: usize, eof: bool) -> Option<usize> {
+        if self.line_spaces.is_some_and(|k| k <= MAX_FENCE_INDENT) {
+            match s[i] {
+                b' ' => return Some(i + 1),
+                c if c == ch => {
+                    let run = s[i..].iter().take_while(|&&c| c == ch).count();
+                    if i + run == s.len() && !eof {
+                        return None;
+                    }
+                    if run >= n {
+                        self.context = Context::Normal;
+                    }
+                    return Some(i + run);
+                }
+                _ => {}
+            }
+        }
+        Some(memchr::memchr(b'\n', &s[i..]).map_or(s.len(), |p| i + p + 1))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scan(style: MarkerStyle, sources: Option<u32>, text: &str) -> Vec<(Vec<u32>, String)> {
+        let mut s = MarkerScanner::new(style, sources);
+        let mut out = Vec::new();
+        s.feed(text, &mut out);
+        s.finish(&mut out);
+        out.into_iter().map(|f| (f.ids, f.marker)).collect()
+    }
+
+    fn ids(style: MarkerStyle, sources: Option<u32>, text: &str) -> Vec<u32> {
+        scan(style, sources, text)
+            .into_iter()
+            .flat_map(|(ids, _)| ids)
+            .collect()
+    }
+
+    #[test]
+    fn skips_code_links_and_urls() {
+        use MarkerStyle::Bracket as B;
+        assert_eq!(ids(B, None, "a [1] `b [2]` c [3]"), [1, 3]);
+        assert_eq!(ids(B, None, "x\n```rust\nlet a = v[2];\n```\ny [4]"), [4]);
+        assert_eq!(ids(B, None, "x\n  ~~~\n[2]\n  ~~~~\n[5]"), [5]);
+        assert_eq!(ids(B, None, "see [1](https://a.b/c) and [2]"), [2]);
+        assert_eq!(ids(B, None, "[1]: https://x.y\n[2]"), [2]);
+        assert_eq!(ids(B, None, "https://x.y/a[3]?b=[4] then [5]"), [5]);
+        assert_eq!(ids(B, None, "unclosed `code [1]\n\n[2]"), [2]);
+        assert_eq!(ids(B, None, "a ``x ` [1]`` [2]"), [2]);
+        assert_eq!(ids(B, None, "text ``` not a fence [1]``` [2]"), [2]);
+    }
+
+    #[test]
+    fn paren_style_skips_years() {
+        assert_eq!(
+            ids(
+                MarkerStyle::Paren,
+                Some(3),
+                "In (2020) it rose (2) (1, 3) (4)."
+            ),
+            [2, 1, 3]
+        );
+        assert_eq!(
+            ids(MarkerStyle::Paren, None, "In (2020) it rose (12)."),
+            [12]
+        );
+    }
+
+    #[test]
+    fn caret_reads_the_whole_number() {
+        assert_eq!(ids(MarkerStyle::Caret, Some(3), "x^12 y^1^2"), [12, 1, 2]);
+    }
+
+    #[test]
+    fn spans_are_utf16() {
+        let mut s = MarkerScanner::new(MarkerStyle::Bracket, None);
+        let mut out = Vec::new();
+        s.feed("😀é [2] x", &mut out);
+        s.finish(&mut out);
+        assert_eq!(out[0].span16, 4..7);
+        assert_eq!(out[0].span, 7..10);
+    }
+}

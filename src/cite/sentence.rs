@@ -1,0 +1,93 @@
+//! Sentence splitting that knows common abbreviations.
+
+use std::ops::Range;
+
+/// Abbreviations that end with a period without ending the sentence (compared lowercase).
+const ABBREVIATIONS: &[&str] = &[
+    "dr.", "mr.", "mrs.", "ms.", "prof.", "sr.", "jr.", "st.", "vs.", "etc.", "e.g.", "i.e.",
+    "al.", "fig.", "figs.", "no.", "nos.", "pp.", "p.", "vol.", "eq.", "ch.", "sec.", "approx.",
+    "cf.", "ca.", "inc.", "ltd.", "co.", "u.s.",
+];
+
+/// Splits at `.`, `!` or `?` (after any closing markers) followed by whitespace, when the
+/// next character (after an optional quote, parenthesis or bracket) is an uppercase letter
+/// or a digit, and the word ending in `.` is not a known abbreviation. Returns byte ranges
+/// that cover the text, each trimmed of surrounding whitespace.
+pub fn split_sentences(text: &str) -> Vec<Range<usize>> {
+    let mut sentences = Vec::new();
+    let mut start = 0;
+    let chars: Vec<(usize, char)> = text.char_indices().collect();
+    for (k, &(i, c)) in chars.iter().enumerate() {
+        if !matches!(c, '.' | '!' | '?') {
+            continue;
+        }
+        let Some(&(ws, next)) = chars.get(k + 1) else {
+            continue;
+        };
+        if !next.is_whitespace() {
+            continue;
+        }
+        let mut rest = text[ws..].trim_start().chars();
+        let first = match rest.next() {
+            Some('"' | '\'' | '“' | '‘' | '(' | '[') => rest.next(),
+            other => other,
+        };
+        if !first.is_some_and(|f| f.is_uppercase() || f.is_ascii_digit()) {
+            continue;
+        }
+        if c == '.' {
+            let word_start = text[..i].rfind(char::is_whitespace).map_or(0, |p| p + 1);
+            let word = text[word_start..=i].to_lowercase();
+            let word = word.trim_start_matches(['(', '"', '“', '\'']);
+            if ABBREVIATIONS.contains(&word) {
+                continue;
+            }
+        }
+        push_trimmed(text, start..i + c.len_utf8(), &mut sentences);
+        start = ws;
+    }
+    push_trimmed(text, start..text.len(), &mut sentences);
+    sentences
+}
+
+fn push_trimmed(text: &str, range: Range<usize>, out: &mut Vec<Range<usize>>) {
+    let s = &text[range.clone()];
+    let lead = s.len() - s.trim_start().len();
+    let trail = s.len() - s.trim_end().len();
+    if lead + trail < s.len() {
+        out.push(range.start + lead..range.end - trail);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn split(text: &str) -> Vec<&str> {
+        split_sentences(text)
+            .into_iter()
+            .map(|r| &text[r])
+            .collect()
+    }
+
+    #[test]
+    fn splits_and_keeps_abbreviations() {
+        assert_eq!(
+            split("Dr. Smith came. He left! Why? 3 days later."),
+            ["Dr. Smith came.", "He left!", "Why?", "3 days later."]
+        );
+        assert_eq!(
+            split("See Fig. 2 and e.g. the table. Smith et al. 2020 agree."),
+            ["See Fig. 2 and e.g. the table.", "Smith et al. 2020 agree."]
+        );
+        assert_eq!(
+            split("It rose [1]. \"Next\" came. (Then) more."),
+            ["It rose [1].", "\"Next\" came.", "(Then) more."]
+        );
+        assert_eq!(
+            split("version 1.5 is out. lower case continues. Done"),
+            ["version 1.5 is out. lower case continues.", "Done"]
+        );
+        assert!(split("  ").is_empty());
+    }
+}
