@@ -17,3 +17,5 @@ pub use citation::{parse_citations, Citation, ParseOptions};
 pub use dedup::deduplicate_adjacent_cites;
 pub use policy::{check_policy, Policy, PolicyReport, SentenceCheck};
 pub use sentence::split_sentences;
+pub mod grammar;
+pub use grammar::{citation_grammar, GrammarFormat, GrammarOptions, DEFAULT_MAX_CONTENT_CHARS};

@@ -1,0 +1,158 @@
+//! Grammars that force a model to cite as a policy asks, for constrained decoding: GBNF
+//! (llama.cpp-style servers), a regular expression, or a JSON schema.
+
+use serde_json::{json, Value};
+
+use super::error::{CiteError, Result};
+use super::marker::MarkerStyle;
+use super::policy::Policy;
+
+/// The default bound on a sentence's content (or a quote's) in characters.
+pub const DEFAULT_MAX_CONTENT_CHARS: usize = 240;
+
+/// The form of the exported grammar.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum GrammarFormat {
+    #[default]
+    Gbnf,
+    Regex,
+    /// For servers with structured output: `{segments: [{text, citations: [id]}]}`.
+    JsonSchema,
+}
+
+impl GrammarFormat {
+    pub fn parse(name: &str) -> Result<Self> {
+        match name {
+            "gbnf" => Ok(Self::Gbnf),
+            "regex" => Ok(Self::Regex),
+            "json_schema" | "jsonSchema" | "json-schema" => Ok(Self::JsonSchema),
+            _ => Err(CiteError::option("format", format!("{name:?} is not one of gbnf, regex, json_schema"))),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GrammarOptions {
+    pub policy: Policy,
+    pub marker_style: MarkerStyle,
+    pub source_count: u32,
+    pub max_content_chars: usize,
+    pub format: GrammarFormat,
+}
+
+impl Default for GrammarOptions {
+    fn default() -> Self {
+        Self {
+            policy: Policy::Required,
+            marker_style: MarkerStyle::Bracket,
+            source_count: 0,
+            max_content_chars: DEFAULT_MAX_CONTENT_CHARS,
+            format: GrammarFormat::Gbnf,
+        }
+    }
+}
+
+/// The grammar as text (the JSON schema serialised).
+///
+/// ```
+/// use citeflow::cite::{citation_grammar, GrammarOptions};
+/// let g = citation_grammar(GrammarOptions { source_count: 3, ..Default::default() }).unwrap();
+/// assert!(g.contains(r#"cite-id ::= "[" ("1" | "2" | "3") "]""#));
+/// ```
+pub fn citation_grammar(options: GrammarOptions) -> Result<String> {
+    if options.source_count == 0 {
+        return Err(CiteError::NoSources);
+    }
+    if options.max_content_chars == 0 {
+        return Err(CiteError::option("maxContentChars", "must be at least 1"));
+    }
+    Ok(match options.format {
+        GrammarFormat::Gbnf => gbnf(options),
+        GrammarFormat::Regex => regex(options),
+        GrammarFormat::JsonSchema => json_schema(options).to_string(),
+    })
+}
+
+fn opener_closer(style: MarkerStyle) -> (&'static str, &'static str) {
+    match style {
+        MarkerStyle::Bracket => ("[", "]"),
+        MarkerStyle::Paren => ("(", ")"),
+        MarkerStyle::Curly => ("{", "}"),
+        MarkerStyle::Caret => ("^", ""),
+    }
+}
+
+fn ids(n: u32) -> impl Iterator<Item = String> {
+    (1..=n).map(|i| i.to_string())
+}
+
+fn gbnf(o: GrammarOptions) -> String {
+    let (open, close) = opener_closer(o.marker_style);
+    let max = o.max_content_chars;
+    let alternatives = ids(o.source_count).map(|i| format!("\"{i}\"")).collect::<Vec<_>>().join(" | ");
+    let cite_id = if close.is_empty() {
+        format!("cite-id ::= \"{open}\" ({alternatives})")
+    } else {
+        format!("cite-id ::= \"{open}\" ({alternatives}) \"{close}\"")
+    };
+    let common = format!("cite-group ::= cite-id (ws cite-id)*\nws ::= \" \"\n{cite_id}\n");
+    match o.policy {
+        Policy::Required => format!(
+            "root ::= sentence (ws sentence)*\nsentence ::= content cite-group sent-end\ncontent ::= [^{open}.!?]{{1,{max}}}\nsent-end ::= \".\" | \"!\" | \"?\"\n{common}"
+        ),
+        Policy::Auto => format!("root ::= (text | cite-group)+\ntext ::= [^{open}]+\n{common}"),
+        Policy::QuotesOnly => format!(
+            "root ::= (text | quoted | cite-group)+\ntext ::= [^\"{open}]+\nquoted ::= \"\\\"\" [^\"{open}]{{1,{max}}} \"\\\"\" ws? cite-group\n{common}"
+        ),
+    }
+}
+
+/// Escapes a character for use inside a regex character class or as a literal.
+fn esc(s: &str) -> String {
+    s.chars().map(|c| if "\\^$.|?*+()[]{}-/\"".contains(c) { format!("\\{c}") } else { c.to_string() }).collect()
+}
+
+fn regex(o: GrammarOptions) -> String {
+    let (open, close) = opener_closer(o.marker_style);
+    let (open, close) = (esc(open), esc(close));
+    let max = o.max_content_chars;
+    // Longest ids first, so `^12` is never read as `^1` and a stray `2`.
+    let mut alternatives: Vec<String> = ids(o.source_count).collect();
+    alternatives.reverse();
+    let cite_id = format!("{open}(?:{}){close}", alternatives.join("|"));
+    let group = format!("{cite_id}(?: {cite_id})*");
+    match o.policy {
+        Policy::Required => {
+            let sentence = format!("[^{open}.!?]{{1,{max}}}{group}[.!?]");
+            format!("^{sentence}(?: {sentence})*$")
+        }
+        Policy::Auto => format!("^(?:[^{open}]+|{group})+$"),
+        Policy::QuotesOnly => format!("^(?:[^\"{open}]+|\"[^\"{open}]{{1,{max}}}\" ?{group}|{group})+$"),
+    }
+}
+
+fn json_schema(o: GrammarOptions) -> Value {
+    let ids: Vec<u32> = (1..=o.source_count).collect();
+    let min_cites = usize::from(o.policy == Policy::Required);
+    let mut segment = json!({
+        "type": "object",
+        "properties": {
+            "text": { "type": "string", "minLength": 1, "maxLength": o.max_content_chars },
+            "citations": { "type": "array", "items": { "type": "integer", "enum": ids }, "minItems": min_cites }
+        },
+        "required": ["text", "citations"],
+        "additionalProperties": false
+    });
+    if o.policy == Policy::QuotesOnly {
+        segment["if"] = json!({ "properties": { "text": { "pattern": "[\"“]" } } });
+        segment["then"] = json!({ "properties": { "citations": { "minItems": 1 } } });
+    }
+    json!({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": format!("Cited answer ({} policy, {} sources)", o.policy.name(), o.source_count),
+        "type": "object",
+        "properties": { "segments": { "type": "array", "minItems": 1, "items": segment } },
+        "required": ["segments"],
+        "additionalProperties": false
+    })
+}

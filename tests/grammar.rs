@@ -1,0 +1,118 @@
+//! Each exported grammar form against accepted and rejected samples, checked by matchers
+//! that share no code with the exporter: a GBNF interpreter (tests/support) and the regex
+//! crate. (The JSON-schema form is checked with Ajv in the JS tests.)
+
+#[path = "support/gbnf.rs"]
+mod gbnf;
+
+use citeflow::cite::{citation_grammar, CiteError, GrammarFormat, GrammarOptions, MarkerStyle, Policy};
+
+struct Case {
+    policy: Policy,
+    style: MarkerStyle,
+    sources: u32,
+    accept: &'static [&'static str],
+    reject: &'static [&'static str],
+}
+
+const CASES: &[Case] = &[
+    Case {
+        policy: Policy::Required,
+        style: MarkerStyle::Bracket,
+        sources: 3,
+        accept: &["Water boils at 100 C [1].", "A [1] [2]. B [3]!", "Is it [1]? Yes [2]?"],
+        reject: &["No citation.", "Is it? Yes [2]?", "Bad id [4].", "Mid [1] and end.", "Two spaces [1]  [2].", "", "A [1]. B.", "A [0]."],
+    },
+    Case {
+        policy: Policy::Required,
+        style: MarkerStyle::Caret,
+        sources: 12,
+        accept: &["Fact ^12.", "Fact ^1 ^12. More ^3!"],
+        reject: &["Fact ^13.", "Fact ^0.", "Fact^1^2."],
+    },
+    Case {
+        policy: Policy::Required,
+        style: MarkerStyle::Paren,
+        sources: 2,
+        accept: &["It rose (1) (2)."],
+        reject: &["It rose (3).", "It rose [1]."],
+    },
+    Case {
+        policy: Policy::Required,
+        style: MarkerStyle::Curly,
+        sources: 2,
+        accept: &["It rose {2}."],
+        reject: &["It rose {2} ."],
+    },
+    Case {
+        policy: Policy::Auto,
+        style: MarkerStyle::Bracket,
+        sources: 3,
+        accept: &["plain text", "text [1] more [2] [3]", "[1] first."],
+        reject: &["bad [4]", "", "open [1 ]"],
+    },
+    Case {
+        policy: Policy::QuotesOnly,
+        style: MarkerStyle::Bracket,
+        sources: 2,
+        accept: &["He said \"hi\" [1] and left.", "no quotes at all", "cite anyway [2].", "\"a\"[2]"],
+        reject: &["He said \"hi\" and left.", "\"x\" [5]", "\"unclosed [1]"],
+    },
+];
+
+fn grammar(case: &Case, format: GrammarFormat) -> String {
+    citation_grammar(GrammarOptions { policy: case.policy, marker_style: case.style, source_count: case.sources, format, ..Default::default() })
+        .unwrap()
+}
+
+#[test]
+fn gbnf_accepts_and_rejects_as_the_policy_says() {
+    for case in CASES {
+        let text = grammar(case, GrammarFormat::Gbnf);
+        let g = gbnf::Grammar::parse(&text);
+        for s in case.accept {
+            assert!(g.matches(s), "{:?} should accept {s:?}:\n{text}", case.policy);
+        }
+        for s in case.reject {
+            assert!(!g.matches(s), "{:?} should reject {s:?}:\n{text}", case.policy);
+        }
+    }
+}
+
+#[test]
+fn regex_accepts_and_rejects_as_the_policy_says() {
+    for case in CASES {
+        let text = grammar(case, GrammarFormat::Regex);
+        let re = regex::Regex::new(&text).unwrap_or_else(|e| panic!("{text}: {e}"));
+        for s in case.accept {
+            assert!(re.is_match(s), "{:?} should accept {s:?}: {text}", case.policy);
+        }
+        for s in case.reject {
+            assert!(!re.is_match(s), "{:?} should reject {s:?}: {text}", case.policy);
+        }
+    }
+}
+
+#[test]
+fn the_required_gbnf_has_the_reference_shape() {
+    let text = grammar(&CASES[0], GrammarFormat::Gbnf);
+    assert_eq!(
+        text,
+        "root ::= sentence (ws sentence)*\nsentence ::= content cite-group sent-end\ncontent ::= [^[.!?]{1,240}\nsent-end ::= \".\" | \"!\" | \"?\"\ncite-group ::= cite-id (ws cite-id)*\nws ::= \" \"\ncite-id ::= \"[\" (\"1\" | \"2\" | \"3\") \"]\"\n"
+    );
+}
+
+#[test]
+fn content_is_bounded() {
+    let opts = GrammarOptions { source_count: 1, max_content_chars: 5, ..Default::default() };
+    let g = gbnf::Grammar::parse(&citation_grammar(opts).unwrap());
+    assert!(g.matches("abcde[1]."));
+    assert!(!g.matches("abcdef[1]."));
+}
+
+#[test]
+fn zero_sources_is_an_error() {
+    let err = citation_grammar(GrammarOptions { source_count: 0, ..Default::default() }).unwrap_err();
+    assert_eq!(err, CiteError::NoSources);
+    assert_eq!(err.code(), "NO_SOURCES");
+}
