@@ -13,6 +13,8 @@ pub mod types {
     pub const THINKING: &str = "thinking";
     /// Emitted by the JSON transformer at the end of a stream whose answer held a JSON object.
     pub const STRUCTURED: &str = "structured";
+    /// Emitted by the citation parser when a marker completes; the value is a Citation.
+    pub const CITATION: &str = "citation";
 }
 
 /// Where an event sits in its block.

@@ -19,3 +19,5 @@ pub use policy::{check_policy, Policy, PolicyReport, SentenceCheck};
 pub use sentence::split_sentences;
 pub mod grammar;
 pub use grammar::{citation_grammar, GrammarFormat, GrammarOptions, DEFAULT_MAX_CONTENT_CHARS};
+pub mod parser;
+pub use parser::CitationParser;

@@ -1,0 +1,106 @@
+//! Citations against the shared fixtures, and the property that the streaming parser finds
+//! the same citations for any split of the input, passing all text through.
+
+use citeflow::cite::{deduplicate_adjacent_cites, parse_citations, Citation, CitationParser, MarkerStyle, ParseOptions};
+use citeflow::event::Event;
+use citeflow::transform::OutputTransformer;
+use proptest::prelude::*;
+use serde_json::Value;
+
+fn fixtures() -> Value {
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/citations.json")).unwrap();
+    serde_json::from_str(&text).unwrap()
+}
+
+fn options(case: &Value) -> ParseOptions {
+    ParseOptions {
+        marker_style: MarkerStyle::parse(case["markerStyle"].as_str().unwrap()).unwrap(),
+        source_count: case.get("sourceCount").and_then(Value::as_u64).map(|n| n as u32),
+    }
+}
+
+fn slice16(text: &str, span: [usize; 2]) -> String {
+    let units: Vec<u16> = text.encode_utf16().collect();
+    String::from_utf16(&units[span[0]..span[1]]).unwrap()
+}
+
+/// Streams `pieces` through a CitationParser: the citations, and the text that came out.
+fn stream(options: ParseOptions, pieces: &[&str]) -> (Vec<Citation>, String) {
+    let mut p = CitationParser::new(options);
+    let mut events = Vec::new();
+    for piece in pieces {
+        events.extend(p.push(Event::response(*piece)).unwrap());
+    }
+    events.extend(p.finish().unwrap());
+    let cites = events.iter().filter(|e| e.kind == "citation").map(|e| serde_json::from_value(e.value.clone()).unwrap()).collect();
+    let text = events.iter().filter(|e| e.kind == "response").map(|e| e.text_value().unwrap()).collect();
+    (cites, text)
+}
+
+#[test]
+fn parse_fixtures_hold_whole_and_split_anywhere() {
+    for case in fixtures()["parse"].as_array().unwrap() {
+        let name = case["name"].as_str().unwrap();
+        let text = case["text"].as_str().unwrap();
+        let opts = options(case);
+        let got = parse_citations(text, opts);
+        let want: Vec<(u64, String, bool)> = case["citations"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| (c[0].as_u64().unwrap(), c[1].as_str().unwrap().to_owned(), c[2].as_bool().unwrap()))
+            .collect();
+        let got_triples: Vec<(u64, String, bool)> = got.iter().map(|c| (u64::from(c.source_id), c.marker.clone(), c.valid)).collect();
+        assert_eq!(got_triples, want, "{name}");
+        for c in &got {
+            assert_eq!(slice16(text, c.span), c.marker, "{name}: span");
+        }
+        for a in 0..=text.len() {
+            if !text.is_char_boundary(a) {
+                continue;
+            }
+            let (cites, out) = stream(opts, &[&text[..a], &text[a..]]);
+            assert_eq!(cites, got, "{name} split at {a}");
+            assert_eq!(out, text, "{name} split at {a}: text");
+        }
+    }
+}
+
+#[test]
+fn dedup_fixtures_hold() {
+    for case in fixtures()["dedup"].as_array().unwrap() {
+        let style = MarkerStyle::parse(case["markerStyle"].as_str().unwrap()).unwrap();
+        assert_eq!(deduplicate_adjacent_cites(case["text"].as_str().unwrap(), style), case["expected"].as_str().unwrap());
+    }
+}
+
+const PIECES: &[&str] = &[
+    "[", "]", "1", "2", "12", ",", ", ", " ", "-", "(", ")", "{", "}", "^", "`", "```", "~~~", "\n", "://", "http", ":", "a", "é", "😀", "[^1]", "[1]", "(2)",
+];
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    #[test]
+    fn any_split_finds_the_same_citations(
+        parts in prop::collection::vec(prop::sample::select(PIECES), 0..40),
+        cuts in prop::collection::vec(any::<usize>(), 0..10),
+        style in prop::sample::select(MarkerStyle::ALL.to_vec()),
+        sources in prop::option::of(0u32..20),
+    ) {
+        let text = parts.concat();
+        let opts = ParseOptions { marker_style: style, source_count: sources };
+        let whole = parse_citations(&text, opts);
+        let mut bounds: Vec<usize> = cuts.iter().map(|c| c % (text.len() + 1)).filter(|&c| text.is_char_boundary(c)).collect();
+        bounds.extend([0, text.len()]);
+        bounds.sort_unstable();
+        bounds.dedup();
+        let pieces: Vec<&str> = bounds.windows(2).map(|w| &text[w[0]..w[1]]).collect();
+        let (cites, out) = stream(opts, &pieces);
+        prop_assert_eq!(&cites, &whole);
+        prop_assert_eq!(out, text.clone());
+        for c in &whole {
+            prop_assert_eq!(slice16(&text, c.span), c.marker.clone());
+        }
+    }
+}
