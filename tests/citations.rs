@@ -1,21 +1,31 @@
 //! Citations against the shared fixtures, and the property that the streaming parser finds
 //! the same citations for any split of the input, passing all text through.
 
-use citeflow::cite::{deduplicate_adjacent_cites, parse_citations, Citation, CitationParser, MarkerStyle, ParseOptions};
+use citeflow::cite::{
+    deduplicate_adjacent_cites, parse_citations, Citation, CitationParser, MarkerStyle,
+    ParseOptions,
+};
 use citeflow::event::Event;
 use citeflow::transform::OutputTransformer;
 use proptest::prelude::*;
 use serde_json::Value;
 
 fn fixtures() -> Value {
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/citations.json")).unwrap();
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/citations.json"
+    ))
+    .unwrap();
     serde_json::from_str(&text).unwrap()
 }
 
 fn options(case: &Value) -> ParseOptions {
     ParseOptions {
         marker_style: MarkerStyle::parse(case["markerStyle"].as_str().unwrap()).unwrap(),
-        source_count: case.get("sourceCount").and_then(Value::as_u64).map(|n| n as u32),
+        source_count: case
+            .get("sourceCount")
+            .and_then(Value::as_u64)
+            .map(|n| n as u32),
     }
 }
 
@@ -32,8 +42,16 @@ fn stream(options: ParseOptions, pieces: &[&str]) -> (Vec<Citation>, String) {
         events.extend(p.push(Event::response(*piece)).unwrap());
     }
     events.extend(p.finish().unwrap());
-    let cites = events.iter().filter(|e| e.kind == "citation").map(|e| serde_json::from_value(e.value.clone()).unwrap()).collect();
-    let text = events.iter().filter(|e| e.kind == "response").map(|e| e.text_value().unwrap()).collect();
+    let cites = events
+        .iter()
+        .filter(|e| e.kind == "citation")
+        .map(|e| serde_json::from_value(e.value.clone()).unwrap())
+        .collect();
+    let text = events
+        .iter()
+        .filter(|e| e.kind == "response")
+        .map(|e| e.text_value().unwrap())
+        .collect();
     (cites, text)
 }
 
@@ -48,9 +66,18 @@ fn parse_fixtures_hold_whole_and_split_anywhere() {
             .as_array()
             .unwrap()
             .iter()
-            .map(|c| (c[0].as_u64().unwrap(), c[1].as_str().unwrap().to_owned(), c[2].as_bool().unwrap()))
+            .map(|c| {
+                (
+                    c[0].as_u64().unwrap(),
+                    c[1].as_str().unwrap().to_owned(),
+                    c[2].as_bool().unwrap(),
+                )
+            })
             .collect();
-        let got_triples: Vec<(u64, String, bool)> = got.iter().map(|c| (u64::from(c.source_id), c.marker.clone(), c.valid)).collect();
+        let got_triples: Vec<(u64, String, bool)> = got
+            .iter()
+            .map(|c| (u64::from(c.source_id), c.marker.clone(), c.valid))
+            .collect();
         assert_eq!(got_triples, want, "{name}");
         for c in &got {
             assert_eq!(slice16(text, c.span), c.marker, "{name}: span");
@@ -70,12 +97,16 @@ fn parse_fixtures_hold_whole_and_split_anywhere() {
 fn dedup_fixtures_hold() {
     for case in fixtures()["dedup"].as_array().unwrap() {
         let style = MarkerStyle::parse(case["markerStyle"].as_str().unwrap()).unwrap();
-        assert_eq!(deduplicate_adjacent_cites(case["text"].as_str().unwrap(), style), case["expected"].as_str().unwrap());
+        assert_eq!(
+            deduplicate_adjacent_cites(case["text"].as_str().unwrap(), style),
+            case["expected"].as_str().unwrap()
+        );
     }
 }
 
 const PIECES: &[&str] = &[
-    "[", "]", "1", "2", "12", ",", ", ", " ", "-", "(", ")", "{", "}", "^", "`", "```", "~~~", "\n", "://", "http", ":", "a", "é", "😀", "[^1]", "[1]", "(2)",
+    "[", "]", "1", "2", "12", ",", ", ", " ", "-", "(", ")", "{", "}", "^", "`", "```", "~~~",
+    "\n", "://", "http", ":", "a", "é", "😀", "[^1]", "[1]", "(2)",
 ];
 
 proptest! {

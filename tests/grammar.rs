@@ -5,7 +5,9 @@
 #[path = "support/gbnf.rs"]
 mod gbnf;
 
-use citeflow::cite::{citation_grammar, CiteError, GrammarFormat, GrammarOptions, MarkerStyle, Policy};
+use citeflow::cite::{
+    citation_grammar, CiteError, GrammarFormat, GrammarOptions, MarkerStyle, Policy,
+};
 
 struct Case {
     policy: Policy,
@@ -20,8 +22,21 @@ const CASES: &[Case] = &[
         policy: Policy::Required,
         style: MarkerStyle::Bracket,
         sources: 3,
-        accept: &["Water boils at 100 C [1].", "A [1] [2]. B [3]!", "Is it [1]? Yes [2]?"],
-        reject: &["No citation.", "Is it? Yes [2]?", "Bad id [4].", "Mid [1] and end.", "Two spaces [1]  [2].", "", "A [1]. B.", "A [0]."],
+        accept: &[
+            "Water boils at 100 C [1].",
+            "A [1] [2]. B [3]!",
+            "Is it [1]? Yes [2]?",
+        ],
+        reject: &[
+            "No citation.",
+            "Is it? Yes [2]?",
+            "Bad id [4].",
+            "Mid [1] and end.",
+            "Two spaces [1]  [2].",
+            "",
+            "A [1]. B.",
+            "A [0].",
+        ],
     },
     Case {
         policy: Policy::Required,
@@ -55,14 +70,25 @@ const CASES: &[Case] = &[
         policy: Policy::QuotesOnly,
         style: MarkerStyle::Bracket,
         sources: 2,
-        accept: &["He said \"hi\" [1] and left.", "no quotes at all", "cite anyway [2].", "\"a\"[2]"],
+        accept: &[
+            "He said \"hi\" [1] and left.",
+            "no quotes at all",
+            "cite anyway [2].",
+            "\"a\"[2]",
+        ],
         reject: &["He said \"hi\" and left.", "\"x\" [5]", "\"unclosed [1]"],
     },
 ];
 
 fn grammar(case: &Case, format: GrammarFormat) -> String {
-    citation_grammar(GrammarOptions { policy: case.policy, marker_style: case.style, source_count: case.sources, format, ..Default::default() })
-        .unwrap()
+    citation_grammar(GrammarOptions {
+        policy: case.policy,
+        marker_style: case.style,
+        source_count: case.sources,
+        format,
+        ..Default::default()
+    })
+    .unwrap()
 }
 
 #[test]
@@ -71,10 +97,18 @@ fn gbnf_accepts_and_rejects_as_the_policy_says() {
         let text = grammar(case, GrammarFormat::Gbnf);
         let g = gbnf::Grammar::parse(&text);
         for s in case.accept {
-            assert!(g.matches(s), "{:?} should accept {s:?}:\n{text}", case.policy);
+            assert!(
+                g.matches(s),
+                "{:?} should accept {s:?}:\n{text}",
+                case.policy
+            );
         }
         for s in case.reject {
-            assert!(!g.matches(s), "{:?} should reject {s:?}:\n{text}", case.policy);
+            assert!(
+                !g.matches(s),
+                "{:?} should reject {s:?}:\n{text}",
+                case.policy
+            );
         }
     }
 }
@@ -85,10 +119,18 @@ fn regex_accepts_and_rejects_as_the_policy_says() {
         let text = grammar(case, GrammarFormat::Regex);
         let re = regex::Regex::new(&text).unwrap_or_else(|e| panic!("{text}: {e}"));
         for s in case.accept {
-            assert!(re.is_match(s), "{:?} should accept {s:?}: {text}", case.policy);
+            assert!(
+                re.is_match(s),
+                "{:?} should accept {s:?}: {text}",
+                case.policy
+            );
         }
         for s in case.reject {
-            assert!(!re.is_match(s), "{:?} should reject {s:?}: {text}", case.policy);
+            assert!(
+                !re.is_match(s),
+                "{:?} should reject {s:?}: {text}",
+                case.policy
+            );
         }
     }
 }
@@ -104,7 +146,11 @@ fn the_required_gbnf_has_the_reference_shape() {
 
 #[test]
 fn content_is_bounded() {
-    let opts = GrammarOptions { source_count: 1, max_content_chars: 5, ..Default::default() };
+    let opts = GrammarOptions {
+        source_count: 1,
+        max_content_chars: 5,
+        ..Default::default()
+    };
     let g = gbnf::Grammar::parse(&citation_grammar(opts).unwrap());
     assert!(g.matches("abcde[1]."));
     assert!(!g.matches("abcdef[1]."));
@@ -112,7 +158,11 @@ fn content_is_bounded() {
 
 #[test]
 fn zero_sources_is_an_error() {
-    let err = citation_grammar(GrammarOptions { source_count: 0, ..Default::default() }).unwrap_err();
+    let err = citation_grammar(GrammarOptions {
+        source_count: 0,
+        ..Default::default()
+    })
+    .unwrap_err();
     assert_eq!(err, CiteError::NoSources);
     assert_eq!(err.code(), "NO_SOURCES");
 }

@@ -10,3 +10,4 @@ export {
   ValidationOutputTransformer,
 } from "./transformers.js";
 export { isReady } from "./runtime.js";
+export { CitationParser, checkPolicy, citationGrammar, deduplicateAdjacentCites, parseCitations, splitSentences } from "./citations.js";

@@ -26,7 +26,10 @@ impl GrammarFormat {
             "gbnf" => Ok(Self::Gbnf),
             "regex" => Ok(Self::Regex),
             "json_schema" | "jsonSchema" | "json-schema" => Ok(Self::JsonSchema),
-            _ => Err(CiteError::option("format", format!("{name:?} is not one of gbnf, regex, json_schema"))),
+            _ => Err(CiteError::option(
+                "format",
+                format!("{name:?} is not one of gbnf, regex, json_schema"),
+            )),
         }
     }
 }
@@ -89,7 +92,10 @@ fn ids(n: u32) -> impl Iterator<Item = String> {
 fn gbnf(o: GrammarOptions) -> String {
     let (open, close) = opener_closer(o.marker_style);
     let max = o.max_content_chars;
-    let alternatives = ids(o.source_count).map(|i| format!("\"{i}\"")).collect::<Vec<_>>().join(" | ");
+    let alternatives = ids(o.source_count)
+        .map(|i| format!("\"{i}\""))
+        .collect::<Vec<_>>()
+        .join(" | ");
     let cite_id = if close.is_empty() {
         format!("cite-id ::= \"{open}\" ({alternatives})")
     } else {
@@ -109,7 +115,15 @@ fn gbnf(o: GrammarOptions) -> String {
 
 /// Escapes a character for use inside a regex character class or as a literal.
 fn esc(s: &str) -> String {
-    s.chars().map(|c| if "\\^$.|?*+()[]{}-/\"".contains(c) { format!("\\{c}") } else { c.to_string() }).collect()
+    s.chars()
+        .map(|c| {
+            if "\\^$.|?*+()[]{}-/\"".contains(c) {
+                format!("\\{c}")
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
 }
 
 fn regex(o: GrammarOptions) -> String {
@@ -127,7 +141,9 @@ fn regex(o: GrammarOptions) -> String {
             format!("^{sentence}(?: {sentence})*$")
         }
         Policy::Auto => format!("^(?:[^{open}]+|{group})+$"),
-        Policy::QuotesOnly => format!("^(?:[^\"{open}]+|\"[^\"{open}]{{1,{max}}}\" ?{group}|{group})+$"),
+        Policy::QuotesOnly => {
+            format!("^(?:[^\"{open}]+|\"[^\"{open}]{{1,{max}}}\" ?{group}|{group})+$")
+        }
     }
 }
 

@@ -20,4 +20,6 @@ pub use sentence::split_sentences;
 pub mod grammar;
 pub use grammar::{citation_grammar, GrammarFormat, GrammarOptions, DEFAULT_MAX_CONTENT_CHARS};
 pub mod parser;
-pub use parser::CitationParser;
+pub use parser::{CitationParser, Released};
+pub mod options;
+pub use options::CiteOptions;

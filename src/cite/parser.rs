@@ -17,7 +17,7 @@
 
 use serde_json::Value;
 
-use super::citation::{parse_citations, ParseOptions};
+use super::citation::{parse_citations, Citation, ParseOptions};
 use super::scanner::{Found, MarkerScanner};
 use crate::error::{Result, TransformError};
 use crate::event::{types, Event, LmOutput, OutputItem};
@@ -39,6 +39,14 @@ pub struct CitationParser {
     lifecycle: Lifecycle,
 }
 
+/// How much answer text a step released: a prefix of the text received and not yet released.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Released {
+    pub bytes: usize,
+    /// The same length in UTF-16 code units.
+    pub units16: usize,
+}
+
 impl CitationParser {
     pub fn new(options: ParseOptions) -> Self {
         Self {
@@ -51,25 +59,63 @@ impl CitationParser {
         }
     }
 
-    /// Text that is no longer a possible marker prefix (or all of it).
-    fn release(&mut self, all: bool) -> Option<Event> {
-        let keep = if all { 0 } else { self.scanner.pending_len().min(self.unreleased.len()) };
-        let n = self.unreleased.len() - keep;
-        if n == 0 {
+    /// Feeds answer text. Returns how much of the unreleased text (this chunk included) is
+    /// decided and can be shown; the citations found are in [`Self::take_citations`].
+    pub fn feed_text(&mut self, text: &str) -> Result<Released> {
+        self.lifecycle.check()?;
+        self.unreleased.push_str(text);
+        self.scanner.feed(text, &mut self.found);
+        let keep = self.scanner.pending_len().min(self.unreleased.len());
+        Ok(self.release(self.unreleased.len() - keep))
+    }
+
+    /// Releases all held text (a block ended) without deciding the markers in it yet.
+    pub fn flush_text(&mut self) -> Released {
+        self.release(self.unreleased.len())
+    }
+
+    /// Ends the stream: decides the rest and releases everything.
+    pub fn finish_text(&mut self) -> Result<Released> {
+        self.lifecycle.finish()?;
+        self.scanner.finish(&mut self.found);
+        Ok(self.flush_text())
+    }
+
+    /// Whether [`Self::take_citations`] has any.
+    pub fn has_citations(&self) -> bool {
+        !self.found.is_empty()
+    }
+
+    /// The citations found since the last call, in order.
+    pub fn take_citations(&mut self) -> Vec<Citation> {
+        let options = self.options;
+        self.found
+            .drain(..)
+            .flat_map(|f| options.citations(f).collect::<Vec<_>>())
+            .collect()
+    }
+
+    fn release(&mut self, bytes: usize) -> Released {
+        let units16 = self.unreleased[..bytes].encode_utf16().count();
+        self.unreleased.drain(..bytes);
+        Released { bytes, units16 }
+    }
+
+    /// Text event for what a step released: cut from the text the step saw.
+    fn text_event(&self, released: &str) -> Option<Event> {
+        if released.is_empty() {
             return None;
         }
-        let text: String = self.unreleased.drain(..n).collect();
         let mut event = self.template.clone().unwrap_or_else(|| Event::response(""));
-        event.value = Value::String(text);
+        event.value = Value::String(released.to_owned());
         Some(event)
     }
 
-    fn citation_events(&mut self, out: &mut Vec<Event>) {
-        for found in self.found.drain(..) {
-            for citation in self.options.citations(found) {
-                let value = serde_json::to_value(&citation).unwrap_or(Value::Null);
-                out.push(Event::json(types::CITATION, None, value));
-            }
+    fn events(&mut self, released_text: &str, out: &mut Vec<Event>) {
+        out.extend(self.text_event(released_text));
+        for citation in self.take_citations() {
+            let value = serde_json::to_value(&citation).unwrap_or(Value::Null);
+            out.push(Event::json(types::CITATION, None, value));
         }
     }
 }
@@ -77,9 +123,22 @@ impl CitationParser {
 impl OutputTransformer for CitationParser {
     /// Adds `citations` (over the concatenated text items) to the output.
     fn transform(&mut self, mut output: LmOutput) -> Result<LmOutput> {
-        let answer: String = output.outputs.iter().filter_map(|i| if let OutputItem::Text(t) = i { Some(t.as_str()) } else { None }).collect();
+        let answer: String = output
+            .outputs
+            .iter()
+            .filter_map(|i| {
+                if let OutputItem::Text(t) = i {
+                    Some(t.as_str())
+                } else {
+                    None
+                }
+            })
+            .collect();
         let citations = parse_citations(&answer, self.options);
-        output.extra.insert("citations".into(), serde_json::to_value(citations).unwrap_or(Value::Null));
+        output.extra.insert(
+            "citations".into(),
+            serde_json::to_value(citations).unwrap_or(Value::Null),
+        );
         Ok(output)
     }
 
@@ -88,16 +147,23 @@ impl OutputTransformer for CitationParser {
         let mut out = Vec::new();
         if event.kind == types::RESPONSE {
             let Some(text) = event.text_value() else {
-                return Err(TransformError::InvalidEvent("a `response` event needs a string value".into()));
+                return Err(TransformError::InvalidEvent(
+                    "a `response` event needs a string value".into(),
+                ));
             };
-            self.unreleased.push_str(text);
-            self.scanner.feed(text, &mut self.found);
-            self.template = Some(Event { value: Value::String(String::new()), ..event });
-            out.extend(self.release(false));
-            self.citation_events(&mut out);
+            let before = self.unreleased.clone() + text;
+            let released = self.feed_text(text)?;
+            self.template = Some(Event {
+                value: Value::String(String::new()),
+                ..event
+            });
+            self.events(&before[..released.bytes], &mut out);
         } else {
+            self.lifecycle.check()?;
             if event.kind == "response_end" {
-                out.extend(self.release(true));
+                let held = self.unreleased.clone();
+                let released = self.flush_text();
+                out.extend(self.text_event(&held[..released.bytes]));
             }
             out.push(event);
         }
@@ -105,10 +171,10 @@ impl OutputTransformer for CitationParser {
     }
 
     fn finish(&mut self) -> Result<Vec<Event>> {
-        self.lifecycle.finish()?;
-        self.scanner.finish(&mut self.found);
-        let mut out: Vec<Event> = self.release(true).into_iter().collect();
-        self.citation_events(&mut out);
+        let held = self.unreleased.clone();
+        let released = self.finish_text()?;
+        let mut out = Vec::new();
+        self.events(&held[..released.bytes], &mut out);
         Ok(out)
     }
 

@@ -191,10 +191,7 @@ mod tests {
             r[3].1.as_deref(),
             Some("[9] names source 9, but there are 3 sources")
         );
-        assert_eq!(
-            check("Cited [1] early, not at the end.", Policy::Required)[0].0,
-            false
-        );
+        assert!(!check("Cited [1] early, not at the end.", Policy::Required)[0].0);
     }
 
     #[test]

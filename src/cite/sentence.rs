@@ -37,9 +37,8 @@ pub fn split_sentences(text: &str) -> Vec<Range<usize>> {
         }
         if c == '.' {
             let word_start = text[..i].rfind(char::is_whitespace).map_or(0, |p| p + 1);
-            let word = text[word_start..=i].to_lowercase();
-            let word = word.trim_start_matches(['(', '"', '“', '\'']);
-            if ABBREVIATIONS.contains(&word) {
+            let word = text[word_start..=i].trim_start_matches(['(', '"', '“', '\'']);
+            if ABBREVIATIONS.iter().any(|a| a.eq_ignore_ascii_case(word)) {
                 continue;
             }
         }

@@ -3,6 +3,7 @@
 use js_sys::{Error, Reflect};
 use wasm_bindgen::JsValue;
 
+use crate::cite::CiteError;
 use crate::error::TransformError;
 
 /// Name of every error citeflow throws; `error.code` tells them apart.
@@ -19,6 +20,12 @@ pub fn js_error(code: &str, message: &str) -> JsValue {
 
 impl From<TransformError> for JsValue {
     fn from(err: TransformError) -> Self {
+        js_error(err.code(), &err.to_string())
+    }
+}
+
+impl From<CiteError> for JsValue {
+    fn from(err: CiteError) -> Self {
         js_error(err.code(), &err.to_string())
     }
 }

@@ -1,6 +1,7 @@
 //! The JS face. Internal classes used by the package's JS shim (`pkg/src/`), which builds
 //! the public API on top of them; every conversion happens here, none in the core.
 
+mod citations;
 mod convert;
 mod errors;
 mod event_filter;

@@ -9,7 +9,10 @@ enum Expr {
     Alt(Vec<Expr>),
     Seq(Vec<Expr>),
     Lit(Vec<char>),
-    Class { negated: bool, items: Vec<(char, char)> },
+    Class {
+        negated: bool,
+        items: Vec<(char, char)>,
+    },
     Rule(String),
     Repeat(Box<Expr>, usize, Option<usize>),
 }
@@ -43,7 +46,11 @@ impl Parser<'_> {
             alts.push(self.seq());
             self.ws();
         }
-        if alts.len() == 1 { alts.pop().unwrap() } else { Expr::Alt(alts) }
+        if alts.len() == 1 {
+            alts.pop().unwrap()
+        } else {
+            Expr::Alt(alts)
+        }
     }
 
     fn seq(&mut self) -> Expr {
@@ -117,7 +124,10 @@ impl Parser<'_> {
             }
             _ => {
                 let start = self.i;
-                while self.peek().is_some_and(|c| c.is_alphanumeric() || c == '-' || c == '_') {
+                while self
+                    .peek()
+                    .is_some_and(|c| c.is_alphanumeric() || c == '-' || c == '_')
+                {
                     self.i += 1;
                 }
                 assert!(self.i > start, "unexpected {:?} at {}", self.peek(), self.i);
@@ -162,8 +172,14 @@ impl Grammar {
     pub fn parse(text: &str) -> Self {
         let mut rules = HashMap::new();
         for line in text.lines().filter(|l| !l.trim().is_empty()) {
-            let (name, body) = line.split_once("::=").unwrap_or_else(|| panic!("not a rule: {line}"));
-            let mut p = Parser { s: body.chars().collect(), i: 0, _src: body };
+            let (name, body) = line
+                .split_once("::=")
+                .unwrap_or_else(|| panic!("not a rule: {line}"));
+            let mut p = Parser {
+                s: body.chars().collect(),
+                i: 0,
+                _src: body,
+            };
             let e = p.alt();
             p.ws();
             assert_eq!(p.i, p.s.len(), "trailing input in rule {name}");
@@ -181,17 +197,34 @@ impl Grammar {
     fn ends(&self, e: &Expr, s: &[char], at: usize) -> BTreeSet<usize> {
         match e {
             Expr::Lit(lit) => {
-                if s[at..].starts_with(lit) { [at + lit.len()].into() } else { BTreeSet::new() }
+                if s[at..].starts_with(lit) {
+                    [at + lit.len()].into()
+                } else {
+                    BTreeSet::new()
+                }
             }
             Expr::Class { negated, items } => match s.get(at) {
-                Some(&c) if items.iter().any(|&(lo, hi)| lo <= c && c <= hi) != *negated => [at + 1].into(),
+                Some(&c) if items.iter().any(|&(lo, hi)| lo <= c && c <= hi) != *negated => {
+                    [at + 1].into()
+                }
                 _ => BTreeSet::new(),
             },
-            Expr::Rule(name) => self.ends(self.rules.get(name).unwrap_or_else(|| panic!("no rule {name}")), s, at),
+            Expr::Rule(name) => self.ends(
+                self.rules
+                    .get(name)
+                    .unwrap_or_else(|| panic!("no rule {name}")),
+                s,
+                at,
+            ),
             Expr::Alt(alts) => alts.iter().flat_map(|a| self.ends(a, s, at)).collect(),
-            Expr::Seq(items) => items.iter().fold([at].into(), |starts: BTreeSet<usize>, item| {
-                starts.into_iter().flat_map(|p| self.ends(item, s, p)).collect()
-            }),
+            Expr::Seq(items) => items
+                .iter()
+                .fold([at].into(), |starts: BTreeSet<usize>, item| {
+                    starts
+                        .into_iter()
+                        .flat_map(|p| self.ends(item, s, p))
+                        .collect()
+                }),
             Expr::Repeat(inner, lo, hi) => {
                 let mut all = BTreeSet::new();
                 let mut frontier: BTreeSet<usize> = [at].into();
@@ -203,7 +236,11 @@ impl Grammar {
                     if hi.is_some_and(|h| count >= h) || frontier.is_empty() {
                         break;
                     }
-                    let next: BTreeSet<usize> = frontier.iter().flat_map(|&p| self.ends(inner, s, p)).filter(|&p| count < *lo || !all.contains(&p)).collect();
+                    let next: BTreeSet<usize> = frontier
+                        .iter()
+                        .flat_map(|&p| self.ends(inner, s, p))
+                        .filter(|&p| count < *lo || !all.contains(&p))
+                        .collect();
                     // Zero-width progress would loop forever; stop once nothing new is reached.
                     if next.is_empty() || (count >= *lo && next.is_subset(&all)) {
                         break;
