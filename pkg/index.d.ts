@@ -22,7 +22,9 @@ export type CiteflowErrorCode =
   | "UNKNOWN_TRANSFORMER"
   | "EMPTY_EVENT_TYPE"
   | "STREAM_FINISHED"
-  | "VALIDATION_FAILED";
+  | "VALIDATION_FAILED"
+  | "INVALID_TEXT"
+  | "NO_SOURCES";
 
 // ---- events -------------------------------------------------------------------------------
 
@@ -155,4 +157,72 @@ export class OutputTransformerConfig {
   static fromConfig(config: OutputTransformerConfigInput): OutputTransformerConfig;
   build(): OutputTransformer;
   toJSON(): { type: TransformerType; kwargs: Record<string, unknown> };
+}
+
+// ---- citations ----------------------------------------------------------------------------
+
+/** `[1]` bracket (default; also `[1, 2]`, `[1-3]`, `[^1]`), `(1)` paren, `{1}` curly, `^1` caret. */
+export type MarkerStyle = "bracket" | "paren" | "curly" | "caret";
+/** When a sentence must cite. */
+export type Policy = "required" | "quotes_only" | "auto";
+
+export interface CitationOptions {
+  markerStyle?: MarkerStyle;
+  /** How many sources the model was given: ids beyond it are invalid (in paren style, not citations: years). */
+  sourceCount?: number;
+}
+
+export interface Citation {
+  /** 1-based source position as written; see `valid`. */
+  sourceId: number;
+  /** The marker group as written, e.g. `[1, 2]` (shared by each id of the group). */
+  marker: string;
+  /** UTF-16 offsets: `text.slice(...span) === marker`. */
+  span: [start: number, end: number];
+  /** 1 ≤ sourceId ≤ sourceCount. */
+  valid: boolean;
+  citedText?: string;
+  sourceSpan?: [start: number, end: number];
+  documentTitle?: string;
+}
+
+/** Markers in a whole text, skipping code, markdown links and URLs. */
+export function parseCitations(text: string, options?: CitationOptions): Citation[];
+/** Each run of 2+ whitespace-separated markers names each id once, in first-appearance order. */
+export function deduplicateAdjacentCites(text: string, options?: { markerStyle?: MarkerStyle }): string;
+
+export interface SentenceCheck {
+  span: [start: number, end: number];
+  text: string;
+  citations: Citation[];
+  ok: boolean;
+  problem?: string;
+}
+export interface PolicyReport {
+  policy: Policy;
+  ok: boolean;
+  sentences: SentenceCheck[];
+}
+/** Per sentence: does the policy hold, and does every marker name a source? */
+export function checkPolicy(text: string, options?: CitationOptions & { policy?: Policy }): PolicyReport;
+/** Abbreviation-aware sentence splitting. */
+export function splitSentences(text: string): { span: [start: number, end: number]; text: string }[];
+
+export interface GrammarOptions {
+  sourceCount: number;
+  policy?: Policy;
+  markerStyle?: MarkerStyle;
+  /** Bound on a sentence's (or quote's) content; default 240. */
+  maxContentChars?: number;
+  /** Default "gbnf"; "json_schema" returns the schema as JSON text. */
+  format?: "gbnf" | "regex" | "json_schema";
+}
+/** A grammar for constrained decoding that enforces the policy; zero sources throws NO_SOURCES. */
+export function citationGrammar(options: GrammarOptions): string;
+
+/** Finds markers in the answer (`response` events) as it streams; a `citation` event (value: Citation) follows each. */
+export class CitationParser extends OutputTransformer {
+  constructor(options?: CitationOptions);
+  /** Whole outputs gain `citations` over their text items. */
+  transform(output: LMOutput): LMOutput & { citations: Citation[] };
 }

@@ -81,6 +81,11 @@ impl CitationParser {
         Ok(self.flush_text())
     }
 
+    /// Whether undecided text (a possible marker prefix, fence or `://`) is held.
+    pub fn has_pending(&self) -> bool {
+        self.scanner.pending_len() > 0
+    }
+
     /// Whether [`Self::take_citations`] has any.
     pub fn has_citations(&self) -> bool {
         !self.found.is_empty()

@@ -57,9 +57,16 @@ pub struct MarkerScanner {
 }
 
 impl MarkerScanner {
+    /// The bytes where the scan must stop and look: a marker opener, code (`` ` ``, `~`), a
+    /// URL's `:` and line starts. Text without any of them, while nothing is undecided, can
+    /// change no decision.
+    pub fn triggers(style: MarkerStyle) -> [u8; 5] {
+        [style.opener(), b'`', b'~', b':', b'\n']
+    }
+
     pub fn new(style: MarkerStyle, source_count: Option<u32>) -> Self {
         let mut interesting = [false; 256];
-        for b in [style.opener(), b'`', b'~', b':', b'\n'] {
+        for b in Self::triggers(style) {
             interesting[usize::from(b)] = true;
         }
         Self {

@@ -16,12 +16,12 @@ const ABBREVIATIONS: &[&str] = &[
 pub fn split_sentences(text: &str) -> Vec<Range<usize>> {
     let mut sentences = Vec::new();
     let mut start = 0;
-    let chars: Vec<(usize, char)> = text.char_indices().collect();
-    for (k, &(i, c)) in chars.iter().enumerate() {
+    let mut chars = text.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
         if !matches!(c, '.' | '!' | '?') {
             continue;
         }
-        let Some(&(ws, next)) = chars.get(k + 1) else {
+        let Some(&(ws, next)) = chars.peek() else {
             continue;
         };
         if !next.is_whitespace() {

@@ -9,6 +9,11 @@ import init, {
   OutputTransformerConfig,
   ThinkTagOutputTransformer,
   ValidationOutputTransformer,
+  CitationParser,
+  type Citation,
+  checkPolicy,
+  citationGrammar,
+  parseCitations,
 } from "citeflow";
 
 await init();
@@ -25,6 +30,17 @@ try {
   const code: string = (e as CiteflowError).code;
   console.log(code, events.length, out.outputs.length, stream.locked);
 }
+
+const cites: Citation[] = parseCitations("a [1]", { markerStyle: "bracket", sourceCount: 1 });
+const [start, end] = cites[0].span;
+const grammar: string = citationGrammar({ sourceCount: 2, policy: "quotes_only", format: "regex" });
+const ok: boolean = checkPolicy("a [1].", { policy: "required" }).sentences[0].ok;
+const cited = new CitationParser({ sourceCount: 2 }).transform({ outputs: [] }).citations;
+console.log(start, end, grammar, ok, cited);
+// @ts-expect-error: unknown marker style
+parseCitations("x", { markerStyle: "angle" });
+// @ts-expect-error: a grammar needs sourceCount
+citationGrammar({ policy: "auto" });
 
 // @ts-expect-error: event types are a list
 new EventFilterOutputTransformer("thinking");

@@ -1,0 +1,113 @@
+// Marker parsing (streamed in token-sized chunks), dedup and policy validation over a ~1 MB
+// answer: citeflow against the straightforward JS regex code a user would otherwise write,
+// same input, same process. (The regex peer is less careful: it does not skip code, links
+// or URLs; it is the speed baseline, not a correctness one.)
+import { CitationParser, checkPolicy, deduplicateAdjacentCites } from "citeflow";
+import { rng } from "../tests/js/helpers.mjs";
+import { chunk } from "./transcript.mjs";
+
+const SOURCES = 8;
+const WORDS = "the study found that rates rose in most regions while costs fell over the decade according to survey data".split(" ");
+
+function answer(targetBytes = 1 << 20) {
+  const random = rng(11);
+  const parts = [];
+  let size = 0;
+  while (size < targetBytes) {
+    const words = Array.from({ length: 8 + Math.floor(random() * 20) }, () => WORDS[Math.floor(random() * WORDS.length)]).join(" ");
+    const cites = Array.from({ length: 1 + Math.floor(random() * 3) }, () => `[${1 + Math.floor(random() * SOURCES)}]`).join(" ");
+    const s = `${words[0].toUpperCase()}${words.slice(1)} ${cites}. `;
+    parts.push(s);
+    size += s.length;
+  }
+  return parts.join("");
+}
+
+// ---- the peer: what a user writes with regular expressions -----------------------------------
+function regexStream(chunks, sourceCount) {
+  const re = /\[(\d+)\]/g;
+  const citations = [];
+  let tail = ""; // text not yet scanned to the end: at most a partial marker
+  let base = 0; // offset of `tail` in the whole answer
+  for (const c of chunks) {
+    tail += c;
+    re.lastIndex = 0;
+    let m;
+    let done = 0;
+    while ((m = re.exec(tail)) !== null) {
+      const id = Number(m[1]);
+      citations.push({ sourceId: id, marker: m[0], span: [base + m.index, base + re.lastIndex], valid: id >= 1 && id <= sourceCount });
+      done = re.lastIndex;
+    }
+    const open = tail.indexOf("[", done);
+    const cut = open >= 0 && /^\[\d*$/.test(tail.slice(open)) ? open : tail.length;
+    base += cut;
+    tail = tail.slice(cut);
+  }
+  return citations;
+}
+
+function regexDedup(text) {
+  return text.replace(/\[\d+\](?:\s*\[\d+\])+/g, (run) => [...new Set(run.match(/\d+/g))].map((id) => `[${id}]`).join(" "));
+}
+
+function regexPolicy(text, sourceCount) {
+  const sentences = text.split(/(?<=[.!?])\s+(?=[A-Z0-9])/);
+  return sentences.map((s) => {
+    const ids = [...s.matchAll(/\[(\d+)\]/g)].map((m) => Number(m[1]));
+    return { text: s, ok: /\[\d+\]\s*[.!?]$/.test(s.trim()) && ids.every((id) => id >= 1 && id <= sourceCount) };
+  });
+}
+
+// ---- harness ---------------------------------------------------------------------------------
+function median(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)];
+}
+
+function time(fn, runs) {
+  fn();
+  const t = [];
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    fn();
+    t.push(performance.now() - t0);
+  }
+  return median(t);
+}
+
+export async function run({ runs = 5 } = {}) {
+  const text = answer();
+  const chunks = chunk(text, 4);
+  let ours = 0;
+  let theirs = 0;
+  const rows = [
+    ["streamed parse (4-char chunks)", () => {
+      const p = new CitationParser({ sourceCount: SOURCES });
+      let n = 0;
+      for (const c of chunks) for (const e of p.push(c)) if (e.type === "citation") n++;
+      for (const e of p.finish()) if (e.type === "citation") n++;
+      ours = n;
+    }, () => {
+      theirs = regexStream(chunks, SOURCES).length;
+    }],
+    ["dedup (whole text)", () => deduplicateAdjacentCites(text), () => regexDedup(text)],
+    ["policy check (whole text)", () => checkPolicy(text, { sourceCount: SOURCES }), () => regexPolicy(text, SOURCES)],
+  ].map(([name, a, b]) => {
+    const ta = time(a, runs);
+    const tb = time(b, runs);
+    return { name, citeflowMs: ta, regexMs: tb, ratio: tb / ta };
+  });
+  if (ours !== theirs) throw new Error(`citation counts differ: citeflow ${ours}, regex ${theirs}`);
+  if (deduplicateAdjacentCites(text) !== regexDedup(text)) throw new Error("dedup results differ");
+  return { name: "citations", bytes: text.length, citations: ours, rows };
+}
+
+export function print({ bytes, citations, rows }) {
+  console.log(`Citations vs straightforward JS regex code, ${(bytes / 1e6).toFixed(2)} MB answer, ${citations} citations (ratio = regex time / citeflow time)`);
+  console.log("| task | citeflow ms | regex ms | ratio |");
+  console.log("|---|---|---|---|");
+  for (const r of rows) console.log(`| ${r.name} | ${r.citeflowMs.toFixed(1)} | ${r.regexMs.toFixed(1)} | ${r.ratio.toFixed(2)} |`);
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) print(await run());

@@ -1,0 +1,139 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import Ajv2020 from "ajv/dist/2020.js";
+import {
+  CitationParser,
+  ThinkTagOutputTransformer,
+  OutputTransformerChain,
+  checkPolicy,
+  citationGrammar,
+  deduplicateAdjacentCites,
+  parseCitations,
+  splitSentences,
+} from "citeflow";
+import { assertCode, randomSplit, rng, runStream } from "./helpers.mjs";
+
+const fixtures = JSON.parse(readFileSync(new URL("../fixtures/citations.json", import.meta.url), "utf8"));
+const triples = (cites) => cites.map((c) => [c.sourceId, c.marker, c.valid]);
+const streamed = (options, pieces) => {
+  const events = runStream(new CitationParser(options), pieces);
+  return {
+    citations: events.filter((e) => e.type === "citation").map((e) => e.value),
+    text: events.filter((e) => e.type === "response").map((e) => e.value).join(""),
+  };
+};
+
+for (const c of fixtures.parse) {
+  test(`parse fixture: ${c.name}`, () => {
+    const options = { markerStyle: c.markerStyle, sourceCount: c.sourceCount };
+    const cites = parseCitations(c.text, options);
+    assert.deepEqual(triples(cites), c.citations);
+    for (const cite of cites) assert.equal(c.text.slice(...cite.span), cite.marker, "span slices the marker");
+    const random = rng(c.name.length);
+    for (let round = 0; round < 50; round++) {
+      const s = streamed(options, randomSplit(c.text, random, 8));
+      assert.deepEqual(s.citations, cites);
+      assert.equal(s.text, c.text);
+    }
+  });
+}
+
+test("dedup fixtures", () => {
+  for (const c of fixtures.dedup) assert.equal(deduplicateAdjacentCites(c.text, { markerStyle: c.markerStyle }), c.expected, c.text);
+});
+
+test("property: streamed citations equal whole ones for any split, every style", () => {
+  const PIECES = ["[", "]", "1", "2", "12", ", ", "-", "(", ")", "{", "}", "^", "`", "```", "\n", "://", "a", "é", "😀", "[1]", "(2)"];
+  const random = rng(42);
+  for (let round = 0; round < 300; round++) {
+    const text = Array.from({ length: Math.floor(random() * 40) }, () => PIECES[Math.floor(random() * PIECES.length)]).join("");
+    const options = { markerStyle: ["bracket", "paren", "curly", "caret"][round % 4], sourceCount: round % 7 };
+    const whole = parseCitations(text, options);
+    const s = streamed(options, randomSplit(text, random));
+    assert.deepEqual(s.citations, whole, JSON.stringify(text));
+    assert.equal(s.text, text);
+  }
+});
+
+test("after ThinkTag, spans index the visible answer, not the raw text", () => {
+  const chain = new OutputTransformerChain([new ThinkTagOutputTransformer(), new CitationParser({ sourceCount: 2 })]);
+  const events = runStream(chain, ["<think>Is [1] right?</th", "ink>Yes, ", "it is [", "2]."]);
+  const answer = events.filter((e) => e.type === "response").map((e) => e.value).join("");
+  const cites = events.filter((e) => e.type === "citation").map((e) => e.value);
+  assert.equal(answer, "Yes, it is [2].");
+  assert.deepEqual(triples(cites), [[2, "[2]", true]]);
+  assert.equal(answer.slice(...cites[0].span), "[2]");
+  // citation events follow the text that completes them; response events keep their block id
+  const ids = new Set(events.filter((e) => e.type === "response").map((e) => e.id));
+  assert.equal(ids.size, 1);
+});
+
+test("a block end releases held text before the end event", () => {
+  const p = new CitationParser();
+  const out = [...p.push({ id: "r", type: "response", value: "ends with [" }), ...p.push({ id: "r", type: "response_end", value: "" })];
+  assert.deepEqual(out.map((e) => [e.type, e.value]), [["response", "ends with "], ["response", "["], ["response_end", ""]]);
+  assert.equal(out[1].id, "r");
+});
+
+test("whole outputs get a citations field", () => {
+  const out = new CitationParser({ sourceCount: 1 }).transform({ outputs: [{ type: "text", output: "A [1]. B [2]." }], usage: { inputTokens: 1 } });
+  assert.deepEqual(triples(out.citations), [[1, "[1]", true], [2, "[2]", false]]);
+  assert.deepEqual(out.usage, { inputTokens: 1 });
+});
+
+test("policy checks per sentence", () => {
+  const r = checkPolicy("Dr. Smith agrees [1]. Nobody else does. Bad one [7].", { sourceCount: 3 });
+  assert.equal(r.policy, "required");
+  assert.equal(r.ok, false);
+  assert.deepEqual(r.sentences.map((s) => [s.text, s.ok]), [["Dr. Smith agrees [1].", true], ["Nobody else does.", false], ["Bad one [7].", false]]);
+  assert.match(r.sentences[2].problem, /source 7, but there are 3 sources/);
+  const text = "Dr. Smith agrees [1]. Nobody else does.";
+  for (const s of checkPolicy(text, { sourceCount: 3 }).sentences) assert.equal(text.slice(...s.span), s.text);
+  assert.equal(checkPolicy("He said \"yes\" [1].", { policy: "quotes_only", sourceCount: 1 }).ok, true);
+  assert.equal(checkPolicy("No cites at all.", { policy: "auto" }).ok, true);
+  assert.deepEqual(splitSentences("Fig. 2 shows it. Done!").map((s) => s.text), ["Fig. 2 shows it.", "Done!"]);
+});
+
+test("grammar: the JSON-schema form, checked by Ajv", () => {
+  const ajv = new Ajv2020({ strict: false });
+  const required = ajv.compile(JSON.parse(citationGrammar({ sourceCount: 2, format: "json_schema" })));
+  assert.ok(required({ segments: [{ text: "Water boils", citations: [1] }] }));
+  assert.ok(!required({ segments: [{ text: "Uncited", citations: [] }] }));
+  assert.ok(!required({ segments: [{ text: "Bad id", citations: [3] }] }));
+  assert.ok(!required({ segments: [{ text: "x".repeat(241), citations: [1] }] }));
+  assert.ok(!required({ segments: [] }));
+  const auto = ajv.compile(JSON.parse(citationGrammar({ sourceCount: 2, format: "jsonSchema", policy: "auto" })));
+  assert.ok(auto({ segments: [{ text: "Uncited is fine", citations: [] }] }));
+  const quotes = ajv.compile(JSON.parse(citationGrammar({ sourceCount: 2, format: "json_schema", policy: "quotes_only" })));
+  assert.ok(quotes({ segments: [{ text: "plain", citations: [] }] }));
+  assert.ok(!quotes({ segments: [{ text: "he said \"so\"", citations: [] }] }));
+  assert.ok(quotes({ segments: [{ text: "he said \"so\"", citations: [2] }] }));
+});
+
+test("grammar: GBNF and regex forms are well formed from JS", () => {
+  assert.match(citationGrammar({ sourceCount: 3 }), /^root ::= sentence \(ws sentence\)\*/);
+  const re = new RegExp(citationGrammar({ sourceCount: 3, format: "regex" }));
+  assert.ok(re.test("Fact [1] [3]. Next [2]!"));
+  assert.ok(!re.test("Fact [4]."));
+});
+
+test("bad input names the problem", () => {
+  for (const bad of [5, null, undefined, {}]) assertCode(() => parseCitations(bad), "INVALID_TEXT");
+  assertCode(() => deduplicateAdjacentCites(1), "INVALID_TEXT");
+  assertCode(() => parseCitations("x", { markerStyle: "angle" }), "INVALID_OPTION");
+  assertCode(() => parseCitations("x", { sourceCount: -1 }), "INVALID_OPTION");
+  assertCode(() => parseCitations("x", { sourceCount: "3" }), "INVALID_OPTION");
+  assertCode(() => parseCitations("x", { sourcecount: 3 }), "INVALID_OPTION");
+  assertCode(() => parseCitations("x", "bracket"), "INVALID_OPTION");
+  assertCode(() => checkPolicy("x", { policy: "strict" }), "INVALID_OPTION");
+  assertCode(() => citationGrammar({ sourceCount: 0 }), "NO_SOURCES");
+  assertCode(() => citationGrammar({}), "INVALID_OPTION");
+  assertCode(() => citationGrammar({ sourceCount: 2, format: "ebnf" }), "INVALID_OPTION");
+  const p = new CitationParser();
+  assertCode(() => p.push(7), "INVALID_CHUNK");
+  assertCode(() => p.push({ type: "response", value: 7 }), "INVALID_EVENT");
+  p.finish();
+  assertCode(() => p.push("late"), "STREAM_FINISHED");
+  assert.equal(parseCitations("still fine [1]").length, 1);
+});
