@@ -81,7 +81,7 @@ export async function run({ runs = 9 } = {}) {
       for await (const _ of stream);
     };
 
-    const n = size === 4 ? Math.max(3, Math.floor(runs / 2)) : runs;
+    const n = runs;
     const [a, b] = [await time(ours, n), await time(theirs, n)];
     // The AI SDK puts its separator ("\n") between reasoning sections.
     if (oursReasoning + oursBlocks - 1 !== theirsReasoning) throw new Error(`reasoning differs: ours ${oursReasoning}, AI SDK ${theirsReasoning}`);

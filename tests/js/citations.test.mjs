@@ -56,6 +56,18 @@ test("property: streamed citations equal whole ones for any split, every style",
   }
 });
 
+test("long plain runs (shown at once, fed to the core later) keep spans exact", () => {
+  const text = "é".repeat(5000) + " [1] " + "plain ".repeat(1500) + "[2]" + "😀".repeat(3000) + " (see `[3]`) [1].";
+  for (const size of [1, 7, 500, 9000]) {
+    const pieces = [];
+    for (let i = 0; i < text.length; i += size) pieces.push(text.slice(i, i + size));
+    const s = streamed({ sourceCount: 2 }, pieces);
+    assert.equal(s.text, text);
+    assert.deepEqual(s.citations, parseCitations(text, { sourceCount: 2 }));
+    assert.deepEqual(s.citations.map((c) => text.slice(...c.span)), ["[1]", "[2]", "[1]"]);
+  }
+});
+
 test("after ThinkTag, spans index the visible answer, not the raw text", () => {
   const chain = new OutputTransformerChain([new ThinkTagOutputTransformer(), new CitationParser({ sourceCount: 2 })]);
   const events = runStream(chain, ["<think>Is [1] right?</th", "ink>Yes, ", "it is [", "2]."]);
