@@ -24,6 +24,7 @@ test-rust:
 
 test-js:
 	node --test tests/js/
+	node tests/csl/agreement.mjs --check --show=0
 	$(DENO) check --quiet --node-modules-dir=manual tests/types/usage.ts
 
 test-runtimes:

@@ -2,12 +2,13 @@
 // which checks the benchmarks still run and still agree with their peers).
 import { mkdirSync, writeFileSync } from "node:fs";
 import * as citations from "./citations.mjs";
+import * as csl from "./csl.mjs";
 import * as startup from "./startup.mjs";
 import * as thinkTag from "./think_tag.mjs";
 
 const quick = process.argv.includes("--quick");
 const results = [];
-for (const bench of [startup, thinkTag, citations]) {
+for (const bench of [startup, thinkTag, citations, csl]) {
   const r = await bench.run(quick ? { runs: 1 } : undefined);
   bench.print(r);
   results.push(r);

@@ -24,7 +24,11 @@ export type CiteflowErrorCode =
   | "STREAM_FINISHED"
   | "VALIDATION_FAILED"
   | "INVALID_TEXT"
-  | "NO_SOURCES";
+  | "NO_SOURCES"
+  | "INVALID_SOURCE"
+  | "UNKNOWN_STYLE"
+  | "INVALID_STYLE"
+  | "INVALID_LOCALE";
 
 // ---- events -------------------------------------------------------------------------------
 
@@ -226,3 +230,12 @@ export class CitationParser extends OutputTransformer {
   /** Whole outputs gain `citations` over their text items. */
   transform(output: LMOutput): LMOutput & { citations: Citation[] };
 }
+
+// ---- references (the CSL module, loaded on first use) ---------------------------------------
+
+import type { BundledStyle, Reference, RenderOptions, SourceInput } from "citeflow/csl";
+export type { BundledStyle, CslDate, CslItem, CslName, Reference, RenderOptions, SourceInput } from "citeflow/csl";
+
+/** The reference list of the cited sources; loads "citeflow/csl" on first use. */
+export function renderReferences(sources: SourceInput[], citations?: ({ sourceId: number } | number)[] | null, options?: RenderOptions): Promise<Reference[]>;
+export function bundledStyleNames(): Promise<BundledStyle[]>;

@@ -1,9 +1,12 @@
 // Cloudflare Workers (workerd): the bundler hands us the compiled module; instantiated at import.
 import wasmModule from "../gen/citeflow_bg.wasm";
 import { initSync } from "../gen/citeflow.js";
+import { setCslLoader } from "../src/references.js";
 import { attach } from "../src/runtime.js";
 
 attach(initSync({ module: wasmModule }));
+
+setCslLoader(() => import("./csl-workerd.js"));
 
 export * from "../src/api.js";
 

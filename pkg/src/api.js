@@ -11,3 +11,4 @@ export {
 } from "./transformers.js";
 export { isReady } from "./runtime.js";
 export { CitationParser, checkPolicy, citationGrammar, deduplicateAdjacentCites, parseCitations, splitSentences } from "./citations.js";
+export { bundledStyleNames, renderReferences } from "./references.js";

@@ -26,6 +26,7 @@ pub fn from_js<T: DeserializeOwned>(value: JsValue, code: &str, what: &str) -> R
 }
 
 /// An options object: `undefined` and `null` mean no options.
+#[cfg_attr(feature = "wasm-csl-module", allow(dead_code))]
 pub fn options(value: JsValue, owner: &str) -> Result<Map<String, Value>, JsValue> {
     if value.is_undefined() || value.is_null() {
         return Ok(Map::new());
@@ -38,6 +39,7 @@ pub fn options(value: JsValue, owner: &str) -> Result<Map<String, Value>, JsValu
     }
 }
 
+#[cfg_attr(feature = "wasm-csl-module", allow(dead_code))]
 pub fn output(value: JsValue) -> Result<LmOutput, JsValue> {
     from_js(value, "INVALID_OUTPUT", "LMOutput")
 }

@@ -1,11 +1,19 @@
 //! The JS face. Internal classes used by the package's JS shim (`pkg/src/`), which builds
 //! the public API on top of them; every conversion happens here, none in the core.
 
+// Each wasm module exports only its own functions: the core module everything but CSL,
+// the CSL module (built with `wasm-csl-module`) only CSL.
+#[cfg(not(feature = "wasm-csl-module"))]
 mod citations;
 mod convert;
+#[cfg(feature = "wasm-csl-module")]
+mod csl;
 mod errors;
+#[cfg(not(feature = "wasm-csl-module"))]
 mod event_filter;
+#[cfg(not(feature = "wasm-csl-module"))]
 mod think_tag;
+#[cfg(not(feature = "wasm-csl-module"))]
 mod transformer;
 
 use wasm_bindgen::prelude::*;

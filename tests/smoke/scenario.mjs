@@ -3,6 +3,8 @@
 export const CHUNKS = ["<th", "ink>Check the sources", " first.</thi", "nk>The answer", " is 42 😀."];
 
 export const EXPECTED = {
+  citations: [[1, "[1]"]],
+  reference: ["[1]", "[1] E. A. Poe, The Purloined Letter. Wiley, 1845."],
   thinking: "Check the sources first.",
   answer: "The answer is 42 😀.",
   types: ["thinking_start", "thinking", "thinking_end", "response_start", "response", "response_end"],
@@ -32,7 +34,12 @@ export async function scenario(lib) {
   } catch (e) {
     errorCode = e.code;
   }
+  const cites = lib.parseCitations("Poe wrote it [1].", { sourceCount: 1 });
+  const poe = { type: "book", title: "The Purloined Letter", author: [{ family: "Poe", given: "Edgar Allan" }], issued: { "date-parts": [[1845]] }, publisher: "Wiley" };
+  const [ref] = await lib.renderReferences([poe], cites, { style: "ieee" });
   return {
+    citations: cites.map((c) => [c.sourceId, c.marker]),
+    reference: [ref.inlineMarker, ref.entry],
     thinking: events.filter((e) => e.type === "thinking").map((e) => e.value).join(""),
     answer,
     types: [...new Set(events.map((e) => e.type))],

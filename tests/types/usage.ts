@@ -14,7 +14,10 @@ import init, {
   checkPolicy,
   citationGrammar,
   parseCitations,
+  renderReferences,
+  type Reference,
 } from "citeflow";
+import initCsl, { renderReferences as renderNow } from "citeflow/csl";
 
 await init();
 const think = new ThinkTagOutputTransformer({ tags: ["think", ["<r>", "</r>"], { open: "[[", close: "]]" }], startInThinking: false });
@@ -37,6 +40,12 @@ const grammar: string = citationGrammar({ sourceCount: 2, policy: "quotes_only",
 const ok: boolean = checkPolicy("a [1].", { policy: "required" }).sentences[0].ok;
 const cited = new CitationParser({ sourceCount: 2 }).transform({ outputs: [] }).citations;
 console.log(start, end, grammar, ok, cited);
+await initCsl();
+const refs: Reference[] = await renderReferences([{ type: "book", title: "T" }], cites, { style: "ieee", format: "html" });
+const now: Reference[] = renderNow([{ content: "x", metadata: { type: "webpage", title: "W" } }], [1]);
+console.log(refs[0].inlineMarker, now.length);
+// @ts-expect-error: a source needs a CSL type
+renderNow([{ title: "T" }]);
 // @ts-expect-error: unknown marker style
 parseCitations("x", { markerStyle: "angle" });
 // @ts-expect-error: a grammar needs sourceCount

@@ -1,0 +1,82 @@
+// Rendering 1,000 references in APA with citeflow/csl (hayagriva in wasm) and with citeproc-js,
+// from the same style and locale XML, same process; plus the CSL module's size and the time
+// from loading it to its first rendered list, in a fresh process.
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { gzipSync } from "node:zlib";
+import { fileURLToPath } from "node:url";
+import CSL from "citeproc";
+import { renderReferences } from "citeflow/csl";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const shared = process.env.CITEFLOW_SHARED ?? `${root}../shared`;
+const corpus = JSON.parse(readFileSync(`${root}tests/fixtures/csl-corpus.json`, "utf8"));
+const styleXml = readFileSync(`${shared}/csl/styles/apa.csl`, "utf8");
+const localeXml = readFileSync(`${shared}/csl/locales/locales-en-US.xml`, "utf8");
+
+function items(n) {
+  return Array.from({ length: n }, (_, i) => {
+    const base = corpus[i % corpus.length];
+    return { ...base, id: `${base.id}-${i}`, title: `${base.title} (part ${Math.floor(i / corpus.length) + 1})` };
+  });
+}
+
+function median(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)];
+}
+
+function time(fn, runs) {
+  fn();
+  const t = [];
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    fn();
+    t.push(performance.now() - t0);
+  }
+  return median(t);
+}
+
+const FIRST = `
+const t0 = performance.now();
+const { renderReferences } = await import("citeflow/csl");
+const loaded = performance.now();
+renderReferences([{ type: "book", title: "T", author: [{ family: "Poe", given: "E." }], issued: { "date-parts": [[1845]] } }]);
+console.log(JSON.stringify({ load: loaded - t0, first: performance.now() - loaded }));
+`;
+
+export async function run({ runs = 5 } = {}) {
+  const list = items(1000);
+  const ours = () => renderReferences(list, null, { style: styleXml, locale: localeXml });
+  const theirs = () => {
+    const byId = Object.fromEntries(list.map((it) => [it.id, it]));
+    const engine = new CSL.Engine({ retrieveLocale: () => localeXml, retrieveItem: (id) => byId[id] }, styleXml, "en-US", true);
+    engine.setOutputFormat("text");
+    engine.updateItems(list.map((it) => it.id));
+    return engine.makeBibliography()[1];
+  };
+  if (ours().length !== theirs().length) throw new Error("the two engines rendered different counts");
+  const a = time(ours, runs);
+  const b = time(theirs, runs);
+  const probes = Array.from({ length: 3 }, () =>
+    JSON.parse(execFileSync(process.execPath, ["--input-type=module", "-e", FIRST], { cwd: root, encoding: "utf8" })),
+  );
+  const wasm = readFileSync(`${root}pkg/gen/csl/citeflow_csl_bg.wasm`);
+  return {
+    name: "csl",
+    citeflowMs: a,
+    citeprocMs: b,
+    ratio: b / a,
+    loadMs: median(probes.map((p) => p.load)),
+    firstRenderMs: median(probes.map((p) => p.first)),
+    bytes: wasm.length,
+    gzipBytes: gzipSync(wasm, { level: 9 }).length,
+  };
+}
+
+export function print(r) {
+  console.log(`CSL: 1,000 APA references: citeflow ${r.citeflowMs.toFixed(0)} ms, citeproc-js ${r.citeprocMs.toFixed(0)} ms (ratio ${r.ratio.toFixed(2)} = citeproc time / citeflow time)`);
+  console.log(`CSL module: ${r.bytes} B, ${r.gzipBytes} B gzip; load ${r.loadMs.toFixed(0)} ms, first render after loading ${r.firstRenderMs.toFixed(0)} ms (fresh process, median of 3)`);
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) print(await run());

@@ -1,0 +1,53 @@
+// Types of "citeflow/csl": reference lists rendered with a real CSL engine (hayagriva).
+
+/** Initialises the CSL module. Required once in browsers; a no-op in Node, Deno and Workers. */
+export default function init(input?: RequestInfo | URL | Response | BufferSource | WebAssembly.Module): Promise<void>;
+export { init };
+
+/** A CSL-JSON item (https://citeproc-js.readthedocs.io/en/latest/csl-json/markup.html). */
+export interface CslItem {
+  /** CSL item type, e.g. "article-journal", "book", "chapter", "report", "webpage". */
+  type: string;
+  id?: string | number;
+  title?: string;
+  author?: CslName[];
+  editor?: CslName[];
+  issued?: CslDate;
+  accessed?: CslDate;
+  "container-title"?: string;
+  DOI?: string;
+  URL?: string;
+  [field: string]: unknown;
+}
+export type CslName = { family?: string; given?: string; literal?: string; "non-dropping-particle"?: string; "dropping-particle"?: string; suffix?: string };
+export type CslDate = { "date-parts": (number | string)[][] } | { raw: string } | { literal: string } | string;
+
+/** A source as the orchestrator takes it, or a bare CSL-JSON item. */
+export type SourceInput = CslItem | { content?: string; metadata: CslItem };
+
+export interface Reference {
+  /** 1-based position of the source in the list given to the model. */
+  sourceId: number;
+  /** The style's own in-text citation: "(Poe, 1845)" for APA, "[1]" for IEEE. */
+  inlineMarker: string;
+  /** The rendered entry: plain text, or HTML with all metadata escaped and only http(s) links. */
+  entry: string;
+}
+
+export type BundledStyle = "apa-7" | "apa" | "mla-9" | "mla" | "chicago-author-date" | "chicago" | "ieee" | "nature" | "vancouver" | "harvard";
+
+export interface RenderOptions {
+  /** A bundled style name (default "apa-7"), or a CSL style's XML. */
+  style?: BundledStyle | (string & {});
+  /** A CSL locale's XML (default: the style's locale from the bundled set, en-US). */
+  locale?: string;
+  format?: "text" | "html";
+}
+
+/**
+ * The reference list of the cited sources, in the style's order. `citations`: Citation objects or
+ * source ids in order of citation (numeric styles number by first citation; invalid ids are
+ * skipped); `null`/omitted renders every source.
+ */
+export function renderReferences(sources: SourceInput[], citations?: ({ sourceId: number } | number)[] | null, options?: RenderOptions): Reference[];
+export function bundledStyleNames(): BundledStyle[];

@@ -1,0 +1,11 @@
+// citeflow/csl for Cloudflare Workers: the bundler hands us the compiled module.
+import wasmModule from "../gen/csl/citeflow_csl_bg.wasm";
+import { initSync } from "../gen/csl/citeflow_csl.js";
+import { attachCsl } from "../src/csl.js";
+
+initSync({ module: wasmModule });
+attachCsl();
+
+export { bundledStyleNames, renderReferences } from "../src/csl.js";
+export default async function init() {}
+export { init };

@@ -1,0 +1,231 @@
+//! Rendering reference lists with hayagriva, Typst's CSL engine.
+
+use std::sync::OnceLock;
+
+use hayagriva::archive::{locales, ArchivedStyle};
+use hayagriva::citationberg::json::Item;
+use hayagriva::citationberg::{IndependentStyle, Locale, LocaleFile, Style};
+use hayagriva::{
+    BibliographyDriver, BibliographyRequest, BufWriteFormat, CitationItem, CitationRequest,
+    ElemChildren,
+};
+use serde_json::Value;
+
+use super::html::write_children;
+use super::source::csl_item;
+use super::{RefFormat, Reference, ReferenceError};
+
+/// The style used when none is named.
+pub const DEFAULT_STYLE: &str = "apa-7";
+
+/// Our style names (and aliases) and the engine's archive names they stand for.
+const BUNDLED: &[(&str, &str)] = &[
+    ("apa-7", "apa"),
+    ("apa", "apa"),
+    ("mla-9", "modern-language-association"),
+    ("mla", "modern-language-association"),
+    ("chicago-author-date", "chicago-author-date"),
+    ("chicago", "chicago-author-date"),
+    ("ieee", "ieee"),
+    ("nature", "nature"),
+    ("vancouver", "vancouver"),
+    ("harvard", "harvard-cite-them-right"),
+];
+
+/// The bundled style names, aliases included.
+pub fn bundled_style_names() -> Vec<&'static str> {
+    BUNDLED.iter().map(|(name, _)| *name).collect()
+}
+
+/// Where the style comes from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StyleSource {
+    /// A bundled style name (see [`bundled_style_names`]).
+    Name(String),
+    /// A CSL style given as XML (an independent style).
+    Xml(String),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RenderOptions {
+    pub style: StyleSource,
+    /// A CSL locale as XML, tried before the bundled locales.
+    pub locale_xml: Option<String>,
+    pub format: RefFormat,
+}
+
+impl Default for RenderOptions {
+    fn default() -> Self {
+        Self {
+            style: StyleSource::Name(DEFAULT_STYLE.into()),
+            locale_xml: None,
+            format: RefFormat::Text,
+        }
+    }
+}
+
+fn bundled_locales() -> &'static [Locale] {
+    static LOCALES: OnceLock<Vec<Locale>> = OnceLock::new();
+    LOCALES.get_or_init(locales)
+}
+
+fn style(source: &StyleSource) -> Result<IndependentStyle, ReferenceError> {
+    let mut style = parse_style(source)?;
+    super::style_fix::add_missing_name_elements(&mut style);
+    Ok(style)
+}
+
+fn parse_style(source: &StyleSource) -> Result<IndependentStyle, ReferenceError> {
+    match source {
+        StyleSource::Name(name) => {
+            let archived = BUNDLED
+                .iter()
+                .find(|(ours, _)| ours == name)
+                .and_then(|(_, theirs)| ArchivedStyle::by_name(theirs))
+                .ok_or_else(|| ReferenceError::UnknownStyle {
+                    name: name.clone(),
+                    bundled: bundled_style_names().join(", "),
+                })?;
+            match archived.get() {
+                Style::Independent(s) => Ok(s),
+                Style::Dependent(_) => Err(ReferenceError::InvalidStyle(format!(
+                    "bundled style {name:?} is a dependent style"
+                ))),
+            }
+        }
+        StyleSource::Xml(xml) => {
+            match Style::from_xml(xml).map_err(|e| ReferenceError::InvalidStyle(e.to_string()))? {
+                Style::Independent(s) => Ok(s),
+                Style::Dependent(d) => Err(ReferenceError::InvalidStyle(format!(
+                    "this is a dependent style (its parent is {}); pass the parent style's XML",
+                    d.parent_link.href
+                ))),
+            }
+        }
+    }
+}
+
+fn plain(children: &ElemChildren) -> String {
+    let mut s = String::new();
+    // Writing into a String cannot fail.
+    let _ = children.write_buf(&mut s, BufWriteFormat::Plain);
+    s.trim().to_owned()
+}
+
+fn html(children: &ElemChildren) -> String {
+    let mut s = String::new();
+    write_children(children, &mut s);
+    s
+}
+
+/// Renders the reference list of the cited sources.
+///
+/// `cited` are 1-based source ids in order of citation (repeats and out-of-range ids are
+/// ignored); `None` renders every source. Numeric styles number by first citation; the
+/// list comes in the style's own order.
+pub fn render_references(
+    sources: &[Value],
+    cited: Option<&[u32]>,
+    options: &RenderOptions,
+) -> Result<Vec<Reference>, ReferenceError> {
+    if sources.is_empty() {
+        return Err(ReferenceError::NoSources);
+    }
+    let mut items: Vec<Item> = Vec::with_capacity(sources.len());
+    let mut seen = std::collections::HashSet::new();
+    for (i, source) in sources.iter().enumerate() {
+        let mut item = csl_item(i, source)?;
+        let id = item.id().map(|c| c.into_owned()).unwrap_or_default();
+        if !seen.insert(id.clone()) {
+            let unique = format!("{id}-{}", i + 1);
+            item.0.insert(
+                "id".into(),
+                hayagriva::citationberg::json::Value::String(unique.clone()),
+            );
+            seen.insert(unique);
+        }
+        items.push(item);
+    }
+    let style = style(&options.style)?;
+    let mut locale_files: Vec<Locale> = Vec::new();
+    if let Some(xml) = &options.locale_xml {
+        locale_files.push(
+            LocaleFile::from_xml(xml)
+                .map_err(|e| ReferenceError::InvalidLocale(e.to_string()))?
+                .into(),
+        );
+    }
+    locale_files.extend(bundled_locales().iter().cloned());
+
+    let mut order: Vec<usize> = Vec::new();
+    match cited {
+        Some(ids) => {
+            for &id in ids {
+                let i = id as usize;
+                if i >= 1 && i <= items.len() && !order.contains(&(i - 1)) {
+                    order.push(i - 1);
+                }
+            }
+        }
+        None => order.extend(0..items.len()),
+    }
+    if order.is_empty() {
+        return Ok(Vec::new());
+    }
+
+    let mut driver = BibliographyDriver::new();
+    for &i in &order {
+        driver.citation(CitationRequest::from_items(
+            vec![CitationItem::with_entry(&items[i])],
+            &style,
+            &locale_files,
+        ));
+    }
+    let rendered = driver.finish(BibliographyRequest {
+        style: &style,
+        locale: None,
+        locale_files: &locale_files,
+    });
+
+    let markers: Vec<String> = rendered
+        .citations
+        .iter()
+        .map(|c| plain(&c.citation))
+        .collect();
+    let Some(bibliography) = rendered.bibliography else {
+        return Err(ReferenceError::InvalidStyle(
+            "the style has no bibliography".into(),
+        ));
+    };
+    let mut references = Vec::with_capacity(bibliography.items.len());
+    for entry in bibliography.items {
+        let Some(i) = items
+            .iter()
+            .position(|it| it.id().as_deref() == Some(entry.key.as_str()))
+        else {
+            continue;
+        };
+        let k = order.iter().position(|&o| o == i).unwrap_or(0);
+        // A style with second-field-align puts the first field ("[1]") in the margin: a
+        // space in text, its own box in HTML.
+        let first = entry.first_field.map(|f| ElemChildren(vec![f]));
+        let text = match (options.format, first) {
+            (RefFormat::Text, None) => plain(&entry.content),
+            (RefFormat::Text, Some(first)) => {
+                format!("{} {}", plain(&first), plain(&entry.content))
+            }
+            (RefFormat::Html, None) => html(&entry.content),
+            (RefFormat::Html, Some(first)) => format!(
+                "<div class=\"csl-left-margin\">{}</div><div class=\"csl-right-inline\">{}</div>",
+                html(&first),
+                html(&entry.content)
+            ),
+        };
+        references.push(Reference {
+            source_id: (i + 1) as u32,
+            inline_marker: markers.get(k).cloned().unwrap_or_default(),
+            entry: text,
+        });
+    }
+    Ok(references)
+}

@@ -1,0 +1,71 @@
+//! References: the list of cited sources, rendered in a citation style.
+//!
+//! Source metadata is a CSL-JSON item. Rendering with a real CSL engine (hayagriva) is behind
+//! the `csl` feature and ships as the separate `citeflow/csl` wasm module.
+
+#[cfg(feature = "csl")]
+mod csl;
+#[cfg(feature = "csl")]
+mod html;
+#[cfg(feature = "csl")]
+mod source;
+#[cfg(feature = "csl")]
+mod style_fix;
+
+#[cfg(feature = "csl")]
+pub use csl::{bundled_style_names, render_references, RenderOptions, StyleSource, DEFAULT_STYLE};
+
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+/// One entry of a reference list.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Reference {
+    /// 1-based position of the source in the list given to the model.
+    pub source_id: u32,
+    /// The style's own in-text citation for this source alone: "(Poe, 1845)", "[1]".
+    pub inline_marker: String,
+    /// The rendered bibliography entry (text, or escaped HTML).
+    pub entry: String,
+}
+
+/// Output format of rendered references.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RefFormat {
+    #[default]
+    Text,
+    /// HTML with every piece of metadata escaped and only http(s) links.
+    Html,
+}
+
+/// What went wrong while rendering references.
+#[derive(Debug, Clone, PartialEq, Error)]
+pub enum ReferenceError {
+    #[error("sources[{index}]: {reason}")]
+    InvalidSource { index: usize, reason: String },
+    #[error("unknown citation style {name:?}; bundled styles: {bundled}")]
+    UnknownStyle { name: String, bundled: String },
+    #[error("invalid CSL style XML: {0}")]
+    InvalidStyle(String),
+    #[error("invalid CSL locale XML: {0}")]
+    InvalidLocale(String),
+    #[error("invalid option `{option}`: {reason}")]
+    InvalidOption { option: String, reason: String },
+    #[error("there are no sources to render")]
+    NoSources,
+}
+
+impl ReferenceError {
+    pub fn code(&self) -> &'static str {
+        match self {
+            Self::InvalidSource { .. } => "INVALID_SOURCE",
+            Self::UnknownStyle { .. } => "UNKNOWN_STYLE",
+            Self::InvalidStyle(_) => "INVALID_STYLE",
+            Self::InvalidLocale(_) => "INVALID_LOCALE",
+            Self::InvalidOption { .. } => "INVALID_OPTION",
+            Self::NoSources => "NO_SOURCES",
+        }
+    }
+}
