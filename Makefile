@@ -19,8 +19,8 @@ test: build test-rust test-js test-runtimes
 
 test-rust:
 	cargo fmt --check
-	cargo clippy --quiet --all-targets -- -D warnings
-	cargo test --quiet
+	cargo clippy --quiet --all-targets --features csl -- -D warnings
+	cargo test --quiet --features csl
 
 test-js:
 	node --test tests/js/
