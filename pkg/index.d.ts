@@ -28,7 +28,8 @@ export type CiteflowErrorCode =
   | "INVALID_SOURCE"
   | "UNKNOWN_STYLE"
   | "INVALID_STYLE"
-  | "INVALID_LOCALE";
+  | "INVALID_LOCALE"
+  | "INVALID_JUDGE_SCORE";
 
 // ---- events -------------------------------------------------------------------------------
 
@@ -239,3 +240,88 @@ export type { BundledStyle, CslDate, CslItem, CslName, Reference, RenderOptions,
 /** The reference list of the cited sources; loads "citeflow/csl" on first use. */
 export function renderReferences(sources: SourceInput[], citations?: ({ sourceId: number } | number)[] | null, options?: RenderOptions): Promise<Reference[]>;
 export function bundledStyleNames(): Promise<BundledStyle[]>;
+
+// ---- the orchestrator -----------------------------------------------------------------------
+
+export interface ChatMessage {
+  role: "system" | "user" | "assistant";
+  content: string;
+}
+/** What Citeformer passes to the model besides the messages. */
+export interface CiteRequestOptions {
+  /** GBNF grammar of the policy, for servers that constrain decoding. */
+  grammar: string;
+  policy: Policy;
+  markerStyle: MarkerStyle;
+  sourceCount: number;
+}
+/** Any model: `invoke` returns a string or an LMOutput; `stream`, if present, yields strings or events. */
+export interface LMInvokerLike {
+  invoke(messages: ChatMessage[], options: CiteRequestOptions): Promise<string | LMOutput> | string | LMOutput;
+  stream?(messages: ChatMessage[], options: CiteRequestOptions): AsyncIterable<EventInput | { usage: TokenUsage }>;
+}
+export interface Source {
+  /** The text the model reads (and verification judges against). */
+  content?: string;
+  metadata: import("citeflow/csl").CslItem;
+}
+
+export type Judge = (premise: string, hypothesis: string) => number | Promise<number>;
+export interface VerifyReport {
+  /** Supported citations / citations checked (1 when there are none). */
+  supportRate: number;
+  citationsChecked: number;
+  /** Ids that name no source. */
+  missingSources: number[];
+  perCitation: { citationIndex: number; sourceId: number; exists: boolean; entailmentScore: number; supported: boolean }[];
+  uncitedButEntailed: { span: [start: number, end: number]; candidateSourceId: number; entailmentScore: number }[];
+}
+
+export class GenerationResult {
+  readonly schemaVersion: 3;
+  /** The answer, markers verbatim, reasoning removed. */
+  readonly text: string;
+  readonly citations: Citation[];
+  readonly references: Reference[];
+  readonly sources: Source[];
+  readonly usage: TokenUsage | null;
+  /** Existence, support and coverage; default judge: the offline lexical one; threshold 0.5. */
+  verify(options?: { judge?: Judge; threshold?: number }): Promise<VerifyReport>;
+  toJSON(): object;
+}
+
+export class StreamingResult implements AsyncIterable<string> {
+  /** The answer text so far. */
+  readonly text: string;
+  [Symbol.asyncIterator](): AsyncIterator<string>;
+  /** Reads the rest if needed; always the same result. */
+  finalize(): Promise<GenerationResult>;
+}
+
+export interface CiteformerOptions {
+  lmInvoker: LMInvokerLike;
+  /** Default "apa-7". */
+  style?: BundledStyle | (string & {});
+  /** Default "required". */
+  citationPolicy?: Policy;
+  /** Default "bracket". */
+  markerStyle?: MarkerStyle;
+}
+export interface GenerateArgs {
+  prompt: string;
+  sources: Source[];
+  policy?: Policy;
+}
+
+export class Citeformer {
+  constructor(options: CiteformerOptions);
+  generate(args: GenerateArgs): Promise<GenerationResult>;
+  stream(args: GenerateArgs): StreamingResult;
+  /** The messages and options a call would send. */
+  request(args: GenerateArgs): { messages: ChatMessage[]; options: CiteRequestOptions };
+}
+
+/** The offline judge: the share of the hypothesis's content words found in the premise. */
+export function lexicalJudge(premise: string, hypothesis: string): number;
+/** Safe HTML: each marker a link to `#ref-N` (or `idPrefix`), then the reference list. */
+export function renderCitedHtml(result: Pick<GenerationResult, "text" | "citations" | "references">, options?: { idPrefix?: string }): string;

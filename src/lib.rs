@@ -29,6 +29,7 @@
 pub mod cite;
 pub mod error;
 pub mod event;
+pub mod html;
 pub mod reference;
 pub mod transform;
 pub mod utf16;

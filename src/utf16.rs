@@ -39,6 +39,21 @@ impl<'a> Utf16Cursor<'a> {
     }
 }
 
+/// The byte offset of UTF-16 offset `unit` in `text`, if it falls on a character boundary.
+pub fn byte_offset(text: &str, unit: usize) -> Option<usize> {
+    let mut units = 0;
+    for (i, c) in text.char_indices() {
+        if units == unit {
+            return Some(i);
+        }
+        if units > unit {
+            return None;
+        }
+        units += c.len_utf16();
+    }
+    (units == unit).then_some(text.len())
+}
+
 #[cfg(test)]
 mod tests {
     use super::Utf16Cursor;
@@ -52,5 +67,9 @@ mod tests {
         assert_eq!(c.to_utf16(lt), 4);
         assert_eq!(c.to_utf16(text.len()), 6);
         assert_eq!(c.to_utf16(0), 0);
+        assert_eq!(super::byte_offset(text, 4), Some(lt));
+        assert_eq!(super::byte_offset(text, 2), None, "inside a surrogate pair");
+        assert_eq!(super::byte_offset(text, 6), Some(text.len()));
+        assert_eq!(super::byte_offset(text, 7), None);
     }
 }

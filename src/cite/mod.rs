@@ -23,3 +23,7 @@ pub mod parser;
 pub use parser::{CitationParser, Released};
 pub mod options;
 pub use options::CiteOptions;
+pub mod cited_html;
+pub mod verify;
+pub use cited_html::{render_cited_html, ListedReference, MarkerLink};
+pub use verify::{lexical_entailment, verify_plan, Claim, UncitedSentence, VerifyPlan};

@@ -7,26 +7,7 @@ use hayagriva::citationberg::{
 };
 use hayagriva::{ElemChild, ElemChildren, Formatted};
 
-pub fn escape(text: &str, out: &mut String) {
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-}
-
-/// Only absolute http(s) URLs are linked; anything else (`javascript:`, `data:`, relative)
-/// is shown as text.
-fn safe_url(url: &str) -> bool {
-    let lower = url.trim_start().to_ascii_lowercase();
-    (lower.starts_with("https://") || lower.starts_with("http://"))
-        && !url.chars().any(char::is_control)
-}
+use crate::html::{escape_into as escape, is_safe_url as safe_url};
 
 pub fn write_children(children: &ElemChildren, out: &mut String) {
     for child in &children.0 {

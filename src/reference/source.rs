@@ -258,9 +258,17 @@ mod tests {
 
     #[test]
     fn fills_ids_and_reads_metadata() {
-        let item = csl_item(2, &json!({"content": "x", "metadata": {"type": "book", "title": "T"}})).unwrap();
+        let item = csl_item(
+            2,
+            &json!({"content": "x", "metadata": {"type": "book", "title": "T"}}),
+        )
+        .unwrap();
         assert_eq!(item.id().as_deref(), Some("source-3"));
-        let item = csl_item(0, &json!({"type": "book", "id": 7, "title": "Poe's letter"})).unwrap();
+        let item = csl_item(
+            0,
+            &json!({"type": "book", "id": 7, "title": "Poe's letter"}),
+        )
+        .unwrap();
         assert_eq!(item.id().as_deref(), Some("7"));
         assert_eq!(item.0["title"].to_str().as_deref(), Some("Poe’s letter"));
     }
@@ -269,7 +277,10 @@ mod tests {
     fn bad_fields_are_named() {
         let err = |v: Value| csl_item(4, &v).unwrap_err().to_string();
         assert!(err(json!({"title": "x"})).starts_with("sources[4]: missing `type`"));
-        assert!(err(json!({"type": "book", "issued": {"date-parts": [["x"]]}})).contains("`issued` must be a CSL date"));
+        assert!(
+            err(json!({"type": "book", "issued": {"date-parts": [["x"]]}}))
+                .contains("`issued` must be a CSL date")
+        );
         assert!(err(json!({"type": "book", "editor": [{"name": "x"}]})).contains("`editor[0]`"));
         assert!(err(json!({"type": "book", "title": ["x"]})).contains("`title` must be a string"));
         assert!(err(json!("book")).contains("expected a CSL-JSON object"));
@@ -277,7 +288,10 @@ mod tests {
 
     #[test]
     fn apostrophes_only_inside_words() {
-        assert_eq!(typographic_apostrophes("Jay Alammar's 'blog'"), "Jay Alammar’s 'blog’");
+        assert_eq!(
+            typographic_apostrophes("Jay Alammar's 'blog'"),
+            "Jay Alammar’s 'blog’"
+        );
         assert_eq!(typographic_apostrophes("no quotes"), "no quotes");
     }
 }

@@ -166,3 +166,56 @@ impl CitationParserCore {
         ))
     }
 }
+
+/// What `GenerationResult.verify` asks the judge (claims per citation, uncited sentences).
+#[wasm_bindgen(js_name = verifyPlan)]
+pub fn verify_plan(text: JsValue, opts: JsValue) -> Result<JsValue, JsValue> {
+    let text = text_arg(&text, "text")?;
+    Ok(convert::to_js(&cite::verify_plan(
+        &text,
+        options(opts)?.parse_options(),
+    )))
+}
+
+/// The offline judge: share of the hypothesis's content words found in the premise.
+#[wasm_bindgen(js_name = lexicalEntailment)]
+pub fn lexical_entailment(premise: JsValue, hypothesis: JsValue) -> Result<f64, JsValue> {
+    Ok(cite::lexical_entailment(
+        &text_arg(&premise, "premise")?,
+        &text_arg(&hypothesis, "hypothesis")?,
+    ))
+}
+
+#[derive(serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct CitedHtmlInput {
+    text: String,
+    #[serde(default)]
+    citations: Vec<cite::MarkerLink>,
+    #[serde(default)]
+    references: Vec<cite::ListedReference>,
+    #[serde(default)]
+    id_prefix: Option<String>,
+}
+
+/// Safe HTML of a cited answer: `{text, citations, references, idPrefix?}`.
+#[wasm_bindgen(js_name = renderCitedHtml)]
+pub fn render_cited_html(input: JsValue) -> Result<String, JsValue> {
+    let value: serde_json::Value =
+        convert::from_js(input, "INVALID_OPTION", "renderCitedHtml input")?;
+    let input: CitedHtmlInput = serde_json::from_value(value).map_err(|e| {
+        js_error(
+            "INVALID_OPTION",
+            &format!("renderCitedHtml needs {{text, citations, references}}: {e}"),
+        )
+    })?;
+    Ok(cite::render_cited_html(
+        &input.text,
+        &input.citations,
+        &input.references,
+        input.id_prefix.as_deref().unwrap_or(DEFAULT_ID_PREFIX),
+    ))
+}
+
+/// The id prefix of reference list items: `ref-1`, `ref-2`, …
+const DEFAULT_ID_PREFIX: &str = "ref-";

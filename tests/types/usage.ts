@@ -16,6 +16,8 @@ import init, {
   parseCitations,
   renderReferences,
   type Reference,
+  Citeformer,
+  renderCitedHtml,
 } from "citeflow";
 import initCsl, { renderReferences as renderNow } from "citeflow/csl";
 
@@ -44,7 +46,15 @@ await initCsl();
 const refs: Reference[] = await renderReferences([{ type: "book", title: "T" }], cites, { style: "ieee", format: "html" });
 const now: Reference[] = renderNow([{ content: "x", metadata: { type: "webpage", title: "W" } }], [1]);
 console.log(refs[0].inlineMarker, now.length);
+const cf = new Citeformer({ lmInvoker: { invoke: async () => "Answer [1]." }, style: "ieee", citationPolicy: "auto" });
+const result = await cf.generate({ prompt: "q", sources: [{ content: "c", metadata: { type: "webpage", title: "t" } }] });
+const rate: number = (await result.verify({ judge: async () => 1, threshold: 0.4 })).supportRate;
+for await (const chunk of cf.stream({ prompt: "q", sources: [] })) console.log(chunk.length);
+console.log(rate, renderCitedHtml(result));
+// @ts-expect-error: a model needs invoke
+new Citeformer({ lmInvoker: {} });
 // @ts-expect-error: a source needs a CSL type
+
 renderNow([{ title: "T" }]);
 // @ts-expect-error: unknown marker style
 parseCitations("x", { markerStyle: "angle" });

@@ -1,0 +1,230 @@
+// The Citeformer orchestrator: ask a model for a cited answer over numbered sources, then
+// parse the markers, render the references and verify the claims. Any object with
+// `invoke(messages, options)` (and optionally `stream(...)`) is a model.
+import * as core from "../gen/citeflow.js";
+import { checkPolicy, citationGrammar, parseCitations } from "./citations.js";
+import { citeflowError, describe } from "./errors.js";
+import { renderReferences } from "./references.js";
+import { ready } from "./runtime.js";
+import { ThinkTagOutputTransformer } from "./transformers.js";
+
+export const SCHEMA_VERSION = 3;
+const DEFAULT_THRESHOLD = 0.5;
+
+const POLICY_RULES = {
+  required: "End every sentence with the number of the source that supports it, e.g. \"Water boils at 100 °C [1].\"",
+  quotes_only: "Follow every quotation with the number of the source it comes from.",
+  auto: "Cite sources by number where they support a statement.",
+};
+
+function checkSources(sources) {
+  if (!Array.isArray(sources) || sources.length === 0) {
+    throw citeflowError("NO_SOURCES", `\`sources\` must be a non-empty array of {content, metadata} sources; got ${describe(sources)}`);
+  }
+  sources.forEach((s, i) => {
+    if (s === null || typeof s !== "object" || Array.isArray(s)) throw citeflowError("INVALID_SOURCE", `sources[${i}] must be an object; got ${describe(s)}`);
+  });
+}
+
+const metadataOf = (s) => (s.metadata && typeof s.metadata === "object" ? s.metadata : s);
+const contentOf = (s) => (typeof s.content === "string" ? s.content : String(metadataOf(s).abstract ?? metadataOf(s).title ?? ""));
+
+function instructions(sources, policy, markerStyle) {
+  const marker = { bracket: "[N]", paren: "(N)", curly: "{N}", caret: "^N" }[markerStyle];
+  const listed = sources.map((s, i) => `Source ${i + 1}: ${metadataOf(s).title ?? ""}\n${contentOf(s)}`).join("\n\n");
+  return `Answer from the numbered sources below only. Cite a source as ${marker}, where N is its number. ${POLICY_RULES[policy]}\n\n${listed}`;
+}
+
+/** The answer text of a model output (a string or an LMOutput), reasoning removed. */
+function answerOf(output) {
+  if (typeof output === "string") output = { outputs: [{ type: "text", output }] };
+  if (output === null || typeof output !== "object" || !Array.isArray(output.outputs)) {
+    throw citeflowError("INVALID_OUTPUT", `lmInvoker.invoke must return a string or an LMOutput {outputs}; got ${describe(output)}`);
+  }
+  const split = new ThinkTagOutputTransformer().transform(output);
+  return { text: split.outputs.filter((o) => o.type === "text").map((o) => o.output).join(""), usage: output.usage ?? null };
+}
+
+export function lexicalJudge(premise, hypothesis) {
+  ready();
+  return core.lexicalEntailment(premise, hypothesis);
+}
+
+export class GenerationResult {
+  #markerStyle;
+
+  constructor({ text, citations, references, sources, usage, markerStyle }) {
+    this.schemaVersion = SCHEMA_VERSION;
+    this.text = text;
+    this.citations = citations;
+    this.references = references;
+    this.sources = sources;
+    this.usage = usage;
+    this.#markerStyle = markerStyle;
+  }
+
+  /**
+   * Existence (ids name sources), support (each cited source against the sentence citing it)
+   * and coverage (each uncited sentence against each source), scored by `judge(premise,
+   * hypothesis)` (sync or async, a number in [0, 1]; default the offline lexical judge).
+   */
+  async verify({ judge = lexicalJudge, threshold = DEFAULT_THRESHOLD } = {}) {
+    if (typeof threshold !== "number" || !(threshold >= 0 && threshold <= 1)) {
+      throw citeflowError("INVALID_OPTION", `threshold must be a number in [0, 1]; got ${describe(threshold)}`);
+    }
+    if (typeof judge !== "function") throw citeflowError("INVALID_OPTION", `judge must be a function (premise, hypothesis) => score; got ${describe(judge)}`);
+    const plan = core.verifyPlan(this.text, { markerStyle: this.#markerStyle, sourceCount: this.sources.length });
+    const score = async (premise, hypothesis) => {
+      const s = await judge(premise, hypothesis);
+      if (typeof s !== "number" || !(s >= 0 && s <= 1)) throw citeflowError("INVALID_JUDGE_SCORE", `the judge must return a number in [0, 1]; got ${describe(s)}`);
+      return s;
+    };
+    const perCitation = [];
+    for (const claim of plan.claims) {
+      const entailmentScore = claim.valid ? await score(contentOf(this.sources[claim.sourceId - 1]), claim.hypothesis) : 0;
+      perCitation.push({ citationIndex: claim.citationIndex, sourceId: claim.sourceId, exists: claim.valid, entailmentScore, supported: claim.valid && entailmentScore >= threshold });
+    }
+    const uncitedButEntailed = [];
+    for (const sentence of plan.uncited) {
+      for (let i = 0; i < this.sources.length; i++) {
+        const entailmentScore = await score(contentOf(this.sources[i]), sentence.text);
+        if (entailmentScore >= threshold) uncitedButEntailed.push({ span: sentence.span, candidateSourceId: i + 1, entailmentScore });
+      }
+    }
+    const supported = perCitation.filter((c) => c.supported).length;
+    return {
+      supportRate: perCitation.length === 0 ? 1 : supported / perCitation.length,
+      citationsChecked: perCitation.length,
+      missingSources: perCitation.filter((c) => !c.exists).map((c) => c.sourceId),
+      perCitation,
+      uncitedButEntailed,
+    };
+  }
+
+  toJSON() {
+    const { schemaVersion, text, citations, references, sources, usage } = this;
+    return { schemaVersion, text, citations, references, sources, usage };
+  }
+}
+
+/** Safe HTML: the answer with each marker a link to its reference entry, then the list. */
+export function renderCitedHtml(result, { idPrefix } = {}) {
+  ready();
+  if (result === null || typeof result !== "object" || typeof result.text !== "string") {
+    throw citeflowError("INVALID_OPTION", `renderCitedHtml takes a GenerationResult (or {text, citations, references}); got ${describe(result)}`);
+  }
+  return core.renderCitedHtml({ text: result.text, citations: result.citations ?? [], references: result.references ?? [], idPrefix });
+}
+
+export class Citeformer {
+  #lm;
+  #style;
+  #policy;
+  #markerStyle;
+
+  constructor({ lmInvoker, style = "apa-7", citationPolicy = "required", markerStyle = "bracket" } = {}) {
+    ready();
+    if (lmInvoker === null || typeof lmInvoker !== "object" || typeof lmInvoker.invoke !== "function") {
+      throw citeflowError("INVALID_OPTION", `Citeformer needs an lmInvoker: an object with invoke(messages, options); got ${describe(lmInvoker)}`);
+    }
+    checkPolicy("", { policy: citationPolicy, markerStyle }); // throws INVALID_OPTION on bad names
+    if (typeof style !== "string") throw citeflowError("INVALID_OPTION", `style must be a style name or CSL XML; got ${describe(style)}`);
+    this.#lm = lmInvoker;
+    this.#style = style;
+    this.#policy = citationPolicy;
+    this.#markerStyle = markerStyle;
+  }
+
+  /** What the model is sent: messages with the numbered sources, and the grammar of the policy. */
+  request({ prompt, sources, policy = this.#policy } = {}) {
+    if (typeof prompt !== "string") throw citeflowError("INVALID_TEXT", `prompt must be a string; got ${describe(prompt)}`);
+    checkSources(sources);
+    const markerStyle = this.#markerStyle;
+    const grammar = citationGrammar({ policy, markerStyle, sourceCount: sources.length });
+    return {
+      messages: [{ role: "system", content: instructions(sources, policy, markerStyle) }, { role: "user", content: prompt }],
+      options: { grammar, policy, markerStyle, sourceCount: sources.length },
+    };
+  }
+
+  async generate(args) {
+    const { messages, options } = this.request(args);
+    const { text, usage } = answerOf(await this.#lm.invoke(messages, options));
+    return this.result(text, args.sources, usage);
+  }
+
+  stream(args) {
+    const { messages, options } = this.request(args);
+    return new StreamingResult(this, this.#lm, messages, options, args.sources);
+  }
+
+  /** Builds the result for an answer text (used by generate and stream). */
+  async result(text, sources, usage = null) {
+    const citations = parseCitations(text, { markerStyle: this.#markerStyle, sourceCount: sources.length });
+    const references = citations.some((c) => c.valid) ? await renderReferences(sources, citations, { style: this.#style }) : [];
+    return new GenerationResult({ text, citations, references, sources, usage, markerStyle: this.#markerStyle });
+  }
+}
+
+/** Async-iterable over the answer's text chunks; `finalize()` gives the GenerationResult. */
+export class StreamingResult {
+  #citeformer;
+  #sources;
+  #pump;
+  #text = "";
+  #usage = null;
+  #final = null;
+
+  constructor(citeformer, lm, messages, options, sources) {
+    this.#citeformer = citeformer;
+    this.#sources = sources;
+    this.#pump = this.#chunks(lm, messages, options);
+  }
+
+  /** The answer text received so far. */
+  get text() {
+    return this.#text;
+  }
+
+  [Symbol.asyncIterator]() {
+    return this.#pump;
+  }
+
+  async *#chunks(lm, messages, options) {
+    if (typeof lm.stream !== "function") {
+      const { text, usage } = answerOf(await lm.invoke(messages, options));
+      this.#text = text;
+      this.#usage = usage;
+      if (text) yield text;
+      return;
+    }
+    const think = new ThinkTagOutputTransformer();
+    const take = (events) => {
+      let out = "";
+      for (const e of events) if (e.type === "response" && typeof e.value === "string") out += e.value;
+      this.#text += out;
+      return out;
+    };
+    for await (const item of lm.stream(messages, options)) {
+      if (item !== null && typeof item === "object" && item.usage && !item.type) {
+        this.#usage = item.usage;
+        continue;
+      }
+      const chunk = take(think.push(item));
+      if (chunk) yield chunk;
+    }
+    const rest = take(think.finish());
+    if (rest) yield rest;
+  }
+
+  /** Reads the rest of the stream if needed; every call gives the same result. */
+  finalize() {
+    if (this.#final === null) {
+      this.#final = (async () => {
+        for await (const _ of this.#pump);
+        return this.#citeformer.result(this.#text, this.#sources, this.#usage);
+      })();
+    }
+    return this.#final;
+  }
+}

@@ -1,0 +1,183 @@
+//! Verification of a cited answer: what to ask a judge, and the offline lexical judge.
+
+use serde::{Deserialize, Serialize};
+
+use super::citation::ParseOptions;
+use super::scanner::MarkerScanner;
+use super::sentence::split_sentences;
+use crate::utf16::Utf16Cursor;
+
+/// One citation to check: does source `source_id` support `hypothesis`?
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Claim {
+    /// Index into the answer's citations (as `parse_citations` lists them).
+    pub citation_index: usize,
+    pub source_id: u32,
+    /// Whether the id names a source at all (existence).
+    pub valid: bool,
+    /// The sentence holding the marker, with every marker removed.
+    pub hypothesis: String,
+}
+
+/// A sentence without citations, to check against every source (coverage).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct UncitedSentence {
+    /// UTF-16 offsets into the answer.
+    pub span: [usize; 2],
+    pub text: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct VerifyPlan {
+    pub claims: Vec<Claim>,
+    pub uncited: Vec<UncitedSentence>,
+}
+
+/// Splits the answer into sentences and lists the claims each citation makes.
+pub fn verify_plan(text: &str, options: ParseOptions) -> VerifyPlan {
+    let mut scanner = MarkerScanner::new(options.marker_style, options.source_count);
+    let mut found = Vec::new();
+    scanner.feed(text, &mut found);
+    scanner.finish(&mut found);
+
+    let mut plan = VerifyPlan::default();
+    let mut units = Utf16Cursor::new(text);
+    let mut next = 0;
+    let mut citation_index = 0;
+    for range in split_sentences(text) {
+        let start16 = units.to_utf16(range.start);
+        let end16 = units.to_utf16(range.end);
+        let mine: Vec<_> = found[next..]
+            .iter()
+            .take_while(|f| f.span.start < range.end)
+            .collect();
+        next += mine.len();
+        if mine.is_empty() {
+            plan.uncited.push(UncitedSentence {
+                span: [start16, end16],
+                text: text[range].to_owned(),
+            });
+            continue;
+        }
+        let mut hypothesis = String::new();
+        let mut at = range.start;
+        for f in &mine {
+            hypothesis.push_str(&text[at..f.span.start.max(at)]);
+            at = f.span.end.max(at);
+        }
+        hypothesis.push_str(&text[at..range.end]);
+        let hypothesis = tidy(&hypothesis);
+        for f in &mine {
+            for &id in &f.ids {
+                plan.claims.push(Claim {
+                    citation_index,
+                    source_id: id,
+                    valid: options.is_valid(id),
+                    hypothesis: hypothesis.clone(),
+                });
+                citation_index += 1;
+            }
+        }
+    }
+    plan
+}
+
+/// Collapses whitespace and the space a removed marker leaves before punctuation.
+fn tidy(s: &str) -> String {
+    let collapsed = s.split_whitespace().collect::<Vec<_>>().join(" ");
+    let mut out = String::with_capacity(collapsed.len());
+    for c in collapsed.chars() {
+        if matches!(c, '.' | ',' | ';' | ':' | '!' | '?') && out.ends_with(' ') {
+            out.pop();
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Words that carry no claim.
+const STOPWORDS: &[&str] = &[
+    "a", "an", "and", "are", "as", "at", "be", "been", "but", "by", "for", "from", "has", "have",
+    "in", "is", "it", "its", "of", "on", "or", "that", "the", "their", "this", "to", "was", "were",
+    "which", "with",
+];
+
+fn content_words(text: &str) -> Vec<String> {
+    let mut words: Vec<String> = text
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| w.chars().count() >= 2)
+        .map(str::to_ascii_lowercase)
+        .filter(|w| !STOPWORDS.contains(&w.as_str()))
+        .collect();
+    words.sort_unstable();
+    words.dedup();
+    words
+}
+
+/// The offline judge: the share of the hypothesis's content words (ASCII-lowercased, stop
+/// words dropped) that occur in the premise, in [0, 1]. Crude, deterministic, no model.
+///
+/// ```
+/// use citeflow::cite::lexical_entailment;
+/// let s = lexical_entailment("Water boils at 100 degrees Celsius at sea level.", "Water boils at 100 degrees.");
+/// assert_eq!(s, 1.0);
+/// assert!(lexical_entailment("Cats purr.", "Water boils at 100 degrees.") < 0.5);
+/// ```
+pub fn lexical_entailment(premise: &str, hypothesis: &str) -> f64 {
+    let hyp = content_words(hypothesis);
+    if hyp.is_empty() {
+        return 0.0;
+    }
+    let prem = content_words(premise);
+    let held = hyp.iter().filter(|w| prem.binary_search(w).is_ok()).count();
+    held as f64 / hyp.len() as f64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cite::MarkerStyle;
+
+    #[test]
+    fn claims_and_uncited_sentences() {
+        let text = "Water boils at 100 °C [1, 2]. Nobody disputes it. Ice floats [3].";
+        let plan = verify_plan(
+            text,
+            ParseOptions {
+                marker_style: MarkerStyle::Bracket,
+                source_count: Some(2),
+            },
+        );
+        let claims: Vec<(usize, u32, bool, &str)> = plan
+            .claims
+            .iter()
+            .map(|c| {
+                (
+                    c.citation_index,
+                    c.source_id,
+                    c.valid,
+                    c.hypothesis.as_str(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            claims,
+            [
+                (0, 1, true, "Water boils at 100 °C."),
+                (1, 2, true, "Water boils at 100 °C."),
+                (2, 3, false, "Ice floats.")
+            ]
+        );
+        assert_eq!(plan.uncited.len(), 1);
+        assert_eq!(plan.uncited[0].text, "Nobody disputes it.");
+        let units: Vec<u16> = text.encode_utf16().collect();
+        let [a, b] = plan.uncited[0].span;
+        assert_eq!(
+            String::from_utf16(&units[a..b]).unwrap(),
+            "Nobody disputes it."
+        );
+    }
+}
