@@ -5,6 +5,7 @@
 import { CitationParser, checkPolicy, deduplicateAdjacentCites } from "citeflow";
 import { rng } from "../tests/js/helpers.mjs";
 import { chunk } from "./transcript.mjs";
+import { median, time } from "./timing.mjs";
 
 const SOURCES = 8;
 const WORDS = "the study found that rates rose in most regions while costs fell over the decade according to survey data".split(" ");
@@ -60,21 +61,7 @@ function regexPolicy(text, sourceCount) {
 }
 
 // ---- harness ---------------------------------------------------------------------------------
-function median(xs) {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
-}
 
-function time(fn, runs) {
-  fn();
-  const t = [];
-  for (let i = 0; i < runs; i++) {
-    const t0 = performance.now();
-    fn();
-    t.push(performance.now() - t0);
-  }
-  return median(t);
-}
 
 export async function run({ runs = 5 } = {}) {
   const text = answer();
@@ -93,14 +80,16 @@ export async function run({ runs = 5 } = {}) {
     }],
     ["dedup (whole text)", () => deduplicateAdjacentCites(text), () => regexDedup(text)],
     ["policy check (whole text)", () => checkPolicy(text, { sourceCount: SOURCES }), () => regexPolicy(text, SOURCES)],
-  ].map(([name, a, b]) => {
-    const ta = time(a, runs);
-    const tb = time(b, runs);
-    return { name, citeflowMs: ta, regexMs: tb, ratio: tb / ta };
-  });
+  ];
+  const results = [];
+  for (const [name, a, b] of rows) {
+    const ta = await time(a, runs);
+    const tb = await time(b, runs);
+    results.push({ name, citeflowMs: ta, regexMs: tb, ratio: tb / ta });
+  }
   if (ours !== theirs) throw new Error(`citation counts differ: citeflow ${ours}, regex ${theirs}`);
   if (deduplicateAdjacentCites(text) !== regexDedup(text)) throw new Error("dedup results differ");
-  return { name: "citations", bytes: text.length, citations: ours, rows };
+  return { name: "citations", bytes: text.length, citations: ours, rows: results };
 }
 
 export function print({ bytes, citations, rows }) {

@@ -7,6 +7,7 @@ import { gzipSync } from "node:zlib";
 import { fileURLToPath } from "node:url";
 import CSL from "citeproc";
 import { renderReferences } from "citeflow/csl";
+import { median, time } from "./timing.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const shared = process.env.CITEFLOW_SHARED ?? `${root}../shared`;
@@ -21,21 +22,7 @@ function items(n) {
   });
 }
 
-function median(xs) {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
-}
 
-function time(fn, runs) {
-  fn();
-  const t = [];
-  for (let i = 0; i < runs; i++) {
-    const t0 = performance.now();
-    fn();
-    t.push(performance.now() - t0);
-  }
-  return median(t);
-}
 
 const FIRST = `
 const t0 = performance.now();
@@ -56,8 +43,8 @@ export async function run({ runs = 5 } = {}) {
     return engine.makeBibliography()[1];
   };
   if (ours().length !== theirs().length) throw new Error("the two engines rendered different counts");
-  const a = time(ours, runs);
-  const b = time(theirs, runs);
+  const a = await time(ours, runs);
+  const b = await time(theirs, runs);
   const probes = Array.from({ length: 3 }, () =>
     JSON.parse(execFileSync(process.execPath, ["--input-type=module", "-e", FIRST], { cwd: root, encoding: "utf8" })),
   );

@@ -4,6 +4,7 @@ import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import { fileURLToPath } from "node:url";
+import { median } from "./timing.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const wasmPath = `${root}pkg/gen/citeflow_bg.wasm`;
@@ -23,10 +24,6 @@ await import("citeflow");
 console.log(JSON.stringify({ importMs: performance.now() - t0 }));
 `;
 
-function median(xs) {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
-}
 
 function child(code) {
   return JSON.parse(execFileSync(process.execPath, ["--input-type=module", "-e", code], { cwd: root, encoding: "utf8" }));

@@ -8,6 +8,7 @@
 import { extractReasoningMiddleware } from "ai";
 import { ThinkTagOutputTransformer } from "citeflow";
 import { chunk, transcript } from "./transcript.mjs";
+import { median, time } from "./timing.mjs";
 
 const text = transcript();
 const MB = text.length / 1e6;
@@ -29,21 +30,7 @@ async function aiSdkTransform() {
   return captured;
 }
 
-function median(xs) {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
-}
 
-async function time(fn, runs) {
-  await fn(); // warm up
-  const times = [];
-  for (let i = 0; i < runs; i++) {
-    const t0 = performance.now();
-    await fn();
-    times.push(performance.now() - t0);
-  }
-  return median(times);
-}
 
 export async function run({ runs = 9 } = {}) {
   const rows = [];

@@ -68,10 +68,7 @@ impl ParseOptions {
 /// assert_eq!(cites[0].span, [22, 28]);
 /// ```
 pub fn parse_citations(text: &str, options: ParseOptions) -> Vec<Citation> {
-    let mut scanner = MarkerScanner::new(options.marker_style, options.source_count);
-    let mut found = Vec::new();
-    scanner.feed(text, &mut found);
-    scanner.finish(&mut found);
+    let found = MarkerScanner::find_all(options.marker_style, options.source_count, text);
     found
         .into_iter()
         .flat_map(|f| options.citations(f).collect::<Vec<_>>())

@@ -14,10 +14,7 @@ use super::scanner::{Found, MarkerScanner};
 /// assert_eq!(deduplicate_adjacent_cites("[1][2][3][1]", MarkerStyle::Bracket), "[1] [2] [3]");
 /// ```
 pub fn deduplicate_adjacent_cites(text: &str, style: MarkerStyle) -> String {
-    let mut scanner = MarkerScanner::new(style, None);
-    let mut found = Vec::new();
-    scanner.feed(text, &mut found);
-    scanner.finish(&mut found);
+    let found = MarkerScanner::find_all(style, None, text);
 
     let mut out = String::with_capacity(text.len());
     let mut copied = 0;

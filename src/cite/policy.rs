@@ -4,9 +4,8 @@ use serde::{Deserialize, Serialize};
 
 use super::citation::{Citation, ParseOptions};
 use super::error::{CiteError, Result};
-use super::scanner::MarkerScanner;
-use super::sentence::split_sentences;
-use crate::utf16::Utf16Cursor;
+use super::scanner::Found;
+use super::sentence::marked_sentences;
 
 /// When a sentence must cite.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -75,25 +74,14 @@ const QUOTES: [(char, char); 2] = [('"', '"'), ('“', '”')];
 /// Checks `text` against `policy`: per sentence, whether the markers the policy asks for are
 /// there, and whether every marker names a source.
 pub fn check_policy(text: &str, policy: Policy, options: ParseOptions) -> PolicyReport {
-    let mut scanner = MarkerScanner::new(options.marker_style, options.source_count);
-    let mut found = Vec::new();
-    scanner.feed(text, &mut found);
-    scanner.finish(&mut found);
-
-    let mut units = Utf16Cursor::new(text);
     let mut sentences = Vec::new();
-    let mut next = 0;
-    for range in split_sentences(text) {
-        let start16 = units.to_utf16(range.start);
-        let end16 = units.to_utf16(range.end);
-        let mine: Vec<_> = found[next..]
+    for marked in marked_sentences(text, options) {
+        let range = marked.range.clone();
+        let mine: Vec<&Found> = marked.found.iter().collect();
+        let citations: Vec<Citation> = marked
+            .found
             .iter()
-            .take_while(|f| f.span.start < range.end)
-            .collect();
-        next += mine.len();
-        let citations: Vec<Citation> = mine
-            .iter()
-            .flat_map(|f| options.citations((*f).clone()).collect::<Vec<_>>())
+            .flat_map(|f| options.citations(f.clone()).collect::<Vec<_>>())
             .collect();
         let sentence = &text[range.clone()];
         let problem = if let Some(bad) = citations.iter().find(|c| !c.valid) {
@@ -120,7 +108,7 @@ pub fn check_policy(text: &str, policy: Policy, options: ParseOptions) -> Policy
             }
         };
         sentences.push(SentenceCheck {
-            span: [start16, end16],
+            span: marked.span16,
             text: sentence.to_owned(),
             citations,
             ok: problem.is_none(),
@@ -135,7 +123,7 @@ pub fn check_policy(text: &str, policy: Policy, options: ParseOptions) -> Policy
 }
 
 /// The first quoted span not followed (after spaces and `,;:`) by a marker, as a problem.
-fn uncited_quote(sentence: &str, base: usize, found: &[&super::scanner::Found]) -> Option<String> {
+fn uncited_quote(sentence: &str, base: usize, found: &[&Found]) -> Option<String> {
     for (open, close) in QUOTES {
         let mut rest = 0;
         while let Some(o) = sentence[rest..].find(open).map(|p| rest + p) {

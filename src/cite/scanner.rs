@@ -82,6 +82,15 @@ impl MarkerScanner {
         }
     }
 
+    /// Every marker group in a whole text.
+    pub fn find_all(style: MarkerStyle, source_count: Option<u32>, text: &str) -> Vec<Found> {
+        let mut scanner = Self::new(style, source_count);
+        let mut found = Vec::new();
+        scanner.feed(text, &mut found);
+        scanner.finish(&mut found);
+        found
+    }
+
     /// Bytes of the text still undecided (a suffix of all text fed).
     pub fn pending_len(&self) -> usize {
         self.pending.len()

@@ -2,6 +2,41 @@
 
 use std::ops::Range;
 
+use super::citation::ParseOptions;
+use super::scanner::{Found, MarkerScanner};
+use crate::utf16::Utf16Cursor;
+
+/// A sentence with the marker groups in it.
+pub(crate) struct MarkedSentence {
+    pub range: Range<usize>,
+    /// The same range in UTF-16 units.
+    pub span16: [usize; 2],
+    pub found: Vec<Found>,
+}
+
+/// The sentences of `text`, each with its markers (what policy checks and verification read).
+pub(crate) fn marked_sentences(text: &str, options: ParseOptions) -> Vec<MarkedSentence> {
+    let mut found = MarkerScanner::find_all(options.marker_style, options.source_count, text)
+        .into_iter()
+        .peekable();
+    let mut units = Utf16Cursor::new(text);
+    split_sentences(text)
+        .into_iter()
+        .map(|range| {
+            let span16 = [units.to_utf16(range.start), units.to_utf16(range.end)];
+            let mut mine = Vec::new();
+            while let Some(f) = found.next_if(|f| f.span.start < range.end) {
+                mine.push(f);
+            }
+            MarkedSentence {
+                range,
+                span16,
+                found: mine,
+            }
+        })
+        .collect()
+}
+
 /// Abbreviations that end with a period without ending the sentence (compared lowercase).
 const ABBREVIATIONS: &[&str] = &[
     "dr.", "mr.", "mrs.", "ms.", "prof.", "sr.", "jr.", "st.", "vs.", "etc.", "e.g.", "i.e.",

@@ -3,9 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::citation::ParseOptions;
-use super::scanner::MarkerScanner;
-use super::sentence::split_sentences;
-use crate::utf16::Utf16Cursor;
+use super::sentence::marked_sentences;
 
 /// One citation to check: does source `source_id` support `hypothesis`?
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -38,48 +36,33 @@ pub struct VerifyPlan {
 
 /// Splits the answer into sentences and lists the claims each citation makes.
 pub fn verify_plan(text: &str, options: ParseOptions) -> VerifyPlan {
-    let mut scanner = MarkerScanner::new(options.marker_style, options.source_count);
-    let mut found = Vec::new();
-    scanner.feed(text, &mut found);
-    scanner.finish(&mut found);
-
     let mut plan = VerifyPlan::default();
-    let mut units = Utf16Cursor::new(text);
-    let mut next = 0;
     let mut citation_index = 0;
-    for range in split_sentences(text) {
-        let start16 = units.to_utf16(range.start);
-        let end16 = units.to_utf16(range.end);
-        let mine: Vec<_> = found[next..]
-            .iter()
-            .take_while(|f| f.span.start < range.end)
-            .collect();
-        next += mine.len();
-        if mine.is_empty() {
+    for sentence in marked_sentences(text, options) {
+        let range = sentence.range;
+        if sentence.found.is_empty() {
             plan.uncited.push(UncitedSentence {
-                span: [start16, end16],
+                span: sentence.span16,
                 text: text[range].to_owned(),
             });
             continue;
         }
         let mut hypothesis = String::new();
         let mut at = range.start;
-        for f in &mine {
+        for f in &sentence.found {
             hypothesis.push_str(&text[at..f.span.start.max(at)]);
             at = f.span.end.max(at);
         }
         hypothesis.push_str(&text[at..range.end]);
         let hypothesis = tidy(&hypothesis);
-        for f in &mine {
-            for &id in &f.ids {
-                plan.claims.push(Claim {
-                    citation_index,
-                    source_id: id,
-                    valid: options.is_valid(id),
-                    hypothesis: hypothesis.clone(),
-                });
-                citation_index += 1;
-            }
+        for &id in sentence.found.iter().flat_map(|f| &f.ids) {
+            plan.claims.push(Claim {
+                citation_index,
+                source_id: id,
+                valid: options.is_valid(id),
+                hypothesis: hypothesis.clone(),
+            });
+            citation_index += 1;
         }
     }
     plan
