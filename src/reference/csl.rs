@@ -173,19 +173,46 @@ pub fn render_references(
         return Ok(Vec::new());
     }
 
-    let mut driver = BibliographyDriver::new();
-    for &i in &order {
-        driver.citation(CitationRequest::from_items(
-            vec![CitationItem::with_entry(&items[i])],
-            &style,
-            &locale_files,
-        ));
+    let render = |order: &[usize]| {
+        let mut driver = BibliographyDriver::new();
+        for &i in order {
+            driver.citation(CitationRequest::from_items(
+                vec![CitationItem::with_entry(&items[i])],
+                &style,
+                &locale_files,
+            ));
+        }
+        driver.finish(BibliographyRequest {
+            style: &style,
+            locale: None,
+            locale_files: &locale_files,
+        })
+    };
+    let mut rendered = render(&order);
+    // CSL assigns year suffixes (2020a, 2020b) in bibliography order; hayagriva assigns them in
+    // citation order. Where the style sorts its bibliography (author-date styles), render again
+    // with the citations in that order, which changes nothing else there.
+    if style
+        .bibliography
+        .as_ref()
+        .is_some_and(|b| b.sort.is_some())
+    {
+        if let Some(bibliography) = &rendered.bibliography {
+            let by_bibliography: Vec<usize> = bibliography
+                .items
+                .iter()
+                .filter_map(|e| {
+                    items
+                        .iter()
+                        .position(|it| it.id().as_deref() == Some(e.key.as_str()))
+                })
+                .collect();
+            if by_bibliography.len() == order.len() && by_bibliography != order {
+                order = by_bibliography;
+                rendered = render(&order);
+            }
+        }
     }
-    let rendered = driver.finish(BibliographyRequest {
-        style: &style,
-        locale: None,
-        locale_files: &locale_files,
-    });
 
     let markers: Vec<String> = rendered
         .citations

@@ -52,14 +52,14 @@ export function compare(style) {
 
 /** Agreement (entries) each style must keep: today's measured level, so a regression fails. */
 const FLOORS = {
-  apa: 40,
+  apa: 42,
   "modern-language-association": 40,
-  "chicago-author-date": 29,
+  "chicago-author-date": 31,
   ieee: 44,
   nature: 42,
   vancouver: 29,
   "elsevier-vancouver": 40,
-  "harvard-cite-them-right": 37,
+  "harvard-cite-them-right": 39,
   "american-medical-association": 43,
 };
 
