@@ -29,7 +29,9 @@ export type CiteflowErrorCode =
   | "UNKNOWN_STYLE"
   | "INVALID_STYLE"
   | "INVALID_LOCALE"
-  | "INVALID_JUDGE_SCORE";
+  | "INVALID_JUDGE_SCORE"
+  | "SSE_LINE_TOO_LONG"
+  | "SSE_TRUNCATED";
 
 // ---- events -------------------------------------------------------------------------------
 
@@ -325,3 +327,25 @@ export class Citeformer {
 export function lexicalJudge(premise: string, hypothesis: string): number;
 /** Safe HTML: each marker a link to `#ref-N` (or `idPrefix`), then the reference list. */
 export function renderCitedHtml(result: Pick<GenerationResult, "text" | "citations" | "references">, options?: { idPrefix?: string }): string;
+
+// ---- server-sent events ----------------------------------------------------------------------
+
+export interface SSEMessage {
+  /** The `event:` name; absent means "message". */
+  event?: string;
+  /** `data:` lines joined with "\n". */
+  data: string;
+  /** The last `id:` seen. */
+  id?: string;
+  /** A `retry:` the server asked for, in ms. */
+  retry?: number;
+}
+
+/** Incremental, strict SSE decoding (CRLF/LF/CR, split lines and characters, BOM, comments, bounded lines). */
+export class SSEDecoder {
+  constructor(options?: { maxLineBytes?: number });
+  push(chunk: Uint8Array | ArrayBuffer | ArrayBufferView | string): SSEMessage[];
+  /** Throws SSE_TRUNCATED if the stream ended inside an event. */
+  finish(): SSEMessage[];
+  transformStream(): TransformStream<Uint8Array | string, SSEMessage>;
+}

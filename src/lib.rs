@@ -30,6 +30,7 @@ pub mod cite;
 pub mod error;
 pub mod event;
 pub mod html;
+pub mod provider;
 pub mod reference;
 pub mod transform;
 pub mod utf16;

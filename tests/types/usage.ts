@@ -18,6 +18,8 @@ import init, {
   type Reference,
   Citeformer,
   renderCitedHtml,
+  SSEDecoder,
+  type SSEMessage,
 } from "citeflow";
 import initCsl, { renderReferences as renderNow } from "citeflow/csl";
 
@@ -51,6 +53,9 @@ const result = await cf.generate({ prompt: "q", sources: [{ content: "c", metada
 const rate: number = (await result.verify({ judge: async () => 1, threshold: 0.4 })).supportRate;
 for await (const chunk of cf.stream({ prompt: "q", sources: [] })) console.log(chunk.length);
 console.log(rate, renderCitedHtml(result));
+const sse: SSEMessage[] = new SSEDecoder({ maxLineBytes: 1024 }).push(new Uint8Array([100]));
+const piped: ReadableStream<SSEMessage> = new ReadableStream<Uint8Array>().pipeThrough(new SSEDecoder().transformStream());
+console.log(sse.length, piped.locked);
 // @ts-expect-error: a model needs invoke
 new Citeformer({ lmInvoker: {} });
 // @ts-expect-error: a source needs a CSL type

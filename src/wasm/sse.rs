@@ -1,0 +1,47 @@
+//! `SseDecoderCore`: the SSE decoder behind the JS `SSEDecoder`.
+
+use wasm_bindgen::prelude::*;
+
+use super::convert;
+use super::errors::js_error;
+use crate::provider::{SseDecoder, SseError, DEFAULT_MAX_LINE_BYTES};
+
+impl From<SseError> for JsValue {
+    fn from(err: SseError) -> Self {
+        js_error(err.code(), &err.to_string())
+    }
+}
+
+#[wasm_bindgen]
+pub struct SseDecoderCore {
+    inner: SseDecoder,
+}
+
+#[wasm_bindgen]
+impl SseDecoderCore {
+    #[wasm_bindgen(constructor)]
+    pub fn new(max_line_bytes: Option<f64>) -> Result<SseDecoderCore, JsValue> {
+        let max = match max_line_bytes {
+            None => DEFAULT_MAX_LINE_BYTES,
+            Some(n) if n >= 1.0 && n.fract() == 0.0 && n <= u32::MAX as f64 => n as usize,
+            Some(n) => {
+                return Err(js_error(
+                    "INVALID_OPTION",
+                    &format!("maxLineBytes must be a whole number ≥ 1, got {n}"),
+                ))
+            }
+        };
+        Ok(Self {
+            inner: SseDecoder::new(max),
+        })
+    }
+
+    /// Messages completed by these bytes.
+    pub fn push(&mut self, bytes: &[u8]) -> Result<JsValue, JsValue> {
+        Ok(convert::to_js(&self.inner.push(bytes)?))
+    }
+
+    pub fn finish(&mut self) -> Result<(), JsValue> {
+        Ok(self.inner.finish()?)
+    }
+}
