@@ -31,7 +31,11 @@ export type CiteflowErrorCode =
   | "INVALID_LOCALE"
   | "INVALID_JUDGE_SCORE"
   | "SSE_LINE_TOO_LONG"
-  | "SSE_TRUNCATED";
+  | "SSE_TRUNCATED"
+  | "UNKNOWN_PROVIDER"
+  | "PROVIDER_ERROR"
+  | "STREAM_TRUNCATED"
+  | "INVALID_PROVIDER_DATA";
 
 // ---- events -------------------------------------------------------------------------------
 
@@ -349,3 +353,16 @@ export class SSEDecoder {
   finish(): SSEMessage[];
   transformStream(): TransformStream<Uint8Array | string, SSEMessage>;
 }
+
+export type StreamFormat = "openai" | "openrouter" | "openai-compatible" | "anthropic";
+/** Provider SSE messages → events: response/thinking deltas, Anthropic blocks and citations, `usage` events. */
+export class ProviderStreamDecoder {
+  constructor(format: StreamFormat);
+  push(message: SSEMessage): Event[];
+  /** Throws STREAM_TRUNCATED when the provider never marked the end. */
+  finish(): Event[];
+  readonly finishReason: string | null;
+  transformStream(): TransformStream<SSEMessage, Event>;
+}
+/** A streamed response body (bytes) as events: `decodeProviderStream(res.body, "openai")`. */
+export function decodeProviderStream(body: ReadableStream<Uint8Array>, format: StreamFormat): ReadableStream<Event>;

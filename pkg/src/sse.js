@@ -52,3 +52,55 @@ export class SSEDecoder {
     });
   }
 }
+
+/** Provider SSE messages → citeflow events (OpenAI-style or Anthropic wire format). */
+export class ProviderStreamDecoder {
+  #core;
+  #format;
+
+  constructor(format) {
+    ready();
+    if (typeof format !== "string") throw citeflowError("UNKNOWN_PROVIDER", `ProviderStreamDecoder takes a format name ("openai", "openrouter", "openai-compatible", "anthropic"); got ${describe(format)}`);
+    this.#core = new core.ProviderStreamCore(format);
+    this.#format = format;
+  }
+
+  /** Events from one SSE message. */
+  push(message) {
+    if (message === null || typeof message !== "object" || typeof message.data !== "string") {
+      throw citeflowError("INVALID_EVENT", `ProviderStreamDecoder.push takes an SSE message {event?, data}; got ${describe(message)}`);
+    }
+    return this.#core.push(message);
+  }
+
+  /** Ends the stream: throws STREAM_TRUNCATED if the provider never said it was done. */
+  finish() {
+    return this.#core.finish();
+  }
+
+  /** Why the model stopped ("stop", "length", "end_turn", …), once it said so. */
+  get finishReason() {
+    return this.#core.finishReason() ?? null;
+  }
+
+  transformStream() {
+    const d = new ProviderStreamDecoder(this.#format);
+    return new TransformStream({
+      transform(message, controller) {
+        for (const e of d.push(message)) controller.enqueue(e);
+      },
+      flush(controller) {
+        for (const e of d.finish()) controller.enqueue(e);
+      },
+    });
+  }
+}
+
+/** A provider's streamed response body (bytes) as citeflow events: SSE decoding + provider decoding. */
+export function decodeProviderStream(body, format) {
+  if (body === null || typeof body !== "object" || typeof body.pipeThrough !== "function") {
+    throw citeflowError("INVALID_OPTION", `decodeProviderStream takes a ReadableStream of bytes (a fetch Response body); got ${describe(body)}`);
+  }
+  const provider = new ProviderStreamDecoder(format);
+  return body.pipeThrough(new SSEDecoder().transformStream()).pipeThrough(provider.transformStream());
+}

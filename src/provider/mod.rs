@@ -1,5 +1,7 @@
 //! Talking to model providers: wire formats and (later) request builders and invokers.
 
 pub mod sse;
+pub mod stream;
 
 pub use sse::{SseDecoder, SseError, SseMessage, DEFAULT_MAX_LINE_BYTES};
+pub use stream::{ProviderStreamDecoder, StreamError, StreamFormat, USAGE};

@@ -4,7 +4,10 @@ use wasm_bindgen::prelude::*;
 
 use super::convert;
 use super::errors::js_error;
-use crate::provider::{SseDecoder, SseError, DEFAULT_MAX_LINE_BYTES};
+use crate::provider::{
+    ProviderStreamDecoder, SseDecoder, SseError, SseMessage, StreamError, StreamFormat,
+    DEFAULT_MAX_LINE_BYTES,
+};
 
 impl From<SseError> for JsValue {
     fn from(err: SseError) -> Self {
@@ -43,5 +46,46 @@ impl SseDecoderCore {
 
     pub fn finish(&mut self) -> Result<(), JsValue> {
         Ok(self.inner.finish()?)
+    }
+}
+
+impl From<StreamError> for JsValue {
+    fn from(err: StreamError) -> Self {
+        js_error(err.code(), &err.to_string())
+    }
+}
+
+/// Provider stream decoding behind the JS `ProviderStreamDecoder`.
+#[wasm_bindgen]
+pub struct ProviderStreamCore {
+    inner: ProviderStreamDecoder,
+}
+
+#[wasm_bindgen]
+impl ProviderStreamCore {
+    #[wasm_bindgen(constructor)]
+    pub fn new(format: &str) -> Result<ProviderStreamCore, JsValue> {
+        let format = StreamFormat::parse(format).ok_or_else(|| {
+            js_error("UNKNOWN_PROVIDER", &format!("unknown stream format {format:?}; use \"openai\", \"openrouter\", \"openai-compatible\" or \"anthropic\""))
+        })?;
+        Ok(Self {
+            inner: ProviderStreamDecoder::new(format),
+        })
+    }
+
+    /// Events from one SSE message (`{event?, data, id?}`).
+    pub fn push(&mut self, message: JsValue) -> Result<JsValue, JsValue> {
+        let message: SseMessage =
+            convert::from_js(message, "INVALID_EVENT", "SSE message {event?, data}")?;
+        Ok(convert::to_js(&self.inner.push(&message)?))
+    }
+
+    pub fn finish(&mut self) -> Result<JsValue, JsValue> {
+        Ok(convert::to_js(&self.inner.finish()?))
+    }
+
+    #[wasm_bindgen(js_name = finishReason)]
+    pub fn finish_reason(&self) -> Option<String> {
+        self.inner.finish_reason().map(str::to_owned)
     }
 }

@@ -20,6 +20,7 @@ import init, {
   renderCitedHtml,
   SSEDecoder,
   type SSEMessage,
+  decodeProviderStream,
 } from "citeflow";
 import initCsl, { renderReferences as renderNow } from "citeflow/csl";
 
@@ -56,6 +57,10 @@ console.log(rate, renderCitedHtml(result));
 const sse: SSEMessage[] = new SSEDecoder({ maxLineBytes: 1024 }).push(new Uint8Array([100]));
 const piped: ReadableStream<SSEMessage> = new ReadableStream<Uint8Array>().pipeThrough(new SSEDecoder().transformStream());
 console.log(sse.length, piped.locked);
+const providerEvents: ReadableStream<Event> = decodeProviderStream(new ReadableStream<Uint8Array>(), "anthropic");
+// @ts-expect-error: unknown provider format
+decodeProviderStream(new ReadableStream<Uint8Array>(), "cohere");
+console.log(providerEvents.locked);
 // @ts-expect-error: a model needs invoke
 new Citeformer({ lmInvoker: {} });
 // @ts-expect-error: a source needs a CSL type

@@ -1,0 +1,375 @@
+//! Provider stream decoding: SSE messages from OpenAI-style and Anthropic streaming APIs
+//! become citeflow events.
+//!
+//! OpenAI Chat Completions (and compatible servers: OpenRouter, vLLM, llama.cpp, Ollama):
+//! `delta.content` → `response`; `delta.reasoning_content` (DeepSeek, vLLM) or
+//! `delta.reasoning` (OpenRouter) → `thinking`; `usage` (with OpenRouter's cost, as sent) → a
+//! `usage` event; `[DONE]` or a `finish_reason` ends the stream. Anthropic Messages: text and
+//! thinking content blocks become `response_*` / `thinking_*` blocks with the block's id,
+//! `citations_delta` → `citation` events (cited text, source span, document title),
+//! `message_start` / `message_delta` usage → `usage` events, `error` → an error.
+//! A stream that stops before its end marker is an error, never a short answer.
+
+use serde_json::{json, Map, Value};
+use thiserror::Error;
+
+use super::sse::SseMessage;
+use crate::event::{types, Event};
+
+/// Which wire format the stream speaks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StreamFormat {
+    /// OpenAI Chat Completions chunks (also OpenRouter and OpenAI-compatible servers).
+    OpenAi,
+    /// Anthropic Messages events.
+    Anthropic,
+}
+
+impl StreamFormat {
+    pub fn parse(name: &str) -> Option<Self> {
+        match name {
+            "openai" | "openrouter" | "openai-compatible" => Some(Self::OpenAi),
+            "anthropic" => Some(Self::Anthropic),
+            _ => None,
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Self::OpenAi => "openai",
+            Self::Anthropic => "anthropic",
+        }
+    }
+}
+
+/// The event type carrying token usage (value: the provider's usage object, as sent).
+pub const USAGE: &str = "usage";
+
+#[derive(Debug, Clone, PartialEq, Error)]
+pub enum StreamError {
+    #[error("{provider} stream error{}: {message}", code.as_ref().map(|c| format!(" ({c})")).unwrap_or_default())]
+    Provider {
+        provider: &'static str,
+        message: String,
+        code: Option<String>,
+    },
+    #[error("the {provider} stream ended before its end marker: the answer is incomplete")]
+    Truncated { provider: &'static str },
+    #[error("the {provider} stream sent data that is not the expected JSON: {detail}")]
+    InvalidData {
+        provider: &'static str,
+        detail: String,
+    },
+    #[error("the stream decoder has already finished")]
+    Finished,
+}
+
+impl StreamError {
+    pub fn code(&self) -> &'static str {
+        match self {
+            Self::Provider { .. } => "PROVIDER_ERROR",
+            Self::Truncated { .. } => "STREAM_TRUNCATED",
+            Self::InvalidData { .. } => "INVALID_PROVIDER_DATA",
+            Self::Finished => "STREAM_FINISHED",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum BlockKind {
+    Text,
+    Thinking,
+    Other,
+}
+
+/// Decodes one provider stream.
+#[derive(Debug, Clone)]
+pub struct ProviderStreamDecoder {
+    format: StreamFormat,
+    done: bool,
+    finished: bool,
+    message_id: Option<String>,
+    /// Anthropic content blocks by index.
+    blocks: Vec<BlockKind>,
+    /// UTF-16 length of the answer so far (where a cited block starts).
+    answer16: usize,
+    finish_reason: Option<String>,
+}
+
+impl ProviderStreamDecoder {
+    pub fn new(format: StreamFormat) -> Self {
+        Self {
+            format,
+            done: false,
+            finished: false,
+            message_id: None,
+            blocks: Vec::new(),
+            answer16: 0,
+            finish_reason: None,
+        }
+    }
+
+    /// Why the model stopped, once it said so.
+    pub fn finish_reason(&self) -> Option<&str> {
+        self.finish_reason.as_deref()
+    }
+
+    fn invalid(&self, detail: impl Into<String>) -> StreamError {
+        StreamError::InvalidData {
+            provider: self.format.name(),
+            detail: detail.into(),
+        }
+    }
+
+    pub fn push(&mut self, message: &SseMessage) -> Result<Vec<Event>, StreamError> {
+        if self.finished {
+            return Err(StreamError::Finished);
+        }
+        if self.done || message.data.is_empty() {
+            return Ok(Vec::new());
+        }
+        if message.is_done() {
+            self.done = true;
+            return Ok(Vec::new());
+        }
+        let value: Value = serde_json::from_str(&message.data)
+            .map_err(|e| self.invalid(format!("{e} in {:?}", truncate(&message.data))))?;
+        if let Some(error) = value
+            .get("error")
+            .filter(|_| message.event.as_deref() != Some("ping"))
+        {
+            return Err(self.provider_error(error));
+        }
+        match self.format {
+            StreamFormat::OpenAi => self.openai(&value),
+            StreamFormat::Anthropic => self.anthropic(&value),
+        }
+    }
+
+    /// Ends the stream: an error unless the provider said it was complete.
+    pub fn finish(&mut self) -> Result<Vec<Event>, StreamError> {
+        if self.finished {
+            return Err(StreamError::Finished);
+        }
+        self.finished = true;
+        if self.done || (self.format == StreamFormat::OpenAi && self.finish_reason.is_some()) {
+            Ok(Vec::new())
+        } else {
+            Err(StreamError::Truncated {
+                provider: self.format.name(),
+            })
+        }
+    }
+
+    fn provider_error(&self, error: &Value) -> StreamError {
+        let message = error
+            .get("message")
+            .and_then(Value::as_str)
+            .map(str::to_owned)
+            .unwrap_or_else(|| error.to_string());
+        let code = error.get("code").or_else(|| error.get("type")).map(|c| {
+            c.as_str()
+                .map(str::to_owned)
+                .unwrap_or_else(|| c.to_string())
+        });
+        StreamError::Provider {
+            provider: self.format.name(),
+            message,
+            code,
+        }
+    }
+
+    fn text_event(&mut self, kind: &str, id: Option<String>, text: &str) -> Event {
+        if kind == types::RESPONSE {
+            self.answer16 += text.encode_utf16().count();
+        }
+        Event::text(kind, id, text)
+    }
+
+    fn openai(&mut self, chunk: &Value) -> Result<Vec<Event>, StreamError> {
+        let mut out = Vec::new();
+        if let Some(id) = chunk.get("id").and_then(Value::as_str) {
+            self.message_id = Some(id.to_owned());
+        }
+        let choices = match chunk.get("choices") {
+            None | Some(Value::Null) => &[][..],
+            Some(Value::Array(c)) => &c[..],
+            Some(_) => return Err(self.invalid("`choices` is not an array")),
+        };
+        // Only the first choice is followed (n > 1 is not streamed by chat UIs).
+        if let Some(choice) = choices
+            .iter()
+            .find(|c| c.get("index").and_then(Value::as_u64).unwrap_or(0) == 0)
+        {
+            let delta = choice.get("delta").unwrap_or(&Value::Null);
+            for key in ["reasoning_content", "reasoning"] {
+                if let Some(text) = delta
+                    .get(key)
+                    .and_then(Value::as_str)
+                    .filter(|t| !t.is_empty())
+                {
+                    out.push(self.text_event(types::THINKING, self.message_id.clone(), text));
+                    break;
+                }
+            }
+            if let Some(text) = delta
+                .get("content")
+                .and_then(Value::as_str)
+                .filter(|t| !t.is_empty())
+            {
+                out.push(self.text_event(types::RESPONSE, self.message_id.clone(), text));
+            }
+            if let Some(reason) = choice.get("finish_reason").and_then(Value::as_str) {
+                self.finish_reason = Some(reason.to_owned());
+            }
+        }
+        if let Some(usage) = chunk.get("usage").filter(|u| u.is_object()) {
+            out.push(Event::json(USAGE, self.message_id.clone(), usage.clone()));
+        }
+        Ok(out)
+    }
+
+    fn block_id(&self, index: usize) -> Option<String> {
+        Some(format!(
+            "{}-{index}",
+            self.message_id.as_deref().unwrap_or("msg")
+        ))
+    }
+
+    fn anthropic(&mut self, event: &Value) -> Result<Vec<Event>, StreamError> {
+        let kind = event
+            .get("type")
+            .and_then(Value::as_str)
+            .ok_or_else(|| self.invalid("an event without `type`"))?;
+        let index = event
+            .get("index")
+            .and_then(Value::as_u64)
+            .map(|i| i as usize);
+        let mut out = Vec::new();
+        match kind {
+            "message_start" => {
+                let message = event.get("message").unwrap_or(&Value::Null);
+                self.message_id = message.get("id").and_then(Value::as_str).map(str::to_owned);
+                if let Some(usage) = message.get("usage").filter(|u| u.is_object()) {
+                    out.push(Event::json(USAGE, self.message_id.clone(), usage.clone()));
+                }
+            }
+            "content_block_start" => {
+                let index =
+                    index.ok_or_else(|| self.invalid("content_block_start without `index`"))?;
+                let block = event.get("content_block").unwrap_or(&Value::Null);
+                let kind = match block.get("type").and_then(Value::as_str) {
+                    Some("text") => BlockKind::Text,
+                    Some("thinking") | Some("redacted_thinking") => BlockKind::Thinking,
+                    _ => BlockKind::Other,
+                };
+                if self.blocks.len() <= index {
+                    self.blocks.resize(index + 1, BlockKind::Other);
+                }
+                self.blocks[index] = kind;
+                let id = self.block_id(index);
+                match kind {
+                    BlockKind::Text => {
+                        out.push(Event::text("response_start", id.clone(), ""));
+                        if let Some(text) = block
+                            .get("text")
+                            .and_then(Value::as_str)
+                            .filter(|t| !t.is_empty())
+                        {
+                            out.push(self.text_event(types::RESPONSE, id, text));
+                        }
+                    }
+                    BlockKind::Thinking => out.push(Event::text("thinking_start", id, "")),
+                    BlockKind::Other => {}
+                }
+            }
+            "content_block_delta" => {
+                let index =
+                    index.ok_or_else(|| self.invalid("content_block_delta without `index`"))?;
+                let delta = event.get("delta").unwrap_or(&Value::Null);
+                let id = self.block_id(index);
+                match delta.get("type").and_then(Value::as_str) {
+                    Some("text_delta") => {
+                        let text = delta
+                            .get("text")
+                            .and_then(Value::as_str)
+                            .ok_or_else(|| self.invalid("text_delta without `text`"))?;
+                        out.push(self.text_event(types::RESPONSE, id, text));
+                    }
+                    Some("thinking_delta") => {
+                        let text = delta
+                            .get("thinking")
+                            .and_then(Value::as_str)
+                            .ok_or_else(|| self.invalid("thinking_delta without `thinking`"))?;
+                        out.push(Event::text(types::THINKING, id, text));
+                    }
+                    Some("citations_delta") => {
+                        let c = delta.get("citation").unwrap_or(&Value::Null);
+                        out.push(Event::json(types::CITATION, id, self.anthropic_citation(c)));
+                    }
+                    // signature_delta, input_json_delta: nothing to show.
+                    _ => {}
+                }
+            }
+            "content_block_stop" => {
+                let index =
+                    index.ok_or_else(|| self.invalid("content_block_stop without `index`"))?;
+                let id = self.block_id(index);
+                match self.blocks.get(index) {
+                    Some(BlockKind::Text) => out.push(Event::text("response_end", id, "")),
+                    Some(BlockKind::Thinking) => out.push(Event::text("thinking_end", id, "")),
+                    _ => {}
+                }
+            }
+            "message_delta" => {
+                if let Some(reason) = event.pointer("/delta/stop_reason").and_then(Value::as_str) {
+                    self.finish_reason = Some(reason.to_owned());
+                }
+                if let Some(usage) = event.get("usage").filter(|u| u.is_object()) {
+                    out.push(Event::json(USAGE, self.message_id.clone(), usage.clone()));
+                }
+            }
+            "message_stop" => self.done = true,
+            _ => {} // ping and event types added later
+        }
+        Ok(out)
+    }
+
+    /// A document citation as a Citation: no marker in the text, so the span is where the
+    /// cited text block starts in the answer.
+    fn anthropic_citation(&self, c: &Value) -> Value {
+        let index = c.get("document_index").and_then(Value::as_u64).unwrap_or(0);
+        let mut citation = Map::new();
+        citation.insert("sourceId".into(), json!(index + 1));
+        citation.insert("marker".into(), json!(""));
+        citation.insert("span".into(), json!([self.answer16, self.answer16]));
+        citation.insert("valid".into(), json!(true));
+        if let Some(t) = c.get("cited_text").and_then(Value::as_str) {
+            citation.insert("citedText".into(), json!(t));
+        }
+        let span = ["start_char_index", "end_char_index"]
+            .map(|k| c.get(k).and_then(Value::as_u64))
+            .into_iter()
+            .collect::<Option<Vec<u64>>>()
+            .or_else(|| {
+                ["start_page_number", "end_page_number"]
+                    .map(|k| c.get(k).and_then(Value::as_u64))
+                    .into_iter()
+                    .collect()
+            });
+        if let Some(span) = span {
+            citation.insert("sourceSpan".into(), json!(span));
+        }
+        if let Some(t) = c.get("document_title").and_then(Value::as_str) {
+            citation.insert("documentTitle".into(), json!(t));
+        }
+        Value::Object(citation)
+    }
+}
+
+fn truncate(s: &str) -> &str {
+    match s.char_indices().nth(80) {
+        Some((i, _)) => &s[..i],
+        None => s,
+    }
+}
