@@ -364,5 +364,13 @@ export class ProviderStreamDecoder {
   readonly finishReason: string | null;
   transformStream(): TransformStream<SSEMessage, Event>;
 }
+/** Response body bytes → events, SSE and provider decoding in one step per network chunk. */
+export class ProviderBodyDecoder {
+  constructor(format: StreamFormat);
+  push(chunk: Uint8Array | ArrayBuffer | ArrayBufferView | string): Event[];
+  /** Throws SSE_TRUNCATED / STREAM_TRUNCATED when the body ended early. */
+  finish(): Event[];
+  transformStream(): TransformStream<Uint8Array | string, Event>;
+}
 /** A streamed response body (bytes) as events: `decodeProviderStream(res.body, "openai")`. */
 export function decodeProviderStream(body: ReadableStream<Uint8Array>, format: StreamFormat): ReadableStream<Event>;

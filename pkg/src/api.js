@@ -13,4 +13,4 @@ export { isReady } from "./runtime.js";
 export { CitationParser, checkPolicy, citationGrammar, deduplicateAdjacentCites, parseCitations, splitSentences } from "./citations.js";
 export { bundledStyleNames, renderReferences } from "./references.js";
 export { Citeformer, GenerationResult, StreamingResult, lexicalJudge, renderCitedHtml } from "./citeformer.js";
-export { ProviderStreamDecoder, SSEDecoder, decodeProviderStream } from "./sse.js";
+export { ProviderBodyDecoder, ProviderStreamDecoder, SSEDecoder, decodeProviderStream } from "./sse.js";

@@ -96,11 +96,46 @@ export class ProviderStreamDecoder {
   }
 }
 
-/** A provider's streamed response body (bytes) as citeflow events: SSE decoding + provider decoding. */
+/**
+ * Response body bytes → citeflow events: SSE and provider decoding in one step per network
+ * chunk (one trip into wasm per chunk rather than one per message).
+ */
+export class ProviderBodyDecoder {
+  #core;
+  #format;
+
+  constructor(format) {
+    ready();
+    if (typeof format !== "string") throw citeflowError("UNKNOWN_PROVIDER", `ProviderBodyDecoder takes a format name ("openai", "openrouter", "openai-compatible", "anthropic"); got ${describe(format)}`);
+    this.#core = new core.ProviderBytesCore(format);
+    this.#format = format;
+  }
+
+  push(chunk) {
+    return this.#core.push(bytesOf(chunk));
+  }
+
+  finish() {
+    return this.#core.finish();
+  }
+
+  transformStream() {
+    const d = new ProviderBodyDecoder(this.#format);
+    return new TransformStream({
+      transform(chunk, controller) {
+        for (const e of d.push(chunk)) controller.enqueue(e);
+      },
+      flush(controller) {
+        for (const e of d.finish()) controller.enqueue(e);
+      },
+    });
+  }
+}
+
+/** A provider's streamed response body (a fetch body) as a stream of citeflow events. */
 export function decodeProviderStream(body, format) {
   if (body === null || typeof body !== "object" || typeof body.pipeThrough !== "function") {
     throw citeflowError("INVALID_OPTION", `decodeProviderStream takes a ReadableStream of bytes (a fetch Response body); got ${describe(body)}`);
   }
-  const provider = new ProviderStreamDecoder(format);
-  return body.pipeThrough(new SSEDecoder().transformStream()).pipeThrough(provider.transformStream());
+  return body.pipeThrough(new ProviderBodyDecoder(format).transformStream());
 }

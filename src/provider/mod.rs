@@ -4,4 +4,4 @@ pub mod sse;
 pub mod stream;
 
 pub use sse::{SseDecoder, SseError, SseMessage, DEFAULT_MAX_LINE_BYTES};
-pub use stream::{ProviderStreamDecoder, StreamError, StreamFormat, USAGE};
+pub use stream::{ProviderByteStream, ProviderStreamDecoder, StreamError, StreamFormat, USAGE};

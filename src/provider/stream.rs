@@ -13,7 +13,7 @@
 use serde_json::{json, Map, Value};
 use thiserror::Error;
 
-use super::sse::SseMessage;
+use super::sse::{SseDecoder, SseError, SseMessage};
 use crate::event::{types, Event};
 
 /// Which wire format the stream speaks.
@@ -62,6 +62,8 @@ pub enum StreamError {
     },
     #[error("the stream decoder has already finished")]
     Finished,
+    #[error(transparent)]
+    Sse(#[from] SseError),
 }
 
 impl StreamError {
@@ -71,6 +73,7 @@ impl StreamError {
             Self::Truncated { .. } => "STREAM_TRUNCATED",
             Self::InvalidData { .. } => "INVALID_PROVIDER_DATA",
             Self::Finished => "STREAM_FINISHED",
+            Self::Sse(e) => e.code(),
         }
     }
 }
@@ -364,6 +367,40 @@ impl ProviderStreamDecoder {
             citation.insert("documentTitle".into(), json!(t));
         }
         Value::Object(citation)
+    }
+}
+
+/// SSE decoding and provider decoding in one: response body bytes in, events out (one trip
+/// across the JS boundary per network chunk instead of one per message).
+#[derive(Debug, Clone)]
+pub struct ProviderByteStream {
+    sse: SseDecoder,
+    provider: ProviderStreamDecoder,
+}
+
+impl ProviderByteStream {
+    pub fn new(format: StreamFormat) -> Self {
+        Self {
+            sse: SseDecoder::default(),
+            provider: ProviderStreamDecoder::new(format),
+        }
+    }
+
+    pub fn push(&mut self, bytes: &[u8]) -> Result<Vec<Event>, StreamError> {
+        let mut out = Vec::new();
+        for message in self.sse.push(bytes)? {
+            out.extend(self.provider.push(&message)?);
+        }
+        Ok(out)
+    }
+
+    pub fn finish(&mut self) -> Result<Vec<Event>, StreamError> {
+        self.sse.finish()?;
+        self.provider.finish()
+    }
+
+    pub fn finish_reason(&self) -> Option<&str> {
+        self.provider.finish_reason()
     }
 }
 

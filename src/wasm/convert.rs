@@ -20,6 +20,15 @@ pub fn to_js<T: Serialize + ?Sized>(value: &T) -> JsValue {
         })
 }
 
+/// The same through JSON text and the engine's native `JSON.parse`: faster for many small
+/// objects (a chunk's events: measured 1 text decode instead of four per event).
+pub fn to_js_json<T: Serialize + ?Sized>(value: &T) -> JsValue {
+    serde_json::to_string(value)
+        .map_err(|e| e.to_string())
+        .and_then(|json| js_sys::JSON::parse(&json).map_err(|_| "JSON.parse failed".to_owned()))
+        .unwrap_or_else(|e| js_error("INTERNAL", &format!("could not convert a result to JS: {e}")))
+}
+
 pub fn from_js<T: DeserializeOwned>(value: JsValue, code: &str, what: &str) -> Result<T, JsValue> {
     serde_wasm_bindgen::from_value(value)
         .map_err(|e| js_error(code, &format!("invalid {what}: {e}")))

@@ -5,8 +5,8 @@ use wasm_bindgen::prelude::*;
 use super::convert;
 use super::errors::js_error;
 use crate::provider::{
-    ProviderStreamDecoder, SseDecoder, SseError, SseMessage, StreamError, StreamFormat,
-    DEFAULT_MAX_LINE_BYTES,
+    ProviderByteStream, ProviderStreamDecoder, SseDecoder, SseError, SseMessage, StreamError,
+    StreamFormat, DEFAULT_MAX_LINE_BYTES,
 };
 
 impl From<SseError> for JsValue {
@@ -41,7 +41,7 @@ impl SseDecoderCore {
 
     /// Messages completed by these bytes.
     pub fn push(&mut self, bytes: &[u8]) -> Result<JsValue, JsValue> {
-        Ok(convert::to_js(&self.inner.push(bytes)?))
+        Ok(convert::to_js_json(&self.inner.push(bytes)?))
     }
 
     pub fn finish(&mut self) -> Result<(), JsValue> {
@@ -65,11 +65,8 @@ pub struct ProviderStreamCore {
 impl ProviderStreamCore {
     #[wasm_bindgen(constructor)]
     pub fn new(format: &str) -> Result<ProviderStreamCore, JsValue> {
-        let format = StreamFormat::parse(format).ok_or_else(|| {
-            js_error("UNKNOWN_PROVIDER", &format!("unknown stream format {format:?}; use \"openai\", \"openrouter\", \"openai-compatible\" or \"anthropic\""))
-        })?;
         Ok(Self {
-            inner: ProviderStreamDecoder::new(format),
+            inner: ProviderStreamDecoder::new(stream_format(format)?),
         })
     }
 
@@ -88,4 +85,34 @@ impl ProviderStreamCore {
     pub fn finish_reason(&self) -> Option<String> {
         self.inner.finish_reason().map(str::to_owned)
     }
+}
+
+/// Response body bytes → events in one step (`decodeProviderStream`).
+#[wasm_bindgen]
+pub struct ProviderBytesCore {
+    inner: ProviderByteStream,
+}
+
+#[wasm_bindgen]
+impl ProviderBytesCore {
+    #[wasm_bindgen(constructor)]
+    pub fn new(format: &str) -> Result<ProviderBytesCore, JsValue> {
+        Ok(Self {
+            inner: ProviderByteStream::new(stream_format(format)?),
+        })
+    }
+
+    pub fn push(&mut self, bytes: &[u8]) -> Result<JsValue, JsValue> {
+        Ok(convert::to_js_json(&self.inner.push(bytes)?))
+    }
+
+    pub fn finish(&mut self) -> Result<JsValue, JsValue> {
+        Ok(convert::to_js(&self.inner.finish()?))
+    }
+}
+
+fn stream_format(format: &str) -> Result<StreamFormat, JsValue> {
+    StreamFormat::parse(format).ok_or_else(|| {
+        js_error("UNKNOWN_PROVIDER", &format!("unknown stream format {format:?}; use \"openai\", \"openrouter\", \"openai-compatible\" or \"anthropic\""))
+    })
 }
