@@ -12,12 +12,7 @@ use crate::event::LmOutput;
 pub fn to_js<T: Serialize + ?Sized>(value: &T) -> JsValue {
     value
         .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
-        .unwrap_or_else(|e| {
-            js_error(
-                "INTERNAL",
-                &format!("could not convert a result to JS: {e}"),
-            )
-        })
+        .unwrap_or_else(|e| conversion_error(&e))
 }
 
 /// The same through JSON text and the engine's native `JSON.parse`: faster for many small
@@ -26,7 +21,14 @@ pub fn to_js_json<T: Serialize + ?Sized>(value: &T) -> JsValue {
     serde_json::to_string(value)
         .map_err(|e| e.to_string())
         .and_then(|json| js_sys::JSON::parse(&json).map_err(|_| "JSON.parse failed".to_owned()))
-        .unwrap_or_else(|e| js_error("INTERNAL", &format!("could not convert a result to JS: {e}")))
+        .unwrap_or_else(|e| conversion_error(&e))
+}
+
+fn conversion_error(e: &dyn std::fmt::Display) -> JsValue {
+    js_error(
+        "INTERNAL",
+        &format!("could not convert a result to JS: {e}"),
+    )
 }
 
 pub fn from_js<T: DeserializeOwned>(value: JsValue, code: &str, what: &str) -> Result<T, JsValue> {
