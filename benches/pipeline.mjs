@@ -4,9 +4,9 @@
 // reasoning middleware (its transform, called directly) + a regex marker scan. Same bytes,
 // same 1 KB network chunks, same process.
 import { createParser } from "eventsource-parser";
-import { extractReasoningMiddleware } from "ai";
 import { CitationParser, OutputTransformerChain, ProviderBodyDecoder, ThinkTagOutputTransformer } from "citeflow";
 import { rng } from "../tests/js/helpers.mjs";
+import { aiSdkReasoningTransform } from "./peers.mjs";
 import { time } from "./timing.mjs";
 
 const WORDS = "the study found that rates rose in most regions while costs fell over the decade".split(" ");
@@ -29,21 +29,6 @@ function body() {
   return { chunks, tokens: tokens.length };
 }
 
-async function reasoningTransform() {
-  const Real = globalThis.TransformStream;
-  let captured = null;
-  globalThis.TransformStream = class {
-    constructor(t) {
-      captured = t;
-    }
-  };
-  try {
-    await extractReasoningMiddleware({ tagName: "think" }).wrapStream({ doStream: async () => ({ stream: { pipeThrough: (t) => t } }) });
-  } finally {
-    globalThis.TransformStream = Real;
-  }
-  return captured;
-}
 
 export async function run({ runs = 5 } = {}) {
   const { chunks, tokens } = body();
@@ -63,7 +48,7 @@ export async function run({ runs = 5 } = {}) {
   const decoder = new TextDecoder();
   let theirsCites = 0;
   const theirs = async () => {
-    const reasoning = await reasoningTransform();
+    const reasoning = await aiSdkReasoningTransform();
     const re = /\[(\d+)\]/g;
     let tail = "";
     let cites = 0;

@@ -7,28 +7,13 @@
 // - streams: our transformStream() against wrapStream(), both through real ReadableStreams.
 import { extractReasoningMiddleware } from "ai";
 import { ThinkTagOutputTransformer } from "citeflow";
+import { aiSdkReasoningTransform } from "./peers.mjs";
 import { chunk, transcript } from "./transcript.mjs";
 import { median, time } from "./timing.mjs";
 
 const text = transcript();
 const MB = text.length / 1e6;
 
-/** The middleware's per-chunk transform, without the stream around it. */
-async function aiSdkTransform() {
-  const Real = globalThis.TransformStream;
-  let captured = null;
-  globalThis.TransformStream = class {
-    constructor(transformer) {
-      captured = transformer;
-    }
-  };
-  try {
-    await extractReasoningMiddleware({ tagName: "think" }).wrapStream({ doStream: async () => ({ stream: { pipeThrough: (t) => t } }) });
-  } finally {
-    globalThis.TransformStream = Real;
-  }
-  return captured;
-}
 
 
 
@@ -50,7 +35,7 @@ export async function run({ runs = 9 } = {}) {
     };
     let theirsReasoning = 0;
     const theirs = async () => {
-      const transformer = await aiSdkTransform();
+      const transformer = await aiSdkReasoningTransform();
       const out = [];
       const controller = { enqueue: (c) => out.push(c) };
       for (const d of deltas) transformer.transform(d, controller);

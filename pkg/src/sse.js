@@ -2,6 +2,7 @@
 import * as core from "../gen/citeflow.js";
 import { citeflowError, describe } from "./errors.js";
 import { ready } from "./runtime.js";
+import { transformStreamOf } from "./streams.js";
 
 const encoder = new TextEncoder();
 
@@ -41,15 +42,7 @@ export class SSEDecoder {
 
   /** A TransformStream from bytes (a fetch body) to messages, over a fresh decoder. */
   transformStream() {
-    const d = new SSEDecoder(this.#options);
-    return new TransformStream({
-      transform(chunk, controller) {
-        for (const m of d.push(chunk)) controller.enqueue(m);
-      },
-      flush() {
-        d.finish();
-      },
-    });
+    return transformStreamOf(new SSEDecoder(this.#options));
   }
 }
 
@@ -84,15 +77,7 @@ export class ProviderStreamDecoder {
   }
 
   transformStream() {
-    const d = new ProviderStreamDecoder(this.#format);
-    return new TransformStream({
-      transform(message, controller) {
-        for (const e of d.push(message)) controller.enqueue(e);
-      },
-      flush(controller) {
-        for (const e of d.finish()) controller.enqueue(e);
-      },
-    });
+    return transformStreamOf(new ProviderStreamDecoder(this.#format));
   }
 }
 
@@ -120,15 +105,7 @@ export class ProviderBodyDecoder {
   }
 
   transformStream() {
-    const d = new ProviderBodyDecoder(this.#format);
-    return new TransformStream({
-      transform(chunk, controller) {
-        for (const e of d.push(chunk)) controller.enqueue(e);
-      },
-      flush(controller) {
-        for (const e of d.finish()) controller.enqueue(e);
-      },
-    });
+    return transformStreamOf(new ProviderBodyDecoder(this.#format));
   }
 }
 

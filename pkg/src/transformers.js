@@ -4,19 +4,12 @@ import * as core from "../gen/citeflow.js";
 import { citeflowError, describe } from "./errors.js";
 import { checkEvent, eventType, RESPONSE, toEvent } from "./events.js";
 import { memory, ready } from "./runtime.js";
+import { transformStreamOf } from "./streams.js";
 
 /** Shared by every transformer: a web TransformStream over a fresh copy of it. */
 export class OutputTransformer {
   transformStream() {
-    const t = this.fresh();
-    return new TransformStream({
-      transform(chunk, controller) {
-        for (const event of t.push(chunk)) controller.enqueue(event);
-      },
-      flush(controller) {
-        for (const event of t.finish()) controller.enqueue(event);
-      },
-    });
+    return transformStreamOf(this.fresh());
   }
 }
 
