@@ -105,6 +105,28 @@ fn parse_style(source: &StyleSource) -> Result<IndependentStyle, ReferenceError>
     }
 }
 
+/// Whether two of the cited sources share a first author (or its absence) and a year: the only
+/// case where year suffixes can appear.
+fn may_need_year_suffixes(sources: &[Value], order: &[usize]) -> bool {
+    let key = |source: &Value| {
+        let meta = source
+            .get("metadata")
+            .filter(|m| m.is_object())
+            .unwrap_or(source);
+        let author = meta
+            .pointer("/author/0/family")
+            .or_else(|| meta.pointer("/author/0/literal"))
+            .map(|v| v.to_string());
+        let year = meta
+            .pointer("/issued/date-parts/0/0")
+            .map(|v| v.to_string());
+        (author, year)
+    };
+    let mut keys: Vec<_> = order.iter().map(|&i| key(&sources[i])).collect();
+    keys.sort();
+    keys.windows(2).any(|w| w[0] == w[1])
+}
+
 fn plain(children: &ElemChildren) -> String {
     let mut s = String::new();
     // Writing into a String cannot fail.
@@ -192,10 +214,12 @@ pub fn render_references(
     // CSL assigns year suffixes (2020a, 2020b) in bibliography order; hayagriva assigns them in
     // citation order. Where the style sorts its bibliography (author-date styles), render again
     // with the citations in that order, which changes nothing else there.
+    // Only worth it when two cited works could share an author and a year.
     if style
         .bibliography
         .as_ref()
         .is_some_and(|b| b.sort.is_some())
+        && may_need_year_suffixes(sources, &order)
     {
         if let Some(bibliography) = &rendered.bibliography {
             let by_bibliography: Vec<usize> = bibliography
