@@ -35,7 +35,10 @@ export type CiteflowErrorCode =
   | "UNKNOWN_PROVIDER"
   | "PROVIDER_ERROR"
   | "STREAM_TRUNCATED"
-  | "INVALID_PROVIDER_DATA";
+  | "INVALID_PROVIDER_DATA"
+  | "INVALID_MODEL_ID"
+  | "TIMEOUT"
+  | "NETWORK_ERROR";
 
 // ---- events -------------------------------------------------------------------------------
 
@@ -374,3 +377,54 @@ export class ProviderBodyDecoder {
 }
 /** A streamed response body (bytes) as events: `decodeProviderStream(res.body, "openai")`. */
 export function decodeProviderStream(body: ReadableStream<Uint8Array>, format: StreamFormat): ReadableStream<Event>;
+
+// ---- model invokers ---------------------------------------------------------------------------
+
+export interface InvokerOptions {
+  apiKey?: string;
+  /** As the providers' SDKs mean it: OpenAI-style bases end in /v1. Required for openai-compatible. */
+  baseUrl?: string;
+  /** Extra request headers. */
+  headers?: Record<string, string>;
+  /** Default: the runtime's fetch. */
+  fetch?: typeof fetch;
+  /** Per attempt, until the answer (for streams: until the response starts). Default 60 000. */
+  timeoutMs?: number;
+  /** Retries on 408/409/429/5xx and network errors, with backoff and Retry-After. Default 2. */
+  maxRetries?: number;
+  /** Applied to whole answers and to streams. */
+  outputTransformers?: OutputTransformerConfigInput[];
+  /** Tried in order when the call fails. */
+  fallbackLms?: { invoke: LMInvokerLike["invoke"] }[];
+}
+
+export interface InvokeOptions {
+  signal?: AbortSignal;
+  /** Structured output: OpenAI response_format json_schema, Anthropic a forced tool. */
+  responseSchema?: object;
+  temperature?: number;
+  maxTokens?: number;
+  logprobs?: boolean;
+}
+
+export interface LMInvoker {
+  readonly modelId: string;
+  /** Citeformer's options are accepted too; its grammar is sent to OpenAI-compatible servers. */
+  invoke(input: string | ChatMessage[], options?: InvokeOptions & Partial<CiteRequestOptions>): Promise<LMOutput & { finishReason?: string }>;
+  stream(input: string | ChatMessage[], options?: InvokeOptions & Partial<CiteRequestOptions>): ReadableStream<Event>;
+}
+
+/** Errors from a provider carry where they came from; the API key is never in them. */
+export interface ProviderError extends CiteflowError {
+  code: "PROVIDER_ERROR" | "TIMEOUT" | "NETWORK_ERROR";
+  provider: string;
+  /** HTTP status (0 for timeouts and network errors). */
+  status: number;
+  providerCode: string | null;
+  providerMessage: string;
+  retryable: boolean;
+  attempts: number;
+}
+
+/** `openai/<model>`, `anthropic/<model>`, `openrouter/<vendor>/<model>`, `openai-compatible/<model>`. */
+export function buildLMInvoker(modelId: string, options?: InvokerOptions): LMInvoker;

@@ -1,7 +1,12 @@
 //! Talking to model providers: wire formats and (later) request builders and invokers.
 
+pub mod request;
 pub mod sse;
 pub mod stream;
 
+pub use request::{
+    build_request, classify_failure, parse_response, retry_delay_ms, HttpRequest, LmRequest,
+    Message, ModelId, Provider, ProviderFailure, RequestError,
+};
 pub use sse::{SseDecoder, SseError, SseMessage, DEFAULT_MAX_LINE_BYTES};
 pub use stream::{ProviderByteStream, ProviderStreamDecoder, StreamError, StreamFormat, USAGE};

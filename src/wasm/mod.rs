@@ -12,6 +12,8 @@ mod errors;
 #[cfg(not(feature = "wasm-csl-module"))]
 mod event_filter;
 #[cfg(not(feature = "wasm-csl-module"))]
+mod invoker;
+#[cfg(not(feature = "wasm-csl-module"))]
 mod sse;
 #[cfg(not(feature = "wasm-csl-module"))]
 mod think_tag;

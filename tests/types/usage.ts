@@ -21,6 +21,7 @@ import init, {
   SSEDecoder,
   type SSEMessage,
   decodeProviderStream,
+  buildLMInvoker,
 } from "citeflow";
 import initCsl, { renderReferences as renderNow } from "citeflow/csl";
 
@@ -61,6 +62,12 @@ const providerEvents: ReadableStream<Event> = decodeProviderStream(new ReadableS
 // @ts-expect-error: unknown provider format
 decodeProviderStream(new ReadableStream<Uint8Array>(), "cohere");
 console.log(providerEvents.locked);
+const lm = buildLMInvoker("openai/gpt-4o-mini", { apiKey: "k", maxRetries: 3, outputTransformers: ["think_tag"] });
+const answer: LMOutput = await lm.invoke("Hi", { temperature: 0.1, signal: new AbortController().signal });
+const cfFromLm = new Citeformer({ lmInvoker: lm });
+console.log(answer.outputs.length, cfFromLm);
+// @ts-expect-error: unknown option
+buildLMInvoker("openai/gpt-4o-mini", { timeout: 1 });
 // @ts-expect-error: a model needs invoke
 new Citeformer({ lmInvoker: {} });
 // @ts-expect-error: a source needs a CSL type

@@ -1,0 +1,194 @@
+// Model invokers over the runtime's own `fetch` (or one you inject). The core builds the
+// requests, reads the answers, classifies failures and sets the retry schedule; this file
+// only moves bytes, waits, and cancels.
+import * as core from "../gen/citeflow.js";
+import { citeflowError, describe } from "./errors.js";
+import { ready } from "./runtime.js";
+import { ProviderBodyDecoder } from "./sse.js";
+import { OutputTransformerChain } from "./transformers.js";
+
+const DEFAULT_TIMEOUT_MS = 60_000;
+const DEFAULT_MAX_RETRIES = 2;
+const OPTIONS = ["apiKey", "baseUrl", "headers", "fetch", "timeoutMs", "maxRetries", "outputTransformers", "fallbackLms"];
+const CALL_OPTIONS = ["signal", "responseSchema", "temperature", "maxTokens", "logprobs"];
+// What Citeformer passes along: the grammar goes to OpenAI-compatible servers, the rest is informational.
+const CITE_OPTIONS = ["grammar", "policy", "markerStyle", "sourceCount"];
+
+function checkKeys(obj, allowed, what) {
+  for (const key of Object.keys(obj)) {
+    if (!allowed.includes(key)) throw citeflowError("INVALID_OPTION", `${what} has no option \`${key}\` (it has ${allowed.join(", ")})`);
+  }
+}
+
+/** An error that never carries the API key, even when the provider echoes it. */
+function invokerError(code, message, fields, apiKey) {
+  const clean = (s) => (apiKey && typeof s === "string" ? s.split(apiKey).join("[redacted]") : s);
+  const error = citeflowError(code, clean(message));
+  for (const [k, v] of Object.entries(fields)) error[k] = clean(v);
+  return error;
+}
+
+function toMessages(input) {
+  if (typeof input === "string") return [{ role: "user", content: input }];
+  if (Array.isArray(input) && input.length > 0 && input.every((m) => m && typeof m.role === "string" && typeof m.content === "string")) {
+    return input.map(({ role, content }) => ({ role, content }));
+  }
+  throw citeflowError("INVALID_OPTION", `an invoker takes a prompt string or messages [{role, content}]; got ${describe(input)}`);
+}
+
+function sleep(ms, signal) {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+/**
+ * An LM invoker for `openai/<model>`, `anthropic/<model>`, `openrouter/<vendor>/<model>` or
+ * `openai-compatible/<model>` (with `baseUrl`).
+ */
+export function buildLMInvoker(modelId, options = {}) {
+  ready();
+  if (typeof modelId !== "string") throw citeflowError("INVALID_MODEL_ID", `a model id is a string like "openai/gpt-4o-mini"; got ${describe(modelId)}`);
+  if (options === null || typeof options !== "object") throw citeflowError("INVALID_OPTION", `invoker options must be an object; got ${describe(options)}`);
+  checkKeys(options, OPTIONS, "buildLMInvoker");
+  const { apiKey = null, baseUrl = null, headers = {}, fetch: fetchFn = globalThis.fetch, timeoutMs = DEFAULT_TIMEOUT_MS, maxRetries = DEFAULT_MAX_RETRIES, outputTransformers = [], fallbackLms = [] } = options;
+  if (typeof fetchFn !== "function") throw citeflowError("INVALID_OPTION", "fetch must be a function (the runtime has none: pass one)");
+  if (!(typeof timeoutMs === "number" && timeoutMs > 0)) throw citeflowError("INVALID_OPTION", `timeoutMs must be a positive number; got ${describe(timeoutMs)}`);
+  if (!(Number.isInteger(maxRetries) && maxRetries >= 0)) throw citeflowError("INVALID_OPTION", `maxRetries must be a whole number ≥ 0; got ${describe(maxRetries)}`);
+  if (!Array.isArray(fallbackLms) || !fallbackLms.every((f) => f && typeof f.invoke === "function")) {
+    throw citeflowError("INVALID_OPTION", "fallbackLms must be an array of invokers");
+  }
+  // Checks the model id, the base URL and the transformer configs now, not at the first call.
+  core.buildHttpRequest(modelId, { messages: [{ role: "user", content: "" }] }, apiKey, baseUrl);
+  const transformers = () => (outputTransformers.length ? OutputTransformerChain.fromConfigs(outputTransformers) : null);
+  transformers();
+
+  async function send(messages, callOptions, stream) {
+    if (callOptions === null || typeof callOptions !== "object") throw citeflowError("INVALID_OPTION", `call options must be an object; got ${describe(callOptions)}`);
+    checkKeys(callOptions, [...CALL_OPTIONS, ...CITE_OPTIONS], "invoke/stream");
+    const { signal, responseSchema, temperature, maxTokens, logprobs, grammar } = callOptions;
+    const http = core.buildHttpRequest(modelId, { messages, temperature, maxTokens, responseSchema, logprobs, grammar, stream }, apiKey, baseUrl);
+    const init = { method: "POST", headers: { ...Object.fromEntries(http.headers), ...headers }, body: http.body };
+    for (let attempt = 0; ; attempt++) {
+      signal?.throwIfAborted();
+      const controller = new AbortController();
+      const onAbort = () => controller.abort(signal.reason);
+      signal?.addEventListener("abort", onAbort, { once: true });
+      let timedOut = false;
+      const timer = setTimeout(() => {
+        timedOut = true;
+        controller.abort();
+      }, timeoutMs);
+      const done = () => {
+        clearTimeout(timer);
+        signal?.removeEventListener("abort", onAbort);
+      };
+      let failure;
+      try {
+        const res = await fetchFn(http.url, { ...init, signal: controller.signal });
+        if (res.ok) {
+          if (stream) {
+            clearTimeout(timer); // the timeout covers the wait for an answer, not a long stream
+            return { res, http, done };
+          }
+          const text = await res.text();
+          done();
+          return { text, http };
+        }
+        const body = await res.text();
+        done();
+        failure = core.classifyProviderFailure(http.provider, res.status, body, res.headers.get("retry-after") ?? undefined);
+      } catch (e) {
+        done();
+        if (signal?.aborted) throw signal.reason;
+        failure = timedOut
+          ? { provider: http.provider, status: 0, code: "TIMEOUT", message: `no answer within ${timeoutMs} ms`, retryable: true }
+          : { provider: http.provider, status: 0, code: "NETWORK_ERROR", message: String(e?.message ?? e), retryable: true };
+      }
+      if (failure.retryable && attempt < maxRetries) {
+        await sleep(core.retryDelayMs(attempt, failure.retryAfterMs ?? undefined, Math.random()), signal);
+        continue;
+      }
+      const code = failure.status === 0 ? failure.code : "PROVIDER_ERROR";
+      const what = failure.status === 0 ? failure.message : `answered ${failure.status}: ${failure.message}`;
+      throw invokerError(code, `${failure.provider} ${what}`, {
+        provider: failure.provider,
+        status: failure.status,
+        providerCode: failure.code ?? null,
+        providerMessage: failure.message,
+        retryable: failure.retryable,
+        attempts: attempt + 1,
+      }, apiKey);
+    }
+  }
+
+  async function invokeOnce(input, callOptions) {
+    const { text, http } = await send(toMessages(input), callOptions, false);
+    const output = core.parseProviderResponse(http.provider, text);
+    const chain = transformers();
+    return chain ? chain.transform(output) : output;
+  }
+
+  return {
+    modelId,
+    /** A whole answer: LMOutput `{outputs, usage, finishReason}`. Fallbacks are tried in order. */
+    async invoke(input, callOptions = {}) {
+      try {
+        return await invokeOnce(input, callOptions);
+      } catch (error) {
+        if (callOptions?.signal?.aborted) throw error;
+        for (const fallback of fallbackLms) {
+          try {
+            return await fallback.invoke(input, callOptions);
+          } catch {
+            // the next one, or the first error
+          }
+        }
+        throw error;
+      }
+    },
+    /** A ReadableStream (async-iterable) of events; a cut stream ends in an error. */
+    stream(input, callOptions = {}) {
+      const messages = toMessages(input);
+      let reader = null;
+      let finish = null;
+      return new ReadableStream({
+        async pull(controller) {
+          if (reader === null) {
+            const sent = await send(messages, callOptions, true);
+            finish = sent.done;
+            let events = sent.res.body.pipeThrough(new ProviderBodyDecoder(sent.http.streamFormat).transformStream());
+            const chain = transformers();
+            if (chain) events = events.pipeThrough(chain.transformStream());
+            reader = events.getReader();
+          }
+          try {
+            const { value, done } = await reader.read();
+            if (done) {
+              finish();
+              controller.close();
+            } else {
+              controller.enqueue(value);
+            }
+          } catch (e) {
+            finish();
+            throw e;
+          }
+        },
+        cancel(reason) {
+          finish?.();
+          return reader?.cancel(reason);
+        },
+      });
+    },
+  };
+}

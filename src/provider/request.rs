@@ -1,0 +1,538 @@
+//! Model ids, request building, response decoding, error classification and the retry
+//! schedule for the LM invokers. The transport (the runtime's `fetch`) lives at the edge; all
+//! of what is sent and how answers are read is here.
+
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Map, Value};
+use thiserror::Error;
+
+use crate::event::{LmOutput, OutputItem};
+
+/// Anthropic requires `max_tokens`; this is used when the caller gives none.
+pub const DEFAULT_ANTHROPIC_MAX_TOKENS: u64 = 4096;
+pub const ANTHROPIC_VERSION: &str = "2023-06-01";
+pub const OPENAI_BASE: &str = "https://api.openai.com/v1";
+pub const OPENROUTER_BASE: &str = "https://openrouter.ai/api/v1";
+pub const ANTHROPIC_BASE: &str = "https://api.anthropic.com";
+/// First retry delay, doubled per attempt, and the cap.
+pub const RETRY_BASE_MS: u64 = 500;
+pub const RETRY_MAX_MS: u64 = 30_000;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Provider {
+    Openai,
+    Openrouter,
+    OpenaiCompatible,
+    Anthropic,
+}
+
+impl Provider {
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Openai => "openai",
+            Self::Openrouter => "openrouter",
+            Self::OpenaiCompatible => "openai-compatible",
+            Self::Anthropic => "anthropic",
+        }
+    }
+
+    /// The wire format of its streams (see `StreamFormat::parse`).
+    pub fn stream_format(self) -> &'static str {
+        match self {
+            Self::Anthropic => "anthropic",
+            _ => "openai",
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Error)]
+pub enum RequestError {
+    #[error("invalid model id {id:?}: {reason}")]
+    InvalidModelId { id: String, reason: String },
+    #[error("invalid option `{option}`: {reason}")]
+    InvalidOption {
+        option: &'static str,
+        reason: String,
+    },
+    #[error("{provider} answered with something that is not the expected JSON: {detail}")]
+    InvalidResponse {
+        provider: &'static str,
+        detail: String,
+    },
+}
+
+impl RequestError {
+    pub fn code(&self) -> &'static str {
+        match self {
+            Self::InvalidModelId { .. } => "INVALID_MODEL_ID",
+            Self::InvalidOption { .. } => "INVALID_OPTION",
+            Self::InvalidResponse { .. } => "INVALID_PROVIDER_DATA",
+        }
+    }
+}
+
+/// `openai/<model>`, `anthropic/<model>`, `openrouter/<vendor>/<model>`, `openai-compatible/<model>`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ModelId {
+    pub provider: Provider,
+    /// The model name sent to the provider (without the provider prefix).
+    pub model: String,
+}
+
+impl ModelId {
+    pub fn parse(id: &str) -> Result<Self, RequestError> {
+        let bad = |reason: &str| RequestError::InvalidModelId {
+            id: id.to_owned(),
+            reason: reason.to_owned(),
+        };
+        let (prefix, model) = id
+            .split_once('/')
+            .ok_or_else(|| bad("expected provider/model, e.g. \"openai/gpt-4o-mini\""))?;
+        let provider = match prefix {
+            "openai" => Provider::Openai,
+            "openrouter" => Provider::Openrouter,
+            "openai-compatible" => Provider::OpenaiCompatible,
+            "anthropic" => Provider::Anthropic,
+            _ => {
+                return Err(bad(
+                    "the provider must be openai, anthropic, openrouter or openai-compatible",
+                ))
+            }
+        };
+        if model.trim().is_empty() {
+            return Err(bad("the model name is empty"));
+        }
+        if provider == Provider::Openrouter && !model.contains('/') {
+            return Err(bad("OpenRouter models are vendor/model, e.g. \"openrouter/anthropic/claude-sonnet-4.5\""));
+        }
+        Ok(Self {
+            provider,
+            model: model.to_owned(),
+        })
+    }
+}
+
+/// One chat message.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Message {
+    pub role: String,
+    pub content: String,
+}
+
+/// What the caller asks for.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct LmRequest {
+    pub messages: Vec<Message>,
+    #[serde(default)]
+    pub temperature: Option<f64>,
+    #[serde(default)]
+    pub max_tokens: Option<u64>,
+    /// A JSON schema the answer must follow (structured output).
+    #[serde(default)]
+    pub response_schema: Option<Value>,
+    #[serde(default)]
+    pub logprobs: Option<bool>,
+    /// A GBNF grammar (from Citeformer); sent only to OpenAI-compatible servers, which
+    /// (llama.cpp) can constrain decoding with it.
+    #[serde(default)]
+    pub grammar: Option<String>,
+    #[serde(default)]
+    pub stream: bool,
+}
+
+/// What to send.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct HttpRequest {
+    pub url: String,
+    pub headers: Vec<(String, String)>,
+    pub body: String,
+}
+
+/// Builds the provider's request. `base_url` as the providers' SDKs mean it (OpenAI-style bases
+/// end in `/v1`); required for `openai-compatible`.
+pub fn build_request(
+    id: &ModelId,
+    req: &LmRequest,
+    api_key: Option<&str>,
+    base_url: Option<&str>,
+) -> Result<HttpRequest, RequestError> {
+    if req.messages.is_empty() {
+        return Err(RequestError::InvalidOption {
+            option: "messages",
+            reason: "at least one message is required".into(),
+        });
+    }
+    if let Some(t) = req.temperature {
+        if !(0.0..=2.0).contains(&t) {
+            return Err(RequestError::InvalidOption {
+                option: "temperature",
+                reason: format!("{t} is outside [0, 2]"),
+            });
+        }
+    }
+    let base = match (id.provider, base_url) {
+        (_, Some(b)) => b.trim_end_matches('/').to_owned(),
+        (Provider::Openai, None) => OPENAI_BASE.into(),
+        (Provider::Openrouter, None) => OPENROUTER_BASE.into(),
+        (Provider::Anthropic, None) => ANTHROPIC_BASE.into(),
+        (Provider::OpenaiCompatible, None) => {
+            return Err(RequestError::InvalidOption {
+                option: "baseUrl",
+                reason: "openai-compatible models need a baseUrl (e.g. http://localhost:11434/v1)"
+                    .into(),
+            })
+        }
+    };
+    let mut headers = vec![("content-type".to_owned(), "application/json".to_owned())];
+    if id.provider == Provider::Anthropic {
+        return anthropic_request(id, req, api_key, &base, headers);
+    }
+    if let Some(key) = api_key {
+        headers.push(("authorization".into(), format!("Bearer {key}")));
+    }
+    let mut body = Map::new();
+    body.insert("model".into(), json!(id.model));
+    body.insert(
+        "messages".into(),
+        serde_json::to_value(&req.messages).unwrap_or(Value::Null),
+    );
+    if let Some(t) = req.temperature {
+        body.insert("temperature".into(), json!(t));
+    }
+    if let Some(m) = req.max_tokens {
+        body.insert("max_tokens".into(), json!(m));
+    }
+    if let Some(schema) = &req.response_schema {
+        body.insert("response_format".into(), json!({ "type": "json_schema", "json_schema": { "name": "response", "strict": true, "schema": schema } }));
+    }
+    if let Some(l) = req.logprobs {
+        body.insert("logprobs".into(), json!(l));
+    }
+    if let (Provider::OpenaiCompatible, Some(g)) = (id.provider, &req.grammar) {
+        body.insert("grammar".into(), json!(g));
+    }
+    if req.stream {
+        body.insert("stream".into(), json!(true));
+        body.insert("stream_options".into(), json!({ "include_usage": true }));
+    }
+    Ok(HttpRequest {
+        url: format!("{base}/chat/completions"),
+        headers,
+        body: Value::Object(body).to_string(),
+    })
+}
+
+fn anthropic_request(
+    id: &ModelId,
+    req: &LmRequest,
+    api_key: Option<&str>,
+    base: &str,
+    mut headers: Vec<(String, String)>,
+) -> Result<HttpRequest, RequestError> {
+    if let Some(key) = api_key {
+        headers.push(("x-api-key".into(), key.to_owned()));
+    }
+    headers.push(("anthropic-version".into(), ANTHROPIC_VERSION.into()));
+    let system: Vec<&str> = req
+        .messages
+        .iter()
+        .filter(|m| m.role == "system")
+        .map(|m| m.content.as_str())
+        .collect();
+    let messages: Vec<&Message> = req.messages.iter().filter(|m| m.role != "system").collect();
+    let mut body = Map::new();
+    body.insert("model".into(), json!(id.model));
+    body.insert(
+        "max_tokens".into(),
+        json!(req.max_tokens.unwrap_or(DEFAULT_ANTHROPIC_MAX_TOKENS)),
+    );
+    if !system.is_empty() {
+        body.insert("system".into(), json!(system.join("\n\n")));
+    }
+    body.insert(
+        "messages".into(),
+        serde_json::to_value(messages).unwrap_or(Value::Null),
+    );
+    if let Some(t) = req.temperature {
+        body.insert("temperature".into(), json!(t.min(1.0)));
+    }
+    if let Some(schema) = &req.response_schema {
+        // Structured output through a tool the model must call.
+        body.insert("tools".into(), json!([{ "name": "respond", "description": "Give the answer.", "input_schema": schema }]));
+        body.insert(
+            "tool_choice".into(),
+            json!({ "type": "tool", "name": "respond" }),
+        );
+    }
+    if req.stream {
+        body.insert("stream".into(), json!(true));
+    }
+    let base = base.trim_end_matches("/v1");
+    Ok(HttpRequest {
+        url: format!("{base}/v1/messages"),
+        headers,
+        body: Value::Object(body).to_string(),
+    })
+}
+
+/// A whole (non-streamed) answer as an LMOutput, with `usage` (and `finishReason`).
+pub fn parse_response(provider: Provider, body: &str) -> Result<LmOutput, RequestError> {
+    let invalid = |detail: String| RequestError::InvalidResponse {
+        provider: provider.name(),
+        detail,
+    };
+    let v: Value = serde_json::from_str(body).map_err(|e| invalid(e.to_string()))?;
+    let mut outputs = Vec::new();
+    let mut extra = Map::new();
+    if provider == Provider::Anthropic {
+        let content = v
+            .get("content")
+            .and_then(Value::as_array)
+            .ok_or_else(|| invalid("no `content` array".into()))?;
+        for block in content {
+            match block.get("type").and_then(Value::as_str) {
+                Some("text") => outputs.push(OutputItem::Text(
+                    block
+                        .get("text")
+                        .and_then(Value::as_str)
+                        .unwrap_or_default()
+                        .to_owned(),
+                )),
+                Some("thinking") => outputs.push(OutputItem::Thinking(
+                    block
+                        .get("thinking")
+                        .and_then(Value::as_str)
+                        .unwrap_or_default()
+                        .to_owned(),
+                )),
+                Some("tool_use") => outputs.push(OutputItem::Structured(
+                    block.get("input").cloned().unwrap_or(Value::Null),
+                )),
+                _ => {}
+            }
+        }
+        if let Some(r) = v.get("stop_reason") {
+            extra.insert("finishReason".into(), r.clone());
+        }
+    } else {
+        let message = v
+            .pointer("/choices/0/message")
+            .ok_or_else(|| invalid("no `choices[0].message`".into()))?;
+        for key in ["reasoning_content", "reasoning"] {
+            if let Some(t) = message
+                .get(key)
+                .and_then(Value::as_str)
+                .filter(|t| !t.is_empty())
+            {
+                outputs.push(OutputItem::Thinking(t.to_owned()));
+                break;
+            }
+        }
+        if let Some(t) = message.get("content").and_then(Value::as_str) {
+            outputs.push(OutputItem::Text(t.to_owned()));
+        }
+        if let Some(r) = v.pointer("/choices/0/finish_reason") {
+            extra.insert("finishReason".into(), r.clone());
+        }
+        if let Some(lp) = v.pointer("/choices/0/logprobs").filter(|l| !l.is_null()) {
+            extra.insert("logprobs".into(), lp.clone());
+        }
+    }
+    if let Some(u) = v.get("usage") {
+        extra.insert("usage".into(), u.clone());
+    }
+    Ok(LmOutput { outputs, extra })
+}
+
+/// What a failed HTTP answer means.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ProviderFailure {
+    pub provider: &'static str,
+    pub status: u16,
+    /// The provider's own error code or type, when it gives one.
+    pub code: Option<String>,
+    /// The provider's own error message (or the start of the body).
+    pub message: String,
+    pub retryable: bool,
+    /// How long to wait before the next attempt, when retryable.
+    pub retry_after_ms: Option<u64>,
+}
+
+/// Classifies an error answer. 408, 409, 429 and 5xx are worth retrying; other 4xx are not.
+pub fn classify_failure(
+    provider: Provider,
+    status: u16,
+    body: &str,
+    retry_after: Option<&str>,
+) -> ProviderFailure {
+    let parsed: Option<Value> = serde_json::from_str(body).ok();
+    let error = parsed.as_ref().and_then(|v| v.get("error"));
+    let message = error
+        .and_then(|e| e.get("message").and_then(Value::as_str).map(str::to_owned))
+        .unwrap_or_else(|| body.chars().take(300).collect::<String>().trim().to_owned());
+    let code = error
+        .and_then(|e| {
+            e.get("code")
+                .filter(|c| !c.is_null())
+                .or_else(|| e.get("type"))
+        })
+        .map(|c| {
+            c.as_str()
+                .map(str::to_owned)
+                .unwrap_or_else(|| c.to_string())
+        });
+    let retryable = matches!(status, 408 | 409 | 429) || status >= 500;
+    let retry_after_ms = retry_after
+        .and_then(|h| h.trim().parse::<f64>().ok())
+        .filter(|s| s.is_finite() && *s >= 0.0)
+        .map(|s| (s * 1000.0) as u64);
+    ProviderFailure {
+        provider: provider.name(),
+        status,
+        code,
+        message,
+        retryable,
+        retry_after_ms,
+    }
+}
+
+/// The wait before retry `attempt` (0 = first retry): the server's Retry-After when it gave
+/// one (capped), else exponential backoff with jitter (`jitter` in [0, 1), from the caller's
+/// random source).
+pub fn retry_delay_ms(attempt: u32, retry_after_ms: Option<u64>, jitter: f64) -> u64 {
+    if let Some(ms) = retry_after_ms {
+        return ms.min(RETRY_MAX_MS);
+    }
+    let backoff = RETRY_BASE_MS
+        .saturating_mul(1u64 << attempt.min(16))
+        .min(RETRY_MAX_MS);
+    // Full jitter between half and all of the backoff.
+    (backoff as f64 * (0.5 + 0.5 * jitter.clamp(0.0, 1.0))) as u64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn model_ids() {
+        assert_eq!(
+            ModelId::parse("openai/gpt-4o-mini").unwrap(),
+            ModelId {
+                provider: Provider::Openai,
+                model: "gpt-4o-mini".into()
+            }
+        );
+        assert_eq!(
+            ModelId::parse("openrouter/anthropic/claude-sonnet-4.5")
+                .unwrap()
+                .model,
+            "anthropic/claude-sonnet-4.5"
+        );
+        for bad in ["gpt-4o", "cohere/command", "openai/", "openrouter/gpt-4o"] {
+            assert_eq!(
+                ModelId::parse(bad).unwrap_err().code(),
+                "INVALID_MODEL_ID",
+                "{bad}"
+            );
+        }
+    }
+
+    fn req(stream: bool) -> LmRequest {
+        LmRequest {
+            messages: vec![
+                Message {
+                    role: "system".into(),
+                    content: "Be brief.".into(),
+                },
+                Message {
+                    role: "user".into(),
+                    content: "Hi".into(),
+                },
+            ],
+            stream,
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn requests_per_provider() {
+        let openai = build_request(
+            &ModelId::parse("openai/gpt-4o-mini").unwrap(),
+            &req(true),
+            Some("sk-test"),
+            None,
+        )
+        .unwrap();
+        assert_eq!(openai.url, "https://api.openai.com/v1/chat/completions");
+        assert!(openai
+            .headers
+            .contains(&("authorization".into(), "Bearer sk-test".into())));
+        let body: Value = serde_json::from_str(&openai.body).unwrap();
+        assert_eq!(
+            (body["model"].as_str(), body["stream"].as_bool()),
+            (Some("gpt-4o-mini"), Some(true))
+        );
+
+        let anthropic = build_request(
+            &ModelId::parse("anthropic/claude-sonnet-4-5").unwrap(),
+            &req(false),
+            Some("k"),
+            Some("http://localhost:9/v1"),
+        )
+        .unwrap();
+        assert_eq!(anthropic.url, "http://localhost:9/v1/messages");
+        assert!(anthropic
+            .headers
+            .contains(&("anthropic-version".into(), ANTHROPIC_VERSION.into())));
+        let body: Value = serde_json::from_str(&anthropic.body).unwrap();
+        assert_eq!(body["system"], "Be brief.");
+        assert_eq!(body["messages"].as_array().unwrap().len(), 1);
+        assert_eq!(body["max_tokens"], DEFAULT_ANTHROPIC_MAX_TOKENS);
+
+        let missing = build_request(
+            &ModelId::parse("openai-compatible/llama").unwrap(),
+            &req(false),
+            None,
+            None,
+        )
+        .unwrap_err();
+        assert_eq!(missing.code(), "INVALID_OPTION");
+    }
+
+    #[test]
+    fn failures_and_delays() {
+        let f = classify_failure(
+            Provider::Openai,
+            429,
+            r#"{"error":{"message":"Slow down","type":"requests","code":"rate_limit_exceeded"}}"#,
+            Some("2"),
+        );
+        assert_eq!(
+            (
+                f.retryable,
+                f.retry_after_ms,
+                f.code.as_deref(),
+                f.message.as_str()
+            ),
+            (true, Some(2000), Some("rate_limit_exceeded"), "Slow down")
+        );
+        let f = classify_failure(
+            Provider::Anthropic,
+            400,
+            r#"{"type":"error","error":{"type":"invalid_request_error","message":"bad"}}"#,
+            None,
+        );
+        assert_eq!(
+            (f.retryable, f.code.as_deref()),
+            (false, Some("invalid_request_error"))
+        );
+        assert!(classify_failure(Provider::Openai, 503, "<html>down</html>", None).retryable);
+        assert_eq!(retry_delay_ms(0, Some(1500), 0.9), 1500);
+        assert_eq!(retry_delay_ms(1, None, 0.0), 500);
+        assert_eq!(retry_delay_ms(30, None, 1.0), RETRY_MAX_MS);
+    }
+}

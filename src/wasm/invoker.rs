@@ -1,0 +1,73 @@
+//! What the JS invokers ask the core: requests to send, answers read, failures classified,
+//! retry delays. The JS side only moves bytes through `fetch`.
+
+use serde_json::{json, Value};
+use wasm_bindgen::prelude::*;
+
+use super::convert;
+use super::errors::js_error;
+use crate::provider::{
+    build_request, classify_failure, parse_response, retry_delay_ms, LmRequest, ModelId, Provider,
+    RequestError,
+};
+
+impl From<RequestError> for JsValue {
+    fn from(err: RequestError) -> Self {
+        js_error(err.code(), &err.to_string())
+    }
+}
+
+fn provider(name: &str) -> Result<Provider, JsValue> {
+    serde_json::from_value(json!(name))
+        .map_err(|_| js_error("UNKNOWN_PROVIDER", &format!("unknown provider {name:?}")))
+}
+
+/// `{provider, streamFormat, url, headers: [[name, value]], body}` for a model id and request.
+#[wasm_bindgen(js_name = buildHttpRequest)]
+pub fn build_http_request(
+    model_id: &str,
+    request: JsValue,
+    api_key: Option<String>,
+    base_url: Option<String>,
+) -> Result<JsValue, JsValue> {
+    let id = ModelId::parse(model_id)?;
+    let value: Value = convert::from_js(request, "INVALID_OPTION", "request")?;
+    let request: LmRequest = serde_json::from_value(value)
+        .map_err(|e| js_error("INVALID_OPTION", &format!("invalid request: {e}")))?;
+    let http = build_request(&id, &request, api_key.as_deref(), base_url.as_deref())?;
+    Ok(convert::to_js(&json!({
+        "provider": id.provider.name(),
+        "streamFormat": id.provider.stream_format(),
+        "url": http.url,
+        "headers": http.headers,
+        "body": http.body,
+    })))
+}
+
+#[wasm_bindgen(js_name = parseProviderResponse)]
+pub fn parse_provider_response(provider_name: &str, body: &str) -> Result<JsValue, JsValue> {
+    Ok(convert::to_js(&parse_response(
+        provider(provider_name)?,
+        body,
+    )?))
+}
+
+#[wasm_bindgen(js_name = classifyProviderFailure)]
+pub fn classify_provider_failure(
+    provider_name: &str,
+    status: u16,
+    body: &str,
+    retry_after: Option<String>,
+) -> Result<JsValue, JsValue> {
+    Ok(convert::to_js(&classify_failure(
+        provider(provider_name)?,
+        status,
+        body,
+        retry_after.as_deref(),
+    )))
+}
+
+#[wasm_bindgen(js_name = retryDelayMs)]
+pub fn retry_delay(attempt: u32, retry_after_ms: Option<f64>, jitter: f64) -> f64 {
+    retry_delay_ms(attempt, retry_after_ms.map(|ms| ms.max(0.0) as u64), jitter) as f64
+}

@@ -1,0 +1,72 @@
+// A local HTTP server that speaks the OpenAI Chat Completions and Anthropic Messages wire
+// formats (shapes from the providers' API references). The model name picks the behaviour.
+import { createServer } from "node:http";
+
+const completion = (content, extra = {}) => ({
+  id: "chatcmpl-1",
+  object: "chat.completion",
+  model: "m",
+  choices: [{ index: 0, message: { role: "assistant", content, ...extra }, finish_reason: "stop" }],
+  usage: { prompt_tokens: 9, completion_tokens: 4, total_tokens: 13 },
+});
+const chunk = (delta, finish = null) => `data: ${JSON.stringify({ id: "chatcmpl-1", object: "chat.completion.chunk", choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+const anthropicEvent = (type, data) => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
+
+export async function startFakeProvider() {
+  const requests = [];
+  const seen = new Map();
+  const server = createServer(async (req, res) => {
+    let raw = "";
+    for await (const c of req) raw += c;
+    const body = raw ? JSON.parse(raw) : {};
+    requests.push({ url: req.url, headers: req.headers, body });
+    const model = body.model ?? "";
+    const count = (seen.get(model) ?? 0) + 1;
+    seen.set(model, count);
+    const json = (status, value, headers = {}) => {
+      res.writeHead(status, { "content-type": "application/json", ...headers });
+      res.end(JSON.stringify(value));
+    };
+    const sse = (parts, { cut = false } = {}) => {
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      for (const p of parts) res.write(p);
+      if (cut) res.socket.destroy();
+      else res.end();
+    };
+    if (req.url === "/v1/chat/completions") {
+      if (req.headers.authorization !== "Bearer sk-test") return json(401, { error: { message: `Incorrect API key provided: ${req.headers.authorization?.slice(7)}`, type: "invalid_request_error", code: "invalid_api_key" } });
+      if (model === "flaky-429" && count === 1) return json(429, { error: { message: "Rate limit reached", type: "requests", code: "rate_limit_exceeded" } }, { "retry-after": "0.05" });
+      if (model === "flaky-500" && count === 1) return json(500, { error: { message: "The server had an error", type: "server_error" } });
+      if (model === "always-503") return json(503, { error: { message: "Overloaded", type: "server_error" } });
+      if (model === "bad-request") return json(400, { error: { message: "The model `bad-request` does not exist", type: "invalid_request_error", code: "model_not_found" } });
+      if (model === "slow") await new Promise((r) => setTimeout(r, 400));
+      if (body.stream) {
+        if (model === "stream-cut") return sse([chunk({ role: "assistant", content: "Half an ans" })], { cut: true });
+        return sse([chunk({ role: "assistant", reasoning_content: "Think." }), chunk({ content: "<think>more</think>Water boils " }), chunk({ content: "at 100 °C [1]." }), chunk({}, "stop"), `data: ${JSON.stringify({ id: "chatcmpl-1", choices: [], usage: { prompt_tokens: 9, completion_tokens: 6, total_tokens: 15 } })}\n\n`, "data: [DONE]\n\n"]);
+      }
+      if (model === "reasoner") return json(200, completion("Answer.", { reasoning_content: "Because." }));
+      return json(200, completion(body.response_format ? '{"answer": 42}' : "<think>hidden</think>Hello [1]."));
+    }
+    if (req.url === "/v1/messages") {
+      if (req.headers["x-api-key"] !== "sk-ant-test" || req.headers["anthropic-version"] !== "2023-06-01") return json(401, { type: "error", error: { type: "authentication_error", message: "invalid x-api-key" } });
+      if (model === "overloaded") return json(529, { type: "error", error: { type: "overloaded_error", message: "Overloaded" } });
+      if (body.stream) {
+        return sse([
+          anthropicEvent("message_start", { message: { id: "msg_1", usage: { input_tokens: 10, output_tokens: 1 } } }),
+          anthropicEvent("content_block_start", { index: 0, content_block: { type: "thinking", thinking: "" } }),
+          anthropicEvent("content_block_delta", { index: 0, delta: { type: "thinking_delta", thinking: "Check." } }),
+          anthropicEvent("content_block_stop", { index: 0 }),
+          anthropicEvent("content_block_start", { index: 1, content_block: { type: "text", text: "" } }),
+          anthropicEvent("content_block_delta", { index: 1, delta: { type: "text_delta", text: "Hi there." } }),
+          anthropicEvent("content_block_stop", { index: 1 }),
+          anthropicEvent("message_delta", { delta: { stop_reason: "end_turn" }, usage: { output_tokens: 5 } }),
+          anthropicEvent("message_stop", {}),
+        ]);
+      }
+      return json(200, { id: "msg_1", type: "message", role: "assistant", model, content: [{ type: "thinking", thinking: "Check." }, { type: "text", text: "Hi there." }], stop_reason: "end_turn", usage: { input_tokens: 10, output_tokens: 5 } });
+    }
+    json(404, { error: { message: `no route ${req.url}` } });
+  });
+  await new Promise((r) => server.listen(0, "127.0.0.1", r));
+  return { base: `http://127.0.0.1:${server.address().port}/v1`, requests, close: () => server.close() };
+}
