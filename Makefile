@@ -29,7 +29,7 @@ test-js:
 
 test-runtimes:
 	node tests/smoke/node.mjs
-	$(DENO) run --quiet --allow-read --node-modules-dir=manual tests/smoke/deno.mjs
+	$(DENO) run --quiet --allow-read --allow-net --node-modules-dir=manual tests/smoke/deno.mjs
 	node tests/smoke/workerd.mjs
 	node tests/smoke/chromium.mjs
 	node tests/smoke/demo.mjs

@@ -5,14 +5,25 @@ export const CHUNKS = ["<th", "ink>Check the sources", " first.</thi", "nk>The a
 export const EXPECTED = {
   citations: [[1, "[1]"]],
   reference: ["[1]", "[1] E. A. Poe, The Purloined Letter. Wiley, 1845."],
+  invoked: ["hidden", "Hello [1].", "Water boils at 100 °C [1]."],
   thinking: "Check the sources first.",
   answer: "The answer is 42 😀.",
   types: ["thinking_start", "thinking", "thinking_end", "response_start", "response", "response_end"],
   errorCode: "INVALID_CHUNK",
 };
 
-export async function scenario(lib) {
+/** `providerBase`: the fake provider's OpenAI-style base URL (tests/js/support/fake-provider.mjs). */
+export async function scenario(lib, { providerBase }) {
   await lib.init();
+  const lm = lib.buildLMInvoker("openai-compatible/ok", { apiKey: "sk-test", baseUrl: providerBase, outputTransformers: ["think_tag"] });
+  const whole = await lm.invoke("Hi");
+  let streamed = "";
+  const lmReader = lm.stream("Hi").getReader();
+  for (;;) {
+    const { value, done } = await lmReader.read();
+    if (done) break;
+    if (value.type === "response") streamed += value.value;
+  }
   const source = new ReadableStream({
     start(controller) {
       for (const c of CHUNKS) controller.enqueue(c);
@@ -38,6 +49,7 @@ export async function scenario(lib) {
   const poe = { type: "book", title: "The Purloined Letter", author: [{ family: "Poe", given: "Edgar Allan" }], issued: { "date-parts": [[1845]] }, publisher: "Wiley" };
   const [ref] = await lib.renderReferences([poe], cites, { style: "ieee" });
   return {
+    invoked: [whole.outputs[0].output, whole.outputs[1].output, streamed],
     citations: cites.map((c) => [c.sourceId, c.marker]),
     reference: [ref.inlineMarker, ref.entry],
     thinking: events.filter((e) => e.type === "thinking").map((e) => e.value).join(""),
@@ -48,8 +60,10 @@ export async function scenario(lib) {
 }
 
 export function check(result, runtime) {
-  const a = JSON.stringify(result);
-  const b = JSON.stringify(EXPECTED);
+  // Compared in the expected key order, with no key missing or extra.
+  const keys = [...new Set([...Object.keys(EXPECTED), ...Object.keys(result)])];
+  const a = JSON.stringify(keys.map((k) => [k, result[k]]));
+  const b = JSON.stringify(keys.map((k) => [k, EXPECTED[k]]));
   if (a !== b) throw new Error(`${runtime}: smoke scenario gave ${a}, expected ${b}`);
   console.log(`smoke ok: ${runtime}`);
 }

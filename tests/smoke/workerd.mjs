@@ -5,6 +5,7 @@ import { readFileSync, readdirSync } from "node:fs";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Miniflare } from "miniflare";
+import { startFakeProvider } from "../js/support/fake-provider.mjs";
 import { check } from "./scenario.mjs";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
@@ -34,11 +35,13 @@ const mf = new Miniflare({
   ],
   compatibilityDate: "2025-09-01",
 });
+const provider = await startFakeProvider();
 try {
-  const res = await mf.dispatchFetch("http://smoke.test/");
+  const res = await mf.dispatchFetch(`http://smoke.test/?provider=${encodeURIComponent(provider.base)}`);
   const body = await res.text();
   if (!res.ok) throw new Error(`workerd answered ${res.status}: ${body}`);
   check(JSON.parse(body), "workerd (miniflare)");
 } finally {
+  provider.close();
   await mf.dispose();
 }

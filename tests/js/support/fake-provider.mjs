@@ -16,6 +16,12 @@ export async function startFakeProvider() {
   const requests = [];
   const seen = new Map();
   const server = createServer(async (req, res) => {
+    // Browsers call it from another origin.
+    res.setHeader("access-control-allow-origin", "*");
+    if (req.method === "OPTIONS") {
+      res.writeHead(204, { "access-control-allow-headers": "authorization, content-type, x-api-key, anthropic-version", "access-control-allow-methods": "POST" });
+      return res.end();
+    }
     let raw = "";
     for await (const c of req) raw += c;
     const body = raw ? JSON.parse(raw) : {};
