@@ -428,3 +428,15 @@ export interface ProviderError extends CiteflowError {
 
 /** `openai/<model>`, `anthropic/<model>`, `openrouter/<vendor>/<model>`, `openai-compatible/<model>`. */
 export function buildLMInvoker(modelId: string, options?: InvokerOptions): LMInvoker;
+
+export interface EMInvoker {
+  readonly modelId: string;
+  /** One text → one vector; a list → vectors in the same order (batched, retried). */
+  invoke(texts: string, options?: { signal?: AbortSignal }): Promise<Float32Array>;
+  invoke(texts: string[], options?: { signal?: AbortSignal }): Promise<Float32Array[]>;
+}
+/** OpenAI-style `/embeddings` (`openai/`, `openrouter/`, `openai-compatible/` with baseUrl). */
+export function buildEMInvoker(
+  modelId: string,
+  options?: Omit<InvokerOptions, "outputTransformers" | "fallbackLms"> & { batchSize?: number },
+): EMInvoker;

@@ -51,6 +51,75 @@ function sleep(ms, signal) {
   });
 }
 
+/** The options every invoker shares, checked. */
+function transportOptions(options) {
+  const { apiKey = null, baseUrl = null, headers = {}, fetch: fetchFn = globalThis.fetch, timeoutMs = DEFAULT_TIMEOUT_MS, maxRetries = DEFAULT_MAX_RETRIES } = options;
+  if (typeof fetchFn !== "function") throw citeflowError("INVALID_OPTION", "fetch must be a function (the runtime has none: pass one)");
+  if (!(typeof timeoutMs === "number" && timeoutMs > 0)) throw citeflowError("INVALID_OPTION", `timeoutMs must be a positive number; got ${describe(timeoutMs)}`);
+  if (!(Number.isInteger(maxRetries) && maxRetries >= 0)) throw citeflowError("INVALID_OPTION", `maxRetries must be a whole number ≥ 0; got ${describe(maxRetries)}`);
+  if (headers === null || typeof headers !== "object") throw citeflowError("INVALID_OPTION", `headers must be an object; got ${describe(headers)}`);
+  return { apiKey, baseUrl, headers, fetchFn, timeoutMs, maxRetries };
+}
+
+function checkOptionsObject(options) {
+  if (options === null || typeof options !== "object") throw citeflowError("INVALID_OPTION", `invoker options must be an object; got ${describe(options)}`);
+}
+
+/** One request with retries, backoff, timeout and cancellation; resolves with the answer. */
+async function fetchWithRetries({ http, init, fetchFn, timeoutMs, maxRetries, signal, apiKey, stream }) {
+  for (let attempt = 0; ; attempt++) {
+    signal?.throwIfAborted();
+    const controller = new AbortController();
+    const onAbort = () => controller.abort(signal.reason);
+    signal?.addEventListener("abort", onAbort, { once: true });
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, timeoutMs);
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", onAbort);
+    };
+    let failure;
+    try {
+      const res = await fetchFn(http.url, { ...init, signal: controller.signal });
+      if (res.ok) {
+        if (stream) {
+          clearTimeout(timer); // the timeout covers the wait for an answer, not a long stream
+          return { res, http, done };
+        }
+        const text = await res.text();
+        done();
+        return { text, http };
+      }
+      const body = await res.text();
+      done();
+      failure = core.classifyProviderFailure(http.provider, res.status, body, res.headers.get("retry-after") ?? undefined);
+    } catch (e) {
+      done();
+      if (signal?.aborted) throw signal.reason;
+      failure = timedOut
+        ? { provider: http.provider, status: 0, code: "TIMEOUT", message: `no answer within ${timeoutMs} ms`, retryable: true }
+        : { provider: http.provider, status: 0, code: "NETWORK_ERROR", message: String(e?.message ?? e), retryable: true };
+    }
+    if (failure.retryable && attempt < maxRetries) {
+      await sleep(core.retryDelayMs(attempt, failure.retryAfterMs ?? undefined, Math.random()), signal);
+      continue;
+    }
+    const code = failure.status === 0 ? failure.code : "PROVIDER_ERROR";
+    const what = failure.status === 0 ? failure.message : `answered ${failure.status}: ${failure.message}`;
+    throw invokerError(code, `${failure.provider} ${what}`, {
+      provider: failure.provider,
+      status: failure.status,
+      providerCode: failure.code ?? null,
+      providerMessage: failure.message,
+      retryable: failure.retryable,
+      attempts: attempt + 1,
+    }, apiKey);
+  }
+}
+
 /**
  * An LM invoker for `openai/<model>`, `anthropic/<model>`, `openrouter/<vendor>/<model>` or
  * `openai-compatible/<model>` (with `baseUrl`).
@@ -58,12 +127,10 @@ function sleep(ms, signal) {
 export function buildLMInvoker(modelId, options = {}) {
   ready();
   if (typeof modelId !== "string") throw citeflowError("INVALID_MODEL_ID", `a model id is a string like "openai/gpt-4o-mini"; got ${describe(modelId)}`);
-  if (options === null || typeof options !== "object") throw citeflowError("INVALID_OPTION", `invoker options must be an object; got ${describe(options)}`);
+  checkOptionsObject(options);
   checkKeys(options, OPTIONS, "buildLMInvoker");
-  const { apiKey = null, baseUrl = null, headers = {}, fetch: fetchFn = globalThis.fetch, timeoutMs = DEFAULT_TIMEOUT_MS, maxRetries = DEFAULT_MAX_RETRIES, outputTransformers = [], fallbackLms = [] } = options;
-  if (typeof fetchFn !== "function") throw citeflowError("INVALID_OPTION", "fetch must be a function (the runtime has none: pass one)");
-  if (!(typeof timeoutMs === "number" && timeoutMs > 0)) throw citeflowError("INVALID_OPTION", `timeoutMs must be a positive number; got ${describe(timeoutMs)}`);
-  if (!(Number.isInteger(maxRetries) && maxRetries >= 0)) throw citeflowError("INVALID_OPTION", `maxRetries must be a whole number ≥ 0; got ${describe(maxRetries)}`);
+  const { apiKey, baseUrl, headers, fetchFn, timeoutMs, maxRetries } = transportOptions(options);
+  const { outputTransformers = [], fallbackLms = [] } = options;
   if (!Array.isArray(fallbackLms) || !fallbackLms.every((f) => f && typeof f.invoke === "function")) {
     throw citeflowError("INVALID_OPTION", "fallbackLms must be an array of invokers");
   }
@@ -78,57 +145,7 @@ export function buildLMInvoker(modelId, options = {}) {
     const { signal, responseSchema, temperature, maxTokens, logprobs, grammar } = callOptions;
     const http = core.buildHttpRequest(modelId, { messages, temperature, maxTokens, responseSchema, logprobs, grammar, stream }, apiKey, baseUrl);
     const init = { method: "POST", headers: { ...Object.fromEntries(http.headers), ...headers }, body: http.body };
-    for (let attempt = 0; ; attempt++) {
-      signal?.throwIfAborted();
-      const controller = new AbortController();
-      const onAbort = () => controller.abort(signal.reason);
-      signal?.addEventListener("abort", onAbort, { once: true });
-      let timedOut = false;
-      const timer = setTimeout(() => {
-        timedOut = true;
-        controller.abort();
-      }, timeoutMs);
-      const done = () => {
-        clearTimeout(timer);
-        signal?.removeEventListener("abort", onAbort);
-      };
-      let failure;
-      try {
-        const res = await fetchFn(http.url, { ...init, signal: controller.signal });
-        if (res.ok) {
-          if (stream) {
-            clearTimeout(timer); // the timeout covers the wait for an answer, not a long stream
-            return { res, http, done };
-          }
-          const text = await res.text();
-          done();
-          return { text, http };
-        }
-        const body = await res.text();
-        done();
-        failure = core.classifyProviderFailure(http.provider, res.status, body, res.headers.get("retry-after") ?? undefined);
-      } catch (e) {
-        done();
-        if (signal?.aborted) throw signal.reason;
-        failure = timedOut
-          ? { provider: http.provider, status: 0, code: "TIMEOUT", message: `no answer within ${timeoutMs} ms`, retryable: true }
-          : { provider: http.provider, status: 0, code: "NETWORK_ERROR", message: String(e?.message ?? e), retryable: true };
-      }
-      if (failure.retryable && attempt < maxRetries) {
-        await sleep(core.retryDelayMs(attempt, failure.retryAfterMs ?? undefined, Math.random()), signal);
-        continue;
-      }
-      const code = failure.status === 0 ? failure.code : "PROVIDER_ERROR";
-      const what = failure.status === 0 ? failure.message : `answered ${failure.status}: ${failure.message}`;
-      throw invokerError(code, `${failure.provider} ${what}`, {
-        provider: failure.provider,
-        status: failure.status,
-        providerCode: failure.code ?? null,
-        providerMessage: failure.message,
-        retryable: failure.retryable,
-        attempts: attempt + 1,
-      }, apiKey);
-    }
+    return fetchWithRetries({ http, init, fetchFn, timeoutMs, maxRetries, signal, apiKey, stream });
   }
 
   async function invokeOnce(input, callOptions) {
@@ -189,6 +206,45 @@ export function buildLMInvoker(modelId, options = {}) {
           return reader?.cancel(reason);
         },
       });
+    },
+  };
+}
+
+const EM_OPTIONS = ["apiKey", "baseUrl", "headers", "fetch", "timeoutMs", "maxRetries", "batchSize"];
+const DEFAULT_EM_BATCH_SIZE = 100;
+
+/**
+ * An embedding invoker (OpenAI-style `/embeddings`: `openai/`, `openrouter/`,
+ * `openai-compatible/`): texts in, Float32Arrays out in input order, in batches.
+ */
+export function buildEMInvoker(modelId, options = {}) {
+  ready();
+  if (typeof modelId !== "string") throw citeflowError("INVALID_MODEL_ID", `a model id is a string like "openai/text-embedding-3-small"; got ${describe(modelId)}`);
+  checkOptionsObject(options);
+  checkKeys(options, EM_OPTIONS, "buildEMInvoker");
+  const { apiKey, baseUrl, headers, fetchFn, timeoutMs, maxRetries } = transportOptions(options);
+  const { batchSize = DEFAULT_EM_BATCH_SIZE } = options;
+  if (!(Number.isInteger(batchSize) && batchSize >= 1)) throw citeflowError("INVALID_OPTION", `batchSize must be a whole number ≥ 1; got ${describe(batchSize)}`);
+  core.buildEmbeddingsRequest(modelId, [""], apiKey, baseUrl); // checks the id and base URL now
+  return {
+    modelId,
+    /** One text → one Float32Array; a list → a list, in the same order. */
+    async invoke(texts, { signal } = {}) {
+      const list = typeof texts === "string" ? [texts] : texts;
+      if (!Array.isArray(list) || list.length === 0 || !list.every((t) => typeof t === "string")) {
+        throw citeflowError("INVALID_OPTION", `an embedding invoker takes a string or a non-empty array of strings; got ${describe(texts)}`);
+      }
+      const vectors = [];
+      for (let i = 0; i < list.length; i += batchSize) {
+        const batch = list.slice(i, i + batchSize);
+        const http = core.buildEmbeddingsRequest(modelId, batch, apiKey, baseUrl);
+        const init = { method: "POST", headers: { ...Object.fromEntries(http.headers), ...headers }, body: http.body };
+        const { text } = await fetchWithRetries({ http, init, fetchFn, timeoutMs, maxRetries, signal, apiKey, stream: false });
+        const flat = core.parseEmbeddings(http.provider, text, batch.length);
+        const dims = flat.length / batch.length;
+        for (let k = 0; k < batch.length; k++) vectors.push(flat.slice(k * dims, (k + 1) * dims));
+      }
+      return typeof texts === "string" ? vectors[0] : vectors;
     },
   };
 }

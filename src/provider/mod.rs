@@ -5,8 +5,9 @@ pub mod sse;
 pub mod stream;
 
 pub use request::{
-    build_request, classify_failure, parse_response, retry_delay_ms, HttpRequest, LmRequest,
-    Message, ModelId, Provider, ProviderFailure, RequestError,
+    build_embeddings_request, build_request, classify_failure, parse_embeddings, parse_response,
+    retry_delay_ms, HttpRequest, LmRequest, Message, ModelId, Provider, ProviderFailure,
+    RequestError,
 };
 pub use sse::{SseDecoder, SseError, SseMessage, DEFAULT_MAX_LINE_BYTES};
 pub use stream::{ProviderByteStream, ProviderStreamDecoder, StreamError, StreamFormat, USAGE};

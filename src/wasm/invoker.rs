@@ -7,8 +7,8 @@ use wasm_bindgen::prelude::*;
 use super::convert;
 use super::errors::js_error;
 use crate::provider::{
-    build_request, classify_failure, parse_response, retry_delay_ms, LmRequest, ModelId, Provider,
-    RequestError,
+    build_embeddings_request, build_request, classify_failure, parse_embeddings, parse_response,
+    retry_delay_ms, LmRequest, ModelId, Provider, RequestError,
 };
 
 impl From<RequestError> for JsValue {
@@ -70,4 +70,29 @@ pub fn classify_provider_failure(
 #[wasm_bindgen(js_name = retryDelayMs)]
 pub fn retry_delay(attempt: u32, retry_after_ms: Option<f64>, jitter: f64) -> f64 {
     retry_delay_ms(attempt, retry_after_ms.map(|ms| ms.max(0.0) as u64), jitter) as f64
+}
+
+/// `{provider, url, headers, body}` for one batch of texts to embed.
+#[wasm_bindgen(js_name = buildEmbeddingsRequest)]
+pub fn build_embeddings_http_request(
+    model_id: &str,
+    texts: Vec<String>,
+    api_key: Option<String>,
+    base_url: Option<String>,
+) -> Result<JsValue, JsValue> {
+    let id = ModelId::parse(model_id)?;
+    let http = build_embeddings_request(&id, &texts, api_key.as_deref(), base_url.as_deref())?;
+    Ok(convert::to_js(
+        &json!({ "provider": id.provider.name(), "url": http.url, "headers": http.headers, "body": http.body }),
+    ))
+}
+
+/// The batch's vectors, flattened in input order (the shim cuts them into Float32Arrays).
+#[wasm_bindgen(js_name = parseEmbeddings)]
+pub fn parse_embeddings_response(
+    provider_name: &str,
+    body: &str,
+    expected: usize,
+) -> Result<Vec<f32>, JsValue> {
+    Ok(parse_embeddings(provider(provider_name)?, body, expected)?)
 }

@@ -1,6 +1,6 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { buildLMInvoker, Citeformer, CitationParser, OutputTransformerConfig } from "citeflow";
+import { buildEMInvoker, buildLMInvoker, Citeformer, CitationParser, OutputTransformerConfig } from "citeflow";
 import { assertCode } from "./helpers.mjs";
 import { startFakeProvider } from "./support/fake-provider.mjs";
 
@@ -122,4 +122,21 @@ test("an invoker is a Citeformer model; the grammar reaches an OpenAI-compatible
   assert.match(server.requests.at(-1).body.grammar, /^root ::= sentence/);
   const streamed = await cf.stream({ prompt: "Say hello", sources }).finalize();
   assert.equal(streamed.text, "Water boils at 100 °C [1].");
+});
+
+test("embeddings: batches, input order whatever the server's order, Float32Arrays, retries", async () => {
+  const em = buildEMInvoker("openai-compatible/flaky-em", { apiKey: "sk-test", baseUrl: server.base, batchSize: 2 });
+  const before = server.requests.length;
+  const vectors = await em.invoke(["a", "bb", "ccc", "dddd", "eeeee"]);
+  assert.ok(vectors.every((v) => v instanceof Float32Array && v.length === 3));
+  assert.deepEqual(vectors.map((v) => v[0]), [1, 2, 3, 4, 5]);
+  assert.deepEqual(vectors.map((v) => v[1]), [0, 1, 0, 1, 0]);
+  const sent = server.requests.slice(before).filter((r) => r.url === "/v1/embeddings").map((r) => r.body.input);
+  assert.deepEqual(sent, [["a", "bb"], ["a", "bb"], ["ccc", "dddd"], ["eeeee"]], "one retry after the 502, then three batches");
+  const one = await buildEMInvoker("openai-compatible/e", { apiKey: "sk-test", baseUrl: server.base }).invoke("hello");
+  assert.deepEqual([...one], [5, 0, 0.5]);
+  assertCode(() => buildEMInvoker("anthropic/claude"), "INVALID_MODEL_ID");
+  assertCode(() => buildEMInvoker("openai/e", { batchSize: 0 }), "INVALID_OPTION");
+  await assert.rejects(em.invoke([]), (e) => e.code === "INVALID_OPTION");
+  await assert.rejects(em.invoke([1]), (e) => e.code === "INVALID_OPTION");
 });

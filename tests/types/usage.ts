@@ -22,6 +22,7 @@ import init, {
   type SSEMessage,
   decodeProviderStream,
   buildLMInvoker,
+  buildEMInvoker,
 } from "citeflow";
 import initCsl, { renderReferences as renderNow } from "citeflow/csl";
 
@@ -68,6 +69,9 @@ const cfFromLm = new Citeformer({ lmInvoker: lm });
 console.log(answer.outputs.length, cfFromLm);
 // @ts-expect-error: unknown option
 buildLMInvoker("openai/gpt-4o-mini", { timeout: 1 });
+const vecs: Float32Array[] = await buildEMInvoker("openai/text-embedding-3-small", { batchSize: 64 }).invoke(["a", "b"]);
+const vec: Float32Array = await buildEMInvoker("openai/text-embedding-3-small").invoke("a");
+console.log(vecs.length, vec.length);
 // @ts-expect-error: a model needs invoke
 new Citeformer({ lmInvoker: {} });
 // @ts-expect-error: a source needs a CSL type

@@ -53,6 +53,13 @@ export async function startFakeProvider() {
       if (model === "reasoner") return json(200, completion("Answer.", { reasoning_content: "Because." }));
       return json(200, completion(body.response_format ? '{"answer": 42}' : "<think>hidden</think>Hello [1]."));
     }
+    if (req.url === "/v1/embeddings") {
+      if (req.headers.authorization !== "Bearer sk-test") return json(401, { error: { message: "bad key", type: "invalid_request_error" } });
+      if (model === "flaky-em" && count === 1) return json(502, { error: { message: "Bad gateway" } });
+      // Answered in reverse order, as servers may: the index says which input each is.
+      const data = body.input.map((text, index) => ({ object: "embedding", index, embedding: [text.length, index, 0.5] })).reverse();
+      return json(200, { object: "list", data, model, usage: { prompt_tokens: body.input.length, total_tokens: body.input.length } });
+    }
     if (req.url === "/v1/messages") {
       if (req.headers["x-api-key"] !== "sk-ant-test" || req.headers["anthropic-version"] !== "2023-06-01") return json(401, { type: "error", error: { type: "authentication_error", message: "invalid x-api-key" } });
       if (model === "overloaded") return json(529, { type: "error", error: { type: "overloaded_error", message: "Overloaded" } });
