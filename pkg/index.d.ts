@@ -440,3 +440,23 @@ export function buildEMInvoker(
   modelId: string,
   options?: Omit<InvokerOptions, "outputTransformers" | "fallbackLms"> & { batchSize?: number },
 ): EMInvoker;
+
+export type DMQuestionSpec =
+  | { type: "noul"; instructions: unknown; criteria?: { true: string; false: string } }
+  | { type: "choice"; instructions: unknown; criteria: Record<string, string> }
+  | { type: "score"; instructions: unknown; criteria: string[] };
+export type DMAnswer =
+  | { type: "noul"; noul: number }
+  | { type: "choice"; choice: string; confidence?: number; probabilities?: Record<string, number> }
+  | { type: "score"; score: number; confidence?: number; legend?: string[]; probabilities?: Record<string, number> };
+export const DMQuestion: {
+  noul(instructions: unknown, criteria?: { true: string; false: string }): DMQuestionSpec;
+  choice(instructions: unknown, criteria: Record<string, string>): DMQuestionSpec;
+  score(instructions: unknown, levels: string[]): DMQuestionSpec;
+};
+export interface DMInvoker {
+  readonly modelId: string;
+  invoke(request: { state: unknown; questions: Record<string, DMQuestionSpec> }, options?: { signal?: AbortSignal }): Promise<{ model: string; answers: Record<string, DMAnswer>; usage: { input_tokens: number; output_tokens: number } }>;
+}
+/** A decision model (System One wire format): `typesafe/<model>` or `openrouter/typesafe/<model>`. */
+export function buildDMInvoker(modelId: string, options?: Omit<InvokerOptions, "outputTransformers" | "fallbackLms">): DMInvoker;

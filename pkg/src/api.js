@@ -14,4 +14,4 @@ export { CitationParser, checkPolicy, citationGrammar, deduplicateAdjacentCites,
 export { bundledStyleNames, renderReferences } from "./references.js";
 export { Citeformer, GenerationResult, StreamingResult, lexicalJudge, renderCitedHtml } from "./citeformer.js";
 export { ProviderBodyDecoder, ProviderStreamDecoder, SSEDecoder, decodeProviderStream } from "./sse.js";
-export { buildEMInvoker, buildLMInvoker } from "./invoker.js";
+export { DMQuestion, buildDMInvoker, buildEMInvoker, buildLMInvoker } from "./invoker.js";

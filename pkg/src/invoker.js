@@ -248,3 +248,37 @@ export function buildEMInvoker(modelId, options = {}) {
     },
   };
 }
+
+const DM_OPTIONS = ["apiKey", "baseUrl", "headers", "fetch", "timeoutMs", "maxRetries"];
+
+/** Questions for a decision model (System One wire format). */
+export const DMQuestion = Object.freeze({
+  /** A yes/no question answered with a probability (`noul`); criteria `{true, false}` optional. */
+  noul: (instructions, criteria) => ({ type: "noul", instructions, ...(criteria === undefined ? {} : { criteria }) }),
+  /** Pick one label of `{label: description}`. */
+  choice: (instructions, criteria) => ({ type: "choice", instructions, criteria }),
+  /** Place on a scale of levels (lowest first). */
+  score: (instructions, levels) => ({ type: "score", instructions, criteria: levels }),
+});
+
+/** A decision model: `typesafe/<model>` or `openrouter/typesafe/<model>`. */
+export function buildDMInvoker(modelId, options = {}) {
+  ready();
+  if (typeof modelId !== "string") throw citeflowError("INVALID_MODEL_ID", `a model id is a string like "openrouter/typesafe/jev-1.13"; got ${describe(modelId)}`);
+  checkOptionsObject(options);
+  checkKeys(options, DM_OPTIONS, "buildDMInvoker");
+  const { apiKey, baseUrl, headers, fetchFn, timeoutMs, maxRetries } = transportOptions(options);
+  core.buildDecisionRequest(modelId, "", { probe: DMQuestion.noul("probe") }, apiKey, baseUrl); // checks the id now
+  return {
+    modelId,
+    /** `{state, questions: {name: question}}` → `{model, answers: {name: answer}, usage}`. */
+    async invoke(request, { signal } = {}) {
+      if (request === null || typeof request !== "object") throw citeflowError("INVALID_OPTION", `a decision model takes {state, questions}; got ${describe(request)}`);
+      const { state, questions } = request;
+      const http = core.buildDecisionRequest(modelId, state ?? null, questions, apiKey, baseUrl);
+      const init = { method: "POST", headers: { ...Object.fromEntries(http.headers), ...headers }, body: http.body };
+      const { text } = await fetchWithRetries({ http, init, fetchFn, timeoutMs, maxRetries, signal, apiKey, stream: false });
+      return core.parseDecisionResponse(text, questions);
+    },
+  };
+}

@@ -350,7 +350,8 @@ pub fn parse_response(provider: Provider, body: &str) -> Result<LmOutput, Reques
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ProviderFailure {
-    pub provider: &'static str,
+    /// Who answered (a provider name, or "decision-model").
+    pub provider: String,
     pub status: u16,
     /// The provider's own error code or type, when it gives one.
     pub code: Option<String>,
@@ -363,7 +364,7 @@ pub struct ProviderFailure {
 
 /// Classifies an error answer. 408, 409, 429 and 5xx are worth retrying; other 4xx are not.
 pub fn classify_failure(
-    provider: Provider,
+    provider: &str,
     status: u16,
     body: &str,
     retry_after: Option<&str>,
@@ -390,7 +391,7 @@ pub fn classify_failure(
         .filter(|s| s.is_finite() && *s >= 0.0)
         .map(|s| (s * 1000.0) as u64);
     ProviderFailure {
-        provider: provider.name(),
+        provider: provider.to_owned(),
         status,
         code,
         message,
@@ -637,7 +638,7 @@ mod tests {
     #[test]
     fn failures_and_delays() {
         let f = classify_failure(
-            Provider::Openai,
+            "openai",
             429,
             r#"{"error":{"message":"Slow down","type":"requests","code":"rate_limit_exceeded"}}"#,
             Some("2"),
@@ -652,7 +653,7 @@ mod tests {
             (true, Some(2000), Some("rate_limit_exceeded"), "Slow down")
         );
         let f = classify_failure(
-            Provider::Anthropic,
+            "anthropic",
             400,
             r#"{"type":"error","error":{"type":"invalid_request_error","message":"bad"}}"#,
             None,
@@ -661,7 +662,7 @@ mod tests {
             (f.retryable, f.code.as_deref()),
             (false, Some("invalid_request_error"))
         );
-        assert!(classify_failure(Provider::Openai, 503, "<html>down</html>", None).retryable);
+        assert!(classify_failure("openai", 503, "<html>down</html>", None).retryable);
         assert_eq!(retry_delay_ms(0, Some(1500), 0.9), 1500);
         assert_eq!(retry_delay_ms(1, None, 0.0), 500);
         assert_eq!(retry_delay_ms(30, None, 1.0), RETRY_MAX_MS);

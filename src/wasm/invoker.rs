@@ -60,7 +60,7 @@ pub fn classify_provider_failure(
     retry_after: Option<String>,
 ) -> Result<JsValue, JsValue> {
     Ok(convert::to_js(&classify_failure(
-        provider(provider_name)?,
+        provider_name,
         status,
         body,
         retry_after.as_deref(),
@@ -95,4 +95,44 @@ pub fn parse_embeddings_response(
     expected: usize,
 ) -> Result<Vec<f32>, JsValue> {
     Ok(parse_embeddings(provider(provider_name)?, body, expected)?)
+}
+
+/// `{url, headers, body}` for a System One call.
+#[wasm_bindgen(js_name = buildDecisionRequest)]
+pub fn build_decision_request(
+    model_id: &str,
+    state: JsValue,
+    questions: JsValue,
+    api_key: Option<String>,
+    base_url: Option<String>,
+) -> Result<JsValue, JsValue> {
+    let state: Value = convert::from_js(state, "INVALID_OPTION", "state")?;
+    let questions: Value = convert::from_js(questions, "INVALID_OPTION", "questions")?;
+    let Value::Object(questions) = questions else {
+        return Err(js_error(
+            "INVALID_OPTION",
+            "questions must be an object {name: question}",
+        ));
+    };
+    let http = crate::provider::build_dm_request(
+        model_id,
+        &state,
+        &questions,
+        api_key.as_deref(),
+        base_url.as_deref(),
+    )?;
+    Ok(convert::to_js(
+        &json!({ "provider": "decision-model", "url": http.url, "headers": http.headers, "body": http.body }),
+    ))
+}
+
+#[wasm_bindgen(js_name = parseDecisionResponse)]
+pub fn parse_decision_response(body: &str, questions: JsValue) -> Result<JsValue, JsValue> {
+    let questions: Value = convert::from_js(questions, "INVALID_OPTION", "questions")?;
+    let Value::Object(questions) = questions else {
+        return Err(js_error("INVALID_OPTION", "questions must be an object"));
+    };
+    Ok(convert::to_js(&crate::provider::parse_dm_response(
+        body, &questions,
+    )?))
 }

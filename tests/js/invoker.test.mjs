@@ -1,6 +1,6 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { buildEMInvoker, buildLMInvoker, Citeformer, CitationParser, OutputTransformerConfig } from "citeflow";
+import { DMQuestion, buildDMInvoker, buildEMInvoker, buildLMInvoker, Citeformer, CitationParser, OutputTransformerConfig } from "citeflow";
 import { assertCode } from "./helpers.mjs";
 import { startFakeProvider } from "./support/fake-provider.mjs";
 
@@ -139,4 +139,28 @@ test("embeddings: batches, input order whatever the server's order, Float32Array
   assertCode(() => buildEMInvoker("openai/e", { batchSize: 0 }), "INVALID_OPTION");
   await assert.rejects(em.invoke([]), (e) => e.code === "INVALID_OPTION");
   await assert.rejects(em.invoke([1]), (e) => e.code === "INVALID_OPTION");
+});
+
+test("decision models: System One questions and checked answers", async () => {
+  const dm = buildDMInvoker("openrouter/typesafe/flaky", { apiKey: "sk-test", baseUrl: server.base });
+  const questions = {
+    relevance_chunk_0: DMQuestion.noul({ question: "Is the chunk relevant?", target_chunk: "chunk_0" }, { true: "relevant", false: "not relevant" }),
+    tone: DMQuestion.choice("What is the tone?", { formal: "formal", casual: "casual" }),
+    quality: DMQuestion.score("How good is it?", ["poor", "fair", "good"]),
+  };
+  const out = await dm.invoke({ state: { query: "q", chunks: { chunk_0: "relevant text" } }, questions });
+  assert.equal(out.answers.relevance_chunk_0.noul, 0.2);
+  assert.equal(out.answers.tone.choice, "formal");
+  assert.equal(out.answers.quality.score, 2);
+  assert.deepEqual(out.usage, { input_tokens: 20, output_tokens: 3 });
+  const sent = server.requests.at(-1);
+  assert.equal(sent.url, "/v1/systemone");
+  assert.equal(sent.body.model, "typesafe/flaky");
+  assert.deepEqual(sent.body.questions.quality, { type: "score", instructions: "How good is it?", criteria: ["poor", "fair", "good"] });
+  const direct = buildDMInvoker("typesafe/jev-1.13", { apiKey: "sk-test", baseUrl: server.base });
+  assert.equal((await direct.invoke({ state: "relevant", questions: { q: DMQuestion.noul("?") } })).answers.q.noul, 0.9);
+  await assert.rejects(buildDMInvoker("typesafe/broken", { apiKey: "sk-test", baseUrl: server.base }).invoke({ state: "", questions: { q: DMQuestion.noul("?") } }), (e) => e.code === "INVALID_PROVIDER_DATA");
+  await assert.rejects(direct.invoke({ state: "", questions: {} }), (e) => e.code === "INVALID_OPTION");
+  await assert.rejects(direct.invoke({ state: "", questions: { q: DMQuestion.score("?", ["one"]) } }), (e) => e.code === "INVALID_OPTION");
+  assertCode(() => buildDMInvoker("openai/gpt-4o"), "INVALID_MODEL_ID");
 });

@@ -23,6 +23,8 @@ import init, {
   decodeProviderStream,
   buildLMInvoker,
   buildEMInvoker,
+  buildDMInvoker,
+  DMQuestion,
 } from "citeflow";
 import initCsl, { renderReferences as renderNow } from "citeflow/csl";
 
@@ -72,6 +74,9 @@ buildLMInvoker("openai/gpt-4o-mini", { timeout: 1 });
 const vecs: Float32Array[] = await buildEMInvoker("openai/text-embedding-3-small", { batchSize: 64 }).invoke(["a", "b"]);
 const vec: Float32Array = await buildEMInvoker("openai/text-embedding-3-small").invoke("a");
 console.log(vecs.length, vec.length);
+const decided = await buildDMInvoker("openrouter/typesafe/jev-1.13", { apiKey: "k" }).invoke({ state: "s", questions: { q: DMQuestion.noul("Relevant?") } });
+const answer0 = decided.answers.q;
+if (answer0.type === "noul") console.log(answer0.noul.toFixed(2));
 // @ts-expect-error: a model needs invoke
 new Citeformer({ lmInvoker: {} });
 // @ts-expect-error: a source needs a CSL type

@@ -53,6 +53,18 @@ export async function startFakeProvider() {
       if (model === "reasoner") return json(200, completion("Answer.", { reasoning_content: "Because." }));
       return json(200, completion(body.response_format ? '{"answer": 42}' : "<think>hidden</think>Hello [1]."));
     }
+    if (req.url === "/v1/systemone") {
+      if (req.headers.authorization !== "Bearer sk-test") return json(401, { error: { message: "bad key" } });
+      if (model === "typesafe/flaky" && count === 1) return json(429, { error: { message: "slow down" } }, { "retry-after": "0" });
+      const answers = {};
+      for (const [name, q] of Object.entries(body.questions)) {
+        if (model === "typesafe/broken") continue;
+        if (q.type === "noul") answers[name] = { type: "noul", noul: typeof body.state === "string" && body.state.includes("relevant") ? 0.9 : 0.2 };
+        if (q.type === "choice") answers[name] = { type: "choice", choice: Object.keys(q.criteria)[0], confidence: 0.7, probabilities: {} };
+        if (q.type === "score") answers[name] = { type: "score", score: q.criteria.length - 1, confidence: 0.6, legend: q.criteria, probabilities: {} };
+      }
+      return json(200, { model, answers, usage: { input_tokens: 20, output_tokens: Object.keys(answers).length } });
+    }
     if (req.url === "/v1/embeddings") {
       if (req.headers.authorization !== "Bearer sk-test") return json(401, { error: { message: "bad key", type: "invalid_request_error" } });
       if (model === "flaky-em" && count === 1) return json(502, { error: { message: "Bad gateway" } });
