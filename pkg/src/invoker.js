@@ -61,12 +61,18 @@ function transportOptions(options) {
   return { apiKey, baseUrl, headers, fetchFn, timeoutMs, maxRetries };
 }
 
-function checkOptionsObject(options) {
+/** What every invoker builder checks first: the id's type, the options' shape and names. */
+function invokerSetup(builder, modelId, example, options, allowed) {
+  ready();
+  if (typeof modelId !== "string") throw citeflowError("INVALID_MODEL_ID", `a model id is a string like "${example}"; got ${describe(modelId)}`);
   if (options === null || typeof options !== "object") throw citeflowError("INVALID_OPTION", `invoker options must be an object; got ${describe(options)}`);
+  checkKeys(options, allowed, builder);
+  return transportOptions(options);
 }
 
 /** One request with retries, backoff, timeout and cancellation; resolves with the answer. */
-async function fetchWithRetries({ http, init, fetchFn, timeoutMs, maxRetries, signal, apiKey, stream }) {
+async function fetchWithRetries({ http, headers, fetchFn, timeoutMs, maxRetries, signal, apiKey, stream }) {
+  const init = { method: "POST", headers: { ...Object.fromEntries(http.headers), ...headers }, body: http.body };
   for (let attempt = 0; ; attempt++) {
     signal?.throwIfAborted();
     const controller = new AbortController();
@@ -125,11 +131,7 @@ async function fetchWithRetries({ http, init, fetchFn, timeoutMs, maxRetries, si
  * `openai-compatible/<model>` (with `baseUrl`).
  */
 export function buildLMInvoker(modelId, options = {}) {
-  ready();
-  if (typeof modelId !== "string") throw citeflowError("INVALID_MODEL_ID", `a model id is a string like "openai/gpt-4o-mini"; got ${describe(modelId)}`);
-  checkOptionsObject(options);
-  checkKeys(options, OPTIONS, "buildLMInvoker");
-  const { apiKey, baseUrl, headers, fetchFn, timeoutMs, maxRetries } = transportOptions(options);
+  const { apiKey, baseUrl, headers, fetchFn, timeoutMs, maxRetries } = invokerSetup("buildLMInvoker", modelId, "openai/gpt-4o-mini", options, OPTIONS);
   const { outputTransformers = [], fallbackLms = [] } = options;
   if (!Array.isArray(fallbackLms) || !fallbackLms.every((f) => f && typeof f.invoke === "function")) {
     throw citeflowError("INVALID_OPTION", "fallbackLms must be an array of invokers");
@@ -144,8 +146,7 @@ export function buildLMInvoker(modelId, options = {}) {
     checkKeys(callOptions, [...CALL_OPTIONS, ...CITE_OPTIONS], "invoke/stream");
     const { signal, responseSchema, temperature, maxTokens, logprobs, grammar } = callOptions;
     const http = core.buildHttpRequest(modelId, { messages, temperature, maxTokens, responseSchema, logprobs, grammar, stream }, apiKey, baseUrl);
-    const init = { method: "POST", headers: { ...Object.fromEntries(http.headers), ...headers }, body: http.body };
-    return fetchWithRetries({ http, init, fetchFn, timeoutMs, maxRetries, signal, apiKey, stream });
+    return fetchWithRetries({ http, headers, fetchFn, timeoutMs, maxRetries, signal, apiKey, stream });
   }
 
   async function invokeOnce(input, callOptions) {
@@ -218,11 +219,7 @@ const DEFAULT_EM_BATCH_SIZE = 100;
  * `openai-compatible/`): texts in, Float32Arrays out in input order, in batches.
  */
 export function buildEMInvoker(modelId, options = {}) {
-  ready();
-  if (typeof modelId !== "string") throw citeflowError("INVALID_MODEL_ID", `a model id is a string like "openai/text-embedding-3-small"; got ${describe(modelId)}`);
-  checkOptionsObject(options);
-  checkKeys(options, EM_OPTIONS, "buildEMInvoker");
-  const { apiKey, baseUrl, headers, fetchFn, timeoutMs, maxRetries } = transportOptions(options);
+  const { apiKey, baseUrl, headers, fetchFn, timeoutMs, maxRetries } = invokerSetup("buildEMInvoker", modelId, "openai/text-embedding-3-small", options, EM_OPTIONS);
   const { batchSize = DEFAULT_EM_BATCH_SIZE } = options;
   if (!(Number.isInteger(batchSize) && batchSize >= 1)) throw citeflowError("INVALID_OPTION", `batchSize must be a whole number ≥ 1; got ${describe(batchSize)}`);
   core.buildEmbeddingsRequest(modelId, [""], apiKey, baseUrl); // checks the id and base URL now
@@ -238,8 +235,7 @@ export function buildEMInvoker(modelId, options = {}) {
       for (let i = 0; i < list.length; i += batchSize) {
         const batch = list.slice(i, i + batchSize);
         const http = core.buildEmbeddingsRequest(modelId, batch, apiKey, baseUrl);
-        const init = { method: "POST", headers: { ...Object.fromEntries(http.headers), ...headers }, body: http.body };
-        const { text } = await fetchWithRetries({ http, init, fetchFn, timeoutMs, maxRetries, signal, apiKey, stream: false });
+          const { text } = await fetchWithRetries({ http, headers, fetchFn, timeoutMs, maxRetries, signal, apiKey, stream: false });
         const flat = core.parseEmbeddings(http.provider, text, batch.length);
         const dims = flat.length / batch.length;
         for (let k = 0; k < batch.length; k++) vectors.push(flat.slice(k * dims, (k + 1) * dims));
@@ -263,11 +259,7 @@ export const DMQuestion = Object.freeze({
 
 /** A decision model: `typesafe/<model>` or `openrouter/typesafe/<model>`. */
 export function buildDMInvoker(modelId, options = {}) {
-  ready();
-  if (typeof modelId !== "string") throw citeflowError("INVALID_MODEL_ID", `a model id is a string like "openrouter/typesafe/jev-1.13"; got ${describe(modelId)}`);
-  checkOptionsObject(options);
-  checkKeys(options, DM_OPTIONS, "buildDMInvoker");
-  const { apiKey, baseUrl, headers, fetchFn, timeoutMs, maxRetries } = transportOptions(options);
+  const { apiKey, baseUrl, headers, fetchFn, timeoutMs, maxRetries } = invokerSetup("buildDMInvoker", modelId, "openrouter/typesafe/jev-1.13", options, DM_OPTIONS);
   core.buildDecisionRequest(modelId, "", { probe: DMQuestion.noul("probe") }, apiKey, baseUrl); // checks the id now
   return {
     modelId,
@@ -276,8 +268,7 @@ export function buildDMInvoker(modelId, options = {}) {
       if (request === null || typeof request !== "object") throw citeflowError("INVALID_OPTION", `a decision model takes {state, questions}; got ${describe(request)}`);
       const { state, questions } = request;
       const http = core.buildDecisionRequest(modelId, state ?? null, questions, apiKey, baseUrl);
-      const init = { method: "POST", headers: { ...Object.fromEntries(http.headers), ...headers }, body: http.body };
-      const { text } = await fetchWithRetries({ http, init, fetchFn, timeoutMs, maxRetries, signal, apiKey, stream: false });
+      const { text } = await fetchWithRetries({ http, headers, fetchFn, timeoutMs, maxRetries, signal, apiKey, stream: false });
       return core.parseDecisionResponse(text, questions);
     },
   };
