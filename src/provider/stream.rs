@@ -398,10 +398,6 @@ impl ProviderByteStream {
         self.sse.finish()?;
         self.provider.finish()
     }
-
-    pub fn finish_reason(&self) -> Option<&str> {
-        self.provider.finish_reason()
-    }
 }
 
 fn truncate(s: &str) -> &str {

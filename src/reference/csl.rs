@@ -1,5 +1,6 @@
 //! Rendering reference lists with hayagriva, Typst's CSL engine.
 
+use std::borrow::Cow;
 use std::sync::OnceLock;
 
 use hayagriva::archive::{locales, ArchivedStyle};
@@ -169,15 +170,21 @@ pub fn render_references(
         items.push(item);
     }
     let style = style(&options.style)?;
-    let mut locale_files: Vec<Locale> = Vec::new();
-    if let Some(xml) = &options.locale_xml {
-        locale_files.push(
-            LocaleFile::from_xml(xml)
+    // The bundled locales are parsed once; they are copied only when a caller's locale must go
+    // in front of them.
+    let locale_files: Cow<[Locale]> = match &options.locale_xml {
+        None => Cow::Borrowed(bundled_locales()),
+        Some(xml) => {
+            let own: Locale = LocaleFile::from_xml(xml)
                 .map_err(|e| ReferenceError::InvalidLocale(e.to_string()))?
-                .into(),
-        );
-    }
-    locale_files.extend(bundled_locales().iter().cloned());
+                .into();
+            Cow::Owned(
+                std::iter::once(own)
+                    .chain(bundled_locales().iter().cloned())
+                    .collect(),
+            )
+        }
+    };
 
     let mut order: Vec<usize> = Vec::new();
     match cited {
