@@ -32,6 +32,7 @@ test-runtimes:
 	$(DENO) run --quiet --allow-read --allow-net --node-modules-dir=manual tests/smoke/deno.mjs
 	node tests/smoke/workerd.mjs
 	node tests/smoke/chromium.mjs
+	node tests/browser/run.mjs
 	node tests/smoke/demo.mjs
 
 bench: build

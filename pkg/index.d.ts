@@ -35,6 +35,7 @@ export type CiteflowErrorCode =
   | "UNKNOWN_PROVIDER"
   | "PROVIDER_ERROR"
   | "STREAM_TRUNCATED"
+  | "STREAM_INTERRUPTED"
   | "INVALID_PROVIDER_DATA"
   | "INVALID_MODEL_ID"
   | "TIMEOUT"
@@ -405,6 +406,8 @@ export interface InvokeOptions {
   temperature?: number;
   maxTokens?: number;
   logprobs?: boolean;
+  /** Alternatives per token (0–20, OpenAI-style); implies `logprobs`. The answer's `logprobs` holds them. */
+  topLogprobs?: number;
 }
 
 export interface LMInvoker {
@@ -458,5 +461,10 @@ export interface DMInvoker {
   readonly modelId: string;
   invoke(request: { state: unknown; questions: Record<string, DMQuestionSpec> }, options?: { signal?: AbortSignal }): Promise<{ model: string; answers: Record<string, DMAnswer>; usage: { input_tokens: number; output_tokens: number } }>;
 }
-/** A decision model (System One wire format): `typesafe/<model>` or `openrouter/typesafe/<model>`. */
+/**
+ * A decision model. `typesafe/<model>` and `openrouter/typesafe/<model>` speak the System One
+ * wire format; any other OpenAI-style id (`openai/`, `openrouter/<vendor>/`,
+ * `openai-compatible/` with baseUrl) is a language model asked one yes/no question per call,
+ * its `noul` probability read from the first token's log-probabilities (`noul` questions only).
+ */
 export function buildDMInvoker(modelId: string, options?: Omit<InvokerOptions, "outputTransformers" | "fallbackLms">): DMInvoker;

@@ -10,7 +10,7 @@ import { OutputTransformerChain } from "./transformers.js";
 const DEFAULT_TIMEOUT_MS = 60_000;
 const DEFAULT_MAX_RETRIES = 2;
 const OPTIONS = ["apiKey", "baseUrl", "headers", "fetch", "timeoutMs", "maxRetries", "outputTransformers", "fallbackLms"];
-const CALL_OPTIONS = ["signal", "responseSchema", "temperature", "maxTokens", "logprobs"];
+const CALL_OPTIONS = ["signal", "responseSchema", "temperature", "maxTokens", "logprobs", "topLogprobs"];
 // What Citeformer passes along: the grammar goes to OpenAI-compatible servers, the rest is informational.
 const CITE_OPTIONS = ["grammar", "policy", "markerStyle", "sourceCount"];
 
@@ -144,8 +144,8 @@ export function buildLMInvoker(modelId, options = {}) {
   async function send(messages, callOptions, stream) {
     if (callOptions === null || typeof callOptions !== "object") throw citeflowError("INVALID_OPTION", `call options must be an object; got ${describe(callOptions)}`);
     checkKeys(callOptions, [...CALL_OPTIONS, ...CITE_OPTIONS], "invoke/stream");
-    const { signal, responseSchema, temperature, maxTokens, logprobs, grammar } = callOptions;
-    const http = core.buildHttpRequest(modelId, { messages, temperature, maxTokens, responseSchema, logprobs, grammar, stream }, apiKey, baseUrl);
+    const { signal, responseSchema, temperature, maxTokens, logprobs, topLogprobs, grammar } = callOptions;
+    const http = core.buildHttpRequest(modelId, { messages, temperature, maxTokens, responseSchema, logprobs, topLogprobs, grammar, stream }, apiKey, baseUrl);
     return fetchWithRetries({ http, headers, fetchFn, timeoutMs, maxRetries, signal, apiKey, stream });
   }
 
@@ -199,7 +199,9 @@ export function buildLMInvoker(modelId, options = {}) {
             }
           } catch (e) {
             finish();
-            throw e;
+            if (callOptions?.signal?.aborted || typeof e?.code === "string") throw e;
+            // The body broke off (connection reset, chunked encoding cut): say so, stably.
+            throw invokerError("STREAM_INTERRUPTED", `${modelId}: the answer stream broke off: ${e?.message ?? e}`, { retryable: true }, apiKey);
           }
         },
         cancel(reason) {
@@ -246,6 +248,7 @@ export function buildEMInvoker(modelId, options = {}) {
 }
 
 const DM_OPTIONS = ["apiKey", "baseUrl", "headers", "fetch", "timeoutMs", "maxRetries"];
+const TOP_LOGPROBS = 10;
 
 /** Questions for a decision model (System One wire format). */
 export const DMQuestion = Object.freeze({
@@ -257,19 +260,61 @@ export const DMQuestion = Object.freeze({
   score: (instructions, levels) => ({ type: "score", instructions, criteria: levels }),
 });
 
-/** A decision model: `typesafe/<model>` or `openrouter/typesafe/<model>`. */
+const isSystemOne = (modelId) => typeof modelId === "string" && (modelId.startsWith("typesafe/") || modelId.startsWith("openrouter/typesafe/"));
+
+/**
+ * A decision model. `typesafe/<model>` and `openrouter/typesafe/<model>` speak System One;
+ * any other OpenAI-style model id (`openai/`, `openrouter/<vendor>/`, `openai-compatible/`)
+ * becomes a language-model decision model that answers `noul` questions from the first
+ * token's log-probabilities (one call per question).
+ */
 export function buildDMInvoker(modelId, options = {}) {
-  const { apiKey, baseUrl, headers, fetchFn, timeoutMs, maxRetries } = invokerSetup("buildDMInvoker", modelId, "openrouter/typesafe/jev-1.13", options, DM_OPTIONS);
+  const transport = invokerSetup("buildDMInvoker", modelId, "openrouter/typesafe/jev-1.13", options, DM_OPTIONS);
+  return isSystemOne(modelId) ? systemOneInvoker(modelId, transport) : lmDecisionInvoker(modelId, options);
+}
+
+function checkDecisionRequest(request) {
+  if (request === null || typeof request !== "object") throw citeflowError("INVALID_OPTION", `a decision model takes {state, questions}; got ${describe(request)}`);
+  return request;
+}
+
+function systemOneInvoker(modelId, { apiKey, baseUrl, headers, fetchFn, timeoutMs, maxRetries }) {
   core.buildDecisionRequest(modelId, "", { probe: DMQuestion.noul("probe") }, apiKey, baseUrl); // checks the id now
   return {
     modelId,
     /** `{state, questions: {name: question}}` → `{model, answers: {name: answer}, usage}`. */
     async invoke(request, { signal } = {}) {
-      if (request === null || typeof request !== "object") throw citeflowError("INVALID_OPTION", `a decision model takes {state, questions}; got ${describe(request)}`);
-      const { state, questions } = request;
+      const { state, questions } = checkDecisionRequest(request);
       const http = core.buildDecisionRequest(modelId, state ?? null, questions, apiKey, baseUrl);
       const { text } = await fetchWithRetries({ http, headers, fetchFn, timeoutMs, maxRetries, signal, apiKey, stream: false });
       return core.parseDecisionResponse(text, questions);
+    },
+  };
+}
+
+function lmDecisionInvoker(modelId, options) {
+  if (modelId.startsWith("anthropic/")) {
+    throw citeflowError("INVALID_MODEL_ID", `${modelId}: Anthropic models return no log-probabilities; a decision model is typesafe/<model>, openrouter/typesafe/<model> or an OpenAI-style model`);
+  }
+  const lm = buildLMInvoker(modelId, options);
+  return {
+    modelId,
+    /** Same contract as a System One model, for `noul` questions. */
+    async invoke(request, { signal } = {}) {
+      const { state = null, questions } = checkDecisionRequest(request);
+      if (questions === null || typeof questions !== "object" || Object.keys(questions).length === 0) {
+        throw citeflowError("INVALID_OPTION", `questions must be an object with at least one question; got ${describe(questions)}`);
+      }
+      const asked = Object.entries(questions).map(([name, q]) => [name, core.lmDecisionMessages(state, name, q)]);
+      const outputs = await Promise.all(asked.map(([, messages]) => lm.invoke(messages, { signal, temperature: 0, maxTokens: 1, topLogprobs: TOP_LOGPROBS })));
+      const answers = {};
+      const usage = { input_tokens: 0, output_tokens: 0 };
+      asked.forEach(([name], i) => {
+        answers[name] = { type: "noul", noul: core.yesProbability(outputs[i].logprobs ?? null) };
+        usage.input_tokens += outputs[i].usage?.prompt_tokens ?? 0;
+        usage.output_tokens += outputs[i].usage?.completion_tokens ?? 0;
+      });
+      return { model: modelId, answers, usage };
     },
   };
 }

@@ -134,6 +134,10 @@ pub struct LmRequest {
     pub response_schema: Option<Value>,
     #[serde(default)]
     pub logprobs: Option<bool>,
+    /// How many alternatives to return for each token (OpenAI-style `top_logprobs`, 0–20);
+    /// implies `logprobs`.
+    #[serde(default)]
+    pub top_logprobs: Option<u8>,
     /// A GBNF grammar (from Citeformer); sent only to OpenAI-compatible servers, which
     /// (llama.cpp) can constrain decoding with it.
     #[serde(default)]
@@ -209,6 +213,16 @@ pub fn build_request(
     }
     if let Some(l) = req.logprobs {
         body.insert("logprobs".into(), json!(l));
+    }
+    if let Some(n) = req.top_logprobs {
+        if n > 20 {
+            return Err(RequestError::InvalidOption {
+                option: "topLogprobs",
+                reason: format!("is at most 20; got {n}"),
+            });
+        }
+        body.insert("logprobs".into(), json!(true));
+        body.insert("top_logprobs".into(), json!(n));
     }
     if let (Provider::OpenaiCompatible, Some(g)) = (id.provider, &req.grammar) {
         body.insert("grammar".into(), json!(g));

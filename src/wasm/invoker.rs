@@ -136,3 +136,23 @@ pub fn parse_decision_response(body: &str, questions: JsValue) -> Result<JsValue
         body, &questions,
     )?))
 }
+
+/// The messages of one yes/no question for a language-model decision model.
+#[wasm_bindgen(js_name = lmDecisionMessages)]
+pub fn lm_decision_messages(
+    state: JsValue,
+    name: &str,
+    question: JsValue,
+) -> Result<JsValue, JsValue> {
+    let state: Value = convert::from_js(state, "INVALID_OPTION", "state")?;
+    let question: Value = convert::from_js(question, "INVALID_OPTION", "question")?;
+    let messages = crate::provider::lm_decision_messages(&state, name, &question)?;
+    Ok(convert::to_js(&messages))
+}
+
+/// P(yes) read from an answer's `logprobs`.
+#[wasm_bindgen(js_name = yesProbability)]
+pub fn yes_probability(logprobs: JsValue) -> Result<f64, JsValue> {
+    let logprobs: Value = convert::from_js(logprobs, "INVALID_PROVIDER_DATA", "logprobs")?;
+    Ok(crate::provider::yes_probability(&logprobs)?)
+}

@@ -12,15 +12,27 @@ const completion = (content, extra = {}) => ({
 const chunk = (delta, finish = null) => `data: ${JSON.stringify({ id: "chatcmpl-1", object: "chat.completion.chunk", choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
 const anthropicEvent = (type, data) => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
 
+// What the fake decision models and judges think of a text: relevant unless it says otherwise.
+const relevance = (text) => (/\brelevant\b/.test(text) && !/irrelevant|not relevant/.test(text) ? 0.9 : 0.2);
+const logprobsFor = (p) => ({ content: [{ token: "Yes", logprob: Math.log(p), top_logprobs: [{ token: "Yes", logprob: Math.log(p) }, { token: " No", logprob: Math.log(1 - p) }, { token: "Maybe", logprob: Math.log(0.001) }] }] });
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
 export async function startFakeProvider() {
   const requests = [];
   const seen = new Map();
+  // Decision-model calls in flight now and at most, per model (for concurrency limits).
+  const inFlight = new Map();
+  const maxInFlight = new Map();
   const server = createServer(async (req, res) => {
     // Browsers call it from another origin.
     res.setHeader("access-control-allow-origin", "*");
     if (req.method === "OPTIONS") {
       res.writeHead(204, { "access-control-allow-headers": "authorization, content-type, x-api-key, anthropic-version", "access-control-allow-methods": "POST" });
       return res.end();
+    }
+    if (req.method === "GET" && req.url === "/__requests") {
+      res.writeHead(200, { "content-type": "application/json" });
+      return res.end(JSON.stringify({ requests, maxInFlight: Object.fromEntries(maxInFlight) }));
     }
     let raw = "";
     for await (const c of req) raw += c;
@@ -36,7 +48,8 @@ export async function startFakeProvider() {
     const sse = (parts, { cut = false } = {}) => {
       res.writeHead(200, { "content-type": "text/event-stream" });
       for (const p of parts) res.write(p);
-      if (cut) res.socket.destroy();
+      // Dies after the client has the headers and the first events: a mid-stream failure.
+      if (cut) setTimeout(() => res.socket.destroy(), 50);
       else res.end();
     };
     if (req.url === "/v1/chat/completions") {
@@ -48,7 +61,14 @@ export async function startFakeProvider() {
       if (model === "slow") await new Promise((r) => setTimeout(r, 400));
       if (body.stream) {
         if (model === "stream-cut") return sse([chunk({ role: "assistant", content: "Half an ans" })], { cut: true });
+        if (model === "stream-garbage") return sse([chunk({ role: "assistant", content: "Half an ans" }), "data: {\"choices\": [{\"delta\": tru\n\n", "data: [DONE]\n\n"]);
         return sse([chunk({ role: "assistant", reasoning_content: "Think." }), chunk({ content: "<think>more</think>Water boils " }), chunk({ content: "at 100 °C [1]." }), chunk({}, "stop"), `data: ${JSON.stringify({ id: "chatcmpl-1", choices: [], usage: { prompt_tokens: 9, completion_tokens: 6, total_tokens: 15 } })}\n\n`, "data: [DONE]\n\n"]);
+      }
+      if (model === "judge" && body.top_logprobs) {
+        const prompt = body.messages.at(-1).content;
+        const target = /"target_chunk": "(chunk_\d+)"/.exec(prompt)?.[1];
+        const text = target ? new RegExp(`"${target}": "([^"]*)"`).exec(prompt)?.[1] ?? "" : prompt;
+        return json(200, { ...completion("Yes"), usage: { prompt_tokens: 9, completion_tokens: 1, total_tokens: 10 }, choices: [{ index: 0, message: { role: "assistant", content: "Yes" }, logprobs: logprobsFor(relevance(text)), finish_reason: "length" }] });
       }
       if (model === "reasoner") return json(200, completion("Answer.", { reasoning_content: "Because." }));
       return json(200, completion(body.response_format ? '{"answer": 42}' : "<think>hidden</think>Hello [1]."));
@@ -56,10 +76,17 @@ export async function startFakeProvider() {
     if (req.url === "/v1/systemone") {
       if (req.headers.authorization !== "Bearer sk-test") return json(401, { error: { message: "bad key" } });
       if (model === "typesafe/flaky" && count === 1) return json(429, { error: { message: "slow down" } }, { "retry-after": "0" });
+      const now = (inFlight.get(model) ?? 0) + 1;
+      inFlight.set(model, now);
+      maxInFlight.set(model, Math.max(now, maxInFlight.get(model) ?? 0));
+      if (model.startsWith("typesafe/slow-")) await sleep(Number(model.slice("typesafe/slow-".length)));
+      inFlight.set(model, inFlight.get(model) - 1);
       const answers = {};
       for (const [name, q] of Object.entries(body.questions)) {
         if (model === "typesafe/broken") continue;
-        if (q.type === "noul") answers[name] = { type: "noul", noul: typeof body.state === "string" && body.state.includes("relevant") ? 0.9 : 0.2 };
+        const target = q.instructions?.target_chunk;
+        const text = target ? String(body.state?.chunks?.[target] ?? "") : JSON.stringify(body.state);
+        if (q.type === "noul") answers[name] = model === "typesafe/wrong-type" ? { type: "score", score: 1 } : { type: "noul", noul: relevance(text) };
         if (q.type === "choice") answers[name] = { type: "choice", choice: Object.keys(q.criteria)[0], confidence: 0.7, probabilities: {} };
         if (q.type === "score") answers[name] = { type: "score", score: q.criteria.length - 1, confidence: 0.6, legend: q.criteria, probabilities: {} };
       }
@@ -75,6 +102,12 @@ export async function startFakeProvider() {
     if (req.url === "/v1/messages") {
       if (req.headers["x-api-key"] !== "sk-ant-test" || req.headers["anthropic-version"] !== "2023-06-01") return json(401, { type: "error", error: { type: "authentication_error", message: "invalid x-api-key" } });
       if (model === "overloaded") return json(529, { type: "error", error: { type: "overloaded_error", message: "Overloaded" } });
+      if (body.stream && model === "stream-cut") {
+        return sse([anthropicEvent("message_start", { message: { id: "msg_1", usage: { input_tokens: 10, output_tokens: 1 } } }), anthropicEvent("content_block_start", { index: 0, content_block: { type: "text", text: "" } }), anthropicEvent("content_block_delta", { index: 0, delta: { type: "text_delta", text: "Half" } })], { cut: true });
+      }
+      if (body.stream && model === "stream-garbage") {
+        return sse([anthropicEvent("message_start", { message: { id: "msg_1", usage: { input_tokens: 10, output_tokens: 1 } } }), "event: content_block_delta\ndata: <html>502 Bad Gateway</html>\n\n", anthropicEvent("message_stop", {})]);
+      }
       if (body.stream) {
         return sse([
           anthropicEvent("message_start", { message: { id: "msg_1", usage: { input_tokens: 10, output_tokens: 1 } } }),
@@ -93,5 +126,12 @@ export async function startFakeProvider() {
     json(404, { error: { message: `no route ${req.url}` } });
   });
   await new Promise((r) => server.listen(0, "127.0.0.1", r));
-  return { base: `http://127.0.0.1:${server.address().port}/v1`, requests, close: () => server.close() };
+  return {
+    base: `http://127.0.0.1:${server.address().port}/v1`,
+    requests,
+    /** What the portable cases read: the request log, and the most calls a model had at once. */
+    log: async () => requests,
+    maxInFlight: async (model) => maxInFlight.get(model) ?? 0,
+    close: () => server.close(),
+  };
 }

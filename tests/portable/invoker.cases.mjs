@@ -1,0 +1,195 @@
+// The invoker tests, written once and run in Node (node --test) and in Chromium (real fetch,
+// real ReadableStream): tests/js/invoker.test.mjs and tests/browser/run.mjs.
+// Each case gets { lib, assert, base, requests }: the package, node:assert-like checks, the
+// fake provider's OpenAI-style base URL, and a function that reads the provider's request log.
+
+const throwsCode = (assert, fn, code) => assert.throws(fn, (e) => e.code === code);
+
+export const invokerCases = {
+  async "invoke: OpenAI-compatible answer as an LMOutput, request as the API expects"({ lib, assert, base, requests }) {
+    const out = await lib.buildLMInvoker("openai-compatible/ok", { apiKey: "sk-test", baseUrl: base }).invoke([{ role: "system", content: "Be brief." }, { role: "user", content: "Hi" }], { temperature: 0.2, maxTokens: 50 });
+    assert.deepEqual(out.outputs, [{ type: "text", output: "<think>hidden</think>Hello [1]." }]);
+    assert.deepEqual(out.usage, { prompt_tokens: 9, completion_tokens: 4, total_tokens: 13 });
+    assert.equal(out.finishReason, "stop");
+    const sent = (await requests()).at(-1);
+    assert.equal(sent.headers.authorization, "Bearer sk-test");
+    assert.deepEqual(sent.body, { model: "ok", messages: [{ role: "system", content: "Be brief." }, { role: "user", content: "Hi" }], temperature: 0.2, max_tokens: 50 });
+  },
+
+  async "output transformers apply to whole answers and to streams"({ lib, assert, base, requests }) {
+    const lm = lib.buildLMInvoker("openai-compatible/ok", { apiKey: "sk-test", baseUrl: base, outputTransformers: ["think_tag"] });
+    assert.deepEqual((await lm.invoke("Hi")).outputs, [{ type: "thinking", output: "hidden" }, { type: "text", output: "Hello [1]." }]);
+    const events = [];
+    const streamed = lib.buildLMInvoker("openai-compatible/ok", { apiKey: "sk-test", baseUrl: base, outputTransformers: [lib.OutputTransformerConfig.thinkTag()] });
+    for await (const e of streamed.stream("Hi")) events.push(e);
+    const text = (type) => events.filter((e) => e.type === type).map((e) => e.value).join("");
+    assert.equal(text("thinking"), "Think.more");
+    assert.equal(text("response"), "Water boils at 100 °C [1].");
+    assert.deepEqual(events.find((e) => e.type === "usage").value, { prompt_tokens: 9, completion_tokens: 6, total_tokens: 15 });
+    assert.equal((await requests()).at(-1).body.stream, true);
+  },
+
+  async "reasoning_content and structured output"({ lib, assert, base, requests }) {
+    const lm = (model, options = {}) => lib.buildLMInvoker(`openai-compatible/${model}`, { apiKey: "sk-test", baseUrl: base, ...options });
+    assert.deepEqual((await lm("reasoner").invoke("Hi")).outputs, [{ type: "thinking", output: "Because." }, { type: "text", output: "Answer." }]);
+    const out = await lm("ok", { outputTransformers: ["json"] }).invoke("Hi", { responseSchema: { type: "object", properties: { answer: { type: "number" } } } });
+    assert.deepEqual(out.outputs, [{ type: "structured", output: { answer: 42 } }]);
+    assert.equal((await requests()).at(-1).body.response_format.type, "json_schema");
+  },
+
+  async "retries 429 (honouring Retry-After) and 5xx, not other 4xx"({ lib, assert, base, requests }) {
+    const lm = (model, options = {}) => lib.buildLMInvoker(`openai-compatible/${model}`, { apiKey: "sk-test", baseUrl: base, ...options });
+    assert.equal((await lm("flaky-429").invoke("Hi")).outputs.length, 1);
+    assert.equal((await lm("flaky-500").invoke("Hi")).outputs.length, 1);
+    const before = (await requests()).length;
+    await assert.rejects(lm("bad-request").invoke("Hi"), (e) => {
+      assert.equal(e.code, "PROVIDER_ERROR");
+      assert.equal(e.status, 400);
+      assert.equal(e.providerCode, "model_not_found");
+      assert.match(e.providerMessage, /does not exist/);
+      assert.equal(e.retryable, false);
+      return true;
+    });
+    assert.equal((await requests()).length - before, 1, "no retry on 400");
+    await assert.rejects(lm("always-503", { maxRetries: 1 }).invoke("Hi"), (e) => e.status === 503 && e.retryable && e.attempts === 2);
+  },
+
+  async "errors never carry the API key"({ lib, assert, base }) {
+    const lm = lib.buildLMInvoker("openai-compatible/ok", { apiKey: "sk-secret-123", baseUrl: base });
+    await assert.rejects(lm.invoke("Hi"), (e) => {
+      assert.equal(e.status, 401);
+      assert.doesNotMatch(JSON.stringify({ m: e.message, p: e.providerMessage }), /sk-secret-123/);
+      assert.match(e.message, /\[redacted\]/);
+      return true;
+    });
+  },
+
+  async "timeouts, AbortSignal, network errors and fallbacks"({ lib, assert, base }) {
+    const lm = (model, options = {}) => lib.buildLMInvoker(`openai-compatible/${model}`, { apiKey: "sk-test", baseUrl: base, ...options });
+    await assert.rejects(lm("slow", { timeoutMs: 50, maxRetries: 0 }).invoke("Hi"), (e) => e.code === "TIMEOUT");
+    const ac = new AbortController();
+    const pending = lm("slow").invoke("Hi", { signal: ac.signal });
+    setTimeout(() => ac.abort(new Error("user gave up")), 20);
+    await assert.rejects(pending, /user gave up/);
+    const dead = lib.buildLMInvoker("openai-compatible/ok", { apiKey: "sk-test", baseUrl: "http://127.0.0.1:9/v1", maxRetries: 0 });
+    await assert.rejects(dead.invoke("Hi"), (e) => e.code === "NETWORK_ERROR" && e.retryable);
+    const rescued = lm("bad-request", { fallbackLms: [lm("ok")] });
+    assert.equal((await rescued.invoke("Hi")).outputs[0].output, "<think>hidden</think>Hello [1].");
+  },
+
+  async "a stream cut half-way or with a garbage line ends in an error, never a short answer"({ lib, assert, base }) {
+    for (const model of ["stream-cut", "stream-garbage"]) {
+      const got = [];
+      await assert.rejects(async () => {
+        for await (const e of lib.buildLMInvoker(`openai-compatible/${model}`, { apiKey: "sk-test", baseUrl: base }).stream("Hi")) got.push(e);
+      }, (e) => ["STREAM_INTERRUPTED", "SSE_TRUNCATED", "INVALID_PROVIDER_DATA"].includes(e.code), model);
+      assert.ok(got.every((e) => e.type === "response"), model);
+    }
+  },
+
+  async "Anthropic: headers, system prompt, thinking, streaming, cut and garbled streams"({ lib, assert, base, requests }) {
+    const claude = (model, options = {}) => lib.buildLMInvoker(`anthropic/${model}`, { apiKey: "sk-ant-test", baseUrl: base, ...options });
+    const out = await claude("claude-test").invoke([{ role: "system", content: "Be kind." }, { role: "user", content: "Hi" }]);
+    assert.deepEqual(out.outputs, [{ type: "thinking", output: "Check." }, { type: "text", output: "Hi there." }]);
+    assert.deepEqual(out.usage, { input_tokens: 10, output_tokens: 5 });
+    const sent = (await requests()).at(-1);
+    assert.equal(sent.url, "/v1/messages");
+    assert.equal(sent.body.system, "Be kind.");
+    assert.equal(sent.body.max_tokens, 4096);
+    const events = [];
+    for await (const e of claude("claude-test").stream("Hi").pipeThrough(new lib.CitationParser().transformStream())) events.push(e);
+    assert.deepEqual(events.filter((e) => !e.type.startsWith("usage")).map((e) => e.type), ["thinking_start", "thinking", "thinking_end", "response_start", "response", "response_end"]);
+    await assert.rejects(claude("overloaded", { maxRetries: 0 }).invoke("Hi"), (e) => e.status === 529 && e.providerCode === "overloaded_error");
+    for (const model of ["stream-cut", "stream-garbage"]) {
+      await assert.rejects(async () => {
+        for await (const e of claude(model).stream("Hi")) void e;
+      }, (e) => ["STREAM_INTERRUPTED", "SSE_TRUNCATED", "INVALID_PROVIDER_DATA"].includes(e.code), model);
+    }
+  },
+
+  async "bad options name the problem"({ lib, assert, base }) {
+    throwsCode(assert, () => lib.buildLMInvoker("gpt-4o"), "INVALID_MODEL_ID");
+    throwsCode(assert, () => lib.buildLMInvoker("cohere/command"), "INVALID_MODEL_ID");
+    throwsCode(assert, () => lib.buildLMInvoker("openai-compatible/llama"), "INVALID_OPTION");
+    throwsCode(assert, () => lib.buildLMInvoker("openai/gpt-4o", { timeout: 5 }), "INVALID_OPTION");
+    throwsCode(assert, () => lib.buildLMInvoker("openai/gpt-4o", { maxRetries: -1 }), "INVALID_OPTION");
+    throwsCode(assert, () => lib.buildLMInvoker("openai/gpt-4o", { outputTransformers: ["magic"] }), "UNKNOWN_TRANSFORMER");
+    throwsCode(assert, () => lib.buildLMInvoker("openai/gpt-4o", { fallbackLms: [{}] }), "INVALID_OPTION");
+    const lm = lib.buildLMInvoker("openai-compatible/ok", { apiKey: "sk-test", baseUrl: base });
+    await assert.rejects(lm.invoke(42), (e) => e.code === "INVALID_OPTION");
+    await assert.rejects(lm.invoke("Hi", { temperature: 5 }), (e) => e.code === "INVALID_OPTION");
+    await assert.rejects(lm.invoke("Hi", { temp: 1 }), (e) => e.code === "INVALID_OPTION");
+    await assert.rejects(lm.invoke("Hi", { topLogprobs: 50 }), (e) => e.code === "INVALID_OPTION");
+  },
+
+  async "an invoker is a Citeformer model; the grammar reaches an OpenAI-compatible server"({ lib, assert, base, requests }) {
+    const cf = new lib.Citeformer({ lmInvoker: lib.buildLMInvoker("openai-compatible/ok", { apiKey: "sk-test", baseUrl: base }) });
+    const sources = [{ content: "Hello world.", metadata: { type: "webpage", title: "Hello", URL: "https://example.org" } }];
+    const result = await cf.generate({ prompt: "Say hello", sources });
+    assert.equal(result.text, "Hello [1].");
+    assert.deepEqual(result.citations.map((c) => [c.sourceId, c.valid]), [[1, true]]);
+    assert.match((await requests()).at(-1).body.grammar, /^root ::= sentence/);
+    const streamed = await cf.stream({ prompt: "Say hello", sources }).finalize();
+    assert.equal(streamed.text, "Water boils at 100 °C [1].");
+  },
+
+  async "embeddings: batches, input order whatever the server's order, Float32Arrays, retries"({ lib, assert, base, requests }) {
+    const em = lib.buildEMInvoker("openai-compatible/flaky-em", { apiKey: "sk-test", baseUrl: base, batchSize: 2 });
+    const before = (await requests()).length;
+    const vectors = await em.invoke(["a", "bb", "ccc", "dddd", "eeeee"]);
+    assert.ok(vectors.every((v) => v instanceof Float32Array && v.length === 3));
+    assert.deepEqual(vectors.map((v) => v[0]), [1, 2, 3, 4, 5]);
+    assert.deepEqual(vectors.map((v) => v[1]), [0, 1, 0, 1, 0]);
+    const sent = (await requests()).slice(before).filter((r) => r.url === "/v1/embeddings").map((r) => r.body.input);
+    assert.deepEqual(sent, [["a", "bb"], ["a", "bb"], ["ccc", "dddd"], ["eeeee"]], "one retry after the 502, then three batches");
+    const one = await lib.buildEMInvoker("openai-compatible/e", { apiKey: "sk-test", baseUrl: base }).invoke("hello");
+    assert.deepEqual([...one], [5, 0, 0.5]);
+    throwsCode(assert, () => lib.buildEMInvoker("anthropic/claude"), "INVALID_MODEL_ID");
+    throwsCode(assert, () => lib.buildEMInvoker("openai/e", { batchSize: 0 }), "INVALID_OPTION");
+    await assert.rejects(em.invoke([]), (e) => e.code === "INVALID_OPTION");
+    await assert.rejects(em.invoke([1]), (e) => e.code === "INVALID_OPTION");
+  },
+
+  async "decision models: System One questions and checked answers"({ lib, assert, base, requests }) {
+    const { DMQuestion } = lib;
+    const dm = lib.buildDMInvoker("openrouter/typesafe/flaky", { apiKey: "sk-test", baseUrl: base });
+    const questions = {
+      relevance_chunk_0: DMQuestion.noul({ question: "Is the chunk relevant?", target_chunk: "chunk_0" }, { true: "relevant", false: "not relevant" }),
+      tone: DMQuestion.choice("What is the tone?", { formal: "formal", casual: "casual" }),
+      quality: DMQuestion.score("How good is it?", ["poor", "fair", "good"]),
+    };
+    const out = await dm.invoke({ state: { query: "q", chunks: { chunk_0: "relevant text" } }, questions });
+    assert.equal(out.answers.relevance_chunk_0.noul, 0.9);
+    assert.equal(out.answers.tone.choice, "formal");
+    assert.equal(out.answers.quality.score, 2);
+    assert.deepEqual(out.usage, { input_tokens: 20, output_tokens: 3 });
+    const sent = (await requests()).at(-1);
+    assert.equal(sent.url, "/v1/systemone");
+    assert.equal(sent.body.model, "typesafe/flaky");
+    assert.deepEqual(sent.body.questions.quality, { type: "score", instructions: "How good is it?", criteria: ["poor", "fair", "good"] });
+    const direct = lib.buildDMInvoker("typesafe/jev-1.13", { apiKey: "sk-test", baseUrl: base });
+    assert.equal((await direct.invoke({ state: "relevant", questions: { q: DMQuestion.noul("?") } })).answers.q.noul, 0.9);
+    await assert.rejects(lib.buildDMInvoker("typesafe/broken", { apiKey: "sk-test", baseUrl: base }).invoke({ state: "", questions: { q: DMQuestion.noul("?") } }), (e) => e.code === "INVALID_PROVIDER_DATA");
+    await assert.rejects(direct.invoke({ state: "", questions: {} }), (e) => e.code === "INVALID_OPTION");
+    await assert.rejects(direct.invoke({ state: "", questions: { q: DMQuestion.score("?", ["one"]) } }), (e) => e.code === "INVALID_OPTION");
+    throwsCode(assert, () => lib.buildDMInvoker("anthropic/claude"), "INVALID_MODEL_ID");
+    throwsCode(assert, () => lib.buildDMInvoker("gpt-4o"), "INVALID_MODEL_ID");
+  },
+
+  async "decision models backed by a language model read yes/no from the first token's logprobs"({ lib, assert, base, requests }) {
+    const { DMQuestion } = lib;
+    const dm = lib.buildDMInvoker("openai-compatible/judge", { apiKey: "sk-test", baseUrl: base });
+    const question = (chunk) => DMQuestion.noul({ question: "Does the chunk help answer the query?", target_chunk: chunk }, { true: "it does", false: "it does not" });
+    const out = await dm.invoke({ state: { query: "boiling", chunks: { chunk_0: "relevant: water boils at 100 °C", chunk_1: "cats sleep a lot" } }, questions: { a: question("chunk_0"), b: question("chunk_1") } });
+    assert.ok(Math.abs(out.answers.a.noul - 0.9) < 1e-6, `P(yes) for the targeted relevant chunk: ${out.answers.a.noul}`);
+    assert.ok(Math.abs(out.answers.b.noul - 0.2) < 1e-6, `P(yes) for the other chunk: ${out.answers.b.noul}`);
+    assert.deepEqual(out.usage, { input_tokens: 18, output_tokens: 2 });
+    const sent = (await requests()).at(-1).body;
+    assert.equal(sent.max_tokens, 1);
+    assert.equal(sent.top_logprobs, 10);
+    assert.equal(sent.logprobs, true);
+    const bare = lib.buildDMInvoker("openai-compatible/ok", { apiKey: "sk-test", baseUrl: base });
+    await assert.rejects(bare.invoke({ state: "x", questions: { q: DMQuestion.noul("?") } }), (e) => e.code === "INVALID_PROVIDER_DATA" && /log-probabilities/.test(e.message));
+    await assert.rejects(dm.invoke({ state: "x", questions: { q: DMQuestion.choice("?", { a: "a", b: "b" }) } }), (e) => e.code === "INVALID_OPTION" && /noul/.test(e.message));
+  },
+};
