@@ -26,9 +26,11 @@
 //! assert_eq!(answer, "The answer is 42.");
 //! ```
 
+pub mod chunk;
 pub mod cite;
 pub mod error;
 pub mod event;
+pub mod filter;
 pub mod html;
 pub mod provider;
 pub mod reference;

@@ -15,3 +15,20 @@ export { bundledStyleNames, renderReferences } from "./references.js";
 export { Citeformer, GenerationResult, StreamingResult, lexicalJudge, renderCitedHtml } from "./citeformer.js";
 export { ProviderBodyDecoder, ProviderStreamDecoder, SSEDecoder, decodeProviderStream } from "./sse.js";
 export { DMQuestion, buildDMInvoker, buildEMInvoker, buildLMInvoker } from "./invoker.js";
+export {
+  ContextConfig,
+  DMReferenceFormatter,
+  DMRelevanceFilter,
+  LMBasedReferenceFormatter,
+  LMBasedRelevanceFilter,
+  LMReferenceFormatter,
+  LMRelevanceFilter,
+  NoOpReferenceFormatter,
+  SimilarityBasedReferenceFormatter,
+  SimilarityBasedRelevanceFilter,
+  SimilarityReferenceFormatter,
+  SimilarityRelevanceFilter,
+  cosineSimilarities,
+  formatChunkAsString,
+  formatReferencesAsString,
+} from "./relevance/index.js";

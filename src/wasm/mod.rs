@@ -14,6 +14,8 @@ mod event_filter;
 #[cfg(not(feature = "wasm-csl-module"))]
 mod invoker;
 #[cfg(not(feature = "wasm-csl-module"))]
+mod relevance;
+#[cfg(not(feature = "wasm-csl-module"))]
 mod sse;
 #[cfg(not(feature = "wasm-csl-module"))]
 mod think_tag;

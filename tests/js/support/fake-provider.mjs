@@ -13,7 +13,17 @@ const chunk = (delta, finish = null) => `data: ${JSON.stringify({ id: "chatcmpl-
 const anthropicEvent = (type, data) => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
 
 // What the fake decision models and judges think of a text: relevant unless it says otherwise.
-const relevance = (text) => (/\brelevant\b/.test(text) && !/irrelevant|not relevant/.test(text) ? 0.9 : 0.2);
+// "p=0.5" in a text sets the probability exactly.
+const relevance = (text) => {
+  const p = /p=([0-9.]+)/.exec(text);
+  if (p) return Number(p[1]);
+  return /\brelevant\b/.test(text) && !/irrelevant|not relevant/.test(text) ? 0.9 : 0.2;
+};
+// The "semantic" embedding model reads a text's vector from "@[x,y,...]" in it.
+const embed = (text) => {
+  const v = /@\[([^\]]*)\]/.exec(text);
+  return v ? v[1].split(",").map(Number) : [0, 0, 0, 1];
+};
 const logprobsFor = (p) => ({ content: [{ token: "Yes", logprob: Math.log(p), top_logprobs: [{ token: "Yes", logprob: Math.log(p) }, { token: " No", logprob: Math.log(1 - p) }, { token: "Maybe", logprob: Math.log(0.001) }] }] });
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -64,6 +74,21 @@ export async function startFakeProvider() {
         if (model === "stream-garbage") return sse([chunk({ role: "assistant", content: "Half an ans" }), "data: {\"choices\": [{\"delta\": tru\n\n", "data: [DONE]\n\n"]);
         return sse([chunk({ role: "assistant", reasoning_content: "Think." }), chunk({ content: "<think>more</think>Water boils " }), chunk({ content: "at 100 °C [1]." }), chunk({}, "stop"), `data: ${JSON.stringify({ id: "chatcmpl-1", choices: [], usage: { prompt_tokens: 9, completion_tokens: 6, total_tokens: 15 } })}\n\n`, "data: [DONE]\n\n"]);
       }
+      if (model === "relevance-judge" || model === "wrong-count") {
+        // The relevance filter's batch: one verdict per "[CHUNK]" block (one too few for wrong-count).
+        const blocks = body.messages.at(-1).content.split("[CHUNK]").slice(1);
+        const results = blocks.map((b) => ({ explanation: "read it", is_relevant: relevance(b) >= 0.5 }));
+        if (model === "wrong-count") results.pop();
+        return json(200, completion(JSON.stringify({ results })));
+      }
+      if (model === "ref-judge") {
+        // The reference formatter's batch: the labels of the relevant "<Chunk>" blocks, under
+        // the key the schema asks for; as prose around JSON when no schema is sent.
+        const key = body.response_format?.json_schema?.schema?.required?.[0] ?? /labelled with its (\S+)\./.exec(body.messages[0].content)?.[1];
+        const labels = [...body.messages.at(-1).content.matchAll(/<Chunk>\n[^:\n]+: (.*)\ncontent:\n([\s\S]*?)\n<\/Chunk>/g)].filter((m) => relevance(m[2]) >= 0.5).map((m) => m[1]);
+        const answer = JSON.stringify({ [key]: [...labels, "not-a-chunk.pdf"] });
+        return json(200, completion(body.response_format ? answer : `The answer uses these: ${answer}`));
+      }
       if (model === "judge" && body.top_logprobs) {
         const prompt = body.messages.at(-1).content;
         const target = /"target_chunk": "(chunk_\d+)"/.exec(prompt)?.[1];
@@ -96,7 +121,8 @@ export async function startFakeProvider() {
       if (req.headers.authorization !== "Bearer sk-test") return json(401, { error: { message: "bad key", type: "invalid_request_error" } });
       if (model === "flaky-em" && count === 1) return json(502, { error: { message: "Bad gateway" } });
       // Answered in reverse order, as servers may: the index says which input each is.
-      const data = body.input.map((text, index) => ({ object: "embedding", index, embedding: [text.length, index, 0.5] })).reverse();
+      const vector = (text, index) => (model === "semantic" ? embed(text) : [text.length, index, 0.5]);
+      const data = body.input.map((text, index) => ({ object: "embedding", index, embedding: vector(text, index) })).reverse();
       return json(200, { object: "list", data, model, usage: { prompt_tokens: body.input.length, total_tokens: body.input.length } });
     }
     if (req.url === "/v1/messages") {

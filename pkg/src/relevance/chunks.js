@@ -1,0 +1,47 @@
+// Chunks, ContextConfig, and the default reference formats.
+import * as core from "../../gen/citeflow.js";
+import { ready } from "../runtime.js";
+
+/** Which parts of a chunk become its context text: fields, metadata keys, template. */
+export class ContextConfig {
+  constructor(options = {}) {
+    ready();
+    const { fields, metadataKeys, template } = core.contextConfig(options);
+    this.fields = fields;
+    this.metadataKeys = metadataKeys ?? null;
+    this.template = template;
+    Object.freeze(this);
+  }
+
+  /** The chunk's context text (its content where that comes out empty). */
+  render(chunk) {
+    return core.chunkTexts([chunk], this)[0];
+  }
+}
+
+/** `[title](url)` or the title; a missing title falls back to the URL, id, then content. */
+export function formatChunkAsString(chunk, metadataMap) {
+  ready();
+  return core.formatChunkAsString(chunk, metadataMap);
+}
+
+/** "References:\n1. …\n2. …" with duplicates once; "" for none. */
+export function formatReferencesAsString(items) {
+  ready();
+  return core.formatReferencesAsString(items);
+}
+
+export function checkChunks(chunks) {
+  ready();
+  core.checkChunks(chunks);
+  return chunks;
+}
+
+export function contextConfig(value) {
+  return value == null ? null : value instanceof ContextConfig ? value : new ContextConfig(value);
+}
+
+/** What a model or embedder sees of each chunk. */
+export function chunkTexts(chunks, config) {
+  return core.chunkTexts(chunks, config);
+}

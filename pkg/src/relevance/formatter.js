@@ -1,0 +1,74 @@
+// What every reference formatter shares: options, turning kept chunks into the result
+// (a string or the chunks), and the reference events.
+import * as core from "../../gen/citeflow.js";
+import { citeflowError, describe } from "../errors.js";
+import { ready } from "../runtime.js";
+import { checkChunks } from "./chunks.js";
+import { checkEmitter, emitReferences } from "./events.js";
+import { flag, optionalFunction } from "./options.js";
+
+export const FORMAT_OPTIONS = ["stringify", "formatReferencesFunc", "formatChunkFunc", "formatChunkMetadataMap", "streamable"];
+
+export class ReferenceFormatter {
+  constructor(options, owner) {
+    ready();
+    const { stringify = true, formatReferencesFunc, formatChunkFunc, formatChunkMetadataMap, streamable = true } = options;
+    this.stringify = flag(stringify, "stringify", owner);
+    this.streamable = flag(streamable, "streamable", owner);
+    this.formatReferencesFunc = optionalFunction(formatReferencesFunc, "formatReferencesFunc", owner);
+    this.formatChunkFunc = optionalFunction(formatChunkFunc, "formatChunkFunc", owner);
+    if (formatChunkMetadataMap != null) core.formatChunkAsString({ content: "x" }, formatChunkMetadataMap); // checks it now
+    this.formatChunkMetadataMap = formatChunkMetadataMap ?? null;
+    this.owner = owner;
+  }
+
+  /** Subclasses: `[{chunk, score, kept}]` for the chunks, in input order. */
+  async evaluate() {
+    throw citeflowError("NOT_IMPLEMENTED", `${this.owner} does not evaluate chunks`);
+  }
+
+  /** The kept chunks in result order (subclasses may sort). */
+  ordered(evaluated) {
+    return evaluated.filter((e) => e.kept).map((e) => e.chunk);
+  }
+
+  /** The reference list (a string, or the kept chunks when `stringify` is false). */
+  async format({ response, chunks, eventEmitter } = {}) {
+    if (typeof response !== "string") throw citeflowError("INVALID_OPTION", `${this.owner}.format needs \`response\`, a string; got ${describe(response)}`);
+    if (!Array.isArray(chunks)) throw citeflowError("INVALID_CHUNK", `${this.owner}.format needs \`chunks\`, an array; got ${describe(chunks)}`);
+    const emitter = checkEmitter(eventEmitter);
+    checkChunks(chunks);
+    const kept = chunks.length ? this.ordered(await this.evaluate({ response, chunks })) : [];
+    const result = this.stringify ? this.render(kept) : kept;
+    if (this.streamable) await emitReferences(emitter, result);
+    return result;
+  }
+
+  /** The seeds' name for `format`. */
+  formatReference(args) {
+    return this.format(args);
+  }
+
+  render(chunks) {
+    const items = chunks.map((c) => (this.formatChunkFunc ? this.formatChunkFunc(c) : core.formatChunkAsString(c, this.formatChunkMetadataMap ?? undefined)));
+    return this.formatReferencesFunc ? this.formatReferencesFunc(items) : core.formatReferencesAsString(items);
+  }
+}
+
+/** Keeps every chunk, in order. */
+export class NoOpReferenceFormatter extends ReferenceFormatter {
+  constructor(options = {}) {
+    super(options, "NoOpReferenceFormatter");
+    checkKnown(options, FORMAT_OPTIONS, "NoOpReferenceFormatter");
+  }
+
+  async evaluate({ chunks }) {
+    return chunks.map((chunk) => ({ chunk, score: null, kept: true }));
+  }
+}
+
+function checkKnown(options, allowed, owner) {
+  for (const key of Object.keys(options)) {
+    if (!allowed.includes(key)) throw citeflowError("INVALID_OPTION", `${owner} has no option \`${key}\` (it has ${allowed.join(", ")})`);
+  }
+}

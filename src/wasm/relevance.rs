@@ -1,0 +1,269 @@
+//! The relevance components' core calls: chunk texts, context rendering, prompts, reading
+//! model answers, decision batches, and cosine similarity over a matrix JS writes in place.
+
+use serde_json::{json, Value};
+use wasm_bindgen::prelude::*;
+
+use super::convert;
+use super::errors::js_error;
+use crate::chunk::{
+    format_chunk_as_string, format_references_as_string, Chunk, ChunkError, ContextConfig,
+    MetadataMap,
+};
+use crate::filter::{self, DecisionKind, SimilarityError};
+
+impl From<ChunkError> for JsValue {
+    fn from(err: ChunkError) -> Self {
+        js_error(err.code(), &err.to_string())
+    }
+}
+
+impl From<SimilarityError> for JsValue {
+    fn from(err: SimilarityError) -> Self {
+        js_error(err.code(), &err.to_string())
+    }
+}
+
+fn chunks(value: JsValue) -> Result<Vec<Chunk>, JsValue> {
+    match convert::from_js::<Value>(value, "INVALID_CHUNK", "chunks")? {
+        Value::Array(items) => Ok(items
+            .into_iter()
+            .enumerate()
+            .map(|(i, v)| Chunk::from_value(v, i))
+            .collect::<Result<_, _>>()?),
+        _ => Err(js_error(
+            "INVALID_CHUNK",
+            "chunks must be an array of chunks",
+        )),
+    }
+}
+
+fn chunk(value: JsValue) -> Result<Chunk, JsValue> {
+    let v: Value = convert::from_js(value, "INVALID_CHUNK", "chunk")?;
+    Ok(Chunk::from_value(v, 0)?)
+}
+
+fn context_config(value: JsValue) -> Result<Option<ContextConfig>, JsValue> {
+    if value.is_undefined() || value.is_null() {
+        return Ok(None);
+    }
+    // Through serde_json, so that misspelt keys are errors (deny_unknown_fields).
+    let raw: Value = convert::from_js(value, "INVALID_CONTEXT_CONFIG", "ContextConfig")?;
+    let cfg: ContextConfig = serde_json::from_value(raw).map_err(|e| {
+        js_error(
+            "INVALID_CONTEXT_CONFIG",
+            &format!("invalid ContextConfig: {e}"),
+        )
+    })?;
+    cfg.validate()?;
+    Ok(Some(cfg))
+}
+
+fn model_answer(reason: String) -> JsValue {
+    js_error("INVALID_MODEL_ANSWER", &reason)
+}
+
+/// Checks chunks; `undefined` when they are all fine (the error names the first bad one).
+#[wasm_bindgen(js_name = checkChunks)]
+pub fn check_chunks(value: JsValue) -> Result<(), JsValue> {
+    chunks(value).map(|_| ())
+}
+
+/// The config with its defaults filled in, checked.
+#[wasm_bindgen(js_name = contextConfig)]
+pub fn normalize_context_config(value: JsValue) -> Result<JsValue, JsValue> {
+    let cfg = context_config(value)?.unwrap_or_default();
+    Ok(convert::to_js(&cfg))
+}
+
+/// What a model or embedder sees of each chunk: its rendered context, or its content.
+#[wasm_bindgen(js_name = chunkTexts)]
+pub fn chunk_texts(value: JsValue, config: JsValue) -> Result<Vec<String>, JsValue> {
+    let cfg = context_config(config)?;
+    chunks(value)?
+        .iter()
+        .map(|c| match &cfg {
+            Some(cfg) => cfg.render(c).map_err(Into::into),
+            None => Ok(c.content.clone()),
+        })
+        .collect()
+}
+
+#[wasm_bindgen(js_name = formatChunkAsString)]
+pub fn format_chunk(value: JsValue, metadata_map: JsValue) -> Result<String, JsValue> {
+    let map: MetadataMap = if metadata_map.is_undefined() || metadata_map.is_null() {
+        MetadataMap::default()
+    } else {
+        let raw: Value = convert::from_js(metadata_map, "INVALID_OPTION", "metadata map")?;
+        serde_json::from_value(raw).map_err(|e| {
+            js_error(
+                "INVALID_OPTION",
+                &format!("invalid metadata map {{title, url}}: {e}"),
+            )
+        })?
+    };
+    Ok(format_chunk_as_string(&chunk(value)?, &map))
+}
+
+#[wasm_bindgen(js_name = formatReferencesAsString)]
+pub fn format_references(items: Vec<String>) -> String {
+    format_references_as_string(&items)
+}
+
+/// `{system, user}` templates of a preset.
+#[wasm_bindgen(js_name = relevancePreset)]
+pub fn relevance_preset(name: &str) -> Result<JsValue, JsValue> {
+    let p = filter::PRESETS
+        .iter()
+        .find(|p| p.name == name)
+        .ok_or_else(|| js_error("INVALID_OPTION", &format!("no preset {name:?}")))?;
+    Ok(convert::to_js(
+        &json!({ "system": p.system, "user": p.user }),
+    ))
+}
+
+#[wasm_bindgen(js_name = relevanceSchema)]
+pub fn relevance_schema() -> JsValue {
+    convert::to_js(&filter::relevance_schema())
+}
+
+#[wasm_bindgen(js_name = formatterSchema)]
+pub fn formatter_schema(key: &str) -> JsValue {
+    convert::to_js(&filter::formatter_schema(key))
+}
+
+/// `{name}` placeholders of `template` filled from `vars` (an object of strings).
+#[wasm_bindgen(js_name = fillTemplate)]
+pub fn fill_template(template: &str, vars: JsValue) -> Result<String, JsValue> {
+    let vars: std::collections::BTreeMap<String, String> =
+        convert::from_js(vars, "INVALID_OPTION", "template values")?;
+    let pairs: Vec<(&str, &str)> = vars.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    Ok(filter::fill_template(template, &pairs))
+}
+
+/// The relevance filter's text for each chunk of a batch.
+#[wasm_bindgen(js_name = relevanceChunkTexts)]
+pub fn relevance_chunk_texts(
+    value: JsValue,
+    metadata_keys: Option<Vec<String>>,
+    chunk_format: Option<String>,
+    config: JsValue,
+) -> Result<Vec<String>, JsValue> {
+    let cfg = context_config(config)?;
+    chunks(value)?
+        .iter()
+        .map(|c| {
+            filter::relevance_chunk_text(
+                c,
+                metadata_keys.as_deref(),
+                chunk_format.as_deref(),
+                cfg.as_ref(),
+            )
+            .map_err(Into::into)
+        })
+        .collect()
+}
+
+/// `{context, labels}`: the reference formatter's view of a batch starting at `start`.
+#[wasm_bindgen(js_name = formatterContext)]
+pub fn formatter_context(
+    value: JsValue,
+    key: &str,
+    start: usize,
+    config: JsValue,
+) -> Result<JsValue, JsValue> {
+    let cfg = context_config(config)?;
+    let list = chunks(value)?;
+    let context = filter::formatter_context(&list, key, start, cfg.as_ref())?;
+    let labels: Vec<String> = list
+        .iter()
+        .enumerate()
+        .map(|(i, c)| filter::reference_label(c, key, start + i))
+        .collect();
+    Ok(convert::to_js(
+        &json!({ "context": context, "labels": labels }),
+    ))
+}
+
+/// The filter's verdicts from a model's `outputs`; INVALID_MODEL_ANSWER when they do not fit.
+#[wasm_bindgen(js_name = relevanceResults)]
+pub fn relevance_results(outputs: JsValue, expected: usize) -> Result<Vec<u8>, JsValue> {
+    let outputs: Value = convert::from_js(outputs, "INVALID_MODEL_ANSWER", "model outputs")?;
+    let kept = filter::relevance_results(&outputs, expected).map_err(model_answer)?;
+    Ok(kept.into_iter().map(u8::from).collect())
+}
+
+/// Which labels the formatter's answer lists.
+#[wasm_bindgen(js_name = formatterKept)]
+pub fn formatter_kept(
+    outputs: JsValue,
+    key: &str,
+    labels: Vec<String>,
+) -> Result<Vec<u8>, JsValue> {
+    let outputs: Value = convert::from_js(outputs, "INVALID_MODEL_ANSWER", "model outputs")?;
+    let kept = filter::formatter_kept(&outputs, key, &labels).map_err(model_answer)?;
+    Ok(kept.into_iter().map(u8::from).collect())
+}
+
+/// `{state, questions, names}` for one decision-model batch.
+#[wasm_bindgen(js_name = decisionBatch)]
+pub fn decision_batch(
+    formatter: bool,
+    text: &str,
+    texts: Vec<String>,
+    start: usize,
+    question: JsValue,
+) -> Result<JsValue, JsValue> {
+    let kind = if formatter {
+        DecisionKind::Formatter
+    } else {
+        DecisionKind::Filter
+    };
+    let question: Option<Value> = if question.is_undefined() || question.is_null() {
+        None
+    } else {
+        Some(convert::from_js(
+            question,
+            "INVALID_OPTION",
+            "relevanceQuestion",
+        )?)
+    };
+    let batch = filter::decision_batch(kind, text, &texts, start, question.as_ref())?;
+    Ok(convert::to_js(&batch))
+}
+
+#[wasm_bindgen(js_name = decisionScores)]
+pub fn decision_scores(answers: JsValue, names: Vec<String>) -> Result<Vec<f64>, JsValue> {
+    let answers: Value = convert::from_js(answers, "INVALID_PROVIDER_DATA", "answers")?;
+    filter::decision_scores(&answers, &names).map_err(|e| js_error("INVALID_PROVIDER_DATA", &e))
+}
+
+/// Vectors written in place by JS (no intermediate copy), scored against a query.
+#[wasm_bindgen(js_name = SimilarityMatrixCore)]
+pub struct SimilarityMatrix {
+    data: Vec<f32>,
+}
+
+#[wasm_bindgen(js_class = SimilarityMatrixCore)]
+impl SimilarityMatrix {
+    /// Room for `rows` vectors of `dim` values.
+    #[wasm_bindgen(constructor)]
+    pub fn new(rows: usize, dim: usize) -> Result<SimilarityMatrix, JsValue> {
+        let len = rows
+            .checked_mul(dim)
+            .ok_or_else(|| js_error("INVALID_EMBEDDING", "too many embedding values"))?;
+        Ok(SimilarityMatrix {
+            data: vec![0.0; len],
+        })
+    }
+
+    /// Where JS writes the vectors (valid until the next allocation in the module).
+    pub fn ptr(&mut self) -> usize {
+        self.data.as_mut_ptr() as usize
+    }
+
+    /// The cosine of `query` with each row.
+    pub fn scores(&self, query: &[f32]) -> Result<Vec<f32>, JsValue> {
+        Ok(filter::cosine_scores(query, &self.data)?)
+    }
+}

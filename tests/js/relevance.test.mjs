@@ -1,0 +1,15 @@
+// The relevance cases (tests/portable/relevance.cases.mjs) in Node; tests/browser/run.mjs runs
+// the same cases in Chromium.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import * as lib from "citeflow";
+import { relevanceCases } from "../portable/relevance.cases.mjs";
+import { startFakeProvider } from "./support/fake-provider.mjs";
+
+let server;
+before(async () => (server = await startFakeProvider()));
+after(() => server.close());
+
+for (const [name, run] of Object.entries(relevanceCases)) {
+  test(name, () => run({ lib, assert, base: server.base, requests: server.log, maxInFlight: server.maxInFlight }));
+}
