@@ -39,7 +39,10 @@ export type CiteflowErrorCode =
   | "INVALID_PROVIDER_DATA"
   | "INVALID_MODEL_ID"
   | "TIMEOUT"
-  | "NETWORK_ERROR";
+  | "NETWORK_ERROR"
+  | "INVALID_CONTEXT_CONFIG"
+  | "INVALID_EMBEDDING"
+  | "INVALID_MODEL_ANSWER";
 
 // ---- events -------------------------------------------------------------------------------
 
@@ -468,3 +471,198 @@ export interface DMInvoker {
  * its `noul` probability read from the first token's log-probabilities (`noul` questions only).
  */
 export function buildDMInvoker(modelId: string, options?: Omit<InvokerOptions, "outputTransformers" | "fallbackLms">): DMInvoker;
+
+// ---- relevance: chunks, filters, reference formatters ------------------------------------------
+
+/** A retrieved piece of a document. `content` must be a non-blank string (INVALID_CHUNK). */
+export interface Chunk {
+  id?: string | number;
+  content: string;
+  metadata?: Record<string, unknown>;
+  additionalContext?: unknown[];
+  score?: number;
+}
+
+export interface ContextConfigOptions {
+  /** Chunk fields to render: "metadata" (default), "content", "id", "additionalContext", "score". */
+  fields?: string[];
+  /** Metadata keys to include (default: all). */
+  metadataKeys?: string[] | null;
+  /** Placeholders: {context_json} (default), {metadata_json}, {metadata}, and the field names. Unknown ones throw INVALID_CONTEXT_CONFIG. */
+  template?: string;
+}
+/** What a model or embedder sees of a chunk: the rendered template, or the content when that is blank. */
+export class ContextConfig {
+  constructor(options?: ContextConfigOptions);
+  readonly fields: string[];
+  readonly metadataKeys: string[] | null;
+  readonly template: string;
+  render(chunk: Chunk): string;
+}
+
+/** Which metadata keys hold a chunk's title and URL; default `{ title: "file_name", url: "file_url" }`. */
+export interface FormatChunkMetadataMap {
+  title?: string;
+  url?: string;
+}
+/** `[title](url)`, or the title; a missing title falls back to the URL, the id, then the content's first line. */
+export function formatChunkAsString(chunk: Chunk, metadataMap?: FormatChunkMetadataMap): string;
+/** "References:\n1. a\n2. b", duplicates once; "" for an empty list. */
+export function formatReferencesAsString(items: string[]): string;
+
+/** Cosine similarity of `query` with each vector, computed in wasm (SIMD); zero vectors score 0. Throws INVALID_EMBEDDING. */
+export function cosineSimilarities(query: Float32Array | number[], vectors: (Float32Array | number[])[]): Float32Array;
+
+/** One chunk's verdict: `score` is the similarity or probability (null for LM verdicts); `error` says why an LM batch failed. */
+export interface ChunkEvaluation<C extends Chunk = Chunk> {
+  chunk: C;
+  score: number | null;
+  kept: boolean;
+  error?: Error;
+}
+
+export interface FilterArgs<C extends Chunk = Chunk> {
+  chunks: C[];
+  query: string;
+  signal?: AbortSignal;
+}
+export interface RelevanceFilter {
+  /** The chunks kept, the caller's own objects, in input order. */
+  filter<C extends Chunk>(args: FilterArgs<C>): Promise<C[]>;
+  /** Every chunk with its score and verdict, in input order. */
+  evaluate<C extends Chunk>(args: FilterArgs<C>): Promise<ChunkEvaluation<C>[]>;
+}
+
+/** Receives reference events: a function, a WritableStream, or an object with emit(). */
+export type EventEmitterLike = ((event: Event) => void | Promise<void>) | WritableStream<Event> | { emit(event: Event): unknown };
+
+export interface FormatArgs<C extends Chunk = Chunk> {
+  response: string;
+  chunks: C[];
+  eventEmitter?: EventEmitterLike;
+  signal?: AbortSignal;
+}
+export interface ReferenceFormatterOptions {
+  /** Return the list as a string (default) or the kept chunks. */
+  stringify?: boolean;
+  /** Joins the formatted chunks (default formatReferencesAsString); its exceptions reach the caller. */
+  formatReferencesFunc?: (items: string[]) => string;
+  /** Formats one chunk (default formatChunkAsString); its exceptions reach the caller. */
+  formatChunkFunc?: (chunk: Chunk) => string;
+  formatChunkMetadataMap?: FormatChunkMetadataMap;
+  /** Emit `reference` events when an eventEmitter is given (default true). */
+  streamable?: boolean;
+}
+export interface ReferenceFormatter {
+  format<C extends Chunk>(args: FormatArgs<C>): Promise<string | C[]>;
+  /** The seeds' name for `format`. */
+  formatReference<C extends Chunk>(args: FormatArgs<C>): Promise<string | C[]>;
+  evaluate<C extends Chunk>(args: { response: string; chunks: C[]; signal?: AbortSignal }): Promise<ChunkEvaluation<C>[]>;
+}
+
+type InvokerSettings = Pick<InvokerOptions, "apiKey" | "baseUrl" | "headers" | "fetch" | "timeoutMs" | "maxRetries">;
+type EMLike = { invoke(texts: string[], options?: { signal?: AbortSignal }): Promise<Float32Array[]> };
+type LMLike = { invoke: LMInvoker["invoke"] };
+type DMLike = { invoke: DMInvoker["invoke"] };
+
+export interface SimilarityOptions {
+  /** Keep chunks with cosine ≥ threshold; a number in [0, 1], default 0.5. */
+  threshold?: number;
+  contextConfig?: ContextConfig | ContextConfigOptions;
+}
+/** Embeds the query, then the chunks in one call; keeps cosine ≥ threshold in input order. */
+export class SimilarityRelevanceFilter implements RelevanceFilter {
+  constructor(emInvoker: EMLike, options?: SimilarityOptions);
+  readonly threshold: number;
+  filter<C extends Chunk>(args: FilterArgs<C>): Promise<C[]>;
+  evaluate<C extends Chunk>(args: FilterArgs<C>): Promise<ChunkEvaluation<C>[]>;
+}
+/** @deprecated use SimilarityRelevanceFilter (warns once). */
+export class SimilarityBasedRelevanceFilter extends SimilarityRelevanceFilter {}
+
+interface LMComponentOptions {
+  /** Chunks per model call (default 5). */
+  batchSize?: number;
+  /** Calls in flight at most (default 10). */
+  maxConcurrency?: number;
+  /** Tried in order when the main LM fails. */
+  fallbackLms?: LMLike[];
+  contextConfig?: ContextConfig | ContextConfigOptions;
+  systemTemplate?: string;
+  userTemplate?: string;
+  /** The answer's JSON schema (default: the preset's); null for servers without structured output. */
+  responseSchema?: object | null;
+}
+export interface LMRelevanceFilterOptions extends LMComponentOptions {
+  /** A failed batch keeps all its chunks (default) or none. */
+  onFailureKeepAll?: boolean;
+  /** @deprecated use contextConfig: metadata keys listed under "Metadata:". */
+  metadata?: string[];
+  /** @deprecated use contextConfig: a template ({content}, {metadata}, metadata keys) or a function. */
+  chunkFormat?: string | ((chunk: Chunk) => string);
+}
+/** Asks an LM, per batch, `{results: [{explanation, is_relevant}]}`; keeps relevant chunks in input order. */
+export class LMRelevanceFilter implements RelevanceFilter {
+  constructor(lmInvoker: LMLike, options?: LMRelevanceFilterOptions);
+  static fromPreset(modelId: string, options?: LMRelevanceFilterOptions & InvokerSettings): LMRelevanceFilter;
+  static fromConfig(config: { modelId: string; config?: { responseSchema?: object } } & LMRelevanceFilterOptions & InvokerSettings): LMRelevanceFilter;
+  filter<C extends Chunk>(args: FilterArgs<C>): Promise<C[]>;
+  evaluate<C extends Chunk>(args: FilterArgs<C>): Promise<ChunkEvaluation<C>[]>;
+}
+/** @deprecated use LMRelevanceFilter (warns once). */
+export class LMBasedRelevanceFilter extends LMRelevanceFilter {}
+
+export interface DMComponentOptions {
+  /** Keep chunks whose `noul` probability ≥ threshold; default 0.5. */
+  threshold?: number;
+  /** A `noul` question (DMQuestion.noul); its instructions and criteria are asked of each chunk. */
+  relevanceQuestion?: DMQuestionSpec;
+  contextConfig?: ContextConfig | ContextConfigOptions;
+  /** Chunks per call (default 5). */
+  batchSize?: number;
+  /** Calls in flight at most (default 10). */
+  maxConcurrency?: number;
+}
+/** One decision-model call per batch, one `noul` question per chunk; keeps probability ≥ threshold in input order. */
+export class DMRelevanceFilter implements RelevanceFilter {
+  constructor(dmInvoker: DMLike, options?: DMComponentOptions);
+  static fromConfig(config: { modelId: string } & DMComponentOptions & InvokerSettings): DMRelevanceFilter;
+  readonly threshold: number;
+  readonly batchSize: number;
+  readonly maxConcurrency: number;
+  filter<C extends Chunk>(args: FilterArgs<C>): Promise<C[]>;
+  evaluate<C extends Chunk>(args: FilterArgs<C>): Promise<ChunkEvaluation<C>[]>;
+}
+
+declare abstract class BaseReferenceFormatter implements ReferenceFormatter {
+  format<C extends Chunk>(args: FormatArgs<C>): Promise<string | C[]>;
+  formatReference<C extends Chunk>(args: FormatArgs<C>): Promise<string | C[]>;
+  evaluate<C extends Chunk>(args: { response: string; chunks: C[]; signal?: AbortSignal }): Promise<ChunkEvaluation<C>[]>;
+}
+/** Every chunk, in order. */
+export class NoOpReferenceFormatter extends BaseReferenceFormatter {
+  constructor(options?: ReferenceFormatterOptions);
+}
+/** Chunks similar to the answer (cosine ≥ threshold), most similar first. */
+export class SimilarityReferenceFormatter extends BaseReferenceFormatter {
+  constructor(emInvoker: EMLike, options?: ReferenceFormatterOptions & SimilarityOptions);
+}
+/** @deprecated use SimilarityReferenceFormatter (warns once). */
+export class SimilarityBasedReferenceFormatter extends SimilarityReferenceFormatter {}
+export interface LMReferenceFormatterOptions extends ReferenceFormatterOptions, LMComponentOptions {
+  /** The metadata key the model names chunks by (default "file_name"; the id, then the position, when a chunk lacks it). */
+  referenceMetadata?: string;
+}
+/** Asks an LM which chunks (by referenceMetadata) the answer used; keeps those, in input order. */
+export class LMReferenceFormatter extends BaseReferenceFormatter {
+  constructor(lmInvoker: LMLike, options?: LMReferenceFormatterOptions);
+  static fromPreset(modelId: string, options?: LMReferenceFormatterOptions & InvokerSettings): LMReferenceFormatter;
+  static fromConfig(config: { modelId: string; config?: { responseSchema?: object } } & LMReferenceFormatterOptions & InvokerSettings): LMReferenceFormatter;
+}
+/** @deprecated use LMReferenceFormatter (warns once). */
+export class LMBasedReferenceFormatter extends LMReferenceFormatter {}
+/** One decision-model call per batch; keeps chunks whose probability of supporting the answer ≥ threshold. */
+export class DMReferenceFormatter extends BaseReferenceFormatter {
+  constructor(dmInvoker: DMLike, options?: ReferenceFormatterOptions & DMComponentOptions);
+  static fromConfig(config: { modelId: string } & ReferenceFormatterOptions & DMComponentOptions & InvokerSettings): DMReferenceFormatter;
+}

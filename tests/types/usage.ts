@@ -1,5 +1,18 @@
 // Type-checked (deno check) against pkg/index.d.ts: the public API as a user writes it.
 import init, {
+  type Chunk,
+  ContextConfig,
+  DMReferenceFormatter,
+  DMRelevanceFilter,
+  LMBasedReferenceFormatter,
+  LMReferenceFormatter,
+  LMRelevanceFilter,
+  NoOpReferenceFormatter,
+  SimilarityReferenceFormatter,
+  SimilarityRelevanceFilter,
+  cosineSimilarities,
+  formatChunkAsString,
+  formatReferencesAsString,
   type CiteflowError,
   type Event,
   EventFilterOutputTransformer,
@@ -93,3 +106,25 @@ new EventFilterOutputTransformer("thinking");
 new ValidationOutputTransformer({ requiredTypes: ["text"], mode: "most" });
 // @ts-expect-error: unknown option
 new ThinkTagOutputTransformer({ tag: "x" });
+
+// relevance
+type MyChunk = Chunk & { metadata: { file_name: string } };
+const myChunks: MyChunk[] = [{ content: "c", metadata: { file_name: "a.pdf" } }];
+const em = buildEMInvoker("openai/text-embedding-3-small");
+const kept: MyChunk[] = await new SimilarityRelevanceFilter(em, { threshold: 0.6, contextConfig: { fields: ["content"] } }).filter({ chunks: myChunks, query: "q" });
+const scored = await DMRelevanceFilter.fromConfig({ modelId: "openrouter/typesafe/jev-1.13", apiKey: "k", threshold: 0.6 }).evaluate({ chunks: myChunks, query: "q" });
+console.log(kept.length, scored[0].score, scored[0].chunk.metadata.file_name);
+const lmFilter = LMRelevanceFilter.fromPreset("openai/gpt-5-nano", { apiKey: "k", batchSize: 3, onFailureKeepAll: false });
+const refList = await LMReferenceFormatter.fromPreset("openai/gpt-5-nano", { referenceMetadata: "file_name" }).format({ response: "r", chunks: myChunks, eventEmitter: (e) => console.log(e.type) });
+const noop = new NoOpReferenceFormatter({ stringify: false, formatChunkFunc: (c) => c.content });
+const dmFormatter = new DMReferenceFormatter(buildDMInvoker("typesafe/jev-1.13"), { relevanceQuestion: DMQuestion.noul("Cited?") });
+console.log(lmFilter, refList, noop, dmFormatter, new SimilarityReferenceFormatter(em), new LMBasedReferenceFormatter(lm));
+console.log(new ContextConfig({ template: "{metadata}" }).render(myChunks[0]), formatChunkAsString(myChunks[0], { title: "file_name" }), formatReferencesAsString(["a"]));
+const sims: Float32Array = cosineSimilarities(new Float32Array(3), [[1, 2, 3]]);
+console.log(sims);
+// @ts-expect-error: a threshold is a number
+new SimilarityRelevanceFilter(em, { threshold: "0.5" });
+// @ts-expect-error: unknown option
+new DMRelevanceFilter(buildDMInvoker("typesafe/jev-1.13"), { batch_size: 3 });
+// @ts-expect-error: a filter needs a query
+await lmFilter.filter({ chunks: myChunks });
