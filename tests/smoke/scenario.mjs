@@ -6,6 +6,7 @@ export const EXPECTED = {
   citations: [[1, "[1]"]],
   reference: ["[1]", "[1] E. A. Poe, The Purloined Letter. Wiley, 1845."],
   invoked: ["hidden", "Hello [1].", "Water boils at 100 °C [1]."],
+  relevant: [["a", 1, true], ["b", 0, false]],
   thinking: "Check the sources first.",
   answer: "The answer is 42 😀.",
   types: ["thinking_start", "thinking", "thinking_end", "response_start", "response", "response_end"],
@@ -48,8 +49,12 @@ export async function scenario(lib, { providerBase }) {
   const cites = lib.parseCitations("Poe wrote it [1].", { sourceCount: 1 });
   const poe = { type: "book", title: "The Purloined Letter", author: [{ family: "Poe", given: "Edgar Allan" }], issued: { "date-parts": [[1845]] }, publisher: "Wiley" };
   const [ref] = await lib.renderReferences([poe], cites, { style: "ieee" });
+  const em = lib.buildEMInvoker("openai-compatible/semantic", { apiKey: "sk-test", baseUrl: providerBase });
+  const chunks = [{ id: "a", content: "near @[1,0]" }, { id: "b", content: "far @[0,1]" }];
+  const relevant = (await new lib.SimilarityRelevanceFilter(em).evaluate({ chunks, query: "q @[1,0]" })).map((e) => [e.chunk.id, e.score, e.kept]);
   return {
     invoked: [whole.outputs[0].output, whole.outputs[1].output, streamed],
+    relevant,
     citations: cites.map((c) => [c.sourceId, c.marker]),
     reference: [ref.inlineMarker, ref.entry],
     thinking: events.filter((e) => e.type === "thinking").map((e) => e.value).join(""),
