@@ -1,10 +1,12 @@
 #!/usr/bin/env node
 // A small static server for the demo and the browser tests: serves the repository (so the
-// page can import /pkg/entry/browser.js) with the right MIME types, on localhost only.
+// page can import /pkg/entry/browser.js) with the right MIME types, on localhost only, and
+// mounts the built-in local model server (scripts/local-model.mjs) at /v1.
 import { createServer } from "node:http";
 import { readFile, stat } from "node:fs/promises";
 import { extname, join, normalize, sep } from "node:path";
 import { fileURLToPath } from "node:url";
+import { handleLocalModel } from "./local-model.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const TYPES = {
@@ -17,8 +19,10 @@ const TYPES = {
   ".svg": "image/svg+xml",
 };
 
-export function startServer({ port = 0, host = "127.0.0.1", root = ROOT } = {}) {
+/** Static files from `root`, and the built-in local model under /v1 (`localModel: false` to leave it out). */
+export function startServer({ port = 0, host = "127.0.0.1", root = ROOT, localModel = true, delayMs } = {}) {
   const server = createServer(async (req, res) => {
+    if (localModel && (await handleLocalModel(req, res, { delayMs }))) return;
     try {
       const path = decodeURIComponent(new URL(req.url, "http://localhost").pathname);
       let file = normalize(join(root, path));
@@ -40,5 +44,6 @@ export function startServer({ port = 0, host = "127.0.0.1", root = ROOT } = {}) 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const port = Number(process.env.PORT ?? 8080);
   const server = await startServer({ port });
-  console.log(`citeflow demo: http://127.0.0.1:${server.address().port}/www/  (Ctrl-C to stop)`);
+  const at = `http://127.0.0.1:${server.address().port}`;
+  console.log(`citeflow demo: ${at}/www/  (local model: ${at}/v1, Ctrl-C to stop)`);
 }

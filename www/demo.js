@@ -1,66 +1,71 @@
-// The demo: a canned model answer streams in random-sized chunks through ThinkTag (reasoning
-// apart from the answer) and CitationParser (markers found as they complete); when it ends, the
-// answer is shown as safe HTML with citation links, and the reference list is rendered by the
-// CSL module in the style picked (re-rendered on change).
-import init, { CitationParser, EventFilterOutputTransformer, ThinkTagOutputTransformer, renderCitedHtml, renderReferences } from "citeflow";
-
-const SOURCES = [
-  { content: "Gustave Eiffel's company built the tower for the 1889 Exposition Universelle in Paris.", metadata: { id: "toureiffel", type: "webpage", title: "History of the Eiffel Tower", author: [{ literal: "Société d'Exploitation de la Tour Eiffel" }], issued: { "date-parts": [[2023]] }, URL: "https://www.toureiffel.paris/en/the-monument/history" } },
-  { content: "The tower was completed in March 1889 and opened to the public that May.", metadata: { id: "loyrette", type: "book", title: "Gustave Eiffel", author: [{ family: "Loyrette", given: "Henri" }], publisher: "Rizzoli", "publisher-place": "New York", issued: { "date-parts": [[1985]] } } },
-  { content: "Binary floating point cannot represent 0.1 exactly; sums carry rounding error.", metadata: { id: "goldberg", type: "article-journal", title: "What every computer scientist should know about floating-point arithmetic", author: [{ family: "Goldberg", given: "David" }], "container-title": "ACM Computing Surveys", volume: "23", issue: "1", page: "5-48", issued: { "date-parts": [[1991]] }, DOI: "10.1145/103162.103163" } },
-];
-
-const ANSWERS = {
-  "How old is the Eiffel Tower?":
-    "<think>Source 1 says it was built for the 1889 Exposition; source 2 says it was completed in March 1889. " +
-    "It is 2026 now, so 2026 - 1889 = 137.</think>The Eiffel Tower was built for the 1889 Exposition Universelle [1] " +
-    "and completed in March 1889 [2], which makes it 137 years old.",
-  "Is 0.1 + 0.2 == 0.3 in JavaScript?":
-    "<think>Source 3 explains binary floating point: 0.1 is not exact, so a < b comparisons need a tolerance.</think>" +
-    "No: `0.1 + 0.2` is `0.30000000000000004`, because binary floating point cannot represent 0.1 exactly [3]. " +
-    "Compare with a tolerance, e.g. `Math.abs(a - b) < Number.EPSILON`.",
-  "Why split reasoning on the client?":
-    "<think>Tags arrive cut across chunks, so naive string matching leaks `<th` fragments.</think>Because models " +
-    "stream their reasoning inline, and a tag like <think> can be cut anywhere between two chunks. Splitting on the " +
-    "client keeps the server a plain proxy and the answer clean.",
-};
+// The demo: a question goes through the whole pipeline in the browser.
+//   1. Retrieval: every chunk of the bundled corpus (corpus.json) is scored against the
+//      question by SimilarityRelevanceFilter (embeddings from the model server, cosine in wasm);
+//      the table shows each score and what was kept.
+//   2. Generation: Citeformer numbers the kept chunks as sources and builds the request; the
+//      model's stream goes through ThinkTagOutputTransformer (reasoning apart) and
+//      CitationParser (markers as they complete).
+//   3. References: the answer becomes safe HTML with citation chips (hover or focus one to see
+//      its source), and the reference list is rendered by the CSL module in the style picked.
+// With no settings it talks to the built-in local model server (scripts/local-model.mjs,
+// mounted at /v1 by `make demo`); with a base URL and key it talks to that provider instead.
+import init, { Citeformer, CitationParser, SimilarityRelevanceFilter, ThinkTagOutputTransformer, buildEMInvoker, buildLMInvoker, renderCitedHtml, renderReferences } from "citeflow";
 
 const $ = (id) => document.getElementById(id);
-let last = null; // { text, citations } of the latest answer
+const LOCAL = new URL("/v1", location.href).href;
+const CONTEXT = { fields: ["metadata", "content"], metadataKeys: ["file_name"], template: "{metadata}\n{content}" };
+let corpus = [];
+let last = null; // { text, citations, sources } of the latest answer
+let running = null; // the AbortController of the answer in progress
 
-function* chunksOf(text, largest) {
-  let i = 0;
-  while (i < text.length) {
-    const n = 1 + Math.floor(Math.random() * largest);
-    let end = Math.min(text.length, i + n);
-    // Never split a surrogate pair (emoji): chunks are what a real stream would send.
-    if (end < text.length && /[\uD800-\uDBFF]/.test(text[end - 1])) end += 1;
-    yield text.slice(i, end);
-    i = end;
-  }
+const linkOf = (csl) => csl.URL ?? (csl.DOI ? `https://doi.org/${csl.DOI}` : undefined);
+
+function chunksOf(entries) {
+  return entries.map((c) => ({ id: c.id, content: c.content, metadata: { file_name: c.csl.title, file_url: linkOf(c.csl) } }));
 }
 
-function modelStream(text, largest, raw) {
-  const chunks = chunksOf(text, largest);
-  return new ReadableStream({
-    async pull(controller) {
-      const { value, done } = chunks.next();
-      if (done) return controller.close();
-      await new Promise((r) => setTimeout(r, 12));
-      raw.append(value, Object.assign(document.createElement("span"), { className: "boundary", textContent: "│" }));
-      controller.enqueue(value);
-    },
+function showRelevance(evaluated, threshold) {
+  const rows = [...evaluated].sort((a, b) => b.score - a.score).map(({ chunk, score, kept }) => {
+    const tr = document.createElement("tr");
+    tr.className = kept ? "kept" : "dropped";
+    tr.dataset.chunk = chunk.id;
+    const cells = [chunk.metadata.file_name, score.toFixed(3), kept ? "kept" : "dropped"];
+    for (const text of cells) tr.append(Object.assign(document.createElement("td"), { textContent: text }));
+    return tr;
   });
+  $("relevance-body").replaceChildren(...rows);
+  $("relevance-caption").textContent = `Cosine similarity of each chunk to the question; kept when ≥ ${threshold}.`;
 }
+
+function placeTip(chip) {
+  const tip = $("cite-tip");
+  const n = Number(chip.getAttribute("href").slice("#ref-".length));
+  const source = last?.sources[n - 1];
+  if (!source) return;
+  tip.replaceChildren(
+    Object.assign(document.createElement("strong"), { textContent: `[${n}] ${source.metadata.title}` }),
+    Object.assign(document.createElement("span"), { textContent: source.content }),
+  );
+  const box = chip.getBoundingClientRect();
+  tip.hidden = false;
+  const width = tip.offsetWidth;
+  tip.style.left = `${Math.max(8, Math.min(window.scrollX + box.left, window.scrollX + document.documentElement.clientWidth - width - 8))}px`;
+  tip.style.top = `${window.scrollY + box.bottom + 6}px`;
+}
+
+const hideTip = () => ($("cite-tip").hidden = true);
 
 async function showReferences() {
   if (last === null) return;
   const style = $("style").value;
-  const references = await renderReferences(SOURCES, last.citations, { style });
+  const references = last.citations.some((c) => c.valid) ? await renderReferences(last.sources, last.citations, { style }) : [];
   $("answer").innerHTML = renderCitedHtml({ text: last.text, citations: last.citations, references });
   for (const a of $("answer").querySelectorAll("a.citeflow-cite")) {
     const ref = references.find((r) => `#ref-${r.sourceId}` === a.getAttribute("href"));
-    a.setAttribute("aria-label", `Source: ${ref ? ref.entry : "unknown"}`);
+    a.setAttribute("aria-label", `Source ${ref?.sourceId}: ${ref ? ref.entry : "unknown"}`);
+    a.setAttribute("aria-describedby", "cite-tip");
+    for (const on of ["mouseenter", "focus"]) a.addEventListener(on, () => placeTip(a));
+    for (const off of ["mouseleave", "blur"]) a.addEventListener(off, hideTip);
   }
   const list = $("answer").querySelector("ol.citeflow-references");
   if (list) {
@@ -72,47 +77,101 @@ async function showReferences() {
   $("references").dataset.style = style;
 }
 
-async function stream(question, largest) {
-  for (const id of ["reasoning", "answer", "raw", "stats", "references"]) $(id).textContent = "";
+function settings() {
+  const base = $("base-url").value.trim();
+  return {
+    baseUrl: base || LOCAL,
+    apiKey: $("api-key").value || "local",
+    model: $("model").value.trim() || "citeflow-local",
+    local: base === "",
+  };
+}
+
+async function ask(question, signal) {
+  for (const id of ["reasoning", "answer", "raw", "stats", "references", "notice"]) $(id).textContent = "";
+  $("relevance-body").replaceChildren();
   last = null;
   $("answer").setAttribute("aria-busy", "true");
+  $("reasoning-state").textContent = "retrieving…";
+  const threshold = Number($("threshold").value);
+
+  // 1. Retrieval: the corpus is local, so its embeddings always come from the demo server.
+  const em = buildEMInvoker("openai-compatible/citeflow-embed", { apiKey: "local", baseUrl: LOCAL });
+  const filter = new SimilarityRelevanceFilter(em, { threshold, contextConfig: CONTEXT });
+  const evaluated = await filter.evaluate({ chunks: chunksOf(corpus), query: question, signal });
+  showRelevance(evaluated, threshold);
+  const kept = evaluated.filter((e) => e.kept).sort((a, b) => b.score - a.score).slice(0, 4);
+  if (kept.length === 0) {
+    $("notice").textContent = "No chunk passed the relevance filter: lower the threshold or ask about the Eiffel Tower, floating point, honeybees, server-sent events or chain-of-thought prompting.";
+    $("reasoning-state").textContent = "idle";
+    return;
+  }
+  const byId = new Map(corpus.map((c) => [c.id, c]));
+  const sources = kept.map((e) => ({ content: e.chunk.content, metadata: byId.get(e.chunk.id).csl }));
+
+  // 2. Generation.
+  const { baseUrl, apiKey, model } = settings();
+  const lm = buildLMInvoker(`openai-compatible/${model}`, { apiKey, baseUrl });
+  const cf = new Citeformer({ lmInvoker: lm, style: $("style").value });
+  const { messages } = cf.request({ prompt: question, sources });
   $("reasoning-state").textContent = "thinking…";
-  const thinking = new EventFilterOutputTransformer(["thinking"]);
-  let count = 0;
-  let text = "";
-  const citations = [];
-  const events = modelStream(ANSWERS[question], largest, $("raw"))
+  const tap = new TransformStream({
+    transform(event, controller) {
+      if (event.type === "response") $("raw").append(event.value, Object.assign(document.createElement("span"), { className: "boundary", textContent: "│" }));
+      controller.enqueue(event);
+    },
+  });
+  const events = lm.stream(messages, { signal })
+    .pipeThrough(tap)
     .pipeThrough(new ThinkTagOutputTransformer().transformStream())
-    .pipeThrough(new CitationParser({ sourceCount: SOURCES.length }).transformStream());
+    .pipeThrough(new CitationParser({ sourceCount: sources.length }).transformStream());
+  let text = "";
+  let count = 0;
+  let usage = null;
+  const citations = [];
   for await (const event of events) {
     count += 1;
-    for (const e of thinking.push(event)) {
-      if (e.type === "thinking") $("reasoning").append(e.value);
-      if (e.type === "thinking_end") $("reasoning-state").textContent = "done";
-    }
+    if (event.type === "thinking") $("reasoning").append(event.value);
+    if (event.type === "thinking_end") $("reasoning-state").textContent = "done";
     if (event.type === "response") {
       text += event.value;
       $("answer").append(event.value);
     }
     if (event.type === "citation") citations.push(event.value);
+    if (event.type === "usage") usage = event.value;
   }
-  last = { text, citations };
+  if ($("reasoning-state").textContent !== "done") $("reasoning-state").textContent = "none sent";
+
+  // 3. References.
+  last = { text, citations, sources };
   await showReferences();
-  $("answer").setAttribute("aria-busy", "false");
-  $("stats").textContent = `${$("raw").querySelectorAll(".boundary").length} chunks in, ${count} events out, ${citations.length} citations.`;
+  const chunks = $("raw").querySelectorAll(".boundary").length;
+  $("stats").textContent = `${chunks} chunks in, ${count} events out, ${citations.length} citations` + (usage ? `, ${usage.total_tokens ?? "?"} tokens.` : ".");
 }
 
 await init();
-for (const q of Object.keys(ANSWERS)) $("question").append(new Option(q, q));
-$("chunk").addEventListener("input", () => ($("chunk-value").value = $("chunk").value));
+corpus = (await (await fetch("./corpus.json")).json()).chunks;
 $("style").addEventListener("change", () => showReferences());
+$("threshold").addEventListener("input", () => ($("threshold-value").value = $("threshold").value));
+document.addEventListener("keydown", (e) => e.key === "Escape" && hideTip());
+$("stop").addEventListener("click", () => running?.abort(new Error("stopped")));
 $("controls").addEventListener("submit", async (e) => {
   e.preventDefault();
+  const question = $("question").value.trim();
+  if (!question) return;
   $("go").disabled = true;
+  $("stop").disabled = false;
+  running = new AbortController();
   try {
-    await stream($("question").value, Number($("chunk").value));
+    await ask(question, running.signal);
+  } catch (error) {
+    $("notice").textContent = running.signal.aborted ? "Stopped." : `${error.code ?? "Error"}: ${error.message}`;
   } finally {
+    $("answer").setAttribute("aria-busy", "false");
     $("go").disabled = false;
+    $("stop").disabled = true;
+    running = null;
+    document.body.dataset.answered = String(Number(document.body.dataset.answered ?? 0) + 1);
   }
 });
 document.body.dataset.ready = "true";
