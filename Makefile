@@ -34,6 +34,7 @@ test-runtimes:
 	node tests/smoke/chromium.mjs
 	node tests/browser/run.mjs
 	node tests/smoke/demo.mjs
+	node tests/examples/run.mjs
 
 bench: build
 	node benches/run.mjs
