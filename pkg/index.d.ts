@@ -332,6 +332,11 @@ export class Citeformer {
   stream(args: GenerateArgs): StreamingResult;
   /** The messages and options a call would send. */
   request(args: GenerateArgs): { messages: ChatMessage[]; options: CiteRequestOptions };
+  /**
+   * The result for an answer text you streamed yourself (with `request()`'s messages): its
+   * citations parsed and the references rendered in this Citeformer's style.
+   */
+  result(text: string, sources: Source[], usage?: TokenUsage | null): Promise<GenerationResult>;
 }
 
 /** The offline judge: the share of the hypothesis's content words found in the premise. */

@@ -14,6 +14,7 @@ import init, {
   formatChunkAsString,
   formatReferencesAsString,
   type CiteflowError,
+  type GenerationResult,
   type Event,
   EventFilterOutputTransformer,
   JSONOutputTransformer,
@@ -128,3 +129,5 @@ new SimilarityRelevanceFilter(em, { threshold: "0.5" });
 new DMRelevanceFilter(buildDMInvoker("typesafe/jev-1.13"), { batch_size: 3 });
 // @ts-expect-error: a filter needs a query
 await lmFilter.filter({ chunks: myChunks });
+const streamedResult: GenerationResult = await cf.result("Answer [1].", [{ content: "c", metadata: { type: "book", title: "t" } }]);
+console.log(streamedResult.text);
