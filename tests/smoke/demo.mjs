@@ -1,8 +1,9 @@
 // Drives the demo page in headless Chromium against the built-in local model server: asks a
 // question, waits for the stream, and checks the relevance table, the reasoning panel, that
 // each citation chip points to its reference and shows its source on focus and hover, that
-// switching the style re-renders the list, that there are no console errors; saves a
-// screenshot at phone width.
+// switching the style re-renders the list, that controls are named and text contrast meets
+// WCAG AA in light and dark schemes, that the provider form works, that there are no console
+// errors; saves a screenshot at phone width.
 import { mkdirSync } from "node:fs";
 import { startServer } from "../../scripts/serve.mjs";
 import { launch } from "./launch.mjs";
@@ -60,17 +61,64 @@ try {
   const ieee = await page.locator("#references li").allTextContents();
   if (!ieee.some((t) => /^\[\d\] H\. Loyrette/.test(t))) fail("IEEE entries", ieee);
 
+  // Every control has an accessible name, and text meets WCAG AA contrast (4.5:1) on its background.
+  const unnamed = await page.locator("input, select, button, summary, [tabindex]").evaluateAll((els) => els.filter((el) => {
+    const labelled = el.labels?.length || el.getAttribute("aria-label") || el.getAttribute("aria-labelledby") || el.textContent.trim();
+    return !labelled;
+  }).map((el) => el.outerHTML.slice(0, 80)));
+  if (unnamed.length) fail("controls without an accessible name", unnamed);
+  const contrastOf = () => page.evaluate(() => {
+    const rgb = (c) => c.match(/[\d.]+/g).slice(0, 3).map(Number);
+    const lum = (c) => {
+      const [r, g, b] = rgb(c).map((v) => {
+        const x = v / 255;
+        return x <= 0.03928 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4;
+      });
+      return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+    };
+    const background = (el) => {
+      for (let e = el; e; e = e.parentElement) {
+        const c = getComputedStyle(e).backgroundColor;
+        if (!/rgba\(.*, 0\)$/.test(c) && c !== "transparent") return c;
+      }
+      return "rgb(255, 255, 255)";
+    };
+    const ratio = (el) => {
+      const [a, b] = [lum(getComputedStyle(el).color), lum(background(el))].sort((x, y) => y - x);
+      return (a + 0.05) / (b + 0.05);
+    };
+    const checked = ["#answer", "#answer a.citeflow-cite", "#reasoning", ".relevance tr.dropped td", ".relevance tr.kept td:last-child", ".hint", "#go", "#references li", "#stats"];
+    return checked.map((sel) => [sel, document.querySelector(sel) ? ratio(document.querySelector(sel)) : null]);
+  });
+  for (const colorScheme of ["light", "dark"]) {
+    await page.emulateMedia({ colorScheme });
+    const low = (await contrastOf()).filter(([, r]) => r === null || r < 4.5);
+    if (low.length) fail(`${colorScheme} scheme: contrast below 4.5:1 (or element missing)`, low);
+  }
+  await page.emulateMedia({ colorScheme: "light" });
+
   // A question the corpus cannot answer says so instead of inventing sources.
   await page.getByLabel("Question", { exact: true }).fill("What is the capital of Peru?");
   await page.getByRole("button", { name: "Ask" }).click();
   await page.waitForSelector("body[data-answered='2']", { timeout: 20000 });
   if (!(await page.locator("#notice").textContent()).includes("No chunk passed")) fail("no relevant chunk notice", await page.locator("#notice").textContent());
 
+  // The same page against a provider entered in the form (here the local server, by URL).
+  await page.getByText("Use a real provider (optional)").click();
+  await page.getByLabel("Base URL", { exact: true }).fill(new URL("/v1", page.url()).href);
+  await page.getByLabel("Model", { exact: true }).fill("citeflow-local");
+  await page.getByLabel("API key", { exact: true }).fill("sk-demo");
+  await page.getByLabel("Question", { exact: true }).fill("How do honeybees tell each other where food is?");
+  await page.getByRole("button", { name: "Ask" }).click();
+  await page.waitForSelector("body[data-answered='3']", { timeout: 20000 });
+  if (!(await page.locator("#answer").textContent()).includes("waggle dance")) fail("answer through the provider form", await page.locator("#answer").textContent());
+  await page.getByLabel("Base URL", { exact: true }).fill("");
+
   if (errors.length) fail("console errors", errors);
   mkdirSync("tests/out", { recursive: true });
   await page.getByLabel("Question", { exact: true }).fill("How old is the Eiffel Tower?");
   await page.getByRole("button", { name: "Ask" }).click();
-  await page.waitForSelector("body[data-answered='3']", { timeout: 20000 });
+  await page.waitForSelector("body[data-answered='4']", { timeout: 20000 });
   await page.screenshot({ path: "tests/out/demo.png", fullPage: true });
   console.log("demo ok: relevance, reasoning, chips with sources, style switch (screenshot tests/out/demo.png)");
 } finally {
