@@ -182,7 +182,28 @@ export function buildLMInvoker(modelId, options = {}) {
       return new ReadableStream({
         async pull(controller) {
           if (reader === null) {
-            const sent = await send(messages, callOptions, true);
+            let sent;
+            try {
+              sent = await send(messages, callOptions, true);
+            } catch (error) {
+              if (callOptions?.signal?.aborted) throw error;
+              // No answer started: the fallbacks, in order; the first that yields an event wins.
+              for (const fallback of fallbackLms) {
+                if (typeof fallback.stream !== "function") continue;
+                const candidate = fallback.stream(input, callOptions).getReader();
+                try {
+                  const first = await candidate.read();
+                  reader = candidate;
+                  finish = () => {};
+                  if (first.done) controller.close();
+                  else controller.enqueue(first.value);
+                  return;
+                } catch {
+                  // the next one, or the first error
+                }
+              }
+              throw error;
+            }
             finish = sent.done;
             let events = sent.res.body.pipeThrough(new ProviderBodyDecoder(sent.http.streamFormat).transformStream());
             const chain = transformers();

@@ -75,6 +75,12 @@ export const invokerCases = {
     await assert.rejects(dead.invoke("Hi"), (e) => e.code === "NETWORK_ERROR" && e.retryable);
     const rescued = lm("bad-request", { fallbackLms: [lm("ok")] });
     assert.equal((await rescued.invoke("Hi")).outputs[0].output, "<think>hidden</think>Hello [1].");
+    const streamed = [];
+    for await (const e of lm("bad-request", { fallbackLms: [lm("always-503", { maxRetries: 0 }), lm("ok")] }).stream("Hi")) streamed.push(e);
+    assert.ok(streamed.some((e) => e.type === "response" && e.value.includes("Water boils")), "a stream that cannot start falls back in order");
+    await assert.rejects(async () => {
+      for await (const e of lm("bad-request", { fallbackLms: [lm("always-503", { maxRetries: 0 })] }).stream("Hi")) void e;
+    }, (e) => e.status === 400, "all fail: the first error");
   },
 
   async "a stream cut half-way or with a garbage line ends in an error, never a short answer"({ lib, assert, base }) {
