@@ -249,12 +249,18 @@ impl SimilarityMatrix {
     /// Room for `rows` vectors of `dim` values.
     #[wasm_bindgen(constructor)]
     pub fn new(rows: usize, dim: usize) -> Result<SimilarityMatrix, JsValue> {
-        let len = rows
-            .checked_mul(dim)
-            .ok_or_else(|| js_error("INVALID_EMBEDDING", "too many embedding values"))?;
-        Ok(SimilarityMatrix {
-            data: vec![0.0; len],
-        })
+        let too_many = || {
+            js_error(
+                "INVALID_EMBEDDING",
+                &format!("{rows} embeddings of {dim} dimensions do not fit in wasm memory"),
+            )
+        };
+        let len = rows.checked_mul(dim).ok_or_else(too_many)?;
+        // A failed allocation would abort the whole instance: ask first, fail with an error.
+        let mut data = Vec::new();
+        data.try_reserve_exact(len).map_err(|_| too_many())?;
+        data.resize(len, 0.0);
+        Ok(SimilarityMatrix { data })
     }
 
     /// Where JS writes the vectors (valid until the next allocation in the module).
