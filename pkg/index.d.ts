@@ -472,8 +472,9 @@ export interface DMInvoker {
 /**
  * A decision model. `typesafe/<model>` and `openrouter/typesafe/<model>` speak the System One
  * wire format; any other OpenAI-style id (`openai/`, `openrouter/<vendor>/`,
- * `openai-compatible/` with baseUrl) is a language model asked one yes/no question per call,
- * its `noul` probability read from the first token's log-probabilities (`noul` questions only).
+ * `openai-compatible/` with baseUrl) is a language model asked one question per call and
+ * answering with one token (Yes/No, an option's letter, a level's digit), its probabilities
+ * read from that token's log-probabilities.
  */
 export function buildDMInvoker(modelId: string, options?: Omit<InvokerOptions, "outputTransformers" | "fallbackLms">): DMInvoker;
 

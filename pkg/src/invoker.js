@@ -269,7 +269,7 @@ export function buildEMInvoker(modelId, options = {}) {
 }
 
 const DM_OPTIONS = ["apiKey", "baseUrl", "headers", "fetch", "timeoutMs", "maxRetries"];
-const TOP_LOGPROBS = 10;
+const TOP_LOGPROBS = 20;
 
 /** Questions for a decision model (System One wire format). */
 export const DMQuestion = Object.freeze({
@@ -286,8 +286,8 @@ const isSystemOne = (modelId) => typeof modelId === "string" && (modelId.startsW
 /**
  * A decision model. `typesafe/<model>` and `openrouter/typesafe/<model>` speak System One;
  * any other OpenAI-style model id (`openai/`, `openrouter/<vendor>/`, `openai-compatible/`)
- * becomes a language-model decision model that answers `noul` questions from the first
- * token's log-probabilities (one call per question).
+ * becomes a language-model decision model: each question is one call answered with one token
+ * (Yes/No, an option's letter, a level's digit), read from that token's log-probabilities.
  */
 export function buildDMInvoker(modelId, options = {}) {
   const transport = invokerSetup("buildDMInvoker", modelId, "openrouter/typesafe/jev-1.13", options, DM_OPTIONS);
@@ -320,7 +320,7 @@ function lmDecisionInvoker(modelId, options) {
   const lm = buildLMInvoker(modelId, options);
   return {
     modelId,
-    /** Same contract as a System One model, for `noul` questions. */
+    /** Same contract as a System One model. */
     async invoke(request, { signal } = {}) {
       const { state = null, questions } = checkDecisionRequest(request);
       if (questions === null || typeof questions !== "object" || Object.keys(questions).length === 0) {
@@ -331,7 +331,7 @@ function lmDecisionInvoker(modelId, options) {
       const answers = {};
       const usage = { input_tokens: 0, output_tokens: 0 };
       asked.forEach(([name], i) => {
-        answers[name] = { type: "noul", noul: core.yesProbability(outputs[i].logprobs ?? null) };
+        answers[name] = core.lmDecisionAnswer(name, questions[name], outputs[i].logprobs ?? null);
         usage.input_tokens += outputs[i].usage?.prompt_tokens ?? 0;
         usage.output_tokens += outputs[i].usage?.completion_tokens ?? 0;
       });

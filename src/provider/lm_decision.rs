@@ -1,16 +1,19 @@
-//! A decision model made of any language model that returns log-probabilities: a `noul`
-//! (yes/no) question becomes a one-token prompt, and the probability of "yes" is read from the
-//! first token's alternatives, so decision components work with OpenAI-compatible servers.
+//! A decision model made of any language model that returns log-probabilities. Each question
+//! becomes a prompt answered with one token, and the answer's probabilities are read from that
+//! token's alternatives: "Yes"/"No" for `noul`, a letter per label for `choice`, a digit per
+//! level for `score`. So decision components work with any OpenAI-compatible server.
 
-use serde_json::Value;
+use serde_json::{json, Map, Value};
 
 use super::request::{Message, RequestError};
 
 /// How many alternatives the model is asked to return for its one token.
-pub const TOP_LOGPROBS: u8 = 10;
+pub const TOP_LOGPROBS: u8 = 20;
 
-const SYSTEM: &str = "You judge one yes/no question about the state you are shown. \
-Answer with exactly one word, Yes or No, and nothing else.";
+const SYSTEM: &str = "You answer one question about the state you are shown. \
+Reply with exactly one token, the word, letter or number the question asks for, and nothing else.";
+
+const LETTERS: &str = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
 
 fn as_text(v: &Value) -> String {
     match v {
@@ -26,24 +29,45 @@ fn invalid_question(name: &str, reason: &str) -> RequestError {
     }
 }
 
-/// The messages that ask one `noul` question about `state`.
+/// A question's kind and its answer options (the tokens to read and what each stands for).
+enum Kind<'a> {
+    Noul,
+    Choice(Vec<(&'a String, &'a Value)>),
+    Score(&'a Vec<Value>),
+}
+
+fn kind<'a>(name: &str, question: &'a Value) -> Result<Kind<'a>, RequestError> {
+    match (
+        question.get("type").and_then(Value::as_str),
+        question.get("criteria"),
+    ) {
+        (Some("noul"), _) => Ok(Kind::Noul),
+        (Some("choice"), Some(Value::Object(c))) if (2..=LETTERS.len()).contains(&c.len()) => {
+            Ok(Kind::Choice(c.iter().collect()))
+        }
+        (Some("choice"), _) => Err(invalid_question(
+            name,
+            "choice criteria are an object of 2 to 26 labels",
+        )),
+        (Some("score"), Some(Value::Array(levels))) if (2..=10).contains(&levels.len()) => {
+            Ok(Kind::Score(levels))
+        }
+        (Some("score"), _) => Err(invalid_question(
+            name,
+            "score criteria are an array of 2 to 10 levels (one digit each)",
+        )),
+        (Some(other), _) => Err(invalid_question(name, &format!("unknown type {other:?}"))),
+        (None, _) => Err(invalid_question(name, "needs a `type`")),
+    }
+}
+
+/// The messages that ask one question about `state`.
 pub fn lm_decision_messages(
     state: &Value,
     name: &str,
     question: &Value,
 ) -> Result<Vec<Message>, RequestError> {
-    match question.get("type").and_then(Value::as_str) {
-        Some("noul") => {}
-        Some(other) => {
-            return Err(invalid_question(
-                name,
-                &format!(
-                "a language-model decision model answers noul (yes/no) questions only, not {other}"
-            ),
-            ))
-        }
-        None => return Err(invalid_question(name, "needs a `type`")),
-    }
+    let kind = kind(name, question)?;
     let instructions = question
         .get("instructions")
         .filter(|v| !v.is_null())
@@ -53,14 +77,32 @@ pub fn lm_decision_messages(
         as_text(state),
         as_text(instructions)
     );
-    if let Some(criteria) = question.get("criteria").and_then(Value::as_object) {
-        for (answer, key) in [("Yes", "true"), ("No", "false")] {
-            if let Some(c) = criteria.get(key) {
-                user.push_str(&format!("{answer} means: {}\n", as_text(c)));
+    match kind {
+        Kind::Noul => {
+            if let Some(criteria) = question.get("criteria").and_then(Value::as_object) {
+                for (answer, key) in [("Yes", "true"), ("No", "false")] {
+                    if let Some(c) = criteria.get(key) {
+                        user.push_str(&format!("{answer} means: {}\n", as_text(c)));
+                    }
+                }
             }
+            user.push_str("\nAnswer Yes or No.");
+        }
+        Kind::Choice(options) => {
+            user.push_str("\nOptions:\n");
+            for ((label, description), letter) in options.iter().zip(LETTERS.chars()) {
+                user.push_str(&format!("{letter}) {label}: {}\n", as_text(description)));
+            }
+            user.push_str("\nAnswer with the letter of one option.");
+        }
+        Kind::Score(levels) => {
+            user.push_str("\nLevels, lowest first:\n");
+            for (i, level) in levels.iter().enumerate() {
+                user.push_str(&format!("{i}) {}\n", as_text(level)));
+            }
+            user.push_str("\nAnswer with the number of one level.");
         }
     }
-    user.push_str("\nAnswer Yes or No.");
     Ok(vec![
         Message {
             role: "system".into(),
@@ -73,64 +115,133 @@ pub fn lm_decision_messages(
     ])
 }
 
-fn verdict(token: &str) -> Option<bool> {
-    let word = token
-        .trim_matches(|c: char| c.is_whitespace() || c.is_ascii_punctuation())
-        .to_lowercase();
-    match word.as_str() {
-        "yes" | "y" | "true" => Some(true),
-        "no" | "n" | "false" => Some(false),
-        _ => None,
+fn invalid(detail: &str) -> RequestError {
+    RequestError::InvalidResponse {
+        provider: "language-model decision",
+        detail: detail.to_owned(),
     }
 }
 
-/// P(yes) from an OpenAI-style `logprobs` object (`{content: [{token, logprob,
-/// top_logprobs: [{token, logprob}]}]}`): the yes-like and no-like alternatives of the first
-/// token, each summed ("Yes", " yes", "YES"), then normalised against each other.
-pub fn yes_probability(logprobs: &Value) -> Result<f64, RequestError> {
-    let invalid = |detail: &str| RequestError::InvalidResponse {
-        provider: "language-model decision",
-        detail: detail.to_owned(),
-    };
-    let first = logprobs
-        .pointer("/content/0")
-        .ok_or_else(|| invalid("no log-probabilities in the answer (the server must support `logprobs` and `top_logprobs`)"))?;
-    let mut alternatives: Vec<&Value> = first
+/// The first token's alternatives as (token, probability); the token itself when the server
+/// sent no alternatives.
+fn alternatives(logprobs: &Value) -> Result<Vec<(String, f64)>, RequestError> {
+    let first = logprobs.pointer("/content/0").ok_or_else(|| {
+        invalid("no log-probabilities in the answer (the server must support `logprobs` and `top_logprobs`)")
+    })?;
+    let mut list: Vec<&Value> = first
         .get("top_logprobs")
         .and_then(Value::as_array)
         .map(|a| a.iter().collect())
         .unwrap_or_default();
-    if alternatives.is_empty() {
-        alternatives.push(first);
+    if list.is_empty() {
+        list.push(first);
     }
-    let (mut yes, mut no) = (0.0_f64, 0.0_f64);
-    for alt in alternatives {
-        let (Some(token), Some(lp)) = (
-            alt.get("token").and_then(Value::as_str),
-            alt.get("logprob").and_then(Value::as_f64),
-        ) else {
-            return Err(invalid(
-                "a log-probability entry without `token` and `logprob`",
-            ));
-        };
-        match verdict(token) {
-            Some(true) => yes += lp.exp(),
-            Some(false) => no += lp.exp(),
-            None => {}
+    list.into_iter()
+        .map(|alt| {
+            match (
+                alt.get("token").and_then(Value::as_str),
+                alt.get("logprob").and_then(Value::as_f64),
+            ) {
+                (Some(t), Some(lp)) => Ok((
+                    t.trim_matches(|c: char| c.is_whitespace() || c.is_ascii_punctuation())
+                        .to_lowercase(),
+                    lp.exp(),
+                )),
+                _ => Err(invalid(
+                    "a log-probability entry without `token` and `logprob`",
+                )),
+            }
+        })
+        .collect()
+}
+
+/// Probability mass per option (each option matched by `matches`), normalised to sum to 1.
+fn distribution(
+    alts: &[(String, f64)],
+    count: usize,
+    matches: impl Fn(&str) -> Option<usize>,
+) -> Result<Vec<f64>, RequestError> {
+    let mut mass = vec![0.0; count];
+    for (token, p) in alts {
+        if let Some(i) = matches(token) {
+            mass[i] += p;
         }
     }
-    if !(yes + no).is_finite() || yes + no <= 0.0 {
+    let total: f64 = mass.iter().sum();
+    if !total.is_finite() || total <= 0.0 {
         return Err(invalid(
-            "the first token is neither yes nor no, nor are its alternatives",
+            "the first token is none of the answers asked for, nor are its alternatives",
         ));
     }
-    Ok(yes / (yes + no))
+    Ok(mass.into_iter().map(|m| m / total).collect())
+}
+
+fn argmax(p: &[f64]) -> usize {
+    (0..p.len())
+        .max_by(|&a, &b| p[a].total_cmp(&p[b]).then(b.cmp(&a)))
+        .unwrap_or(0)
+}
+
+/// P(yes) from an OpenAI-style `logprobs` object (`{content: [{token, logprob,
+/// top_logprobs: [{token, logprob}]}]}`): yes-like and no-like alternatives of the first token,
+/// each summed ("Yes", " yes", "YES", "true"), then normalised against each other.
+pub fn yes_probability(logprobs: &Value) -> Result<f64, RequestError> {
+    let p = distribution(&alternatives(logprobs)?, 2, |t| match t {
+        "yes" | "y" | "true" => Some(0),
+        "no" | "n" | "false" => Some(1),
+        _ => None,
+    })?;
+    Ok(p[0])
+}
+
+/// The System One answer to `question` read from the answer's `logprobs`.
+pub fn lm_decision_answer(
+    name: &str,
+    question: &Value,
+    logprobs: &Value,
+) -> Result<Value, RequestError> {
+    match kind(name, question)? {
+        Kind::Noul => Ok(json!({ "type": "noul", "noul": yes_probability(logprobs)? })),
+        Kind::Choice(options) => {
+            let p = distribution(&alternatives(logprobs)?, options.len(), |t| {
+                let mut chars = t.chars();
+                match (chars.next(), chars.next()) {
+                    (Some(c), None) => LETTERS
+                        .find(c.to_ascii_uppercase())
+                        .filter(|&i| i < options.len()),
+                    _ => None,
+                }
+            })?;
+            let best = argmax(&p);
+            let probabilities: Map<String, Value> = options
+                .iter()
+                .zip(&p)
+                .map(|((label, _), q)| ((*label).clone(), json!(q)))
+                .collect();
+            Ok(
+                json!({ "type": "choice", "choice": options[best].0, "confidence": p[best], "probabilities": probabilities }),
+            )
+        }
+        Kind::Score(levels) => {
+            let p = distribution(&alternatives(logprobs)?, levels.len(), |t| {
+                t.parse::<usize>().ok().filter(|&i| i < levels.len())
+            })?;
+            let best = argmax(&p);
+            let probabilities: Map<String, Value> = p
+                .iter()
+                .enumerate()
+                .map(|(i, q)| (i.to_string(), json!(q)))
+                .collect();
+            Ok(
+                json!({ "type": "score", "score": best, "confidence": p[best], "legend": levels, "probabilities": probabilities }),
+            )
+        }
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
 
     fn lp(pairs: &[(&str, f64)]) -> Value {
         let top: Vec<Value> = pairs
@@ -156,6 +267,34 @@ mod tests {
     }
 
     #[test]
+    fn reads_choices_and_scores() {
+        let choice = json!({"type": "choice", "instructions": "Tone?", "criteria": {"formal": "stiff", "casual": "relaxed"}});
+        let m = lm_decision_messages(&json!("Hi there"), "tone", &choice).unwrap();
+        assert!(m[1]
+            .content
+            .contains("A) formal: stiff\nB) casual: relaxed"));
+        let a = lm_decision_answer("tone", &choice, &lp(&[("B", 0.6), (" A", 0.2), ("C", 0.2)]))
+            .unwrap();
+        assert_eq!(a["choice"], "casual");
+        assert!((a["confidence"].as_f64().unwrap() - 0.75).abs() < 1e-9);
+        assert!((a["probabilities"]["formal"].as_f64().unwrap() - 0.25).abs() < 1e-9);
+        let score = json!({"type": "score", "instructions": "Quality?", "criteria": ["poor", "fair", "good"]});
+        let s =
+            lm_decision_answer("q", &score, &lp(&[("2", 0.5), ("1", 0.3), ("7", 0.2)])).unwrap();
+        assert_eq!(s["score"], 2);
+        assert_eq!(s["legend"], json!(["poor", "fair", "good"]));
+        assert!((s["confidence"].as_f64().unwrap() - 0.625).abs() < 1e-9);
+        let eleven =
+            json!({"type": "score", "instructions": "x", "criteria": (0..11).collect::<Vec<_>>()});
+        assert_eq!(
+            lm_decision_messages(&json!(""), "s", &eleven)
+                .unwrap_err()
+                .code(),
+            "INVALID_OPTION"
+        );
+    }
+
+    #[test]
     fn explains_what_is_missing() {
         for bad in [json!(null), json!({"content": []}), lp(&[("Perhaps", 0.9)])] {
             let e = yes_probability(&bad).unwrap_err();
@@ -174,13 +313,11 @@ mod tests {
         assert!(m[1].content.contains("\"target_chunk\": \"chunk_0\""));
         assert!(m[1].content.contains("Yes means: it helps"));
         assert!(m[1].content.contains("No means: it does not"));
-        let choice =
-            json!({"type": "choice", "instructions": "x", "criteria": {"a": "a", "b": "b"}});
-        assert_eq!(
-            lm_decision_messages(&json!(""), "c", &choice)
-                .unwrap_err()
-                .code(),
-            "INVALID_OPTION"
-        );
+        assert!(lm_decision_messages(
+            &json!(""),
+            "x",
+            &json!({"type": "rank", "instructions": "?"})
+        )
+        .is_err());
     }
 }

@@ -7,7 +7,7 @@ pub mod sse;
 pub mod stream;
 
 pub use decision::{build_dm_request, parse_dm_response};
-pub use lm_decision::{lm_decision_messages, yes_probability, TOP_LOGPROBS};
+pub use lm_decision::{lm_decision_answer, lm_decision_messages, yes_probability, TOP_LOGPROBS};
 pub use request::{
     build_embeddings_request, build_request, classify_failure, parse_embeddings, parse_response,
     retry_delay_ms, HttpRequest, LmRequest, Message, ModelId, Provider, ProviderFailure,

@@ -150,9 +150,16 @@ pub fn lm_decision_messages(
     Ok(convert::to_js(&messages))
 }
 
-/// P(yes) read from an answer's `logprobs`.
-#[wasm_bindgen(js_name = yesProbability)]
-pub fn yes_probability(logprobs: JsValue) -> Result<f64, JsValue> {
+/// The System One answer to one question, read from a language model's `logprobs`.
+#[wasm_bindgen(js_name = lmDecisionAnswer)]
+pub fn lm_decision_answer(
+    name: &str,
+    question: JsValue,
+    logprobs: JsValue,
+) -> Result<JsValue, JsValue> {
+    let question: Value = convert::from_js(question, "INVALID_OPTION", "question")?;
     let logprobs: Value = convert::from_js(logprobs, "INVALID_PROVIDER_DATA", "logprobs")?;
-    Ok(crate::provider::yes_probability(&logprobs)?)
+    Ok(convert::to_js(&crate::provider::lm_decision_answer(
+        name, &question, &logprobs,
+    )?))
 }

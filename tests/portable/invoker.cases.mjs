@@ -182,7 +182,7 @@ export const invokerCases = {
     throwsCode(assert, () => lib.buildDMInvoker("gpt-4o"), "INVALID_MODEL_ID");
   },
 
-  async "decision models backed by a language model read yes/no from the first token's logprobs"({ lib, assert, base, requests }) {
+  async "decision models backed by a language model read their answers from the first token's logprobs"({ lib, assert, base, requests }) {
     const { DMQuestion } = lib;
     const dm = lib.buildDMInvoker("openai-compatible/judge", { apiKey: "sk-test", baseUrl: base });
     const question = (chunk) => DMQuestion.noul({ question: "Does the chunk help answer the query?", target_chunk: chunk }, { true: "it does", false: "it does not" });
@@ -192,10 +192,15 @@ export const invokerCases = {
     assert.deepEqual(out.usage, { input_tokens: 18, output_tokens: 2 });
     const sent = (await requests()).at(-1).body;
     assert.equal(sent.max_tokens, 1);
-    assert.equal(sent.top_logprobs, 10);
+    assert.equal(sent.top_logprobs, 20);
     assert.equal(sent.logprobs, true);
     const bare = lib.buildDMInvoker("openai-compatible/ok", { apiKey: "sk-test", baseUrl: base });
     await assert.rejects(bare.invoke({ state: "x", questions: { q: DMQuestion.noul("?") } }), (e) => e.code === "INVALID_PROVIDER_DATA" && /log-probabilities/.test(e.message));
-    await assert.rejects(dm.invoke({ state: "x", questions: { q: DMQuestion.choice("?", { a: "a", b: "b" }) } }), (e) => e.code === "INVALID_OPTION" && /noul/.test(e.message));
+    const more = await dm.invoke({ state: "Hi!", questions: { tone: DMQuestion.choice("What is the tone?", { formal: "stiff", casual: "relaxed", angry: "hostile" }), quality: DMQuestion.score("How good?", ["poor", "fair", "good"]) } });
+    assert.equal(more.answers.tone.choice, "casual", "letter B");
+    assert.ok(Math.abs(more.answers.tone.confidence - 0.6 / 0.9) < 1e-9, "normalised over the options' letters (Z is none)");
+    assert.ok(Math.abs(more.answers.tone.probabilities.formal - 0.3 / 0.9) < 1e-9);
+    assert.deepEqual([more.answers.quality.score, more.answers.quality.legend], [2, ["poor", "fair", "good"]]);
+    await assert.rejects(dm.invoke({ state: "x", questions: { q: DMQuestion.score("?", Array.from({ length: 11 }, String)) } }), (e) => e.code === "INVALID_OPTION");
   },
 };

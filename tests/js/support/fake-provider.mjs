@@ -93,7 +93,9 @@ export async function startFakeProvider() {
         const prompt = body.messages.at(-1).content;
         const target = /"target_chunk": "(chunk_\d+)"/.exec(prompt)?.[1];
         const text = target ? new RegExp(`"${target}": "([^"]*)"`).exec(prompt)?.[1] ?? "" : prompt;
-        return json(200, { ...completion("Yes"), usage: { prompt_tokens: 9, completion_tokens: 1, total_tokens: 10 }, choices: [{ index: 0, message: { role: "assistant", content: "Yes" }, logprobs: logprobsFor(relevance(text)), finish_reason: "length" }] });
+        const top = (pairs) => ({ content: [{ token: pairs[0][0], logprob: Math.log(pairs[0][1]), top_logprobs: pairs.map(([token, p]) => ({ token, logprob: Math.log(p) })) }] });
+        const logprobs = prompt.includes("Answer with the letter") ? top([["B", 0.6], [" A", 0.3], ["Z", 0.1]]) : prompt.includes("Answer with the number") ? top([["2", 0.8], ["0", 0.2]]) : logprobsFor(relevance(text));
+        return json(200, { ...completion("Yes"), usage: { prompt_tokens: 9, completion_tokens: 1, total_tokens: 10 }, choices: [{ index: 0, message: { role: "assistant", content: "Yes" }, logprobs, finish_reason: "length" }] });
       }
       if (model === "reasoner") return json(200, completion("Answer.", { reasoning_content: "Because." }));
       return json(200, completion(body.response_format ? '{"answer": 42}' : "<think>hidden</think>Hello [1]."));
