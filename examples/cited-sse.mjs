@@ -5,7 +5,8 @@
 //
 // Events: `thinking_start|thinking|thinking_end|response_start|response|response_end|citation|usage`
 // (data: the citeflow event as JSON), then `references` (data: the rendered references) and
-// `done`; a failure mid-stream is an `error` event with {code, message}.
+// `done`. A provider that fails before answering gives a 502 with {error: {code, message}};
+// a failure mid-stream is an `error` event with {code, message}.
 import { Citeformer, CitationParser, ThinkTagOutputTransformer, buildLMInvoker } from "citeflow";
 
 /**
@@ -38,10 +39,19 @@ export async function citedAnswerResponse(request, config, { signal } = {}) {
     .pipeThrough(new ThinkTagOutputTransformer().transformStream())
     .pipeThrough(new CitationParser({ sourceCount: sources.length }).transformStream());
   const reader = events.getReader();
+  // Wait for the first event, so that a provider that fails before answering (bad key, down,
+  // unknown model) is an HTTP error from this proxy too, not a 200 with an error inside.
+  let first;
+  try {
+    first = await reader.read();
+  } catch (error) {
+    return problem(502, error.code ?? "PROVIDER_ERROR", error.message);
+  }
   const out = new ReadableStream({
     async pull(controller) {
       try {
-        const { value, done } = await reader.read();
+        const { value, done } = first ?? (await reader.read());
+        first = null;
         if (!done) {
           if (value.type === "response") text += value.value;
           if (value.type === "usage") usage = value.value;

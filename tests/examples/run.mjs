@@ -20,7 +20,8 @@ async function events(response) {
   return out;
 }
 
-async function check(name, fetchFn) {
+/** `down`: the same server configured with a provider that cannot be reached (optional). */
+async function check(name, fetchFn, down = null) {
   const res = await fetchFn("/", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ question: QUESTION, sources: SOURCES }) });
   if (res.status !== 200 || !res.headers.get("content-type").startsWith("text/event-stream")) throw new Error(`${name}: answered ${res.status} ${res.headers.get("content-type")}`);
   const got = await events(res);
@@ -39,6 +40,11 @@ async function check(name, fetchFn) {
   const noSources = await fetchFn("/", { method: "POST", body: JSON.stringify({ question: QUESTION, sources: "none" }) });
   if (noSources.status !== 400) problems.push(`sources "none" → ${noSources.status}`);
   else await noSources.body?.cancel();
+  if (down) {
+    const failed = await down("/", { method: "POST", body: JSON.stringify({ question: QUESTION, sources: SOURCES }) });
+    const failure = await failed.json();
+    if (failed.status !== 502 || failure.error?.code !== "NETWORK_ERROR") problems.push(`provider down → ${failed.status} ${JSON.stringify(failure)}`);
+  }
   if (problems.length) throw new Error(`${name}: ${problems.join("; ")}`);
   console.log(`example ok: ${name} (${got.length} events)`);
 }
@@ -68,10 +74,13 @@ const model = await startLocalModel({ delayMs: 1 });
 const env = { BASE_URL: model.base, MODEL: "citeflow-local", API_KEY: "local" };
 try {
   const mf = startWorker(["examples/worker.mjs", "examples/cited-sse.mjs"], env);
+  const unreachable = startWorker(["examples/worker.mjs", "examples/cited-sse.mjs"], { ...env, BASE_URL: "http://127.0.0.1:9/v1" });
   try {
-    await check("Cloudflare Worker (workerd)", (path, init) => mf.dispatchFetch(new URL(path, "http://worker.test"), init));
+    const via = (worker) => (path, init) => worker.dispatchFetch(new URL(path, "http://worker.test"), init);
+    await check("Cloudflare Worker (workerd)", via(mf), via(unreachable));
   } finally {
     await mf.dispose();
+    await unreachable.dispose();
   }
   await checkServer("Node server", process.execPath, ["examples/node.mjs"], env);
   await checkServer("Deno server", "npx", ["--no-install", "deno", "run", "--quiet", "--allow-net", "--allow-env", "--allow-read", "--node-modules-dir=manual", "examples/deno.ts"], env);
