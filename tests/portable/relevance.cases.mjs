@@ -160,6 +160,9 @@ export const relevanceCases = {
     assert.deepEqual(chunkEvents.map((e) => [e.type, e.valueType, e.value.id]), [["reference", "json", "a"], ["reference", "json", "b"]]);
     assert.equal(new Set(chunkEvents.map((e) => e.id)).size, 1, "one id for the list's events");
     await assert.rejects(new lib.LMReferenceFormatter(lm("ok")).format({ response: "r", chunks: CHUNKS }), codeIs("INVALID_MODEL_ANSWER"));
+    const ac = new AbortController();
+    ac.abort(new Error("user left"));
+    await assert.rejects(formatter.format({ response: "r", chunks: CHUNKS, signal: ac.signal }), /user left/);
   },
 
   async "formatter options: callbacks, metadata map, streamable, WritableStream, no-op"({ lib, assert }) {

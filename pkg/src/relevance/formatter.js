@@ -5,7 +5,7 @@ import { citeflowError, describe } from "../errors.js";
 import { ready } from "../runtime.js";
 import { checkChunks } from "./chunks.js";
 import { checkEmitter, emitReferences } from "./events.js";
-import { flag, optionalFunction } from "./options.js";
+import { checkOptions, flag, optionalFunction } from "./options.js";
 
 export const FORMAT_OPTIONS = ["stringify", "formatReferencesFunc", "formatChunkFunc", "formatChunkMetadataMap", "streamable"];
 
@@ -33,12 +33,12 @@ export class ReferenceFormatter {
   }
 
   /** The reference list (a string, or the kept chunks when `stringify` is false). */
-  async format({ response, chunks, eventEmitter } = {}) {
+  async format({ response, chunks, eventEmitter, signal } = {}) {
     if (typeof response !== "string") throw citeflowError("INVALID_OPTION", `${this.owner}.format needs \`response\`, a string; got ${describe(response)}`);
     if (!Array.isArray(chunks)) throw citeflowError("INVALID_CHUNK", `${this.owner}.format needs \`chunks\`, an array; got ${describe(chunks)}`);
     const emitter = checkEmitter(eventEmitter);
     checkChunks(chunks);
-    const kept = chunks.length ? this.ordered(await this.evaluate({ response, chunks })) : [];
+    const kept = chunks.length ? this.ordered(await this.evaluate({ response, chunks, signal })) : [];
     const result = this.stringify ? this.render(kept) : kept;
     if (this.streamable) await emitReferences(emitter, result);
     return result;
@@ -58,8 +58,8 @@ export class ReferenceFormatter {
 /** Keeps every chunk, in order. */
 export class NoOpReferenceFormatter extends ReferenceFormatter {
   constructor(options = {}) {
+    checkOptions(options, FORMAT_OPTIONS, "NoOpReferenceFormatter");
     super(options, "NoOpReferenceFormatter");
-    checkKnown(options, FORMAT_OPTIONS, "NoOpReferenceFormatter");
   }
 
   async evaluate({ chunks }) {
@@ -67,8 +67,3 @@ export class NoOpReferenceFormatter extends ReferenceFormatter {
   }
 }
 
-function checkKnown(options, allowed, owner) {
-  for (const key of Object.keys(options)) {
-    if (!allowed.includes(key)) throw citeflowError("INVALID_OPTION", `${owner} has no option \`${key}\` (it has ${allowed.join(", ")})`);
-  }
-}
