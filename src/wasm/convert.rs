@@ -37,6 +37,18 @@ pub fn from_js<T: DeserializeOwned>(value: JsValue, code: &str, what: &str) -> R
         .map_err(|e| js_error(code, &format!("invalid {what}: {e}")))
 }
 
+/// The same through a JSON value, so that serde sees every key: serde-wasm-bindgen reads only
+/// a struct's declared fields, which would let `deny_unknown_fields` pass misspelt options.
+#[cfg_attr(feature = "wasm-csl-module", allow(dead_code))]
+pub fn from_js_strict<T: DeserializeOwned>(
+    value: JsValue,
+    code: &str,
+    what: &str,
+) -> Result<T, JsValue> {
+    let value: Value = from_js(value, code, what)?;
+    serde_json::from_value(value).map_err(|e| js_error(code, &format!("invalid {what}: {e}")))
+}
+
 /// An options object: `undefined` and `null` mean no options.
 #[cfg_attr(feature = "wasm-csl-module", allow(dead_code))]
 pub fn options(value: JsValue, owner: &str) -> Result<Map<String, Value>, JsValue> {

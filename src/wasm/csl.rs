@@ -6,13 +6,7 @@ use wasm_bindgen::prelude::*;
 
 use super::convert;
 use super::errors::js_error;
-use crate::reference::{self, RefFormat, ReferenceError, RenderOptions, StyleSource};
-
-impl From<ReferenceError> for JsValue {
-    fn from(err: ReferenceError) -> Self {
-        js_error(err.code(), &err.to_string())
-    }
-}
+use crate::reference::{self, RefFormat, RenderOptions, StyleSource};
 
 #[derive(Deserialize, Default)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -64,14 +58,7 @@ pub fn render_references(
     let options: Options = if options.is_undefined() || options.is_null() {
         Options::default()
     } else {
-        // Through a JSON value so that unknown keys are seen (and refused), not skipped.
-        let value: Value = convert::from_js(options, "INVALID_OPTION", "renderReferences options")?;
-        serde_json::from_value(value).map_err(|e| {
-            js_error(
-                "INVALID_OPTION",
-                &format!("invalid renderReferences options: {e}"),
-            )
-        })?
+        convert::from_js_strict(options, "INVALID_OPTION", "renderReferences options")?
     };
     let style = match options.style {
         Some(s) if s.trim_start().starts_with('<') => StyleSource::Xml(s),

@@ -3,8 +3,12 @@
 use js_sys::{Error, Reflect};
 use wasm_bindgen::JsValue;
 
+use crate::chunk::ChunkError;
 use crate::cite::CiteError;
 use crate::error::TransformError;
+use crate::filter::SimilarityError;
+use crate::provider::{RequestError, SseError, StreamError};
+use crate::reference::ReferenceError;
 
 /// Name of every error citeflow throws; `error.code` tells them apart.
 const ERROR_NAME: &str = "CiteflowError";
@@ -18,14 +22,24 @@ pub fn js_error(code: &str, message: &str) -> JsValue {
     error.into()
 }
 
-impl From<TransformError> for JsValue {
-    fn from(err: TransformError) -> Self {
-        js_error(err.code(), &err.to_string())
-    }
+/// Every core error type has a stable `code()`; each becomes a JS error the same way.
+macro_rules! js_errors_from {
+    ($($error:ty),+ $(,)?) => {
+        $(impl From<$error> for JsValue {
+            fn from(err: $error) -> Self {
+                js_error(err.code(), &err.to_string())
+            }
+        })+
+    };
 }
 
-impl From<CiteError> for JsValue {
-    fn from(err: CiteError) -> Self {
-        js_error(err.code(), &err.to_string())
-    }
-}
+js_errors_from!(
+    TransformError,
+    CiteError,
+    RequestError,
+    ReferenceError,
+    SseError,
+    StreamError,
+    ChunkError,
+    SimilarityError,
+);

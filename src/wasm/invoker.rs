@@ -8,14 +8,8 @@ use super::convert;
 use super::errors::js_error;
 use crate::provider::{
     build_embeddings_request, build_request, classify_failure, parse_embeddings, parse_response,
-    retry_delay_ms, LmRequest, ModelId, Provider, RequestError,
+    retry_delay_ms, LmRequest, ModelId, Provider,
 };
-
-impl From<RequestError> for JsValue {
-    fn from(err: RequestError) -> Self {
-        js_error(err.code(), &err.to_string())
-    }
-}
 
 fn provider(name: &str) -> Result<Provider, JsValue> {
     serde_json::from_value(json!(name))
@@ -31,9 +25,7 @@ pub fn build_http_request(
     base_url: Option<String>,
 ) -> Result<JsValue, JsValue> {
     let id = ModelId::parse(model_id)?;
-    let value: Value = convert::from_js(request, "INVALID_OPTION", "request")?;
-    let request: LmRequest = serde_json::from_value(value)
-        .map_err(|e| js_error("INVALID_OPTION", &format!("invalid request: {e}")))?;
+    let request: LmRequest = convert::from_js_strict(request, "INVALID_OPTION", "request")?;
     let http = build_request(&id, &request, api_key.as_deref(), base_url.as_deref())?;
     Ok(convert::to_js(&json!({
         "provider": id.provider.name(),

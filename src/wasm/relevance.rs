@@ -7,22 +7,9 @@ use wasm_bindgen::prelude::*;
 use super::convert;
 use super::errors::js_error;
 use crate::chunk::{
-    format_chunk_as_string, format_references_as_string, Chunk, ChunkError, ContextConfig,
-    MetadataMap,
+    format_chunk_as_string, format_references_as_string, Chunk, ContextConfig, MetadataMap,
 };
-use crate::filter::{self, DecisionKind, SimilarityError};
-
-impl From<ChunkError> for JsValue {
-    fn from(err: ChunkError) -> Self {
-        js_error(err.code(), &err.to_string())
-    }
-}
-
-impl From<SimilarityError> for JsValue {
-    fn from(err: SimilarityError) -> Self {
-        js_error(err.code(), &err.to_string())
-    }
-}
+use crate::filter::{self, DecisionKind};
 
 fn chunks(value: JsValue) -> Result<Vec<Chunk>, JsValue> {
     match convert::from_js::<Value>(value, "INVALID_CHUNK", "chunks")? {
@@ -47,14 +34,8 @@ fn context_config(value: JsValue) -> Result<Option<ContextConfig>, JsValue> {
     if value.is_undefined() || value.is_null() {
         return Ok(None);
     }
-    // Through serde_json, so that misspelt keys are errors (deny_unknown_fields).
-    let raw: Value = convert::from_js(value, "INVALID_CONTEXT_CONFIG", "ContextConfig")?;
-    let cfg: ContextConfig = serde_json::from_value(raw).map_err(|e| {
-        js_error(
-            "INVALID_CONTEXT_CONFIG",
-            &format!("invalid ContextConfig: {e}"),
-        )
-    })?;
+    let cfg: ContextConfig =
+        convert::from_js_strict(value, "INVALID_CONTEXT_CONFIG", "ContextConfig")?;
     cfg.validate()?;
     Ok(Some(cfg))
 }
@@ -94,13 +75,7 @@ pub fn format_chunk(value: JsValue, metadata_map: JsValue) -> Result<String, JsV
     let map: MetadataMap = if metadata_map.is_undefined() || metadata_map.is_null() {
         MetadataMap::default()
     } else {
-        let raw: Value = convert::from_js(metadata_map, "INVALID_OPTION", "metadata map")?;
-        serde_json::from_value(raw).map_err(|e| {
-            js_error(
-                "INVALID_OPTION",
-                &format!("invalid metadata map {{title, url}}: {e}"),
-            )
-        })?
+        convert::from_js_strict(metadata_map, "INVALID_OPTION", "metadata map {title, url}")?
     };
     Ok(format_chunk_as_string(&chunk(value)?, &map))
 }

@@ -5,15 +5,9 @@ use wasm_bindgen::prelude::*;
 use super::convert;
 use super::errors::js_error;
 use crate::provider::{
-    ProviderByteStream, ProviderStreamDecoder, SseDecoder, SseError, SseMessage, StreamError,
-    StreamFormat, DEFAULT_MAX_LINE_BYTES,
+    ProviderByteStream, ProviderStreamDecoder, SseDecoder, SseMessage, StreamFormat,
+    DEFAULT_MAX_LINE_BYTES,
 };
-
-impl From<SseError> for JsValue {
-    fn from(err: SseError) -> Self {
-        js_error(err.code(), &err.to_string())
-    }
-}
 
 #[wasm_bindgen]
 pub struct SseDecoderCore {
@@ -46,12 +40,6 @@ impl SseDecoderCore {
 
     pub fn finish(&mut self) -> Result<(), JsValue> {
         Ok(self.inner.finish()?)
-    }
-}
-
-impl From<StreamError> for JsValue {
-    fn from(err: StreamError) -> Self {
-        js_error(err.code(), &err.to_string())
     }
 }
 
