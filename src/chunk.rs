@@ -62,6 +62,29 @@ impl Chunk {
     }
 }
 
+/// A list of chunks from JSON, each checked; the error names the first bad one.
+pub fn chunks_from_value(value: Value) -> Result<Vec<Chunk>, ChunkError> {
+    match value {
+        Value::Array(items) => items
+            .into_iter()
+            .enumerate()
+            .map(|(i, v)| Chunk::from_value(v, i))
+            .collect(),
+        _ => Err(ChunkError::InvalidChunk(
+            "chunks must be an array of chunks".into(),
+        )),
+    }
+}
+
+/// What a model or embedder sees of a chunk: its rendered context where a config is given,
+/// else its content.
+pub fn context_text(chunk: &Chunk, config: Option<&ContextConfig>) -> Result<String, ChunkError> {
+    match config {
+        Some(cfg) => cfg.render(chunk),
+        None => Ok(chunk.content.clone()),
+    }
+}
+
 /// Which parts of a chunk become its context text, and how.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]

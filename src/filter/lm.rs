@@ -3,7 +3,7 @@
 
 use serde_json::{json, Map, Value};
 
-use crate::chunk::{plain, Chunk, ChunkError, ContextConfig};
+use crate::chunk::{context_text, plain, Chunk, ChunkError, ContextConfig};
 use crate::transform::extract_json_object;
 
 /// A preset: system and user templates. Placeholders are `{name}`; anything else in braces
@@ -13,6 +13,11 @@ pub struct Preset {
     pub name: &'static str,
     pub system: &'static str,
     pub user: &'static str,
+}
+
+/// The preset of that name (`relevance-filter`, `reference-formatter`).
+pub fn preset(name: &str) -> Option<&'static Preset> {
+    PRESETS.iter().find(|p| p.name == name)
 }
 
 pub const PRESETS: [Preset; 2] = [
@@ -102,10 +107,7 @@ pub fn relevance_chunk_text(
     chunk_format: Option<&str>,
     context: Option<&ContextConfig>,
 ) -> Result<String, ChunkError> {
-    let content = match context {
-        Some(cfg) => cfg.render(chunk)?,
-        None => chunk.content.clone(),
-    };
+    let content = context_text(chunk, context)?;
     let lines: Vec<String> = metadata_keys
         .unwrap_or_default()
         .iter()
@@ -147,25 +149,24 @@ pub fn reference_label(chunk: &Chunk, key: &str, index: usize) -> String {
 }
 
 /// The chunks as the reference formatter shows them: `<Chunk>` / `key: label` / `content:` /
-/// the text / `</Chunk>`, separated by blank lines.
+/// the text / `</Chunk>`, separated by blank lines; and each chunk's label.
 pub fn formatter_context(
     chunks: &[Chunk],
     key: &str,
     start: usize,
     context: Option<&ContextConfig>,
-) -> Result<String, ChunkError> {
+) -> Result<(String, Vec<String>), ChunkError> {
     let mut blocks = Vec::with_capacity(chunks.len());
+    let mut labels = Vec::with_capacity(chunks.len());
     for (i, chunk) in chunks.iter().enumerate() {
-        let content = match context {
-            Some(cfg) => cfg.render(chunk)?,
-            None => chunk.content.clone(),
-        };
+        let content = context_text(chunk, context)?;
         let label = reference_label(chunk, key, start + i);
         blocks.push(format!(
             "<Chunk>\n{key}: {label}\ncontent:\n{content}\n</Chunk>"
         ));
+        labels.push(label);
     }
-    Ok(blocks.join("\n\n"))
+    Ok((blocks.join("\n\n"), labels))
 }
 
 /// The answer object: the first structured output, else the JSON object in the text.
@@ -254,7 +255,7 @@ mod tests {
                 .unwrap(),
             "wiki p2: Water boils."
         );
-        let ctx = formatter_context(
+        let (ctx, labels) = formatter_context(
             &[c.clone(), chunk(json!({"id": "x9", "content": "B"}))],
             "file_name",
             0,
@@ -265,6 +266,7 @@ mod tests {
             ctx,
             "<Chunk>\nfile_name: chunk-1\ncontent:\nWater boils.\n</Chunk>\n\n<Chunk>\nfile_name: x9\ncontent:\nB\n</Chunk>"
         );
+        assert_eq!(labels, vec!["chunk-1", "x9"]);
     }
 
     #[test]

@@ -8,7 +8,7 @@ pub mod similarity;
 
 pub use decision::{decision_batch, decision_scores, DecisionKind};
 pub use lm::{
-    fill_template, formatter_context, formatter_kept, formatter_schema, reference_label,
+    fill_template, formatter_context, formatter_kept, formatter_schema, preset, reference_label,
     relevance_chunk_text, relevance_results, relevance_schema, Preset, PRESETS,
 };
 pub use similarity::{cosine_scores, SimilarityError};

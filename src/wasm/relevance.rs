@@ -7,22 +7,14 @@ use wasm_bindgen::prelude::*;
 use super::convert;
 use super::errors::js_error;
 use crate::chunk::{
-    format_chunk_as_string, format_references_as_string, Chunk, ContextConfig, MetadataMap,
+    chunks_from_value, context_text, format_chunk_as_string, format_references_as_string, Chunk,
+    ContextConfig, MetadataMap,
 };
 use crate::filter::{self, DecisionKind};
 
 fn chunks(value: JsValue) -> Result<Vec<Chunk>, JsValue> {
-    match convert::from_js::<Value>(value, "INVALID_CHUNK", "chunks")? {
-        Value::Array(items) => Ok(items
-            .into_iter()
-            .enumerate()
-            .map(|(i, v)| Chunk::from_value(v, i))
-            .collect::<Result<_, _>>()?),
-        _ => Err(js_error(
-            "INVALID_CHUNK",
-            "chunks must be an array of chunks",
-        )),
-    }
+    let value: Value = convert::from_js(value, "INVALID_CHUNK", "chunks")?;
+    Ok(chunks_from_value(value)?)
 }
 
 fn chunk(value: JsValue) -> Result<Chunk, JsValue> {
@@ -63,10 +55,7 @@ pub fn chunk_texts(value: JsValue, config: JsValue) -> Result<Vec<String>, JsVal
     let cfg = context_config(config)?;
     chunks(value)?
         .iter()
-        .map(|c| match &cfg {
-            Some(cfg) => cfg.render(c).map_err(Into::into),
-            None => Ok(c.content.clone()),
-        })
+        .map(|c| context_text(c, cfg.as_ref()).map_err(Into::into))
         .collect()
 }
 
@@ -88,9 +77,7 @@ pub fn format_references(items: Vec<String>) -> String {
 /// `{system, user}` templates of a preset.
 #[wasm_bindgen(js_name = relevancePreset)]
 pub fn relevance_preset(name: &str) -> Result<JsValue, JsValue> {
-    let p = filter::PRESETS
-        .iter()
-        .find(|p| p.name == name)
+    let p = filter::preset(name)
         .ok_or_else(|| js_error("INVALID_OPTION", &format!("no preset {name:?}")))?;
     Ok(convert::to_js(
         &json!({ "system": p.system, "user": p.user }),
@@ -148,13 +135,7 @@ pub fn formatter_context(
     config: JsValue,
 ) -> Result<JsValue, JsValue> {
     let cfg = context_config(config)?;
-    let list = chunks(value)?;
-    let context = filter::formatter_context(&list, key, start, cfg.as_ref())?;
-    let labels: Vec<String> = list
-        .iter()
-        .enumerate()
-        .map(|(i, c)| filter::reference_label(c, key, start + i))
-        .collect();
+    let (context, labels) = filter::formatter_context(&chunks(value)?, key, start, cfg.as_ref())?;
     Ok(convert::to_js(
         &json!({ "context": context, "labels": labels }),
     ))
