@@ -90,7 +90,11 @@ function tokens(text) {
 }
 
 const chunk = (delta, finish = null) => `data: ${JSON.stringify({ id: "chatcmpl-local", object: "chat.completion.chunk", model: CHAT_MODEL, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
-const usage = (messages, text) => ({ prompt_tokens: words(messages.map((m) => m.content).join(" ")).length, completion_tokens: tokens(text).length, total_tokens: 0 });
+function usage(messages, text) {
+  const prompt = words(messages.map((m) => m.content).join(" ")).length;
+  const completion = tokens(text).length;
+  return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
+}
 
 async function readJson(req) {
   let raw = "";
@@ -129,7 +133,6 @@ export async function handleLocalModel(req, res, { delayMs = 25 } = {}) {
       if (!Array.isArray(body.messages)) return send(res, 400, { error: { message: "`messages` must be an array", type: "invalid_request_error" } }), true;
       const text = answer(body.messages);
       const used = usage(body.messages, text);
-      used.total_tokens = used.prompt_tokens + used.completion_tokens;
       if (!body.stream) {
         send(res, 200, { id: "chatcmpl-local", object: "chat.completion", model: CHAT_MODEL, choices: [{ index: 0, message: { role: "assistant", content: text }, finish_reason: "stop" }], usage: used });
         return true;

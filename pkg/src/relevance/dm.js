@@ -1,13 +1,13 @@
 // Decision-model relevance: per batch one call with one `noul` question per chunk; a chunk is
 // kept when its probability is ≥ threshold. At most maxConcurrency calls in flight.
 import * as core from "../../gen/citeflow.js";
-import { citeflowError, describe } from "../errors.js";
 import { buildDMInvoker } from "../invoker.js";
 import { ready } from "../runtime.js";
 import { mapBatches } from "./batches.js";
-import { checkChunks, chunkTexts, contextConfig } from "./chunks.js";
+import { chunkTexts, contextConfig } from "./chunks.js";
+import { RelevanceFilter } from "./filter.js";
 import { FORMAT_OPTIONS, ReferenceFormatter } from "./formatter.js";
-import { atLeastOne, checkOptions, DEFAULT_BATCH_SIZE, DEFAULT_MAX_CONCURRENCY, DEFAULT_THRESHOLD, invoker, splitInvokerOptions, threshold } from "./options.js";
+import { atLeastOne, checkOptions, DEFAULT_BATCH_SIZE, DEFAULT_MAX_CONCURRENCY, DEFAULT_THRESHOLD, fromModel, invoker, modelIdAndRest, requireText, threshold } from "./options.js";
 
 const DM_OPTIONS = ["threshold", "relevanceQuestion", "contextConfig", "batchSize", "maxConcurrency"];
 
@@ -22,7 +22,6 @@ function setUp(target, dmInvoker, options, owner) {
 }
 
 async function evaluate(component, formatter, text, chunks, signal) {
-  checkChunks(chunks);
   const texts = chunkTexts(chunks, component.contextConfig);
   const scored = await mapBatches(texts, component.batchSize, component.maxConcurrency, async (batch, start) => {
     const { state, questions, names } = core.decisionBatch(formatter, text, batch, start, component.relevanceQuestion ?? undefined);
@@ -33,15 +32,13 @@ async function evaluate(component, formatter, text, chunks, signal) {
 }
 
 function fromConfig(Component, args) {
-  if (args === null || typeof args !== "object") throw citeflowError("INVALID_OPTION", `fromConfig takes {modelId, ...}; got ${describe(args)}`);
-  const { modelId, ...options } = args;
-  const [invokerOptions, rest] = splitInvokerOptions(options);
-  return new Component(buildDMInvoker(modelId, invokerOptions), rest);
+  return fromModel(Component, buildDMInvoker, ...modelIdAndRest(args));
 }
 
 /** Keeps the chunks a decision model finds relevant to the query, in input order. */
-export class DMRelevanceFilter {
+export class DMRelevanceFilter extends RelevanceFilter {
   constructor(dmInvoker, options = {}) {
+    super();
     ready();
     checkOptions(options, DM_OPTIONS, "DMRelevanceFilter");
     setUp(this, dmInvoker, options, "DMRelevanceFilter");
@@ -54,12 +51,7 @@ export class DMRelevanceFilter {
 
   /** `[{chunk, score, kept}]` in input order; `score` is the `noul` probability. */
   async evaluate({ chunks, query, signal } = {}) {
-    if (typeof query !== "string") throw citeflowError("INVALID_OPTION", `filter needs \`query\`, a string; got ${describe(query)}`);
-    return evaluate(this, false, query, chunks, signal);
-  }
-
-  async filter(args = {}) {
-    return (await this.evaluate(args)).filter((e) => e.kept).map((e) => e.chunk);
+    return evaluate(this, false, requireText(query, "query", "filter"), chunks, signal);
   }
 }
 
@@ -76,7 +68,6 @@ export class DMReferenceFormatter extends ReferenceFormatter {
   }
 
   async evaluate({ response, chunks, signal } = {}) {
-    if (typeof response !== "string") throw citeflowError("INVALID_OPTION", `format needs \`response\`, a string; got ${describe(response)}`);
-    return evaluate(this, true, response, chunks, signal);
+    return evaluate(this, true, requireText(response, "response", "format"), chunks, signal);
   }
 }

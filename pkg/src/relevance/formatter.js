@@ -5,7 +5,7 @@ import { citeflowError, describe } from "../errors.js";
 import { ready } from "../runtime.js";
 import { checkChunks } from "./chunks.js";
 import { checkEmitter, emitReferences } from "./events.js";
-import { checkOptions, flag, optionalFunction } from "./options.js";
+import { checkOptions, flag, optionalFunction, requireText } from "./options.js";
 
 export const FORMAT_OPTIONS = ["stringify", "formatReferencesFunc", "formatChunkFunc", "formatChunkMetadataMap", "streamable"];
 
@@ -34,10 +34,9 @@ export class ReferenceFormatter {
 
   /** The reference list (a string, or the kept chunks when `stringify` is false). */
   async format({ response, chunks, eventEmitter, signal } = {}) {
-    if (typeof response !== "string") throw citeflowError("INVALID_OPTION", `${this.owner}.format needs \`response\`, a string; got ${describe(response)}`);
+    requireText(response, "response", `${this.owner}.format`);
     if (!Array.isArray(chunks)) throw citeflowError("INVALID_CHUNK", `${this.owner}.format needs \`chunks\`, an array; got ${describe(chunks)}`);
     const emitter = checkEmitter(eventEmitter);
-    checkChunks(chunks);
     const kept = chunks.length ? this.ordered(await this.evaluate({ response, chunks, signal })) : [];
     const result = this.stringify ? this.render(kept) : kept;
     if (this.streamable) await emitReferences(emitter, result);
@@ -63,7 +62,7 @@ export class NoOpReferenceFormatter extends ReferenceFormatter {
   }
 
   async evaluate({ chunks }) {
-    return chunks.map((chunk) => ({ chunk, score: null, kept: true }));
+    return checkChunks(chunks).map((chunk) => ({ chunk, score: null, kept: true }));
   }
 }
 

@@ -7,8 +7,9 @@ import { buildLMInvoker } from "../invoker.js";
 import { ready } from "../runtime.js";
 import { mapBatches } from "./batches.js";
 import { checkChunks, contextConfig } from "./chunks.js";
+import { RelevanceFilter } from "./filter.js";
 import { FORMAT_OPTIONS, ReferenceFormatter } from "./formatter.js";
-import { atLeastOne, checkOptions, DEFAULT_BATCH_SIZE, DEFAULT_MAX_CONCURRENCY, deprecated, flag, invoker, invokers, splitInvokerOptions } from "./options.js";
+import { atLeastOne, checkOptions, DEFAULT_BATCH_SIZE, DEFAULT_MAX_CONCURRENCY, deprecated, flag, fromModel, invoker, invokers, modelIdAndRest, requireText } from "./options.js";
 
 const PROMPT_OPTIONS = ["systemTemplate", "userTemplate", "responseSchema"];
 const LM_OPTIONS = ["batchSize", "maxConcurrency", "fallbackLms", "contextConfig", ...PROMPT_OPTIONS];
@@ -32,21 +33,16 @@ function template(value, name, owner) {
   return value;
 }
 
-/** What fromPreset / fromConfig share: build the invoker from the model id, pass the rest. */
-function fromModel(Component, modelId, options) {
-  const [invokerOptions, rest] = splitInvokerOptions(options);
-  return new Component(buildLMInvoker(modelId, invokerOptions), rest);
-}
+const fromPreset = (Component, modelId, options) => fromModel(Component, buildLMInvoker, modelId, options);
 
 /** `fromConfig({modelId, systemTemplate, userTemplate, config: {responseSchema}, ...})`. */
-function fromConfigArgs(args) {
-  if (args === null || typeof args !== "object") throw citeflowError("INVALID_OPTION", `fromConfig takes {modelId, ...}; got ${describe(args)}`);
-  const { modelId, config, ...rest } = args;
+function fromConfig(Component, args) {
+  const [modelId, { config, ...rest }] = modelIdAndRest(args);
   if (config != null) {
     checkOptions(config, ["responseSchema"], "fromConfig config");
     rest.responseSchema = config.responseSchema;
   }
-  return [modelId, rest];
+  return fromPreset(Component, modelId, rest);
 }
 
 const FILTER_OPTIONS = [...LM_OPTIONS, "onFailureKeepAll", "metadata", "chunkFormat"];
@@ -56,8 +52,9 @@ const FILTER_OPTIONS = [...LM_OPTIONS, "onFailureKeepAll", "metadata", "chunkFor
  * fails or whose answer does not fit (wrong count, no verdicts) keeps all its chunks
  * (`onFailureKeepAll`, default) or none.
  */
-export class LMRelevanceFilter {
+export class LMRelevanceFilter extends RelevanceFilter {
   constructor(lmInvoker, options = {}) {
+    super();
     ready();
     const owner = new.target.name;
     checkOptions(options, FILTER_OPTIONS, owner);
@@ -85,12 +82,11 @@ export class LMRelevanceFilter {
 
   /** With the project's preset prompt and schema: `fromPreset("openai/gpt-5-nano", {apiKey})`. */
   static fromPreset(modelId, options = {}) {
-    return fromModel(this, modelId, options);
+    return fromPreset(this, modelId, options);
   }
 
   static fromConfig(args) {
-    const [modelId, rest] = fromConfigArgs(args);
-    return fromModel(this, modelId, rest);
+    return fromConfig(this, args);
   }
 
   texts(batch) {
@@ -100,7 +96,7 @@ export class LMRelevanceFilter {
 
   /** `[{chunk, score: null, kept, error?}]` in input order (`error`: why a batch failed). */
   async evaluate({ chunks, query, signal } = {}) {
-    if (typeof query !== "string") throw citeflowError("INVALID_OPTION", `filter needs \`query\`, a string; got ${describe(query)}`);
+    requireText(query, "query", "filter");
     checkChunks(chunks);
     const batches = await mapBatches(chunks, this.batchSize, this.maxConcurrency, async (batch) => {
       const texts = this.texts(batch); // a chunkFormat callback's exception reaches the caller
@@ -116,10 +112,6 @@ export class LMRelevanceFilter {
       }
     });
     return batches.flat();
-  }
-
-  async filter(args = {}) {
-    return (await this.evaluate(args)).filter((e) => e.kept).map((e) => e.chunk);
   }
 }
 
@@ -148,16 +140,15 @@ export class LMReferenceFormatter extends ReferenceFormatter {
   }
 
   static fromPreset(modelId, options = {}) {
-    return fromModel(this, modelId, options);
+    return fromPreset(this, modelId, options);
   }
 
   static fromConfig(args) {
-    const [modelId, rest] = fromConfigArgs(args);
-    return fromModel(this, modelId, rest);
+    return fromConfig(this, args);
   }
 
   async evaluate({ response, chunks, signal } = {}) {
-    if (typeof response !== "string") throw citeflowError("INVALID_OPTION", `format needs \`response\`, a string; got ${describe(response)}`);
+    requireText(response, "response", "format");
     checkChunks(chunks);
     const key = this.referenceMetadata;
     const batches = await mapBatches(chunks, this.batchSize, this.maxConcurrency, async (batch, start) => {

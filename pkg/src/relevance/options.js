@@ -57,6 +57,25 @@ export function invokers(value, owner) {
   return value;
 }
 
+/** A string argument of a call (`query`, `response`), checked. */
+export function requireText(value, name, owner) {
+  if (typeof value !== "string") throw citeflowError("INVALID_OPTION", `${owner} needs \`${name}\`, a string; got ${describe(value)}`);
+  return value;
+}
+
+/** `fromConfig`'s single argument `{modelId, ...}` split into the id and the rest. */
+export function modelIdAndRest(args) {
+  if (args === null || typeof args !== "object") throw citeflowError("INVALID_OPTION", `fromConfig takes {modelId, ...}; got ${describe(args)}`);
+  const { modelId, ...rest } = args;
+  return [modelId, rest];
+}
+
+/** What fromPreset / fromConfig share: `build` the invoker from the model id, pass the rest on. */
+export function fromModel(Component, build, modelId, options) {
+  const [invokerOptions, rest] = splitInvokerOptions(options);
+  return new Component(build(modelId, invokerOptions), rest);
+}
+
 /** `{modelId, ...}` or `(modelId, options)` split into the invoker's options and the rest. */
 export function splitInvokerOptions(options) {
   const invokerOptions = {};

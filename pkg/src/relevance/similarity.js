@@ -3,9 +3,10 @@
 import * as core from "../../gen/citeflow.js";
 import { citeflowError, describe } from "../errors.js";
 import { memory, ready } from "../runtime.js";
-import { checkChunks, chunkTexts, contextConfig } from "./chunks.js";
+import { chunkTexts, contextConfig } from "./chunks.js";
+import { RelevanceFilter } from "./filter.js";
 import { FORMAT_OPTIONS, ReferenceFormatter } from "./formatter.js";
-import { checkOptions, DEFAULT_THRESHOLD, invoker, threshold } from "./options.js";
+import { checkOptions, DEFAULT_THRESHOLD, invoker, requireText, threshold } from "./options.js";
 
 function vector(v, what) {
   if (v instanceof Float32Array) return v;
@@ -34,24 +35,20 @@ export function cosineSimilarities(query, vectors) {
 }
 
 async function scoreChunks(emInvoker, text, chunks, config, cut, signal) {
-  checkChunks(chunks);
+  const texts = chunkTexts(chunks, config); // checks the chunks before any call
   if (chunks.length === 0) return [];
   const [query] = await emInvoker.invoke([text], { signal });
-  const vectors = await emInvoker.invoke(chunkTexts(chunks, config), { signal });
+  const vectors = await emInvoker.invoke(texts, { signal });
   const scores = cosineSimilarities(query, vectors);
   return chunks.map((chunk, i) => ({ chunk, score: scores[i], kept: scores[i] >= cut }));
-}
-
-function text(value, name, owner) {
-  if (typeof value !== "string") throw citeflowError("INVALID_OPTION", `${owner} needs \`${name}\`, a string; got ${describe(value)}`);
-  return value;
 }
 
 const FILTER_OPTIONS = ["threshold", "contextConfig"];
 
 /** Keeps chunks whose embedding's cosine with the query's is ≥ threshold, in input order. */
-export class SimilarityRelevanceFilter {
+export class SimilarityRelevanceFilter extends RelevanceFilter {
   constructor(emInvoker, options = {}) {
+    super();
     ready();
     const owner = new.target.name;
     checkOptions(options, FILTER_OPTIONS, owner);
@@ -62,11 +59,7 @@ export class SimilarityRelevanceFilter {
 
   /** `[{chunk, score, kept}]` in input order. */
   async evaluate({ chunks, query, signal } = {}) {
-    return scoreChunks(this.emInvoker, text(query, "query", "filter"), chunks, this.contextConfig, this.threshold, signal);
-  }
-
-  async filter(args = {}) {
-    return (await this.evaluate(args)).filter((e) => e.kept).map((e) => e.chunk);
+    return scoreChunks(this.emInvoker, requireText(query, "query", "filter"), chunks, this.contextConfig, this.threshold, signal);
   }
 }
 
@@ -82,7 +75,7 @@ export class SimilarityReferenceFormatter extends ReferenceFormatter {
   }
 
   async evaluate({ response, chunks, signal } = {}) {
-    return scoreChunks(this.emInvoker, text(response, "response", "format"), chunks, this.contextConfig, this.threshold, signal);
+    return scoreChunks(this.emInvoker, requireText(response, "response", "format"), chunks, this.contextConfig, this.threshold, signal);
   }
 
   ordered(evaluated) {
