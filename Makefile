@@ -20,6 +20,8 @@ test: build test-rust test-js test-runtimes
 test-rust:
 	cargo fmt --check
 	cargo clippy --quiet --all-targets --features csl -- -D warnings
+	cargo clippy --quiet --lib --target wasm32-unknown-unknown -- -D warnings
+	cargo clippy --quiet --lib --target wasm32-unknown-unknown --features wasm-csl-module -- -D warnings
 	cargo test --quiet --features csl
 
 test-js:

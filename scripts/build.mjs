@@ -7,6 +7,7 @@ import { gzipSync } from "node:zlib";
 import { fileURLToPath } from "node:url";
 import { join } from "node:path";
 import { parse } from "smol-toml";
+import { patchGlue } from "./glue.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const manifest = parse(readFileSync(join(root, "wasm-pack.toml"), "utf8"));
@@ -21,14 +22,20 @@ function run(cmd, args, env = {}) {
 const toolchainFile = join(root, "target", "wasm-toolchain");
 const toolchainEnv = existsSync(toolchainFile) ? { RUSTUP_TOOLCHAIN: readFileSync(toolchainFile, "utf8").trim() } : {};
 
-const sizes = {};
+// `node scripts/build.mjs core` rebuilds only the named modules (the others stay as built).
+const only = process.argv.slice(2);
+const sizesFile = join(root, "pkg", "gen", "sizes.json");
+const sizes = only.length && existsSync(sizesFile) ? JSON.parse(readFileSync(sizesFile, "utf8")) : {};
 for (const [name, mod] of Object.entries(manifest.modules)) {
+  if (only.length && !only.includes(name)) continue;
   const features = mod.features.length ? ["--features", mod.features.join(",")] : [];
   run("cargo", ["build", "--lib", "--release", "--target", target, ...features], toolchainEnv);
   const built = join(root, "target", target, "release", "citeflow.wasm");
   const outDir = join(root, mod["out-dir"]);
   mkdirSync(outDir, { recursive: true });
   run("wasm-bindgen", ["--target", mod["bindgen-target"], "--out-dir", outDir, "--out-name", mod["out-name"], built]);
+  const glue = join(outDir, `${mod["out-name"]}.js`);
+  writeFileSync(glue, patchGlue(readFileSync(glue, "utf8")));
   const wasm = join(outDir, `${mod["out-name"]}_bg.wasm`);
   const raw = statSync(wasm).size;
   run(join(root, "node_modules", ".bin", "wasm-opt"), [...mod["wasm-opt"], wasm, "-o", wasm]);
@@ -41,4 +48,4 @@ for (const [name, mod] of Object.entries(manifest.modules)) {
     process.exit(1);
   }
 }
-writeFileSync(join(root, "pkg", "gen", "sizes.json"), JSON.stringify(sizes, null, 2) + "\n");
+writeFileSync(sizesFile, JSON.stringify(sizes, null, 2) + "\n");

@@ -1,8 +1,11 @@
 // The CSL module's API (entry "citeflow/csl"): styled reference lists with hayagriva.
+// Its instance is guarded like the core's (see instance.js).
 import * as csl from "../gen/csl/citeflow_csl.js";
 import { citeflowError } from "./errors.js";
+import { guardInstance } from "./instance.js";
 
 let attached = false;
+const instance = guardInstance(csl, "citeflow/csl", () => {});
 
 export function attachCsl() {
   attached = true;
@@ -27,4 +30,15 @@ export function renderReferences(sources, citations, options) {
 export function bundledStyleNames() {
   ready();
   return csl.bundledStyleNames();
+}
+
+/** For tests and diagnostics: how many times the CSL instance was replaced. */
+export function cslInstanceState() {
+  return { epoch: instance.epoch, replacements: instance.replacements, lastFatal: instance.lastFatal };
+}
+
+/** For tests: makes the CSL module trap (a wasm `unreachable`), as a bug would. */
+export function forceCslTrapForTests() {
+  ready();
+  csl.__citeflowTrap();
 }

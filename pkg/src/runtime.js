@@ -1,8 +1,15 @@
 // Holds the instantiated wasm module. Each runtime entry (entry/*.js) initialises it in the
-// way its runtime allows; every public constructor checks it is there.
+// way its runtime allows; every public constructor checks it is there. A broken instance is
+// replaced by a fresh one (see instance.js).
+import * as glue from "../gen/citeflow.js";
 import { citeflowError } from "./errors.js";
+import { guardInstance } from "./instance.js";
 
 let exports = null;
+
+const instance = guardInstance(glue, "citeflow", (fresh) => {
+  exports = fresh;
+});
 
 export function attach(wasmExports) {
   exports = wasmExports;
@@ -23,4 +30,15 @@ export function ready() {
 
 export function memory() {
   return exports.memory;
+}
+
+/** For tests and diagnostics: how many times the instance was replaced, and why last. */
+export function instanceState() {
+  return { epoch: instance.epoch, replacements: instance.replacements, lastFatal: instance.lastFatal };
+}
+
+/** For tests: makes the core trap (a wasm `unreachable`), as a bug would. */
+export function forceTrapForTests() {
+  ready();
+  glue.__citeflowTrap();
 }

@@ -1,5 +1,18 @@
 //! Rendering reference lists with hayagriva, Typst's CSL engine.
 
+#![cfg_attr(
+    not(test),
+    deny(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::indexing_slicing,
+        clippy::panic,
+        clippy::unreachable,
+        clippy::todo,
+        clippy::unimplemented
+    )
+)]
+
 use std::borrow::Cow;
 use std::sync::OnceLock;
 
@@ -15,6 +28,10 @@ use serde_json::Value;
 use super::html::write_children;
 use super::source::csl_item;
 use super::{RefFormat, Reference, ReferenceError};
+
+/// How many sources one call renders at most: the engine's work grows faster than linearly
+/// with the number of works by one author (disambiguation), and a call is synchronous.
+pub const MAX_RENDERED_SOURCES: usize = 1_000;
 
 /// The style used when none is named.
 pub const DEFAULT_STYLE: &str = "apa-7";
@@ -95,6 +112,7 @@ fn parse_style(source: &StyleSource) -> Result<IndependentStyle, ReferenceError>
             }
         }
         StyleSource::Xml(xml) => {
+            super::style_guard::check_style(xml)?;
             match Style::from_xml(xml).map_err(|e| ReferenceError::InvalidStyle(e.to_string()))? {
                 Style::Independent(s) => Ok(s),
                 Style::Dependent(d) => Err(ReferenceError::InvalidStyle(format!(
@@ -123,9 +141,13 @@ fn may_need_year_suffixes(sources: &[Value], order: &[usize]) -> bool {
             .map(|v| v.to_string());
         (author, year)
     };
-    let mut keys: Vec<_> = order.iter().map(|&i| key(&sources[i])).collect();
+    let mut keys: Vec<_> = order
+        .iter()
+        .filter_map(|&i| sources.get(i))
+        .map(key)
+        .collect();
     keys.sort();
-    keys.windows(2).any(|w| w[0] == w[1])
+    keys.windows(2).any(|w| w.first() == w.last())
 }
 
 fn plain(children: &ElemChildren) -> String {
@@ -154,10 +176,17 @@ pub fn render_references(
     if sources.is_empty() {
         return Err(ReferenceError::NoSources);
     }
+    if sources.len() > MAX_RENDERED_SOURCES {
+        return Err(ReferenceError::TooManySources {
+            count: sources.len(),
+            limit: MAX_RENDERED_SOURCES,
+        });
+    }
     let mut items: Vec<Item> = Vec::with_capacity(sources.len());
     let mut seen = std::collections::HashSet::new();
     for (i, source) in sources.iter().enumerate() {
         let mut item = csl_item(i, source)?;
+        super::dates::make_renderable(&mut item);
         let id = item.id().map(|c| c.into_owned()).unwrap_or_default();
         if !seen.insert(id.clone()) {
             let unique = format!("{id}-{}", i + 1);
@@ -175,6 +204,8 @@ pub fn render_references(
     let locale_files: Cow<[Locale]> = match &options.locale_xml {
         None => Cow::Borrowed(bundled_locales()),
         Some(xml) => {
+            super::style_guard::check_xml_depth(xml, "locale")
+                .map_err(ReferenceError::InvalidLocale)?;
             let own: Locale = LocaleFile::from_xml(xml)
                 .map_err(|e| ReferenceError::InvalidLocale(e.to_string()))?
                 .into();
@@ -204,9 +235,9 @@ pub fn render_references(
 
     let render = |order: &[usize]| {
         let mut driver = BibliographyDriver::new();
-        for &i in order {
+        for item in order.iter().filter_map(|&i| items.get(i)) {
             driver.citation(CitationRequest::from_items(
-                vec![CitationItem::with_entry(&items[i])],
+                vec![CitationItem::with_entry(item)],
                 &style,
                 &locale_files,
             ));
@@ -245,10 +276,14 @@ pub fn render_references(
         }
     }
 
+    // The marker is metadata too: escaped like the entry when the output is HTML.
     let markers: Vec<String> = rendered
         .citations
         .iter()
-        .map(|c| plain(&c.citation))
+        .map(|c| match options.format {
+            RefFormat::Text => plain(&c.citation),
+            RefFormat::Html => html(&c.citation),
+        })
         .collect();
     let Some(bibliography) = rendered.bibliography else {
         return Err(ReferenceError::InvalidStyle(

@@ -6,14 +6,23 @@
 #[cfg(feature = "csl")]
 mod csl;
 #[cfg(feature = "csl")]
+mod dates;
+#[cfg(feature = "csl")]
 mod html;
 #[cfg(feature = "csl")]
 mod source;
 #[cfg(feature = "csl")]
 mod style_fix;
+#[cfg(feature = "csl")]
+mod style_guard;
 
 #[cfg(feature = "csl")]
-pub use csl::{bundled_style_names, render_references, RenderOptions, StyleSource, DEFAULT_STYLE};
+pub use csl::{
+    bundled_style_names, render_references, RenderOptions, StyleSource, DEFAULT_STYLE,
+    MAX_RENDERED_SOURCES,
+};
+#[cfg(feature = "csl")]
+pub use style_guard::{MAX_MACRO_EXPANSIONS, MAX_XML_DEPTH};
 
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
@@ -55,6 +64,8 @@ pub enum ReferenceError {
     InvalidOption { option: String, reason: String },
     #[error("there are no sources to render")]
     NoSources,
+    #[error("{count} sources to render, more than the limit of {limit} in one call")]
+    TooManySources { count: usize, limit: usize },
 }
 
 impl ReferenceError {
@@ -66,6 +77,7 @@ impl ReferenceError {
             Self::InvalidLocale(_) => "INVALID_LOCALE",
             Self::InvalidOption { .. } => "INVALID_OPTION",
             Self::NoSources => "NO_SOURCES",
+            Self::TooManySources { .. } => "TOO_MANY_SOURCES",
         }
     }
 }

@@ -1,24 +1,257 @@
-//! Conversions across the boundary, with one serializer configuration for all of them.
+//! Conversions across the boundary, with one configuration for all of them.
+//!
+//! JS → Rust: every value is read by [`js_to_json`] with JSON's rules (what `JSON.stringify`
+//! would keep), bounded depth and size, cycles reported, and every JS operation that could run
+//! user code (getters, `Proxy` traps, `toJSON`) called through imports marked `catch`, so a
+//! throwing getter becomes a `CiteflowError` instead of unwinding through wasm frames (which
+//! would leak the shadow stack and, repeated, poison the instance).
+//!
+//! Rust → JS: JSON text and the engine's `JSON.parse`, which is fast for many small objects
+//! and, unlike property assignment, keeps a `__proto__` key as an own data property.
 
 use serde::{de::DeserializeOwned, Serialize};
-use serde_json::{Map, Value};
-use wasm_bindgen::JsValue;
+use serde_json::{Map, Number, Value};
+use wasm_bindgen::prelude::*;
 
-use super::errors::js_error;
+use super::errors::{js_error, js_error_with_cause};
 use crate::error::TransformError;
 use crate::event::LmOutput;
 
-/// Plain objects for maps, numbers for 64-bit integers: what JS code expects.
-pub fn to_js<T: Serialize + ?Sized>(value: &T) -> JsValue {
-    value
-        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
-        .unwrap_or_else(|e| conversion_error(&e))
+/// How deeply a JS value may nest (objects and arrays) before it is refused.
+pub const MAX_DEPTH: usize = 128;
+/// How many values (of any kind, at any depth) one JS value may hold.
+pub const MAX_NODES: usize = 1 << 22;
+
+#[wasm_bindgen]
+extern "C" {
+    #[wasm_bindgen(catch, js_namespace = Array, js_name = isArray)]
+    fn js_is_array(value: &JsValue) -> Result<bool, JsValue>;
+    #[wasm_bindgen(catch, js_namespace = Object, js_name = keys)]
+    fn js_keys(value: &JsValue) -> Result<js_sys::Array, JsValue>;
+    #[wasm_bindgen(catch, js_namespace = Reflect, js_name = get)]
+    fn js_get(target: &JsValue, key: &JsValue) -> Result<JsValue, JsValue>;
+    #[wasm_bindgen(catch, js_namespace = Reflect, js_name = apply)]
+    fn js_apply(f: &JsValue, this: &JsValue, args: &js_sys::Array) -> Result<JsValue, JsValue>;
 }
 
-/// The same through JSON text and the engine's native `JSON.parse`: faster for many small
-/// objects (a chunk's events: measured 1 text decode instead of four per event).
-#[cfg_attr(feature = "wasm-csl-module", allow(dead_code))]
-pub fn to_js_json<T: Serialize + ?Sized>(value: &T) -> JsValue {
+/// Why a JS value could not be read, and where (outermost key first once complete).
+struct ReadError {
+    problem: Problem,
+    path: Vec<Segment>,
+}
+
+enum Problem {
+    TooDeep,
+    Cyclic,
+    TooLarge,
+    Threw(JsValue),
+    NotFinite,
+    BigInt,
+}
+
+enum Segment {
+    Key(String),
+    Index(u32),
+}
+
+impl ReadError {
+    fn new(problem: Problem) -> Self {
+        Self {
+            problem,
+            path: Vec::new(),
+        }
+    }
+
+    fn at(mut self, segment: Segment) -> Self {
+        self.path.push(segment);
+        self
+    }
+
+    /// Where in the value: "the value itself" or "`.a[0].b`" (the path was built innermost
+    /// first while the error went up).
+    fn location(&self) -> String {
+        const SHOWN: usize = 12;
+        if self.path.is_empty() {
+            return "the value itself".to_owned();
+        }
+        let mut out = "`".to_owned();
+        for (i, segment) in self.path.iter().rev().enumerate() {
+            if i == SHOWN {
+                out.push('…');
+                break;
+            }
+            match segment {
+                Segment::Key(k) if is_identifier(k) => out.push_str(&format!(".{k}")),
+                Segment::Key(k) => out.push_str(&format!("[{}]", Value::from(k.as_str()))),
+                Segment::Index(i) => out.push_str(&format!("[{i}]")),
+            }
+        }
+        out.push('`');
+        out
+    }
+
+    fn into_js(self, code: &str, what: &str) -> JsValue {
+        let at = self.location();
+        let problem = match &self.problem {
+            Problem::TooDeep => format!("is nested more than {MAX_DEPTH} levels deep"),
+            Problem::Cyclic => "refers back to itself (a cycle); pass plain data".to_owned(),
+            Problem::TooLarge => format!("holds more than {MAX_NODES} values"),
+            Problem::Threw(_) => "threw an exception when read (see `cause`)".to_owned(),
+            Problem::NotFinite => "is not a finite number".to_owned(),
+            Problem::BigInt => "is a BigInt; use a number".to_owned(),
+        };
+        let message = format!("invalid {what}: {at} {problem}");
+        match self.problem {
+            Problem::Threw(cause) => js_error_with_cause(code, &message, cause),
+            _ => js_error(code, &message),
+        }
+    }
+}
+
+fn is_identifier(key: &str) -> bool {
+    let mut chars = key.chars();
+    chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_' || c == '$')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$')
+}
+
+/// Reads a JS value as JSON data, by `JSON.stringify`'s rules: `toJSON` is honoured; in objects,
+/// `undefined`, functions and symbols are left out; in arrays they become `null`.
+struct Reader {
+    /// The objects and arrays being read, outermost first: for telling a cycle from depth.
+    ancestors: Vec<JsValue>,
+    nodes: usize,
+}
+
+impl Reader {
+    fn read(&mut self, value: &JsValue) -> Result<Option<Value>, ReadError> {
+        self.nodes += 1;
+        if self.nodes > MAX_NODES {
+            return Err(ReadError::new(Problem::TooLarge));
+        }
+        if let Some(s) = value.as_string() {
+            return Ok(Some(Value::String(s)));
+        }
+        if let Some(n) = value.as_f64() {
+            return number(n).map(Some);
+        }
+        if let Some(b) = value.as_bool() {
+            return Ok(Some(Value::Bool(b)));
+        }
+        if value.is_null() {
+            return Ok(Some(Value::Null));
+        }
+        if value.is_bigint() {
+            return Err(ReadError::new(Problem::BigInt));
+        }
+        if !value.is_object() {
+            // undefined, functions, symbols
+            return Ok(None);
+        }
+        let value = Self::json_form(value)?;
+        if !value.is_object() {
+            // `toJSON` gave a primitive (a Date gives its ISO string)
+            return self.read(&value);
+        }
+        if self.ancestors.len() >= MAX_DEPTH {
+            let cyclic = self.ancestors.contains(&value);
+            return Err(ReadError::new(if cyclic {
+                Problem::Cyclic
+            } else {
+                Problem::TooDeep
+            }));
+        }
+        self.ancestors.push(value.clone());
+        let out = if js_is_array(&value).map_err(threw)? {
+            self.array(&value)
+        } else {
+            self.object(&value)
+        };
+        self.ancestors.pop();
+        out.map(Some)
+    }
+
+    /// The value `toJSON` gives, when the object has one.
+    fn json_form(value: &JsValue) -> Result<JsValue, ReadError> {
+        let to_json = js_get(value, &JsValue::from_str("toJSON")).map_err(threw)?;
+        if !to_json.is_function() {
+            return Ok(value.clone());
+        }
+        js_apply(&to_json, value, &js_sys::Array::of1(&JsValue::from_str(""))).map_err(threw)
+    }
+
+    fn array(&mut self, array: &JsValue) -> Result<Value, ReadError> {
+        let length = js_get(array, &JsValue::from_str("length"))
+            .map_err(threw)?
+            .as_f64()
+            .unwrap_or(0.0);
+        if length > MAX_NODES as f64 {
+            return Err(ReadError::new(Problem::TooLarge));
+        }
+        // In range after the check above; a negative or fractional length reads as no items.
+        let length = length.max(0.0) as u32;
+        let mut items = Vec::new();
+        for i in 0..length {
+            let item =
+                js_get(array, &JsValue::from(i)).map_err(|e| threw(e).at(Segment::Index(i)))?;
+            let item = self.read(&item).map_err(|e| e.at(Segment::Index(i)))?;
+            items.push(item.unwrap_or(Value::Null));
+        }
+        Ok(Value::Array(items))
+    }
+
+    fn object(&mut self, object: &JsValue) -> Result<Value, ReadError> {
+        let keys = js_keys(object).map_err(threw)?;
+        let mut map = Map::new();
+        for key in keys.iter() {
+            // Object.keys gives strings only.
+            let Some(name) = key.as_string() else {
+                continue;
+            };
+            let item = js_get(object, &key).map_err(|e| threw(e).at(Segment::Key(name.clone())))?;
+            match self.read(&item) {
+                Ok(Some(v)) => {
+                    map.insert(name, v);
+                }
+                Ok(None) => {}
+                Err(e) => return Err(e.at(Segment::Key(name))),
+            }
+        }
+        Ok(Value::Object(map))
+    }
+}
+
+fn threw(exception: JsValue) -> ReadError {
+    ReadError::new(Problem::Threw(exception))
+}
+
+/// Integers as integers (so `as_u64` works on counts and ids), the rest as floats.
+fn number(n: f64) -> Result<Value, ReadError> {
+    const EXACT: f64 = 9_007_199_254_740_992.0; // 2^53: integers up to here are exact
+    if n.fract() == 0.0 && n.abs() <= EXACT {
+        // Exact: an integral f64 within ±2^53 converts to i64 without loss.
+        return Ok(Value::Number(Number::from(n as i64)));
+    }
+    Number::from_f64(n)
+        .map(Value::Number)
+        .ok_or_else(|| ReadError::new(Problem::NotFinite))
+}
+
+/// Reads any JS value as JSON data (see [`Reader`]); `undefined` reads as `null`.
+pub fn js_to_json(value: &JsValue, code: &str, what: &str) -> Result<Value, JsValue> {
+    let mut reader = Reader {
+        ancestors: Vec::new(),
+        nodes: 0,
+    };
+    match reader.read(value) {
+        Ok(v) => Ok(v.unwrap_or(Value::Null)),
+        Err(e) => Err(e.into_js(code, what)),
+    }
+}
+
+/// Plain objects for maps, numbers for 64-bit integers: what JS code expects.
+pub fn to_js<T: Serialize + ?Sized>(value: &T) -> JsValue {
     serde_json::to_string(value)
         .map_err(|e| e.to_string())
         .and_then(|json| js_sys::JSON::parse(&json).map_err(|_| "JSON.parse failed".to_owned()))
@@ -32,21 +265,17 @@ fn conversion_error(e: &dyn std::fmt::Display) -> JsValue {
     )
 }
 
+/// A JS value as `T`. Every key is seen by serde, so `deny_unknown_fields` refuses misspelt
+/// options.
 pub fn from_js<T: DeserializeOwned>(value: JsValue, code: &str, what: &str) -> Result<T, JsValue> {
-    serde_wasm_bindgen::from_value(value)
-        .map_err(|e| js_error(code, &format!("invalid {what}: {e}")))
+    let value = js_to_json(&value, code, what)?;
+    serde_json::from_value(value).map_err(|e| js_error(code, &format!("invalid {what}: {e}")))
 }
 
-/// The same through a JSON value, so that serde sees every key: serde-wasm-bindgen reads only
-/// a struct's declared fields, which would let `deny_unknown_fields` pass misspelt options.
-#[cfg_attr(feature = "wasm-csl-module", allow(dead_code))]
-pub fn from_js_strict<T: DeserializeOwned>(
-    value: JsValue,
-    code: &str,
-    what: &str,
-) -> Result<T, JsValue> {
-    let value: Value = from_js(value, code, what)?;
-    serde_json::from_value(value).map_err(|e| js_error(code, &format!("invalid {what}: {e}")))
+/// Whether a value is an array, without letting a revoked `Proxy` throw through wasm.
+#[cfg_attr(not(feature = "wasm-csl-module"), allow(dead_code))]
+pub fn is_array(value: &JsValue) -> bool {
+    js_is_array(value).unwrap_or(false)
 }
 
 /// An options object: `undefined` and `null` mean no options.

@@ -48,7 +48,7 @@ pub fn render_references(
     citations: JsValue,
     options: JsValue,
 ) -> Result<JsValue, JsValue> {
-    if !js_sys::Array::is_array(&sources) {
+    if !convert::is_array(&sources) {
         return Err(js_error(
             "INVALID_SOURCE",
             "`sources` must be an array of CSL-JSON items (or {content, metadata} sources)",
@@ -58,7 +58,7 @@ pub fn render_references(
     let options: Options = if options.is_undefined() || options.is_null() {
         Options::default()
     } else {
-        convert::from_js_strict(options, "INVALID_OPTION", "renderReferences options")?
+        convert::from_js(options, "INVALID_OPTION", "renderReferences options")?
     };
     let style = match options.style {
         Some(s) if s.trim_start().starts_with('<') => StyleSource::Xml(s),

@@ -22,6 +22,15 @@ pub fn js_error(code: &str, message: &str) -> JsValue {
     error.into()
 }
 
+/// The same with `cause` set: an exception thrown by the caller's own code (a getter, a
+/// `Proxy` trap, `toJSON`), kept as it was.
+pub fn js_error_with_cause(code: &str, message: &str, cause: JsValue) -> JsValue {
+    let error = js_error(code, message);
+    // A fresh Error object: defining a property cannot fail or run user code.
+    let _ = Reflect::set(&error, &JsValue::from_str("cause"), &cause);
+    error
+}
+
 /// Every core error type has a stable `code()`; each becomes a JS error the same way.
 macro_rules! js_errors_from {
     ($($error:ty),+ $(,)?) => {

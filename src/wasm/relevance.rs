@@ -26,8 +26,7 @@ fn context_config(value: JsValue) -> Result<Option<ContextConfig>, JsValue> {
     if value.is_undefined() || value.is_null() {
         return Ok(None);
     }
-    let cfg: ContextConfig =
-        convert::from_js_strict(value, "INVALID_CONTEXT_CONFIG", "ContextConfig")?;
+    let cfg: ContextConfig = convert::from_js(value, "INVALID_CONTEXT_CONFIG", "ContextConfig")?;
     cfg.validate()?;
     Ok(Some(cfg))
 }
@@ -64,7 +63,7 @@ pub fn format_chunk(value: JsValue, metadata_map: JsValue) -> Result<String, JsV
     let map: MetadataMap = if metadata_map.is_undefined() || metadata_map.is_null() {
         MetadataMap::default()
     } else {
-        convert::from_js_strict(metadata_map, "INVALID_OPTION", "metadata map {title, url}")?
+        convert::from_js(metadata_map, "INVALID_OPTION", "metadata map {title, url}")?
     };
     Ok(format_chunk_as_string(&chunk(value)?, &map))
 }

@@ -35,7 +35,7 @@ impl SseDecoderCore {
 
     /// Messages completed by these bytes.
     pub fn push(&mut self, bytes: &[u8]) -> Result<JsValue, JsValue> {
-        Ok(convert::to_js_json(&self.inner.push(bytes)?))
+        Ok(convert::to_js(&self.inner.push(bytes)?))
     }
 
     pub fn finish(&mut self) -> Result<(), JsValue> {
@@ -91,7 +91,7 @@ impl ProviderBytesCore {
     }
 
     pub fn push(&mut self, bytes: &[u8]) -> Result<JsValue, JsValue> {
-        Ok(convert::to_js_json(&self.inner.push(bytes)?))
+        Ok(convert::to_js(&self.inner.push(bytes)?))
     }
 
     pub fn finish(&mut self) -> Result<JsValue, JsValue> {

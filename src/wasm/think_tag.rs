@@ -113,7 +113,12 @@ fn encode(words: &mut Vec<u32>, inner: &ThinkTagOutputTransformer) -> *const u32
         };
         words.extend([code, id, start, end]);
     }
-    words[1] = units.to_utf16(splitter.hold_from()) as u32;
-    words[0] = words.len() as u32;
+    let header = [
+        words.len() as u32,
+        units.to_utf16(splitter.hold_from()) as u32,
+    ];
+    if let Some(slot) = words.get_mut(..HEADER) {
+        slot.copy_from_slice(&header);
+    }
     words.as_ptr()
 }

@@ -1,0 +1,84 @@
+// Defence in depth for a wasm instance. Bad input is refused by the core with an error, but if
+// anything ever unwinds through wasm frames anyway (a trap, a stack overflow, an exception from
+// JS code called without a catch), the instance's state can no longer be trusted: its shadow
+// stack pointer, allocator or borrow flags may be off, and every later call could fail or,
+// worse, compute garbage. So the first such exception replaces the instance with a fresh one
+// of the same compiled module: one bad input costs that call. Objects that live in the old
+// instance's memory (stream machines mid-stream) cannot move; using one afterwards throws
+// `INSTANCE_RESET` instead of touching the new memory with a stale pointer.
+//
+// Works with the glue as patched by scripts/glue.mjs.
+import { citeflowError } from "./errors.js";
+
+const PTR = Symbol("citeflow.ptr");
+const EPOCH = Symbol("citeflow.epoch");
+
+/**
+ * Guards the instances of one generated glue module. `onReplace(exports)` is told about each
+ * fresh instance. Returns the state tests and diagnostics read.
+ */
+export function guardInstance(glue, name, onReplace) {
+  const state = { epoch: 0, replacements: 0, lastFatal: null };
+  let replacing = false;
+
+  function replace(error) {
+    state.lastFatal = error;
+    if (replacing) return;
+    replacing = true;
+    try {
+      const exports = glue.__citeflowReinstantiate();
+      state.epoch++;
+      state.replacements++;
+      onReplace(exports);
+    } finally {
+      replacing = false;
+    }
+  }
+
+  function guarded(f) {
+    return function (...args) {
+      try {
+        return f(...args);
+      } catch (error) {
+        replace(error);
+        throw error;
+      }
+    };
+  }
+
+  glue.__citeflowSetGuard((exports) => {
+    const out = {};
+    for (const [key, value] of Object.entries(exports)) out[key] = typeof value === "function" ? guarded(value) : value;
+    return out;
+  });
+
+  // Every generated class keeps its pointer in `__wbg_ptr`: record which instance it belongs to.
+  for (const value of Object.values(glue)) {
+    if (typeof value !== "function" || !value.prototype || !("__destroy_into_raw" in value.prototype)) continue;
+    Object.defineProperty(value.prototype, "__wbg_ptr", {
+      configurable: true,
+      get() {
+        if (this[EPOCH] !== state.epoch) {
+          throw citeflowError(
+            "INSTANCE_RESET",
+            `this ${name} object lived in a wasm instance that was replaced after a fatal error in an earlier call (${describeFatal(state.lastFatal)}); its state is gone: create a new one`,
+          );
+        }
+        return this[PTR];
+      },
+      set(ptr) {
+        this[PTR] = ptr;
+        this[EPOCH] = state.epoch;
+      },
+    });
+  }
+  return state;
+}
+
+function describeFatal(error) {
+  try {
+    return String(error?.message ?? error).slice(0, 200);
+  } catch {
+    return "an exception";
+  }
+}
