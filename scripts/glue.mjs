@@ -20,6 +20,16 @@ function replaceCounted(text, pattern, replacement, expected, what) {
   return { out, count };
 }
 
+// Type checks at the top of wasm-bindgen's argument copiers: a non-string given where Rust takes
+// a string (or a fake array-like with a huge length) would otherwise reach malloc and memory
+// with nonsense, and trap. Thrown in JS, before anything enters wasm.
+const ARGUMENT_CHECKS = {
+  passStringToWasm0: "__citeflowCheckArgument(typeof arg === 'string', 'a string', arg);",
+  passArrayF32ToWasm0: "__citeflowCheckArgument(__citeflowIsArray(arg, Float32Array), 'a Float32Array or an array of numbers, of at most 2^26 items', arg);",
+  passArray8ToWasm0: "__citeflowCheckArgument(__citeflowIsArray(arg, Uint8Array), 'a Uint8Array of at most 2^26 bytes', arg);",
+  passArrayJsValueToWasm0: "__citeflowCheckArgument(__citeflowIsArray(array), 'an array of at most 2^26 items', array);",
+};
+
 const HOOKS = `
 // citeflow: installed by pkg/src/instance.js (see scripts/glue.mjs).
 let __citeflowGuard = (exports) => exports;
@@ -28,6 +38,27 @@ export function __citeflowReinstantiate() {
     const module = wasmModule;
     wasm = undefined;
     return initSync({ module });
+}
+const __citeflowMaxArrayLength = 1 << 26;
+function __citeflowIsArray(value, typed) {
+    try {
+        return (Array.isArray(value) || (typed !== undefined && value instanceof typed)) && value.length <= __citeflowMaxArrayLength;
+    } catch {
+        return false; // a revoked Proxy
+    }
+}
+function __citeflowCheckArgument(ok, expected, value) {
+    if (ok) return;
+    let got;
+    try {
+        got = value === null ? "null" : Array.isArray(value) ? \`an array of \${value.length}\` : typeof value;
+    } catch {
+        got = "an unreadable value";
+    }
+    const error = new Error(\`expected \${expected}, got \${got}\`);
+    error.name = "CiteflowError";
+    error.code = "INVALID_ARGUMENT";
+    throw error;
 }
 `;
 
@@ -51,6 +82,15 @@ export function patchGlue(text) {
     "finalizers remember their instance",
   );
   out = withRegisters;
+  for (const [copier, check] of Object.entries(ARGUMENT_CHECKS)) {
+    ({ out } = replaceCounted(
+      out,
+      new RegExp(`^(function ${copier}\\([^)]*\\) \\{)$`, "m"),
+      (_, head) => `${head}\n    ${check}`,
+      undefined,
+      `check the arguments of ${copier}`,
+    ));
+  }
   const classes = (out.match(/^export class \w+/gm) ?? []).length;
   if (registries !== classes || registers < classes) {
     throw new Error(`glue patch: ${classes} exported classes but ${registries} finalizers and ${registers} registrations patched (did the wasm-bindgen glue change?)`);

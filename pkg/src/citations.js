@@ -1,7 +1,7 @@
 // Citation markers: whole-text functions and the streaming CitationParser.
 import * as core from "../gen/citeflow.js";
 import { citeflowError, describe } from "./errors.js";
-import { checkEvent, eventType, RESPONSE } from "./events.js";
+import { checkEvent, eventType, eventValue, RESPONSE } from "./events.js";
 import { memory, ready } from "./runtime.js";
 import { OutputTransformer } from "./transformers.js";
 
@@ -88,7 +88,7 @@ export class CitationParser extends OutputTransformer {
         out.push(event);
         return out;
       }
-      chunk = event.value;
+      chunk = eventValue(event);
       if (typeof chunk !== "string") {
         throw citeflowError("INVALID_EVENT", `a \`response\` event needs a string value; got ${describe(chunk)}`);
       }

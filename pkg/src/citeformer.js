@@ -3,7 +3,7 @@
 // `invoke(messages, options)` (and optionally `stream(...)`) is a model.
 import * as core from "../gen/citeflow.js";
 import { checkPolicy, citationGrammar, parseCitations } from "./citations.js";
-import { citeflowError, describe } from "./errors.js";
+import { citeflowError, describe, fields, isArray, isInstance, list, prop } from "./errors.js";
 import { renderReferences } from "./references.js";
 import { ready } from "./runtime.js";
 import { ThinkTagOutputTransformer } from "./transformers.js";
@@ -17,17 +17,22 @@ const POLICY_RULES = {
   auto: "Cite sources by number where they support a statement.",
 };
 
+/** The sources as plain snapshots (each source and its metadata copied once, safely). */
 function checkSources(sources) {
-  if (!Array.isArray(sources) || sources.length === 0) {
+  if (!isArray(sources) || prop(sources, "length", "NO_SOURCES", "sources") === 0) {
     throw citeflowError("NO_SOURCES", `\`sources\` must be a non-empty array of {content, metadata} sources; got ${describe(sources)}`);
   }
-  sources.forEach((s, i) => {
-    if (s === null || typeof s !== "object" || Array.isArray(s)) throw citeflowError("INVALID_SOURCE", `sources[${i}] must be an object; got ${describe(s)}`);
+  return list(sources, "INVALID_SOURCE", "sources").map((s, i) => {
+    const source = fields(s, "INVALID_SOURCE", `sources[${i}]`);
+    const { metadata } = source;
+    if (metadata !== null && typeof metadata === "object" && !isArray(metadata)) source.metadata = fields(metadata, "INVALID_SOURCE", `sources[${i}].metadata`);
+    return source;
   });
 }
 
 const metadataOf = (s) => (s.metadata && typeof s.metadata === "object" ? s.metadata : s);
-const contentOf = (s) => (typeof s.content === "string" ? s.content : String(metadataOf(s).abstract ?? metadataOf(s).title ?? ""));
+const plainText = (v) => (typeof v === "string" ? v : typeof v === "number" ? String(v) : "");
+const contentOf = (s) => (typeof s.content === "string" ? s.content : plainText(metadataOf(s).abstract ?? metadataOf(s).title));
 
 function instructions(sources, policy, markerStyle) {
   const marker = { bracket: "[N]", paren: "(N)", curly: "{N}", caret: "^N" }[markerStyle];
@@ -53,7 +58,9 @@ export function lexicalJudge(premise, hypothesis) {
 export class GenerationResult {
   #markerStyle;
 
-  constructor({ text, citations, references, sources, usage, markerStyle }) {
+  constructor(args) {
+
+    const { text, citations, references, sources, usage, markerStyle } = fields(args, "INVALID_OPTION", "the options");
     this.schemaVersion = SCHEMA_VERSION;
     this.text = text;
     this.citations = citations;
@@ -68,7 +75,8 @@ export class GenerationResult {
    * and coverage (each uncited sentence against each source), scored by `judge(premise,
    * hypothesis)` (sync or async, a number in [0, 1]; default the offline lexical judge).
    */
-  async verify({ judge = lexicalJudge, threshold = DEFAULT_THRESHOLD } = {}) {
+  async verify(args) {
+    const { judge = lexicalJudge, threshold = DEFAULT_THRESHOLD } = fields(args, "INVALID_OPTION", "the arguments of verify");
     if (typeof threshold !== "number" || !(threshold >= 0 && threshold <= 1)) {
       throw citeflowError("INVALID_OPTION", `threshold must be a number in [0, 1]; got ${describe(threshold)}`);
     }
@@ -108,12 +116,13 @@ export class GenerationResult {
 }
 
 /** Safe HTML: the answer with each marker a link to its reference entry, then the list. */
-export function renderCitedHtml(result, { idPrefix } = {}) {
+export function renderCitedHtml(result, options) {
   ready();
-  if (result === null || typeof result !== "object" || typeof result.text !== "string") {
-    throw citeflowError("INVALID_OPTION", `renderCitedHtml takes a GenerationResult (or {text, citations, references}); got ${describe(result)}`);
-  }
-  return core.renderCitedHtml({ text: result.text, citations: result.citations ?? [], references: result.references ?? [], idPrefix });
+  const { idPrefix } = fields(options, "INVALID_OPTION", "renderCitedHtml options");
+  const what = "renderCitedHtml's result (a GenerationResult or {text, citations, references})";
+  const { text, citations, references } = isInstance(result, GenerationResult) ? result : fields(result, "INVALID_OPTION", what);
+  if (typeof text !== "string") throw citeflowError("INVALID_OPTION", `${what} needs a string text; got ${describe(text)}`);
+  return core.renderCitedHtml({ text, citations: citations ?? [], references: references ?? [], idPrefix });
 }
 
 export class Citeformer {
@@ -122,9 +131,10 @@ export class Citeformer {
   #policy;
   #markerStyle;
 
-  constructor({ lmInvoker, style = "apa-7", citationPolicy = "required", markerStyle = "bracket" } = {}) {
+  constructor(args) {
+    const { lmInvoker, style = "apa-7", citationPolicy = "required", markerStyle = "bracket" } = fields(args, "INVALID_OPTION", "the options");
     ready();
-    if (lmInvoker === null || typeof lmInvoker !== "object" || typeof lmInvoker.invoke !== "function") {
+    if (lmInvoker === null || typeof lmInvoker !== "object" || typeof prop(lmInvoker, "invoke", "INVALID_OPTION", "lmInvoker") !== "function") {
       throw citeflowError("INVALID_OPTION", `Citeformer needs an lmInvoker: an object with invoke(messages, options); got ${describe(lmInvoker)}`);
     }
     checkPolicy("", { policy: citationPolicy, markerStyle }); // throws INVALID_OPTION on bad names
@@ -136,30 +146,39 @@ export class Citeformer {
   }
 
   /** What the model is sent: messages with the numbered sources, and the grammar of the policy. */
-  request({ prompt, sources, policy = this.#policy } = {}) {
+  request(args) {
+    const { messages, options } = this.#plan(args);
+    return { messages, options };
+  }
+
+  #plan(args) {
+    const { prompt, sources: given, policy = this.#policy } = fields(args, "INVALID_OPTION", "the arguments of request");
     if (typeof prompt !== "string") throw citeflowError("INVALID_TEXT", `prompt must be a string; got ${describe(prompt)}`);
-    checkSources(sources);
+    const sources = checkSources(given);
     const markerStyle = this.#markerStyle;
     const grammar = citationGrammar({ policy, markerStyle, sourceCount: sources.length });
     return {
       messages: [{ role: "system", content: instructions(sources, policy, markerStyle) }, { role: "user", content: prompt }],
       options: { grammar, policy, markerStyle, sourceCount: sources.length },
+      sources,
     };
   }
 
   async generate(args) {
-    const { messages, options } = this.request(args);
+    const { messages, options, sources } = this.#plan(args);
     const { text, usage } = answerOf(await this.#lm.invoke(messages, options));
-    return this.result(text, args.sources, usage);
+    return this.result(text, sources, usage);
   }
 
   stream(args) {
-    const { messages, options } = this.request(args);
-    return new StreamingResult(this, this.#lm, messages, options, args.sources);
+    const { messages, options, sources } = this.#plan(args);
+    return new StreamingResult(this, this.#lm, messages, options, sources);
   }
 
   /** Builds the result for an answer text (used by generate and stream). */
   async result(text, sources, usage = null) {
+    if (typeof text !== "string") throw citeflowError("INVALID_TEXT", `result() needs the answer text; got ${describe(text)}`);
+    sources = checkSources(sources);
     const citations = parseCitations(text, { markerStyle: this.#markerStyle, sourceCount: sources.length });
     const references = citations.some((c) => c.valid) ? await renderReferences(sources, citations, { style: this.#style }) : [];
     return new GenerationResult({ text, citations, references, sources, usage, markerStyle: this.#markerStyle });
@@ -176,6 +195,9 @@ export class StreamingResult {
   #final = null;
 
   constructor(citeformer, lm, messages, options, sources) {
+    if (!isInstance(citeformer, Citeformer)) {
+      throw citeflowError("INVALID_OPTION", "a StreamingResult comes from Citeformer.stream(); it is not constructed directly");
+    }
     this.#citeformer = citeformer;
     this.#sources = sources;
     this.#pump = this.#chunks(lm, messages, options);

@@ -1,16 +1,85 @@
 // Errors thrown by the JS shim. Errors from the wasm core have the same shape: an `Error`
-// named "CiteflowError" with a stable `code`.
+// named "CiteflowError" with a stable `code`. Values from callers are read through the helpers
+// here, so that a throwing getter, a `Proxy` trap or a revoked proxy becomes a CiteflowError
+// (with the caller's exception as `cause`) instead of a stray TypeError.
 
-export function citeflowError(code, message) {
+export function citeflowError(code, message, cause) {
   const error = new Error(message);
   error.name = "CiteflowError";
   error.code = code;
+  if (cause !== undefined) error.cause = cause;
   return error;
 }
 
 export function describe(value) {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "an array";
-  if (typeof value === "string") return `the string ${JSON.stringify(value.length > 40 ? value.slice(0, 40) + "…" : value)}`;
-  return typeof value === "object" ? "an object" : `${typeof value} ${String(value)}`;
+  try {
+    if (value === null) return "null";
+    if (Array.isArray(value)) return "an array";
+    if (typeof value === "string") return `the string ${JSON.stringify(value.length > 40 ? value.slice(0, 40) + "…" : value)}`;
+    if (typeof value === "object") return "an object";
+    if (typeof value === "function") return "a function";
+    return `${typeof value} ${String(value)}`;
+  } catch {
+    return "a value that cannot be inspected (a revoked Proxy?)";
+  }
+}
+
+/** `Array.isArray`, false for a revoked Proxy instead of a TypeError. */
+export function isArray(value) {
+  try {
+    return Array.isArray(value);
+  } catch {
+    return false;
+  }
+}
+
+/** `value[key]`; an exception from a getter or Proxy trap becomes a CiteflowError with `code`. */
+export function prop(value, key, code, what) {
+  try {
+    return value[key];
+  } catch (e) {
+    throw citeflowError(code, `reading \`${key}\` of ${what} threw an exception (see \`cause\`)`, e);
+  }
+}
+
+/**
+ * An argument object (`{ prompt, sources }`, options) as a plain snapshot of its own enumerable
+ * properties: `undefined` gives `{}`; anything but an object is a CiteflowError with `code`.
+ */
+export function fields(value, code, what) {
+  if (value === undefined) return {};
+  if (value === null || typeof value !== "object" || isArray(value)) {
+    throw citeflowError(code, `${what} must be an object; got ${describe(value)}`);
+  }
+  const out = {};
+  let keys;
+  try {
+    keys = Object.keys(value);
+  } catch (e) {
+    throw citeflowError(code, `the keys of ${what} could not be read (see \`cause\`)`, e);
+  }
+  for (const key of keys) out[key] = prop(value, key, code, what);
+  return out;
+}
+
+/** The most items a list argument may have (a sparse array's `length` can claim billions). */
+export const MAX_LIST_ITEMS = 1 << 20;
+
+/** An array argument copied item by item with `prop`, its length bounded. */
+export function list(value, code, what, max = MAX_LIST_ITEMS) {
+  if (!isArray(value)) throw citeflowError(code, `${what} must be an array; got ${describe(value)}`);
+  const length = prop(value, "length", code, what);
+  if (!(length <= max)) throw citeflowError(code, `${what} has ${length} items, more than ${max}`);
+  const out = new Array(length);
+  for (let i = 0; i < length; i++) out[i] = prop(value, i, code, what);
+  return out;
+}
+
+/** `value instanceof type`, false instead of a TypeError for a revoked Proxy. */
+export function isInstance(value, type) {
+  try {
+    return value instanceof type;
+  } catch {
+    return false;
+  }
 }

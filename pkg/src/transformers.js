@@ -1,8 +1,8 @@
 // The output transformers, as JS classes over the wasm core. The core decides; this layer
 // only moves values across the boundary in the cheapest way for each transformer.
 import * as core from "../gen/citeflow.js";
-import { citeflowError, describe } from "./errors.js";
-import { checkEvent, eventType, RESPONSE, toEvent } from "./events.js";
+import { citeflowError, describe, isInstance, list } from "./errors.js";
+import { checkEvent, eventType, eventValue, RESPONSE, toEvent } from "./events.js";
 import { memory, ready } from "./runtime.js";
 import { transformStreamOf } from "./streams.js";
 
@@ -21,6 +21,8 @@ const OP_END = 4;
 const ENCODE_INTO_MIN = 128;
 const encoder = new TextEncoder();
 
+const isHighSurrogate = (unit) => unit >= 0xd800 && unit <= 0xdbff;
+
 export class ThinkTagOutputTransformer extends OutputTransformer {
   #options;
   #core;
@@ -28,6 +30,7 @@ export class ThinkTagOutputTransformer extends OutputTransformer {
   #trigger;
   #triggers;
   #held = "";
+  #lead = "";
   #open = false;
   #openType = null;
   #idNumber = -1;
@@ -57,12 +60,26 @@ export class ThinkTagOutputTransformer extends OutputTransformer {
         if (this.#done) this.#core.ensureOpen();
         return [event];
       }
-      chunk = event.value;
+      chunk = eventValue(event);
       if (typeof chunk !== "string") {
         throw citeflowError("INVALID_EVENT", `a \`response\` event needs a string value; got ${describe(chunk)}`);
       }
     }
     if (this.#done) this.#core.ensureOpen();
+    // A chunk may end inside a surrogate pair: its first half waits for the second, so that
+    // an astral character (a custom tag like "😀") reaches the core whole.
+    if (this.#lead !== "") {
+      chunk = this.#lead + chunk;
+      this.#lead = "";
+    }
+    if (isHighSurrogate(chunk.charCodeAt(chunk.length - 1))) {
+      this.#lead = chunk.slice(-1);
+      chunk = chunk.slice(0, -1);
+    }
+    return this.#text(chunk);
+  }
+
+  #text(chunk) {
     if (chunk.length === 0) return [];
     // Nothing held back, a block open, no character that could start a tag: the state
     // cannot change, so the chunk is text of the open block without a trip into wasm.
@@ -74,9 +91,12 @@ export class ThinkTagOutputTransformer extends OutputTransformer {
   }
 
   finish() {
+    const out = this.#lead === "" ? [] : this.#text(this.#lead);
+    this.#lead = "";
     const ptr = this.#core.finish();
     this.#done = true;
-    return this.#decode(ptr, this.#held);
+    out.push(...this.#decode(ptr, this.#held));
+    return out;
   }
 
   transform(output) {
@@ -140,7 +160,7 @@ export class EventFilterOutputTransformer extends OutputTransformer {
     super();
     ready();
     this.#core = new core.EventFilterCore({ eventTypes });
-    this.#eventTypes = [...eventTypes];
+    this.#eventTypes = list(eventTypes, "INVALID_OPTION", "eventTypes");
   }
 
   get allowedEventTypes() {
@@ -257,22 +277,17 @@ export class OutputTransformerChain extends OutputTransformer {
 
   constructor(transformers) {
     super();
-    if (!Array.isArray(transformers)) {
-      throw citeflowError("INVALID_OPTION", `OutputTransformerChain takes an array of transformers; got ${describe(transformers)}`);
-    }
-    transformers.forEach((t, i) => {
-      if (!(t instanceof OutputTransformer)) {
+    const items = list(transformers, "INVALID_OPTION", "OutputTransformerChain's transformers");
+    items.forEach((t, i) => {
+      if (!isInstance(t, OutputTransformer)) {
         throw citeflowError("INVALID_OPTION", `transformers[${i}] is not an output transformer; got ${describe(t)}`);
       }
     });
-    this.#transformers = [...transformers];
+    this.#transformers = items;
   }
 
   static fromConfigs(configs) {
-    if (!Array.isArray(configs)) {
-      throw citeflowError("INVALID_CONFIG", `fromConfigs takes an array of configs; got ${describe(configs)}`);
-    }
-    return new OutputTransformerChain(configs.map((c) => OutputTransformerConfig.fromConfig(c).build()));
+    return new OutputTransformerChain(list(configs, "INVALID_CONFIG", "fromConfigs' configs").map((c) => OutputTransformerConfig.fromConfig(c).build()));
   }
 
   get transformers() {
@@ -346,7 +361,7 @@ export class OutputTransformerConfig {
 
   /** From a type name, a `{type, kwargs}` object, or a config. */
   static fromConfig(config) {
-    if (config instanceof OutputTransformerConfig) return config;
+    if (isInstance(config, OutputTransformerConfig)) return config;
     ready();
     const canonical = core.normalizeConfig(config);
     return new OutputTransformerConfig(canonical.type, canonical.kwargs);

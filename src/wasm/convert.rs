@@ -273,7 +273,6 @@ pub fn from_js<T: DeserializeOwned>(value: JsValue, code: &str, what: &str) -> R
 }
 
 /// Whether a value is an array, without letting a revoked `Proxy` throw through wasm.
-#[cfg_attr(not(feature = "wasm-csl-module"), allow(dead_code))]
 pub fn is_array(value: &JsValue) -> bool {
     js_is_array(value).unwrap_or(false)
 }

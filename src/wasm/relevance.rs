@@ -69,8 +69,15 @@ pub fn format_chunk(value: JsValue, metadata_map: JsValue) -> Result<String, JsV
 }
 
 #[wasm_bindgen(js_name = formatReferencesAsString)]
-pub fn format_references(items: Vec<String>) -> String {
-    format_references_as_string(&items)
+pub fn format_references(items: JsValue) -> Result<String, JsValue> {
+    if !convert::is_array(&items) {
+        return Err(js_error(
+            "INVALID_OPTION",
+            "formatReferencesAsString takes an array of strings",
+        ));
+    }
+    let items: Vec<String> = convert::from_js(items, "INVALID_OPTION", "reference strings")?;
+    Ok(format_references_as_string(&items))
 }
 
 /// `{system, user}` templates of a preset.

@@ -1,5 +1,6 @@
 // Decision-model relevance: per batch one call with one `noul` question per chunk; a chunk is
 // kept when its probability is ≥ threshold. At most maxConcurrency calls in flight.
+import { fields } from "../errors.js";
 import * as core from "../../gen/citeflow.js";
 import { buildDMInvoker } from "../invoker.js";
 import { ready } from "../runtime.js";
@@ -50,7 +51,8 @@ export class DMRelevanceFilter extends RelevanceFilter {
   }
 
   /** `[{chunk, score, kept}]` in input order; `score` is the `noul` probability. */
-  async evaluate({ chunks, query, signal } = {}) {
+  async evaluate(args) {
+    const { chunks, query, signal } = fields(args, "INVALID_OPTION", "the arguments of evaluate");
     return evaluate(this, false, requireText(query, "query", "filter"), chunks, signal);
   }
 }
@@ -67,7 +69,9 @@ export class DMReferenceFormatter extends ReferenceFormatter {
     return fromConfig(this, args);
   }
 
-  async evaluate({ response, chunks, signal } = {}) {
+  async evaluate(args) {
+
+    const { response, chunks, signal } = fields(args, "INVALID_OPTION", "the arguments of evaluate");
     return evaluate(this, true, requireText(response, "response", "format"), chunks, signal);
   }
 }

@@ -1,11 +1,16 @@
 // What every reference formatter shares: options, turning kept chunks into the result
 // (a string or the chunks), and the reference events.
 import * as core from "../../gen/citeflow.js";
-import { citeflowError, describe } from "../errors.js";
+import { citeflowError, describe, fields, isArray, list } from "../errors.js";
 import { ready } from "../runtime.js";
 import { checkChunks } from "./chunks.js";
 import { checkEmitter, emitReferences } from "./events.js";
 import { checkOptions, flag, optionalFunction, requireText } from "./options.js";
+
+/** What `evaluate` returned, checked: `[{chunk, score, kept}]` as plain snapshots. */
+export function evaluations(value) {
+  return list(value, "INVALID_OPTION", "the evaluated chunks").map((e, i) => fields(e, "INVALID_OPTION", `evaluated chunk ${i}`));
+}
 
 export const FORMAT_OPTIONS = ["stringify", "formatReferencesFunc", "formatChunkFunc", "formatChunkMetadataMap", "streamable"];
 
@@ -29,13 +34,14 @@ export class ReferenceFormatter {
 
   /** The kept chunks in result order (subclasses may sort). */
   ordered(evaluated) {
-    return evaluated.filter((e) => e.kept).map((e) => e.chunk);
+    return evaluations(evaluated).filter((e) => e.kept).map((e) => e.chunk);
   }
 
   /** The reference list (a string, or the kept chunks when `stringify` is false). */
-  async format({ response, chunks, eventEmitter, signal } = {}) {
+  async format(args) {
+    const { response, chunks, eventEmitter, signal } = fields(args, "INVALID_OPTION", "the arguments of format");
     requireText(response, "response", `${this.owner}.format`);
-    if (!Array.isArray(chunks)) throw citeflowError("INVALID_CHUNK", `${this.owner}.format needs \`chunks\`, an array; got ${describe(chunks)}`);
+    if (!isArray(chunks)) throw citeflowError("INVALID_CHUNK", `${this.owner}.format needs \`chunks\`, an array; got ${describe(chunks)}`);
     const emitter = checkEmitter(eventEmitter);
     const kept = chunks.length ? this.ordered(await this.evaluate({ response, chunks, signal })) : [];
     const result = this.stringify ? this.render(kept) : kept;
@@ -61,7 +67,9 @@ export class NoOpReferenceFormatter extends ReferenceFormatter {
     super(options, "NoOpReferenceFormatter");
   }
 
-  async evaluate({ chunks }) {
+  async evaluate(args) {
+
+    const { chunks } = fields(args, "INVALID_OPTION", "the arguments of evaluate");
     return checkChunks(chunks).map((chunk) => ({ chunk, score: null, kept: true }));
   }
 }

@@ -2,7 +2,7 @@
 // and a formatter that asks which chunks the answer used. Prompts and schemas are the
 // project's presets unless given; answers are read and checked in the core.
 import * as core from "../../gen/citeflow.js";
-import { citeflowError, describe } from "../errors.js";
+import { citeflowError, describe, fields } from "../errors.js";
 import { buildLMInvoker } from "../invoker.js";
 import { ready } from "../runtime.js";
 import { mapBatches } from "./batches.js";
@@ -95,7 +95,8 @@ export class LMRelevanceFilter extends RelevanceFilter {
   }
 
   /** `[{chunk, score: null, kept, error?}]` in input order (`error`: why a batch failed). */
-  async evaluate({ chunks, query, signal } = {}) {
+  async evaluate(args) {
+    const { chunks, query, signal } = fields(args, "INVALID_OPTION", "the arguments of evaluate");
     requireText(query, "query", "filter");
     checkChunks(chunks);
     const batches = await mapBatches(chunks, this.batchSize, this.maxConcurrency, async (batch) => {
@@ -147,7 +148,9 @@ export class LMReferenceFormatter extends ReferenceFormatter {
     return fromConfig(this, args);
   }
 
-  async evaluate({ response, chunks, signal } = {}) {
+  async evaluate(args) {
+
+    const { response, chunks, signal } = fields(args, "INVALID_OPTION", "the arguments of evaluate");
     requireText(response, "response", "format");
     checkChunks(chunks);
     const key = this.referenceMetadata;

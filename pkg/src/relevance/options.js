@@ -1,6 +1,6 @@
 // Option checks shared by the relevance components: every bad option is an INVALID_OPTION
 // error that names it, and unknown option names are errors too.
-import { citeflowError, describe } from "../errors.js";
+import { citeflowError, describe, fields, prop } from "../errors.js";
 
 export const DEFAULT_THRESHOLD = 0.5;
 export const DEFAULT_BATCH_SIZE = 5;
@@ -9,10 +9,8 @@ export const DEFAULT_MAX_CONCURRENCY = 10;
 export const INVOKER_OPTIONS = ["apiKey", "baseUrl", "headers", "fetch", "timeoutMs", "maxRetries"];
 
 export function checkOptions(options, allowed, owner) {
-  if (options === null || typeof options !== "object" || Array.isArray(options)) {
-    throw citeflowError("INVALID_OPTION", `${owner} options must be an object; got ${describe(options)}`);
-  }
-  for (const key of Object.keys(options)) {
+  if (options === undefined) throw citeflowError("INVALID_OPTION", `${owner} options must be an object; got undefined`);
+  for (const key of Object.keys(fields(options, "INVALID_OPTION", `${owner} options`))) {
     if (!allowed.includes(key)) throw citeflowError("INVALID_OPTION", `${owner} has no option \`${key}\` (it has ${allowed.join(", ")})`);
   }
   return options;
@@ -43,7 +41,7 @@ export function optionalFunction(value, name, owner) {
 }
 
 export function invoker(value, method, name, owner) {
-  if (value === null || typeof value !== "object" || typeof value[method] !== "function") {
+  if (value === null || typeof value !== "object" || typeof prop(value, method, "INVALID_OPTION", name) !== "function") {
     throw citeflowError("INVALID_OPTION", `${owner} needs ${name} (an object with ${method}()); got ${describe(value)}`);
   }
   return value;
@@ -66,7 +64,7 @@ export function requireText(value, name, owner) {
 /** `fromConfig`'s single argument `{modelId, ...}` split into the id and the rest. */
 export function modelIdAndRest(args) {
   if (args === null || typeof args !== "object") throw citeflowError("INVALID_OPTION", `fromConfig takes {modelId, ...}; got ${describe(args)}`);
-  const { modelId, ...rest } = args;
+  const { modelId, ...rest } = fields(args, "INVALID_OPTION", "fromConfig's argument");
   return [modelId, rest];
 }
 
@@ -80,7 +78,7 @@ export function fromModel(Component, build, modelId, options) {
 export function splitInvokerOptions(options) {
   const invokerOptions = {};
   const rest = {};
-  for (const [k, v] of Object.entries(options)) (INVOKER_OPTIONS.includes(k) ? invokerOptions : rest)[k] = v;
+  for (const [k, v] of Object.entries(fields(options, "INVALID_OPTION", "the options"))) (INVOKER_OPTIONS.includes(k) ? invokerOptions : rest)[k] = v;
   return [invokerOptions, rest];
 }
 

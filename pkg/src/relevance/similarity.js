@@ -1,24 +1,38 @@
 // Embedding similarity: cosine in wasm (SIMD), the filter keeps input order, the formatter
 // sorts by similarity. Scores are available through evaluate().
 import * as core from "../../gen/citeflow.js";
-import { citeflowError, describe } from "../errors.js";
+import { citeflowError, describe, isArray, isInstance, list, fields } from "../errors.js";
 import { memory, ready } from "../runtime.js";
 import { chunkTexts, contextConfig } from "./chunks.js";
 import { RelevanceFilter } from "./filter.js";
-import { FORMAT_OPTIONS, ReferenceFormatter } from "./formatter.js";
+import { evaluations, FORMAT_OPTIONS, ReferenceFormatter } from "./formatter.js";
 import { checkOptions, DEFAULT_THRESHOLD, invoker, requireText, threshold } from "./options.js";
 
+// No embedding model has more dimensions than this; a longer "vector" is a mistake or an attack.
+const MAX_DIMENSIONS = 1 << 16;
+
 function vector(v, what) {
-  if (v instanceof Float32Array) return v;
-  if (Array.isArray(v) || ArrayBuffer.isView(v)) return Float32Array.from(v);
-  throw citeflowError("INVALID_EMBEDDING", `${what} must be a Float32Array or an array of numbers; got ${describe(v)}`);
+  if (isInstance(v, Float32Array)) return v;
+  if (isView(v) && v.length <= MAX_DIMENSIONS) return Float32Array.from(v);
+  if (!isArray(v)) {
+    throw citeflowError("INVALID_EMBEDDING", `${what} must be a Float32Array or an array of at most ${MAX_DIMENSIONS} numbers; got ${describe(v)}`);
+  }
+  return Float32Array.from(list(v, "INVALID_EMBEDDING", what, MAX_DIMENSIONS));
+}
+
+function isView(v) {
+  try {
+    return ArrayBuffer.isView(v);
+  } catch {
+    return false;
+  }
 }
 
 /** Cosine similarity of `query` with each vector, as a Float32Array (zero vectors score 0). */
 export function cosineSimilarities(query, vectors) {
   ready();
   const q = vector(query, "the query embedding");
-  if (!Array.isArray(vectors)) throw citeflowError("INVALID_EMBEDDING", `vectors must be an array; got ${describe(vectors)}`);
+  vectors = list(vectors, "INVALID_EMBEDDING", "vectors");
   const dim = q.length;
   const matrix = new core.SimilarityMatrixCore(vectors.length, dim);
   try {
@@ -58,7 +72,8 @@ export class SimilarityRelevanceFilter extends RelevanceFilter {
   }
 
   /** `[{chunk, score, kept}]` in input order. */
-  async evaluate({ chunks, query, signal } = {}) {
+  async evaluate(args) {
+    const { chunks, query, signal } = fields(args, "INVALID_OPTION", "the arguments of evaluate");
     return scoreChunks(this.emInvoker, requireText(query, "query", "filter"), chunks, this.contextConfig, this.threshold, signal);
   }
 }
@@ -74,11 +89,13 @@ export class SimilarityReferenceFormatter extends ReferenceFormatter {
     this.contextConfig = contextConfig(options.contextConfig);
   }
 
-  async evaluate({ response, chunks, signal } = {}) {
+  async evaluate(args) {
+
+    const { response, chunks, signal } = fields(args, "INVALID_OPTION", "the arguments of evaluate");
     return scoreChunks(this.emInvoker, requireText(response, "response", "format"), chunks, this.contextConfig, this.threshold, signal);
   }
 
   ordered(evaluated) {
-    return evaluated.filter((e) => e.kept).sort((a, b) => b.score - a.score).map((e) => e.chunk);
+    return evaluations(evaluated).filter((e) => e.kept).sort((a, b) => b.score - a.score).map((e) => e.chunk);
   }
 }

@@ -1,0 +1,319 @@
+// Hostile JS values at every entry point, and a forced trap: written once, run by node --test
+// (tests/js/hostile.test.mjs) and in every browser engine (tests/browser/cases.html).
+// Each case gets { lib, assert, base, internals }: the package, assert, the fake provider's base
+// URL, and the package's internal runtime state (instance epoch, a way to force a trap).
+//
+// The rule under test: whatever a caller passes, a call either works or throws (or rejects
+// with) a CiteflowError with a string `code`; it never unwinds through wasm (which would
+// replace the instance: counted here), and the package keeps working afterwards.
+
+/** Values a careless or hostile caller can pass; built fresh for each use. */
+export function hostileValues() {
+  const cyclic = {};
+  cyclic.self = cyclic;
+  const cyclicArray = [];
+  cyclicArray.push(cyclicArray);
+  const boom = () => {
+    throw new Error("hostile: thrown by caller code");
+  };
+  const trapAll = { get: boom, has: boom, ownKeys: boom, getOwnPropertyDescriptor: boom, getPrototypeOf: boom, apply: boom, construct: boom };
+  const revocable = Proxy.revocable({}, {});
+  revocable.revoke();
+  const sparse = [];
+  sparse.length = 2 ** 32 - 1;
+  return {
+    cyclic,
+    cyclicArray,
+    deepArray: JSON.parse("[".repeat(3000) + "]".repeat(3000)),
+    deepObject: JSON.parse('{"a":'.repeat(3000) + "1" + "}".repeat(3000)),
+    throwingGetters: {
+      get type() { return boom(); }, get value() { return boom(); }, get content() { return boom(); },
+      get metadata() { return boom(); }, get outputs() { return boom(); }, get sourceCount() { return boom(); },
+      get length() { return boom(); }, get prompt() { return boom(); }, get sources() { return boom(); },
+    },
+    proxy: new Proxy({}, trapAll),
+    arrayProxy: new Proxy([], trapAll),
+    revokedProxy: revocable.proxy,
+    badPrimitive: { toString: boom, valueOf: boom, [Symbol.toPrimitive]: boom, toJSON: boom },
+    bigint: 12345678901234567890n,
+    symbol: Symbol("hostile"),
+    sparse,
+    fakeArrayLike: { length: 2 ** 32 - 1, 0: "a" },
+    nan: NaN,
+    infinity: Infinity,
+    hugeNumber: 1e300,
+    negative: -4294967297,
+    hugeString: "[".repeat(200000),
+    protoKey: JSON.parse('{"__proto__": {"polluted": true}, "type": "response", "value": "x"}'),
+    nullValue: null,
+  };
+}
+
+const TIMEOUT_MS = 5000;
+
+function withTimeout(promise, what) {
+  let timer;
+  return Promise.race([
+    promise,
+    new Promise((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`hostile: ${what} did not settle in ${TIMEOUT_MS} ms`)), TIMEOUT_MS);
+    }),
+  ]).finally(() => clearTimeout(timer));
+}
+
+/** A value whose reads can throw: one of the hostile objects handed back unchanged. */
+function isProxyLike(v) {
+  Object.getPrototypeOf(v);
+  Object.keys(v);
+  return false;
+}
+
+/** Runs `call`, settling promises and draining streams; returns null or a problem string. */
+async function outcome(call, what) {
+  try {
+    let value = call();
+    // Reading what came back can run the caller's own traps (transform(output) returns its
+    // argument): only the package's own results are inspected.
+    const ours = (v) => {
+      try {
+        return v !== null && typeof v === "object" && !isProxyLike(v);
+      } catch {
+        return false;
+      }
+    };
+    if (ours(value) && typeof value.then === "function") value = await withTimeout(value, what);
+    if (!ours(value)) return null;
+    if (typeof value.getReader === "function") {
+      const reader = value.getReader();
+      await withTimeout((async () => { while (!(await reader.read()).done); })(), what);
+    } else if (value && typeof value[Symbol.asyncIterator] === "function" && typeof value.finalize === "function") {
+      await withTimeout((async () => { for await (const _ of value); })(), what);
+    }
+    return null;
+  } catch (e) {
+    if (e instanceof Error && e.name === "CiteflowError" && typeof e.code === "string" && e.code !== "") return null;
+    let shown;
+    try {
+      shown = `${e?.constructor?.name}: ${e?.message}`;
+    } catch {
+      shown = "an unprintable exception";
+    }
+    return `${what} threw ${shown}`;
+  }
+}
+
+/**
+ * For each export: how to call it validly. `args(ctx)` gives fresh valid arguments; `make` builds
+ * an instance whose methods are then called with hostile arguments.
+ */
+function entryPoints({ lib, base }) {
+  const lm = () => lib.buildLMInvoker("openai-compatible/ok", { apiKey: "sk-test", baseUrl: base });
+  const em = () => lib.buildEMInvoker("openai-compatible/embed", { apiKey: "sk-test", baseUrl: base });
+  const dm = () => lib.buildDMInvoker("openrouter/dm", { apiKey: "sk-test", baseUrl: base });
+  const chunk = () => ({ content: "Paris is the capital of France.", metadata: { title: "Atlas", file_name: "atlas.txt" } });
+  const source = () => ({ content: "Paris is the capital of France.", metadata: { type: "book", title: "Atlas", author: [{ family: "Doe", given: "Jo" }], issued: { "date-parts": [[2020]] } } });
+  const event = () => ({ id: null, type: "response", value: "a [1] b", valueType: "text" });
+  const output = () => ({ outputs: [{ type: "text", output: "a [1]" }] });
+  const filterArgs = () => ({ chunks: [chunk()], query: "capital of France" });
+  const formatArgs = () => ({ response: "Paris [1].", chunks: [chunk()] });
+  const stream = (m) => ({ make: m, methods: { push: [event()], transform: [output()] } });
+  return {
+    functions: {
+      parseCitations: () => ["a [1] b", { sourceCount: 3 }],
+      deduplicateAdjacentCites: () => ["a [1][1] b", { markerStyle: "bracket" }],
+      checkPolicy: () => ["a [1] b.", { policy: "required", sourceCount: 3 }],
+      citationGrammar: () => [{ policy: "required", sourceCount: 3, format: "gbnf" }],
+      splitSentences: () => ["One. Two."],
+      formatChunkAsString: () => [chunk(), { Title: "title" }],
+      formatReferencesAsString: () => [["Atlas", "Globe"]],
+      cosineSimilarities: () => [new Float32Array([1, 0]), [new Float32Array([1, 0])]],
+      decodeProviderStream: () => [new Response("data: [DONE]\n\n").body, "openai"],
+      lexicalJudge: () => ["Paris is the capital of France.", "Paris is the capital."],
+      renderCitedHtml: () => [{ text: "Paris [1].", citations: lib.parseCitations("Paris [1].", { sourceCount: 1 }), references: [] }],
+      renderReferences: () => [[source()], [1], { style: "apa-7", format: "html" }],
+      bundledStyleNames: () => [],
+      buildLMInvoker: () => ["openai-compatible/ok", { apiKey: "sk-test", baseUrl: base }],
+      buildEMInvoker: () => ["openai-compatible/embed", { apiKey: "sk-test", baseUrl: base }],
+      buildDMInvoker: () => ["openrouter/dm", { apiKey: "sk-test", baseUrl: base }],
+      isReady: () => [],
+    },
+    classes: {
+      CitationParser: { args: () => [{ sourceCount: 3 }], ...stream(() => new lib.CitationParser({ sourceCount: 3 })) },
+      ThinkTagOutputTransformer: { args: () => [{ tags: [["<think>", "</think>"]] }], ...stream(() => new lib.ThinkTagOutputTransformer()) },
+      EventFilterOutputTransformer: { args: () => [["response"]], ...stream(() => new lib.EventFilterOutputTransformer(["response"])) },
+      IdentityOutputTransformer: { args: () => [], ...stream(() => new lib.IdentityOutputTransformer()) },
+      JSONOutputTransformer: { args: () => [], ...stream(() => new lib.JSONOutputTransformer()) },
+      ValidationOutputTransformer: { args: () => [{ requiredTypes: ["text"] }], ...stream(() => new lib.ValidationOutputTransformer({ requiredTypes: ["text"] })) },
+      OutputTransformerChain: { args: () => [[new lib.ThinkTagOutputTransformer()]], ...stream(() => new lib.OutputTransformerChain([new lib.ThinkTagOutputTransformer()])), statics: { fromConfigs: () => [[{ type: "think_tag" }]] } },
+      OutputTransformerConfig: {
+        args: () => ["think_tag", {}],
+        make: () => lib.OutputTransformerConfig.thinkTag(),
+        methods: { build: [], toJSON: [] },
+        statics: { identity: () => [], json: () => [], thinkTag: () => [{}], eventFilter: () => [["response"]], validation: () => [{ requiredTypes: ["text"] }], fromConfig: () => [{ type: "think_tag" }] },
+      },
+      OutputTransformer: { args: () => [], make: () => new lib.IdentityOutputTransformer(), methods: { transformStream: [] } },
+      SSEDecoder: { args: () => [{}], make: () => new lib.SSEDecoder(), methods: { push: ["data: x\n\n"] } },
+      ProviderStreamDecoder: { args: () => ["openai"], make: () => new lib.ProviderStreamDecoder("openai"), methods: { push: [{ data: "[DONE]" }] } },
+      ProviderBodyDecoder: { args: () => ["openai"], make: () => new lib.ProviderBodyDecoder("openai"), methods: { push: ["data: [DONE]\n\n"] } },
+      ContextConfig: { args: () => [{ fields: ["content"] }], make: () => new lib.ContextConfig(), methods: { render: [chunk()] } },
+      Citeformer: {
+        args: () => [{ lmInvoker: lm() }],
+        make: () => new lib.Citeformer({ lmInvoker: lm() }),
+        methods: { generate: [{ prompt: "Capital?", sources: [source()] }], request: [{ prompt: "Capital?", sources: [source()] }], stream: [{ prompt: "Capital?", sources: [source()] }], result: ["Paris [1].", [source()]] },
+      },
+      GenerationResult: {
+        args: () => [{ text: "Paris [1].", citations: [], references: [], sources: [source()], usage: null, markerStyle: "bracket" }],
+        make: () => new lib.GenerationResult({ text: "Paris [1].", citations: [], references: [], sources: [source()], usage: null, markerStyle: "bracket" }),
+        methods: { verify: [{}], toJSON: [] },
+      },
+      StreamingResult: { constructOnly: true, args: () => [] },
+      NoOpReferenceFormatter: { args: () => [{}], make: () => new lib.NoOpReferenceFormatter(), methods: { format: [formatArgs()], evaluate: [formatArgs()] } },
+      SimilarityRelevanceFilter: { args: () => [em(), {}], make: () => new lib.SimilarityRelevanceFilter(em()), methods: { filter: [filterArgs()], evaluate: [filterArgs()] } },
+      SimilarityReferenceFormatter: { args: () => [em(), {}], make: () => new lib.SimilarityReferenceFormatter(em()), methods: { format: [formatArgs()], evaluate: [formatArgs()], ordered: [formatArgs()] } },
+      SimilarityBasedRelevanceFilter: { args: () => [em(), {}], make: () => new lib.SimilarityBasedRelevanceFilter(em()), methods: { filter: [filterArgs()] } },
+      SimilarityBasedReferenceFormatter: { args: () => [em(), {}], make: () => new lib.SimilarityBasedReferenceFormatter(em()), methods: { format: [formatArgs()] } },
+      LMRelevanceFilter: { args: () => [lm(), {}], make: () => new lib.LMRelevanceFilter(lm()), methods: { filter: [filterArgs()], texts: [filterArgs()], evaluate: [filterArgs()] }, statics: { fromPreset: () => ["openai-compatible/ok", { apiKey: "sk-test", baseUrl: base }], fromConfig: () => [{ modelId: "openai-compatible/ok", apiKey: "sk-test", baseUrl: base }] } },
+      LMReferenceFormatter: { args: () => [lm(), {}], make: () => new lib.LMReferenceFormatter(lm()), methods: { format: [formatArgs()], evaluate: [formatArgs()] }, statics: { fromPreset: () => ["openai-compatible/ok", { apiKey: "sk-test", baseUrl: base }], fromConfig: () => [{ modelId: "openai-compatible/ok", apiKey: "sk-test", baseUrl: base }] } },
+      LMBasedRelevanceFilter: { args: () => [lm(), {}], make: () => new lib.LMBasedRelevanceFilter(lm()), methods: { filter: [filterArgs()] } },
+      LMBasedReferenceFormatter: { args: () => [lm(), {}], make: () => new lib.LMBasedReferenceFormatter(lm()), methods: { format: [formatArgs()] } },
+      DMRelevanceFilter: { args: () => [dm(), {}], make: () => new lib.DMRelevanceFilter(dm()), methods: { filter: [filterArgs()], evaluate: [filterArgs()] }, statics: { fromConfig: () => [{ modelId: "openrouter/dm", apiKey: "sk-test", baseUrl: base }] } },
+      DMReferenceFormatter: { args: () => [dm(), {}], make: () => new lib.DMReferenceFormatter(dm()), methods: { format: [formatArgs()], evaluate: [formatArgs()] }, statics: { fromConfig: () => [{ modelId: "openrouter/dm", apiKey: "sk-test", baseUrl: base }] } },
+    },
+    objects: {
+      DMQuestion: { noul: () => ["Is it relevant?"], choice: () => ["Which?", ["a", "b"]], score: () => ["How much?", 5] },
+    },
+    invokers: {
+      lm: { make: lm, methods: { invoke: ["Hi"], stream: ["Hi"] } },
+      em: { make: em, methods: { embed: [["Hi"]] } },
+      dm: { make: dm, methods: { invoke: [null, { q: { type: "noul", question: "Yes?" } }] } },
+    },
+    ignored: new Set(["default", "init"]),
+  };
+}
+
+/** Argument lists with one position, or one key of an object argument, made hostile. */
+function* variants(args, hostile) {
+  const positions = Math.max(args.length, 1);
+  for (let i = 0; i < positions; i++) {
+    for (const [name, make] of Object.entries(hostile)) {
+      const copy = [...args];
+      copy[i] = make();
+      yield [copy, `argument ${i} = ${name}`];
+      const arg = args[i];
+      if (arg && typeof arg === "object" && !ArrayBuffer.isView(arg) && Object.getPrototypeOf(arg) === Object.prototype) {
+        for (const key of Object.keys(arg)) {
+          const nested = [...args];
+          nested[i] = { ...arg, [key]: make() };
+          yield [nested, `argument ${i}.${key} = ${name}`];
+        }
+      }
+      if (Array.isArray(arg) && arg.length > 0) {
+        const nested = [...args];
+        nested[i] = [make(), ...arg.slice(1)];
+        yield [nested, `argument ${i}[0] = ${name}`];
+      }
+    }
+  }
+}
+
+function methodsOf(object) {
+  const names = new Set();
+  for (let p = Object.getPrototypeOf(object); p && p !== Object.prototype; p = Object.getPrototypeOf(p)) {
+    for (const n of Object.getOwnPropertyNames(p)) if (n !== "constructor" && typeof Object.getOwnPropertyDescriptor(p, n).value === "function") names.add(n);
+  }
+  return names;
+}
+
+export const hostileCases = {
+  async "every entry point refuses hostile values with a CiteflowError and the instance survives"({ lib, assert, base, internals }) {
+    const table = entryPoints({ lib, base });
+    const values = hostileValues();
+    const hostile = Object.fromEntries(Object.keys(values).map((k) => [k, () => hostileValues()[k]]));
+    const problems = [];
+    const before = internals.instanceState().replacements;
+    const check = async (what, call) => {
+      if (globalThis.process?.env?.HOSTILE_TRACE) console.log("call", what);
+      const problem = await outcome(call, what);
+      if (problem) problems.push(problem);
+      if (problem && globalThis.process?.env?.HOSTILE_TRACE) console.log("PROBLEM", problem);
+      const after = internals.instanceState().replacements;
+      if (after !== before) problems.push(`${what}: the wasm instance had to be replaced (${internals.instanceState().lastFatal})`);
+      assert.equal(lib.parseCitations("a [1]", { sourceCount: 1 }).length, 1, `the package works after ${what}`);
+    };
+    // Every export is in the table, so a new one cannot skip this test.
+    for (const name of Object.keys(lib)) {
+      const known = name in table.functions || name in table.classes || name in table.objects || table.ignored.has(name);
+      if (!known) problems.push(`export ${name} has no entry in tests/portable/hostile.cases.mjs`);
+    }
+    for (const [name, args] of Object.entries(table.functions)) {
+      for (const [hostileArgs, how] of variants(args(), hostile)) await check(`${name}(${how})`, () => lib[name](...hostileArgs));
+    }
+    for (const [name, spec] of Object.entries(table.classes)) {
+      for (const [hostileArgs, how] of variants(spec.args(), hostile)) await check(`new ${name}(${how})`, () => new lib[name](...hostileArgs));
+      for (const [method, args] of Object.entries(spec.methods ?? {})) {
+        if (!methodsOf(spec.make()).has(method)) problems.push(`${name}.${method} is not a method any more`);
+        for (const [hostileArgs, how] of variants(args, hostile)) await check(`${name}.${method}(${how})`, () => spec.make()[method](...hostileArgs));
+      }
+      for (const [method, args] of Object.entries(spec.statics ?? {})) {
+        for (const [hostileArgs, how] of variants(args(), hostile)) await check(`${name}.${method}(${how})`, () => lib[name][method](...hostileArgs));
+      }
+    }
+    for (const [name, fns] of Object.entries(table.objects)) {
+      for (const [method, args] of Object.entries(fns)) {
+        for (const [hostileArgs, how] of variants(args(), hostile)) await check(`${name}.${method}(${how})`, () => lib[name][method](...hostileArgs));
+      }
+    }
+    for (const [name, spec] of Object.entries(table.invokers)) {
+      for (const [method, args] of Object.entries(spec.methods)) {
+        for (const [hostileArgs, how] of variants(args, hostile)) await check(`${name}.${method}(${how})`, () => spec.make()[method](...hostileArgs));
+      }
+    }
+    assert.deepEqual(problems.slice(0, 40), [], `${problems.length} problems`);
+  },
+
+  async "a trap costs one call: the instance is replaced, new objects and free functions work, old stream objects say INSTANCE_RESET"({ lib, assert, internals }) {
+    const before = internals.instanceState().replacements;
+    const parser = new lib.CitationParser({ sourceCount: 2 });
+    parser.push("Paris [1");
+    assert.throws(() => internals.forceTrapForTests(), (e) => e instanceof WebAssembly.RuntimeError);
+    assert.equal(internals.instanceState().replacements, before + 1);
+    assert.equal(lib.parseCitations("a [1] b [2]", { sourceCount: 2 }).length, 2);
+    const think = new lib.ThinkTagOutputTransformer();
+    assert.deepEqual(think.push("<think>a</think>b").map((e) => e.type), ["thinking_start", "thinking", "thinking_end", "response_start", "response"]);
+    assert.throws(() => parser.finish(), (e) => e.code === "INSTANCE_RESET" && /create a new one/.test(e.message));
+    // Many traps in a row: each costs its own call only.
+    for (let i = 0; i < 300; i++) assert.throws(() => internals.forceTrapForTests());
+    assert.equal(internals.instanceState().replacements, before + 301);
+    assert.equal(lib.parseCitations("a [1]", { sourceCount: 1 })[0].sourceId, 1);
+  },
+
+  async "CSL: hostile styles, dates and titles are errors or escaped, never a dead instance"({ lib, assert, internals }) {
+    const names = await lib.bundledStyleNames();
+    const csl = internals.csl();
+    const before = csl.state().replacements;
+    const item = (extra) => ({ id: "a", type: "book", title: "Atlas", author: [{ family: "Doe", given: "Jo" }], issued: { "date-parts": [[2020]] }, ...extra });
+    for (const style of names) {
+      const [ref] = await lib.renderReferences([item({ issued: { "date-parts": [[2019], [2020]] } })], null, { style });
+      assert.ok(ref.entry.includes("2019"), `${style}: a date range renders (its start): ${ref.entry}`);
+      const [html] = await lib.renderReferences([item({ title: "<script>alert(1)</script>", author: [{ literal: "<img src=x onerror=alert(1)>" }] })], null, { style, format: "html" });
+      assert.ok(!/<script|<img/i.test(html.entry + html.inlineMarker), `${style}: markup is escaped: ${html.inlineMarker} ${html.entry}`);
+    }
+    for (const date of [[[]], [[2020, 0, 0]], [[2020, 14]], [[2020, 2, 45]], [["x"]], [[2020], [2021], [2022]]]) {
+      await lib.renderReferences([item({ issued: { "date-parts": date } })], null, { style: "apa-7" }).catch((e) => assert.equal(e.name, "CiteflowError"));
+    }
+    const wrap = (body) => `<?xml version="1.0"?><style xmlns="http://purl.org/net/xbiblio/csl" class="in-text" version="1.0"><info><title>t</title><id>t</id><updated>2020-01-01T00:00:00+00:00</updated></info>${body}<citation><layout><text variable="title"/></layout></citation></style>`;
+    const nested = wrap(`<bibliography><layout>${"<group>".repeat(2000)}<text variable="title"/>${"</group>".repeat(2000)}</layout></bibliography>`);
+    const selfCalling = wrap(`<macro name="m"><text macro="m"/></macro><bibliography><layout><text macro="m"/></layout></bibliography>`);
+    let doubling = `<macro name="m0"><text variable="title"/></macro>`;
+    for (let i = 1; i <= 20; i++) doubling += `<macro name="m${i}"><text macro="m${i - 1}"/><text macro="m${i - 1}"/></macro>`;
+    doubling = wrap(`${doubling}<bibliography><layout><text macro="m20"/></layout></bibliography>`);
+    for (const style of [nested, selfCalling, doubling]) {
+      await assert.rejects(lib.renderReferences([item()], null, { style }), (e) => e.code === "INVALID_STYLE");
+    }
+    const many = Array.from({ length: 1001 }, (_, i) => item({ id: `i${i}`, title: `Work ${i}` }));
+    await assert.rejects(lib.renderReferences(many, null, { style: "apa-7" }), (e) => e.code === "TOO_MANY_SOURCES");
+    assert.equal(csl.state().replacements, before, "no CSL instance was replaced");
+    assert.throws(() => csl.forceTrap(), (e) => e instanceof WebAssembly.RuntimeError);
+    assert.equal((await lib.renderReferences([item()], null, { style: "apa-7" })).length, 1, "CSL works after a trap");
+  },
+};

@@ -1,0 +1,11 @@
+// The package's internal state the hostile cases read (not part of the public API): the
+// instances' replacement counts and a way to force a trap. Same module instances as the
+// package's own (the entries import these files too).
+import { forceTrapForTests, instanceState } from "../../pkg/src/runtime.js";
+import { cslInstanceState, forceCslTrapForTests } from "../../pkg/src/csl.js";
+
+export const internals = {
+  instanceState,
+  forceTrapForTests,
+  csl: () => ({ state: cslInstanceState, forceTrap: forceCslTrapForTests }),
+};
