@@ -7,18 +7,18 @@ const ARGS = [
   "--disable-background-networking", "--disable-component-update", "--disable-sync",
 ];
 
-export function launch() {
-  return chromium.launch({ executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium", args: ARGS });
+export function launch(timeout) {
+  return chromium.launch({ executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium", args: ARGS, timeout });
 }
 
 /** A browser with one page: `goto(url)`, `evaluate(fn, arg)`, `version`, `close()`. */
-export async function start() {
-  const browser = await launch();
+export async function start(timeout) {
+  const browser = await launch(timeout);
   try {
     const page = await browser.newPage();
     return {
       version: `chromium ${browser.version()}`,
-      goto: (url, timeout) => page.goto(url, { timeout }),
+      goto: (url) => page.goto(url, { timeout }),
       evaluate: (fn, arg) => page.evaluate(fn, arg),
       close: () => browser.close(),
     };
