@@ -65,7 +65,7 @@ async function waitReady(base, driver, timeout) {
 export async function start(timeout) {
   const stops = [];
   const close = async () => {
-    for (const stop of stops.reverse()) await stop().catch(() => {});
+    while (stops.length) await stops.pop()().catch(() => {});
   };
   try {
     const xvfb = await startXvfb(timeout);
