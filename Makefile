@@ -33,8 +33,12 @@ test-runtimes:
 	node tests/smoke/node.mjs
 	$(DENO) run --quiet --allow-read --allow-net --node-modules-dir=manual tests/smoke/deno.mjs
 	node tests/smoke/workerd.mjs
-	node tests/smoke/chromium.mjs
-	node tests/browser/run.mjs
+	node tests/smoke/browser.mjs --engine=chromium
+	node tests/browser/run.mjs --engine=chromium
+	node tests/smoke/browser.mjs --engine=firefox
+	node tests/browser/run.mjs --engine=firefox
+	node tests/smoke/browser.mjs --engine=webkit
+	node tests/browser/run.mjs --engine=webkit
 	node tests/smoke/demo.mjs
 	node tests/examples/run.mjs
 

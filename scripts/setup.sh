@@ -70,7 +70,8 @@ else
   cargo install -q wasm-bindgen-cli --version "$want" --force
 fi
 
-# --- 3. npm dev dependencies: binaryen (wasm-opt), deno, workerd/miniflare, playwright-core, ai
+# --- 3. npm dev dependencies: binaryen (wasm-opt), deno, workerd/miniflare, playwright-core,
+# puppeteer-core (drives Firefox; downloads no browser), ai
 if [ -f node_modules/.package-lock.json ] && [ node_modules/.package-lock.json -nt package-lock.json ]; then
   log "npm dependencies present"
 else
@@ -78,11 +79,14 @@ else
   npm ci --no-audit --no-fund --loglevel=error
 fi
 
-# --- 4. Chromium for the browser tests --------------------------------------------------------
-if command -v chromium >/dev/null; then
-  log "chromium present"
-else
-  log "installing chromium"
-  apt_install chromium
+# --- 4. Browsers for the browser tests: Chromium, Firefox ESR, WebKitGTK (its WebDriver ships
+# the MiniBrowser it drives) and Xvfb, the display WebKit needs ------------------------------
+missing=()
+for pair in chromium:chromium firefox-esr:firefox-esr WebKitWebDriver:webkit2gtk-driver Xvfb:xvfb; do
+  if command -v "${pair%%:*}" >/dev/null; then log "${pair%%:*} present"; else missing+=("${pair#*:}"); fi
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  log "installing ${missing[*]}"
+  apt_install "${missing[@]}"
 fi
 log "done"

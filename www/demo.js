@@ -129,7 +129,10 @@ async function ask(question, signal) {
   let count = 0;
   let usage = null;
   const citations = [];
-  for await (const event of events) {
+  // A reader, not `for await`: WebKit (Safari) cannot async-iterate a ReadableStream.
+  const reader = events.getReader();
+  for (let next = await reader.read(); !next.done; next = await reader.read()) {
+    const event = next.value;
     count += 1;
     if (event.type === "thinking") $("reasoning").append(event.value);
     if (event.type === "thinking_end") $("reasoning-state").textContent = "done";

@@ -6,6 +6,7 @@ import { checkPolicy, citationGrammar, parseCitations } from "./citations.js";
 import { citeflowError, describe, fields, isArray, isInstance, list, prop } from "./errors.js";
 import { renderReferences } from "./references.js";
 import { ready } from "./runtime.js";
+import { iterableOf } from "./streams.js";
 import { ThinkTagOutputTransformer } from "./transformers.js";
 
 export const SCHEMA_VERSION = 3;
@@ -227,7 +228,7 @@ export class StreamingResult {
       this.#text += out;
       return out;
     };
-    for await (const item of lm.stream(messages, options)) {
+    for await (const item of iterableOf(lm.stream(messages, options))) {
       if (item !== null && typeof item === "object" && item.usage && !item.type) {
         this.#usage = item.usage;
         continue;

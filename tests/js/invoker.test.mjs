@@ -1,5 +1,5 @@
 // The invoker cases (tests/portable/invoker.cases.mjs) in Node; tests/browser/run.mjs runs the
-// same cases in Chromium.
+// same cases in Chromium, Firefox and WebKit.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import * as lib from "citeflow";

@@ -1,5 +1,5 @@
 // Relevance filters and reference formatters, written once and run in Node
-// (tests/js/relevance.test.mjs) and in Chromium (tests/browser/run.mjs) against the fake
+// (tests/js/relevance.test.mjs) and in browsers (tests/browser/run.mjs) against the fake
 // provider. Its models read the chunk texts: "relevant" → 0.9, "irrelevant" → 0.2, "p=0.5" →
 // exactly 0.5; the "semantic" embedder reads a vector from "@[x,y,…]".
 
