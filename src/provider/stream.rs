@@ -10,9 +10,12 @@
 //! `message_start` / `message_delta` usage → `usage` events, `error` → an error.
 //! A stream that stops before its end marker is an error, never a short answer.
 
+use std::collections::BTreeMap;
+
 use serde_json::{json, Map, Value};
 use thiserror::Error;
 
+use super::request::content_text;
 use super::sse::{SseDecoder, SseError, SseMessage};
 use crate::event::{types, Event};
 
@@ -92,8 +95,9 @@ pub struct ProviderStreamDecoder {
     done: bool,
     finished: bool,
     message_id: Option<String>,
-    /// Anthropic content blocks by index.
-    blocks: Vec<BlockKind>,
+    /// Anthropic content blocks by index. A map, not a vector indexed by the provider's
+    /// number: an index of 4 294 967 295 costs one entry, not gigabytes.
+    blocks: BTreeMap<u64, BlockKind>,
     /// UTF-16 length of the answer so far (where a cited block starts).
     answer16: usize,
     finish_reason: Option<String>,
@@ -106,7 +110,7 @@ impl ProviderStreamDecoder {
             done: false,
             finished: false,
             message_id: None,
-            blocks: Vec::new(),
+            blocks: BTreeMap::new(),
             answer16: 0,
             finish_reason: None,
         }
@@ -184,7 +188,7 @@ impl ProviderStreamDecoder {
 
     fn text_event(&mut self, kind: &str, id: Option<String>, text: &str) -> Event {
         if kind == types::RESPONSE {
-            self.answer16 += text.encode_utf16().count();
+            self.answer16 = self.answer16.saturating_add(text.encode_utf16().count());
         }
         Event::text(kind, id, text)
     }
@@ -196,7 +200,7 @@ impl ProviderStreamDecoder {
         }
         let choices = match chunk.get("choices") {
             None | Some(Value::Null) => &[][..],
-            Some(Value::Array(c)) => &c[..],
+            Some(Value::Array(c)) => c.as_slice(),
             Some(_) => return Err(self.invalid("`choices` is not an array")),
         };
         // Only the first choice is followed (n > 1 is not streamed by chat UIs).
@@ -215,12 +219,13 @@ impl ProviderStreamDecoder {
                     break;
                 }
             }
+            // A string, or (some compatible servers) an array of content parts.
             if let Some(text) = delta
                 .get("content")
-                .and_then(Value::as_str)
+                .and_then(content_text)
                 .filter(|t| !t.is_empty())
             {
-                out.push(self.text_event(types::RESPONSE, self.message_id.clone(), text));
+                out.push(self.text_event(types::RESPONSE, self.message_id.clone(), &text));
             }
             if let Some(reason) = choice.get("finish_reason").and_then(Value::as_str) {
                 self.finish_reason = Some(reason.to_owned());
@@ -232,7 +237,7 @@ impl ProviderStreamDecoder {
         Ok(out)
     }
 
-    fn block_id(&self, index: usize) -> Option<String> {
+    fn block_id(&self, index: u64) -> Option<String> {
         Some(format!(
             "{}-{index}",
             self.message_id.as_deref().unwrap_or("msg")
@@ -244,10 +249,7 @@ impl ProviderStreamDecoder {
             .get("type")
             .and_then(Value::as_str)
             .ok_or_else(|| self.invalid("an event without `type`"))?;
-        let index = event
-            .get("index")
-            .and_then(Value::as_u64)
-            .map(|i| i as usize);
+        let index = event.get("index").and_then(Value::as_u64);
         let mut out = Vec::new();
         match kind {
             "message_start" => {
@@ -266,10 +268,7 @@ impl ProviderStreamDecoder {
                     Some("thinking") | Some("redacted_thinking") => BlockKind::Thinking,
                     _ => BlockKind::Other,
                 };
-                if self.blocks.len() <= index {
-                    self.blocks.resize(index + 1, BlockKind::Other);
-                }
-                self.blocks[index] = kind;
+                self.blocks.insert(index, kind);
                 let id = self.block_id(index);
                 match kind {
                     BlockKind::Text => {
@@ -318,7 +317,7 @@ impl ProviderStreamDecoder {
                 let index =
                     index.ok_or_else(|| self.invalid("content_block_stop without `index`"))?;
                 let id = self.block_id(index);
-                match self.blocks.get(index) {
+                match self.blocks.get(&index) {
                     Some(BlockKind::Text) => out.push(Event::text("response_end", id, "")),
                     Some(BlockKind::Thinking) => out.push(Event::text("thinking_end", id, "")),
                     _ => {}
@@ -343,7 +342,7 @@ impl ProviderStreamDecoder {
     fn anthropic_citation(&self, c: &Value) -> Value {
         let index = c.get("document_index").and_then(Value::as_u64).unwrap_or(0);
         let mut citation = Map::new();
-        citation.insert("sourceId".into(), json!(index + 1));
+        citation.insert("sourceId".into(), json!(index.saturating_add(1)));
         citation.insert("marker".into(), json!(""));
         citation.insert("span".into(), json!([self.answer16, self.answer16]));
         citation.insert("valid".into(), json!(true));
@@ -402,7 +401,7 @@ impl ProviderByteStream {
 
 fn truncate(s: &str) -> &str {
     match s.char_indices().nth(80) {
-        Some((i, _)) => &s[..i],
+        Some((i, _)) => s.get(..i).unwrap_or(s),
         None => s,
     }
 }
