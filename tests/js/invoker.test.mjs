@@ -13,3 +13,32 @@ after(() => server.close());
 for (const [name, run] of Object.entries(invokerCases)) {
   test(name, () => run({ lib, assert, base: server.base, requests: server.log, maxInFlight: server.maxInFlight }));
 }
+
+// Node only: its fetch shows a redirect's target, so same-origin redirects can be followed;
+// and big bodies are cheap to serve here.
+const lm = (model, more = {}) => lib.buildLMInvoker(`openai-compatible/${model}`, { apiKey: "sk-test", baseUrl: server.base, maxRetries: 0, ...more });
+
+test("same-origin 307/308 redirects are followed, a bounded number of times; others are refused", async () => {
+  assert.equal((await lm("redirect-same").invoke("Hi")).outputs[0].output, "<think>hidden</think>Hello [1].");
+  const hops = server.requests.filter((r) => r.body.model === "redirect-same").map((r) => [r.url, r.headers.authorization, r.body.messages?.[0]?.content]);
+  assert.deepEqual(hops, [["/v1/chat/completions", "Bearer sk-test", "Hi"], ["/v1/chat/completions?hop=1", "Bearer sk-test", "Hi"]], "method, body and key kept on the same origin");
+  await assert.rejects(lm("redirect-loop").invoke("Hi"), (e) => e.code === "REDIRECT_REFUSED" && /redirects/.test(e.message));
+  assert.equal(server.requests.filter((r) => r.body.model === "redirect-loop").length, 6, "the first request and 5 redirects");
+  await assert.rejects(lm("redirect-302").invoke("Hi"), (e) => e.code === "REDIRECT_REFUSED" && e.status === 302);
+  // A stream follows the same policy.
+  const events = [];
+  for await (const e of lm("redirect-same").stream("Hi")) events.push(e);
+  assert.ok(events.some((e) => e.type === "response"));
+});
+
+test("a gzip body that inflates past the limit stops at the limit (RESPONSE_TOO_LARGE)", async () => {
+  const before = process.memoryUsage().arrayBuffers;
+  await assert.rejects(lm("gzip-bomb").invoke("Hi"), (e) => e.code === "RESPONSE_TOO_LARGE" && /33554432/.test(e.message));
+  assert.ok(process.memoryUsage().arrayBuffers - before < 200 << 20, "not read whole");
+});
+
+test("an error body that never ends is read only to a bound; the error still says what happened", async () => {
+  const started = Date.now();
+  await assert.rejects(lm("huge-error").invoke("Hi"), (e) => e.code === "PROVIDER_ERROR" && e.status === 500 && e.providerMessage.length <= 300 && e.providerMessage.startsWith("<p>error</p>"));
+  assert.ok(Date.now() - started < 5000);
+});
