@@ -369,6 +369,10 @@ export function buildLMInvoker(modelId, options = {}) {
               throw scrub(error, secrets);
             }
             finish = sent.done;
+            if (!sent.body) {
+              finish();
+              throw invokerError("INVALID_PROVIDER_DATA", `${modelId}: the answer to a stream request has no body`, { retryable: false }, secrets);
+            }
             let events = sent.body.pipeThrough(new ProviderBodyDecoder(sent.http.streamFormat).transformStream());
             const chain = transformers();
             if (chain) events = events.pipeThrough(chain.transformStream());

@@ -3,7 +3,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import * as lib from "citeflow";
-import { invokerCases } from "../portable/invoker.cases.mjs";
+import { assertNoKey, invokerCases } from "../portable/invoker.cases.mjs";
 import { startFakeProvider } from "./support/fake-provider.mjs";
 
 let server;
@@ -41,4 +41,31 @@ test("an error body that never ends is read only to a bound; the error still say
   const started = Date.now();
   await assert.rejects(lm("huge-error").invoke("Hi"), (e) => e.code === "PROVIDER_ERROR" && e.status === 500 && e.providerMessage.length <= 300 && e.providerMessage.startsWith("<p>error</p>"));
   assert.ok(Date.now() - started < 5000);
+});
+
+test("the key check itself finds a piece of the key wherever it hides", () => {
+  const key = "sk-0123456789abcdefghij";
+  const error = () => Object.assign(new Error("fine"), { name: "CiteflowError", code: "X" });
+  assert.ok(assertNoKey(error(), key, "clean"));
+  const hiding = [
+    (e) => (e.message = "…6789abcdef…"),
+    (e) => (e.stack = `${e.stack}\n at sk-0123456`),
+    (e) => (e.cause = new Error("c", { cause: { deep: ["x", "23456789ab"] } })),
+    (e) => Object.defineProperty(e, "hidden", { value: "9abcdefghij", enumerable: false }),
+    (e) => (e[Symbol("s")] = key),
+    (e) => (e.providerMessage = `${key.slice(0, 12)}[cut]`),
+  ];
+  for (const [i, hide] of hiding.entries()) {
+    const e = error();
+    hide(e);
+    assert.throws(() => assertNoKey(e, key, `way ${i}`), /holds a piece of the key/, `way ${i}`);
+  }
+});
+
+test("a stream answered without a body, or an error body that is not text, is a clear error", async () => {
+  const fetch = async () => new Response(null, { status: 200, headers: { "content-type": "text/event-stream" } });
+  const events = lib.buildLMInvoker("openai/gpt-4o", { apiKey: "k", fetch, maxRetries: 0 }).stream("Hi");
+  await assert.rejects(async () => {
+    for await (const e of events) void e;
+  }, (e) => e.code === "INVALID_PROVIDER_DATA");
 });

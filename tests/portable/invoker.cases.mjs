@@ -13,7 +13,7 @@ const SECRET = "sk-live-7Qm2Xr9Lw4Tz8Vb1Nc6Hd3Jf5Kg0Pa-echo-B8e4";
  * anywhere: message, stack, String(error), the cause chain, every own property (enumerable or
  * not, string or symbol keyed), recursively.
  */
-function assertNoKey(error, key, where) {
+export function assertNoKey(error, key, where) {
   if (!(error instanceof Error) || typeof error.code !== "string") throw new Error(`${where}: expected a CiteflowError, got ${String(error)}`);
   const pieces = new Set();
   for (let i = 0; i + 10 <= key.length; i++) pieces.add(key.slice(i, i + 10));
