@@ -569,7 +569,7 @@ pub fn parse_embeddings(
             data.len()
         )));
     }
-    let mut rows: Vec<Option<Vec<f32>>> = vec![None; expected];
+    let mut rows: Vec<Option<Vec<f32>>> = vec![None; data.len()];
     for (position, item) in data.iter().enumerate() {
         // An index past usize (wasm32: 2^32) is out of range, never truncated onto another.
         let index = match item.get("index").and_then(Value::as_u64) {

@@ -14,6 +14,8 @@ function bodyOf(bytes, random) {
       while (i < bytes.length) {
         const n = 1 + Math.floor(random() * 40);
         c.enqueue(bytes.slice(i, i + n));
+        // Empty chunks, as a fetch body may deliver them, change nothing.
+        if (random() < 0.2) c.enqueue(new Uint8Array(0));
         i += n;
       }
       c.close();
