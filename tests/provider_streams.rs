@@ -1,7 +1,10 @@
 //! Provider streams: SSE bytes split anywhere → SSE messages → events, against fixtures.
 
 use citeflow::event::Event;
-use citeflow::provider::{ProviderByteStream, ProviderStreamDecoder, SseDecoder, StreamFormat};
+use citeflow::provider::stream::MAX_CONTENT_BLOCKS;
+use citeflow::provider::{
+    ProviderByteStream, ProviderStreamDecoder, SseDecoder, SseMessage, StreamFormat,
+};
 use proptest::prelude::*;
 use serde_json::Value;
 
@@ -85,6 +88,26 @@ fn anthropic_blocks_share_ids() {
         .map(|e| e.id.as_deref())
         .collect();
     assert_eq!(ids, [Some("msg_01-0"); 3]);
+}
+
+#[test]
+fn content_blocks_are_bounded_whatever_their_indexes() {
+    let mut d = ProviderStreamDecoder::new(StreamFormat::Anthropic);
+    let start = |index: u64| SseMessage {
+        event: None,
+        data: format!(
+            r#"{{"type":"content_block_start","index":{index},"content_block":{{"type":"text"}}}}"#
+        ),
+        id: None,
+        retry: None,
+    };
+    for i in 0..MAX_CONTENT_BLOCKS as u64 {
+        d.push(&start(u64::MAX - i)).unwrap();
+    }
+    // A block index seen before is the same block, not a new one.
+    d.push(&start(u64::MAX)).unwrap();
+    let error = d.push(&start(0)).unwrap_err();
+    assert_eq!(error.code(), "INVALID_PROVIDER_DATA");
 }
 
 /// Pieces of hostile streams: every line ending, BOM, multi-byte characters, valid and invalid

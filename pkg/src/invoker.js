@@ -212,7 +212,7 @@ async function fetchFollowingSameOrigin(url, init, fetchFn, refuse) {
       target = null;
     }
     const status = opaque ? 0 : res.status;
-    if (target === null) throw refuse(status, "the runtime does not show where it points (browsers hide it): give the final address as baseUrl");
+    if (target === null) throw refuse(status, "its target is missing or hidden by the runtime (browsers hide it): give the final address as baseUrl");
     if (from === null || target.origin !== from.origin) throw refuse(status, `it points to another origin (${target.origin}), which must not receive the credentials`);
     if (status !== 307 && status !== 308) throw refuse(status, `a ${status} would turn the POST into a GET`);
     if (hops === MAX_REDIRECTS) throw refuse(status, `more than ${MAX_REDIRECTS} redirects`);

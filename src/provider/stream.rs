@@ -10,8 +10,6 @@
 //! `message_start` / `message_delta` usage → `usage` events, `error` → an error.
 //! A stream that stops before its end marker is an error, never a short answer.
 
-use std::collections::BTreeMap;
-
 use serde_json::{json, Map, Value};
 use thiserror::Error;
 
@@ -44,6 +42,9 @@ impl StreamFormat {
         }
     }
 }
+
+/// The most content blocks one Anthropic message may open.
+pub const MAX_CONTENT_BLOCKS: usize = 4096;
 
 /// The event type carrying token usage (value: the provider's usage object, as sent).
 pub const USAGE: &str = "usage";
@@ -95,9 +96,10 @@ pub struct ProviderStreamDecoder {
     done: bool,
     finished: bool,
     message_id: Option<String>,
-    /// Anthropic content blocks by index. A map, not a vector indexed by the provider's
-    /// number: an index of 4 294 967 295 costs one entry, not gigabytes.
-    blocks: BTreeMap<u64, BlockKind>,
+    /// Anthropic content blocks as (index, kind), not a vector indexed by the provider's
+    /// number: an index of 4 294 967 295 costs one entry, not gigabytes. At most
+    /// [`MAX_CONTENT_BLOCKS`] (a message has a handful), so each lookup is a short scan.
+    blocks: Vec<(u64, BlockKind)>,
     /// UTF-16 length of the answer so far (where a cited block starts).
     answer16: usize,
     finish_reason: Option<String>,
@@ -110,7 +112,7 @@ impl ProviderStreamDecoder {
             done: false,
             finished: false,
             message_id: None,
-            blocks: BTreeMap::new(),
+            blocks: Vec::new(),
             answer16: 0,
             finish_reason: None,
         }
@@ -268,7 +270,15 @@ impl ProviderStreamDecoder {
                     Some("thinking") | Some("redacted_thinking") => BlockKind::Thinking,
                     _ => BlockKind::Other,
                 };
-                self.blocks.insert(index, kind);
+                if let Some(block) = self.blocks.iter_mut().find(|(i, _)| *i == index) {
+                    block.1 = kind;
+                } else if self.blocks.len() < MAX_CONTENT_BLOCKS {
+                    self.blocks.push((index, kind));
+                } else {
+                    return Err(self.invalid(format!(
+                        "more than {MAX_CONTENT_BLOCKS} content blocks in one message"
+                    )));
+                }
                 let id = self.block_id(index);
                 match kind {
                     BlockKind::Text => {
@@ -317,7 +327,7 @@ impl ProviderStreamDecoder {
                 let index =
                     index.ok_or_else(|| self.invalid("content_block_stop without `index`"))?;
                 let id = self.block_id(index);
-                match self.blocks.get(&index) {
+                match self.blocks.iter().find(|(i, _)| *i == index).map(|b| b.1) {
                     Some(BlockKind::Text) => out.push(Event::text("response_end", id, "")),
                     Some(BlockKind::Thinking) => out.push(Event::text("thinking_end", id, "")),
                     _ => {}
