@@ -251,7 +251,8 @@ async function fetchWithRetries({ http, transport, signal, stream }) {
           return { body: res.body, http, done };
         }
         const text = await readBody(res, maxResponseBytes, tooLarge(res.status));
-        failure = core.providerAnswerFailure(http.provider, res.status, text);
+        // Only a body that mentions "error" is handed to the core a second time.
+        failure = text.includes('"error"') ? core.providerAnswerFailure(http.provider, res.status, text) : null;
         if (!failure) {
           done();
           // A stream request answered with JSON: decoded as a stream all the same, which says
