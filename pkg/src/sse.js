@@ -32,8 +32,8 @@ class Utf8Chunks {
   bytes(chunk) {
     if (typeof chunk !== "string") {
       const bytes = bytesOf(chunk, this.#owner);
+      if (this.#held === "") return bytes;
       const held = this.flush();
-      if (held.length === 0) return bytes;
       const joined = new Uint8Array(held.length + bytes.length);
       joined.set(held);
       joined.set(bytes, held.length);
