@@ -32,6 +32,7 @@ export type CiteflowErrorCode =
   | "INVALID_JUDGE_SCORE"
   | "SSE_LINE_TOO_LONG"
   | "SSE_TRUNCATED"
+  | "SSE_EVENT_TOO_LARGE"
   | "UNKNOWN_PROVIDER"
   | "PROVIDER_ERROR"
   | "STREAM_TRUNCATED"
@@ -40,6 +41,8 @@ export type CiteflowErrorCode =
   | "INVALID_MODEL_ID"
   | "TIMEOUT"
   | "NETWORK_ERROR"
+  | "REDIRECT_REFUSED"
+  | "RESPONSE_TOO_LARGE"
   | "INVALID_CONTEXT_CONFIG"
   | "INVALID_EMBEDDING"
   | "INVALID_MODEL_ANSWER";
@@ -359,7 +362,8 @@ export interface SSEMessage {
 
 /** Incremental, strict SSE decoding (CRLF/LF/CR, split lines and characters, BOM, comments, bounded lines). */
 export class SSEDecoder {
-  constructor(options?: { maxLineBytes?: number });
+  /** `maxLineBytes` (default 1 MiB) bounds one line; `maxEventBytes` (default 8 MiB) one event's data (SSE_EVENT_TOO_LARGE). */
+  constructor(options?: { maxLineBytes?: number; maxEventBytes?: number });
   push(chunk: Uint8Array | ArrayBuffer | ArrayBufferView | string): SSEMessage[];
   /** Throws SSE_TRUNCATED if the stream ended inside an event. */
   finish(): SSEMessage[];
@@ -397,10 +401,21 @@ export interface InvokerOptions {
   headers?: Record<string, string>;
   /** Default: the runtime's fetch. */
   fetch?: typeof fetch;
-  /** Per attempt, until the answer (for streams: until the response starts). Default 60 000. */
+  /**
+   * Per attempt, until the answer (for streams: until the response starts). Default 60 000;
+   * at most 2 147 483 647 (setTimeout's range), otherwise INVALID_OPTION.
+   */
   timeoutMs?: number;
   /** Retries on 408/409/429/5xx and network errors, with backoff and Retry-After. Default 2. */
   maxRetries?: number;
+  /**
+   * The largest whole (non-streamed) answer read, in bytes as decoded (after gzip). Default
+   * 33 554 432 (32 MiB); past it the read stops: RESPONSE_TOO_LARGE. Error answers are read to
+   * 64 KiB; a stream is bounded per event (8 MiB, SSE_EVENT_TOO_LARGE).
+   * Redirects: same-origin 307/308 are followed (at most 5); any other is REDIRECT_REFUSED, so
+   * credentials never reach another origin (browsers hide redirect targets: all are refused).
+   */
+  maxResponseBytes?: number;
   /** Applied to whole answers and to streams. */
   outputTransformers?: OutputTransformerConfigInput[];
   /** Tried in order when the call fails. */

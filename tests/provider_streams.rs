@@ -1,7 +1,11 @@
 //! Provider streams: SSE bytes split anywhere → SSE messages → events, against fixtures.
 
 use citeflow::event::Event;
-use citeflow::provider::{ProviderStreamDecoder, SseDecoder, StreamFormat};
+use citeflow::provider::stream::MAX_CONTENT_BLOCKS;
+use citeflow::provider::{
+    ProviderByteStream, ProviderStreamDecoder, SseDecoder, SseMessage, StreamFormat,
+};
+use proptest::prelude::*;
 use serde_json::Value;
 
 fn cases() -> Vec<Value> {
@@ -53,13 +57,17 @@ fn fixtures_decode_the_same_for_any_split() {
             .collect();
         let want_error = case.get("error").and_then(Value::as_str);
         for cut in 0..=bytes.len() {
-            let (events, error) = decode(format, &[&bytes[..cut], &bytes[cut..]]);
-            let got: Vec<(String, Value)> = events
-                .iter()
-                .map(|e| (e.kind.clone(), e.value.clone()))
-                .collect();
-            assert_eq!(got, want, "{name} split at {cut}");
-            assert_eq!(error, want_error, "{name} split at {cut}");
+            let (head, tail) = bytes.split_at(cut);
+            // Empty chunks (a fetch body may deliver them) change nothing either.
+            for pieces in [vec![head, tail], vec![head, b"", b"", tail, b""]] {
+                let (events, error) = decode(format, &pieces);
+                let got: Vec<(String, Value)> = events
+                    .iter()
+                    .map(|e| (e.kind.clone(), e.value.clone()))
+                    .collect();
+                assert_eq!(got, want, "{name} split at {cut}");
+                assert_eq!(error, want_error, "{name} split at {cut}");
+            }
         }
     }
 }
@@ -80,4 +88,106 @@ fn anthropic_blocks_share_ids() {
         .map(|e| e.id.as_deref())
         .collect();
     assert_eq!(ids, [Some("msg_01-0"); 3]);
+}
+
+#[test]
+fn content_blocks_are_bounded_whatever_their_indexes() {
+    let mut d = ProviderStreamDecoder::new(StreamFormat::Anthropic);
+    let start = |index: u64| SseMessage {
+        event: None,
+        data: format!(
+            r#"{{"type":"content_block_start","index":{index},"content_block":{{"type":"text"}}}}"#
+        ),
+        id: None,
+        retry: None,
+    };
+    for i in 0..MAX_CONTENT_BLOCKS as u64 {
+        d.push(&start(u64::MAX - i)).unwrap();
+    }
+    // A block index seen before is the same block, not a new one.
+    d.push(&start(u64::MAX)).unwrap();
+    let error = d.push(&start(0)).unwrap_err();
+    assert_eq!(error.code(), "INVALID_PROVIDER_DATA");
+}
+
+/// Pieces of hostile streams: every line ending, BOM, multi-byte characters, valid and invalid
+/// provider JSON, error events, absurd block indexes.
+const PIECES: &[&str] = &[
+    "data: ",
+    "data:",
+    "event: e",
+    "id: 1",
+    "retry: 5",
+    ": c",
+    "\r",
+    "\n",
+    "\r\n",
+    "\u{feff}",
+    "x",
+    "é",
+    "😀",
+    "[DONE]",
+    "{",
+    r#"{"choices":[{"index":0,"delta":{"content":"a"}}]}"#,
+    r#"{"choices":[{"index":0,"delta":{"content":[{"type":"text","text":"p"}]},"finish_reason":"stop"}]}"#,
+    r#"{"type":"content_block_start","index":4294967295,"content_block":{"type":"text"}}"#,
+    r#"{"type":"content_block_delta","index":18446744073709551615,"delta":{"type":"text_delta","text":"t"}}"#,
+    r#"{"type":"content_block_stop","index":1500000000}"#,
+    r#"{"type":"message_stop"}"#,
+    r#"{"error":{"message":"m","code":7}}"#,
+    r#"{"usage":{"__proto__":{"x":1}}}"#,
+];
+
+fn as_pairs(events: &[Event]) -> Vec<(String, Value)> {
+    events
+        .iter()
+        .map(|e| (e.kind.clone(), e.value.clone()))
+        .collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// Any byte split (through UTF-8 characters and CRLF pairs), with empty chunks anywhere,
+    /// gives the same events and the same error; nothing panics.
+    #[test]
+    fn any_split_with_empty_chunks_decodes_the_same(
+        parts in prop::collection::vec(prop::sample::select(PIECES), 0..40),
+        cuts in prop::collection::vec(any::<usize>(), 0..10),
+        empties in prop::collection::vec(any::<usize>(), 0..4),
+        anthropic in any::<bool>(),
+    ) {
+        let format = if anthropic { StreamFormat::Anthropic } else { StreamFormat::OpenAi };
+        let text = parts.concat();
+        let bytes = text.as_bytes();
+        let whole = decode(format, &[bytes]);
+        let mut bounds: Vec<usize> = cuts.iter().map(|c| c % (bytes.len() + 1)).collect();
+        bounds.extend([0, bytes.len()]);
+        bounds.sort_unstable();
+        bounds.dedup();
+        let mut pieces: Vec<&[u8]> = bounds
+            .windows(2)
+            .filter_map(|w| bytes.get(w[0]..w[1]))
+            .collect();
+        for e in &empties {
+            pieces.insert(e % (pieces.len() + 1), b"");
+        }
+        let (events, error) = decode(format, &pieces);
+        prop_assert_eq!(as_pairs(&events), as_pairs(&whole.0));
+        prop_assert_eq!(error, whole.1);
+        // The one-step decoder agrees whenever the stream is well formed.
+        let mut stream = ProviderByteStream::new(format);
+        let mut one_step = Vec::new();
+        let mut failed = false;
+        for piece in &pieces {
+            match stream.push(piece) {
+                Ok(e) => one_step.extend(e),
+                Err(_) => { failed = true; break; }
+            }
+        }
+        if !failed && whole.1.is_none() {
+            one_step.extend(stream.finish().unwrap_or_default());
+            prop_assert_eq!(as_pairs(&one_step), as_pairs(&whole.0));
+        }
+    }
 }

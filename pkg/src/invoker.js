@@ -8,11 +8,26 @@ import { ProviderBodyDecoder } from "./sse.js";
 import { OutputTransformerChain } from "./transformers.js";
 
 const DEFAULT_TIMEOUT_MS = 60_000;
+/** setTimeout's longest delay (a signed 32-bit count of ms): past it, runtimes fire at once. */
+const MAX_TIMEOUT_MS = 2 ** 31 - 1;
 const DEFAULT_MAX_RETRIES = 2;
-const OPTIONS = ["apiKey", "baseUrl", "headers", "fetch", "timeoutMs", "maxRetries", "outputTransformers", "fallbackLms"];
+/** The largest answer read, in bytes as decoded (after gzip); a stream is bounded per event instead. */
+const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
+/** How much of an error answer is read: more than any provider's error JSON. */
+const ERROR_BODY_BYTES = 64 * 1024;
+/** Same-origin 307/308 redirects followed per request. */
+const MAX_REDIRECTS = 5;
+const REDIRECT_STATUSES = [301, 302, 303, 307, 308];
+/** Pieces of a secret this long or longer are removed from errors wherever they appear. */
+const SECRET_PIECE = 10;
+/** Request headers whose values are secrets too. */
+const CREDENTIAL_HEADERS = ["authorization", "proxy-authorization", "x-api-key", "api-key", "cookie"];
+const OPTIONS = ["apiKey", "baseUrl", "headers", "fetch", "timeoutMs", "maxRetries", "maxResponseBytes", "outputTransformers", "fallbackLms"];
 const CALL_OPTIONS = ["signal", "responseSchema", "temperature", "maxTokens", "logprobs", "topLogprobs"];
 // What Citeformer passes along: the grammar goes to OpenAI-compatible servers, the rest is informational.
 const CITE_OPTIONS = ["grammar", "policy", "markerStyle", "sourceCount"];
+
+const encoder = new TextEncoder();
 
 function checkKeys(obj, allowed, what) {
   for (const key of Object.keys(obj)) {
@@ -20,12 +35,65 @@ function checkKeys(obj, allowed, what) {
   }
 }
 
-/** An error that never carries the API key, even when the provider echoes it. */
-function invokerError(code, message, fields, apiKey) {
-  const clean = (s) => (apiKey && typeof s === "string" ? s.split(apiKey).join("[redacted]") : s);
-  const error = citeflowError(code, clean(message));
-  for (const [k, v] of Object.entries(fields)) error[k] = clean(v);
-  return error;
+/** The secrets of one invoker: its API key and the values of credential headers you added. */
+function secretsOf(apiKey, headers) {
+  const secrets = [apiKey];
+  for (const [name, value] of Object.entries(headers)) {
+    if (CREDENTIAL_HEADERS.includes(name.toLowerCase()) && typeof value === "string") secrets.push(value, value.replace(/^\w+\s+/, ""));
+  }
+  return [...new Set(secrets.filter((s) => typeof s === "string" && s.length > 0))];
+}
+
+/**
+ * The one redaction every error path uses: each secret, and every run of text made of pieces
+ * of a secret at least SECRET_PIECE characters long (a key cut by a length limit, or partly
+ * echoed), becomes "[redacted]".
+ */
+function redact(text, secrets) {
+  if (typeof text !== "string" || secrets.length === 0) return text;
+  const hidden = new Uint8Array(text.length);
+  let found = false;
+  for (const secret of secrets) {
+    const size = Math.min(SECRET_PIECE, secret.length);
+    const pieces = new Set();
+    for (let i = 0; i + size <= secret.length; i++) pieces.add(secret.slice(i, i + size));
+    for (let i = 0; i + size <= text.length; i++) {
+      if (pieces.has(text.slice(i, i + size))) {
+        hidden.fill(1, i, i + size);
+        found = true;
+      }
+    }
+  }
+  if (!found) return text;
+  let out = "";
+  for (let i = 0; i < text.length; ) {
+    const start = i;
+    const secret = hidden[i];
+    while (i < text.length && hidden[i] === secret) i++;
+    out += secret ? "[redacted]" : text.slice(start, i);
+  }
+  return out;
+}
+
+/**
+ * An error safe to show. Ours (a `code`, from this file or the core) is rebuilt from redacted
+ * strings: message, stack and every field; the original, which may hold a provider's echo of
+ * the key, is not kept (not even as `cause`). Anything else (an abort reason, an exception of
+ * your own) passes unchanged.
+ */
+function scrub(error, secrets) {
+  if (secrets.length === 0 || !(error instanceof Error) || typeof error.code !== "string") return error;
+  const clean = citeflowError(error.code, redact(String(error.message), secrets));
+  for (const [key, value] of Object.entries(error)) {
+    if (key === "code" || key === "message" || key === "stack" || key === "cause") continue;
+    if (value === null || typeof value !== "object") clean[key] = redact(value, secrets);
+  }
+  return clean;
+}
+
+/** An invoker's error with its fields, never carrying a secret. */
+function invokerError(code, message, fields, secrets) {
+  return scrub(Object.assign(citeflowError(code, message), fields), secrets);
 }
 
 function toMessages(input) {
@@ -53,12 +121,15 @@ function sleep(ms, signal) {
 
 /** The options every invoker shares, checked. */
 function transportOptions(options) {
-  const { apiKey = null, baseUrl = null, headers = {}, fetch: fetchFn = globalThis.fetch, timeoutMs = DEFAULT_TIMEOUT_MS, maxRetries = DEFAULT_MAX_RETRIES } = options;
+  const { apiKey = null, baseUrl = null, headers = {}, fetch: fetchFn = globalThis.fetch, timeoutMs = DEFAULT_TIMEOUT_MS, maxRetries = DEFAULT_MAX_RETRIES, maxResponseBytes = DEFAULT_MAX_RESPONSE_BYTES } = options;
   if (typeof fetchFn !== "function") throw citeflowError("INVALID_OPTION", "fetch must be a function (the runtime has none: pass one)");
-  if (!(typeof timeoutMs === "number" && timeoutMs > 0)) throw citeflowError("INVALID_OPTION", `timeoutMs must be a positive number; got ${describe(timeoutMs)}`);
+  if (!(typeof timeoutMs === "number" && timeoutMs > 0 && timeoutMs <= MAX_TIMEOUT_MS)) {
+    throw citeflowError("INVALID_OPTION", `timeoutMs must be a number of milliseconds above 0 and at most ${MAX_TIMEOUT_MS} (setTimeout's range); got ${describe(timeoutMs)}`);
+  }
   if (!(Number.isInteger(maxRetries) && maxRetries >= 0)) throw citeflowError("INVALID_OPTION", `maxRetries must be a whole number ≥ 0; got ${describe(maxRetries)}`);
+  if (!(Number.isSafeInteger(maxResponseBytes) && maxResponseBytes >= 1)) throw citeflowError("INVALID_OPTION", `maxResponseBytes must be a whole number ≥ 1; got ${describe(maxResponseBytes)}`);
   if (headers === null || typeof headers !== "object") throw citeflowError("INVALID_OPTION", `headers must be an object; got ${describe(headers)}`);
-  return { apiKey, baseUrl, headers, fetchFn, timeoutMs, maxRetries };
+  return { apiKey, baseUrl, headers, fetchFn, timeoutMs, maxRetries, maxResponseBytes, secrets: secretsOf(apiKey, headers) };
 }
 
 /** What every invoker builder checks first: the id's type, the options' shape and names. */
@@ -70,9 +141,92 @@ function invokerSetup(builder, modelId, example, options, allowed) {
   return transportOptions(options);
 }
 
+/**
+ * A body as text, read as it arrives and never past `limit` bytes. Past it: `tooLarge()`'s
+ * error, or, without `tooLarge`, the text read so far (error answers: only their start is used).
+ */
+async function readBody(res, limit, tooLarge) {
+  const body = res.body;
+  if (!body || typeof body.getReader !== "function") {
+    // A fetch of your own may answer without a body stream: read whole, then checked.
+    const text = await res.text();
+    if (encoder.encode(text).length <= limit) return text;
+    if (tooLarge) throw tooLarge();
+    return text.slice(0, limit);
+  }
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  const parts = [];
+  let size = 0;
+  let complete = false;
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) {
+        complete = true;
+        break;
+      }
+      const chunk = typeof value === "string" ? encoder.encode(value) : value;
+      if (size + chunk.byteLength > limit) {
+        if (tooLarge) throw tooLarge();
+        parts.push(decoder.decode(chunk.subarray(0, limit - size), { stream: true }));
+        break;
+      }
+      size += chunk.byteLength;
+      parts.push(decoder.decode(chunk, { stream: true }));
+    }
+  } finally {
+    if (!complete) reader.cancel().catch(() => {});
+  }
+  parts.push(decoder.decode());
+  return parts.join("");
+}
+
+const absoluteUrl = (url) => {
+  try {
+    return new URL(url, globalThis.location?.href);
+  } catch {
+    return null;
+  }
+};
+
+/**
+ * One request and its redirects. Credentials must not follow a redirect to another origin,
+ * so none is followed by the runtime (`redirect: "manual"`): a same-origin 307/308 is followed
+ * here (method, body and headers kept; at most MAX_REDIRECTS), anything else is
+ * REDIRECT_REFUSED: another origin, a 301/302/303 (which would turn the POST into a GET), or a
+ * redirect whose target the runtime hides (browsers give an opaque redirect).
+ */
+async function fetchFollowingSameOrigin(url, init, fetchFn, refuse) {
+  let current = url;
+  for (let hops = 0; ; hops++) {
+    const res = await fetchFn(current, init);
+    const opaque = res.type === "opaqueredirect";
+    if (!opaque && !REDIRECT_STATUSES.includes(res.status)) return res;
+    res.body?.cancel().catch(() => {});
+    const from = absoluteUrl(current);
+    let target = null;
+    try {
+      target = opaque || !res.headers?.get?.("location") ? null : new URL(res.headers.get("location"), from ?? undefined);
+    } catch {
+      target = null;
+    }
+    const status = opaque ? 0 : res.status;
+    if (target === null) throw refuse(status, "its target is missing or hidden by the runtime (browsers hide it): give the final address as baseUrl");
+    if (from === null || target.origin !== from.origin) throw refuse(status, `it points to another origin (${target.origin}), which must not receive the credentials`);
+    if (status !== 307 && status !== 308) throw refuse(status, `a ${status} would turn the POST into a GET`);
+    if (hops === MAX_REDIRECTS) throw refuse(status, `more than ${MAX_REDIRECTS} redirects`);
+    current = target.href;
+  }
+}
+
 /** One request with retries, backoff, timeout and cancellation; resolves with the answer. */
-async function fetchWithRetries({ http, headers, fetchFn, timeoutMs, maxRetries, signal, apiKey, stream }) {
-  const init = { method: "POST", headers: { ...Object.fromEntries(http.headers), ...headers }, body: http.body };
+async function fetchWithRetries({ http, transport, signal, stream }) {
+  const { headers, fetchFn, timeoutMs, maxRetries, maxResponseBytes, secrets } = transport;
+  const init = { method: "POST", headers: { ...Object.fromEntries(http.headers), ...headers }, body: http.body, redirect: "manual" };
+  const fail = (code, message, fields) => invokerError(code, `${http.provider} ${message}`, { provider: http.provider, retryable: false, ...fields }, secrets);
+  const refuse = (status, why) => fail("REDIRECT_REFUSED", `answered with a redirect that was not followed: ${why}`, { status });
+  const tooLarge = (status) => () => fail("RESPONSE_TOO_LARGE", `sent an answer larger than ${maxResponseBytes} bytes (maxResponseBytes); it was not read`, { status });
   for (let attempt = 0; ; attempt++) {
     signal?.throwIfAborted();
     const controller = new AbortController();
@@ -89,22 +243,32 @@ async function fetchWithRetries({ http, headers, fetchFn, timeoutMs, maxRetries,
     };
     let failure;
     try {
-      const res = await fetchFn(http.url, { ...init, signal: controller.signal });
+      const res = await fetchFollowingSameOrigin(http.url, { ...init, signal: controller.signal }, fetchFn, refuse);
       if (res.ok) {
-        if (stream) {
+        const json = /\bjson\b/i.test(res.headers?.get?.("content-type") ?? "");
+        if (stream && !json) {
           clearTimeout(timer); // the timeout covers the wait for an answer, not a long stream
-          return { res, http, done };
+          return { body: res.body, http, done };
         }
-        const text = await res.text();
-        done();
-        return { text, http };
+        const text = await readBody(res, maxResponseBytes, tooLarge(res.status));
+        // Only a body that mentions "error" is handed to the core a second time.
+        failure = text.includes('"error"') ? core.providerAnswerFailure(http.provider, res.status, text) : null;
+        if (!failure) {
+          done();
+          // A stream request answered with JSON: decoded as a stream all the same, which says
+          // what is wrong with it (a whole answer is not a stream).
+          return stream ? { body: new Response(text).body, http, done } : { text, http };
+        }
+      } else {
+        // Secrets are removed before the core cuts the message, so no part survives at the cut.
+        const body = redact(await readBody(res, ERROR_BODY_BYTES, null), secrets);
+        failure = core.classifyProviderFailure(http.provider, res.status, body, res.headers?.get?.("retry-after") ?? undefined);
       }
-      const body = await res.text();
       done();
-      failure = core.classifyProviderFailure(http.provider, res.status, body, res.headers.get("retry-after") ?? undefined);
     } catch (e) {
       done();
       if (signal?.aborted) throw signal.reason;
+      if (e?.name === "CiteflowError") throw e; // an answer refused (redirect, size), not a failed transport
       failure = timedOut
         ? { provider: http.provider, status: 0, code: "TIMEOUT", message: `no answer within ${timeoutMs} ms`, retryable: true }
         : { provider: http.provider, status: 0, code: "NETWORK_ERROR", message: String(e?.message ?? e), retryable: true };
@@ -122,7 +286,7 @@ async function fetchWithRetries({ http, headers, fetchFn, timeoutMs, maxRetries,
       providerMessage: failure.message,
       retryable: failure.retryable,
       attempts: attempt + 1,
-    }, apiKey);
+    }, secrets);
   }
 }
 
@@ -131,7 +295,8 @@ async function fetchWithRetries({ http, headers, fetchFn, timeoutMs, maxRetries,
  * `openai-compatible/<model>` (with `baseUrl`).
  */
 export function buildLMInvoker(modelId, options = {}) {
-  const { apiKey, baseUrl, headers, fetchFn, timeoutMs, maxRetries } = invokerSetup("buildLMInvoker", modelId, "openai/gpt-4o-mini", options, OPTIONS);
+  const transport = invokerSetup("buildLMInvoker", modelId, "openai/gpt-4o-mini", options, OPTIONS);
+  const { apiKey, baseUrl, secrets } = transport;
   const { outputTransformers = [], fallbackLms = [] } = options;
   if (!Array.isArray(fallbackLms) || !fallbackLms.every((f) => f && typeof f.invoke === "function")) {
     throw citeflowError("INVALID_OPTION", "fallbackLms must be an array of invokers");
@@ -146,7 +311,7 @@ export function buildLMInvoker(modelId, options = {}) {
     checkKeys(callOptions, [...CALL_OPTIONS, ...CITE_OPTIONS], "invoke/stream");
     const { signal, responseSchema, temperature, maxTokens, logprobs, topLogprobs, grammar } = callOptions;
     const http = core.buildHttpRequest(modelId, { messages, temperature, maxTokens, responseSchema, logprobs, topLogprobs, grammar, stream }, apiKey, baseUrl);
-    return fetchWithRetries({ http, headers, fetchFn, timeoutMs, maxRetries, signal, apiKey, stream });
+    return fetchWithRetries({ http, transport, signal, stream });
   }
 
   async function invokeOnce(input, callOptions) {
@@ -171,7 +336,7 @@ export function buildLMInvoker(modelId, options = {}) {
             // the next one, or the first error
           }
         }
-        throw error;
+        throw scrub(error, secrets);
       }
     },
     /** A ReadableStream (async-iterable) of events; a cut stream ends in an error. */
@@ -202,10 +367,14 @@ export function buildLMInvoker(modelId, options = {}) {
                   // the next one, or the first error
                 }
               }
-              throw error;
+              throw scrub(error, secrets);
             }
             finish = sent.done;
-            let events = sent.res.body.pipeThrough(new ProviderBodyDecoder(sent.http.streamFormat).transformStream());
+            if (!sent.body) {
+              finish();
+              throw invokerError("INVALID_PROVIDER_DATA", `${modelId}: the answer to a stream request has no body`, { retryable: false }, secrets);
+            }
+            let events = sent.body.pipeThrough(new ProviderBodyDecoder(sent.http.streamFormat).transformStream());
             const chain = transformers();
             if (chain) events = events.pipeThrough(chain.transformStream());
             reader = events.getReader();
@@ -220,9 +389,11 @@ export function buildLMInvoker(modelId, options = {}) {
             }
           } catch (e) {
             finish();
-            if (callOptions?.signal?.aborted || typeof e?.code === "string") throw e;
+            if (callOptions?.signal?.aborted) throw e;
+            // Decoder errors quote the stream (in-stream errors, invalid data): redacted too.
+            if (typeof e?.code === "string") throw scrub(e, secrets);
             // The body broke off (connection reset, chunked encoding cut): say so, stably.
-            throw invokerError("STREAM_INTERRUPTED", `${modelId}: the answer stream broke off: ${e?.message ?? e}`, { retryable: true }, apiKey);
+            throw invokerError("STREAM_INTERRUPTED", `${modelId}: the answer stream broke off: ${e?.message ?? e}`, { retryable: true }, secrets);
           }
         },
         cancel(reason) {
@@ -234,15 +405,25 @@ export function buildLMInvoker(modelId, options = {}) {
   };
 }
 
-const EM_OPTIONS = ["apiKey", "baseUrl", "headers", "fetch", "timeoutMs", "maxRetries", "batchSize"];
+const EM_OPTIONS = ["apiKey", "baseUrl", "headers", "fetch", "timeoutMs", "maxRetries", "maxResponseBytes", "batchSize"];
 const DEFAULT_EM_BATCH_SIZE = 100;
+
+/** `run()`, its errors scrubbed of the invoker's secrets. */
+async function scrubbing(secrets, run) {
+  try {
+    return await run();
+  } catch (error) {
+    throw scrub(error, secrets);
+  }
+}
 
 /**
  * An embedding invoker (OpenAI-style `/embeddings`: `openai/`, `openrouter/`,
  * `openai-compatible/`): texts in, Float32Arrays out in input order, in batches.
  */
 export function buildEMInvoker(modelId, options = {}) {
-  const { apiKey, baseUrl, headers, fetchFn, timeoutMs, maxRetries } = invokerSetup("buildEMInvoker", modelId, "openai/text-embedding-3-small", options, EM_OPTIONS);
+  const transport = invokerSetup("buildEMInvoker", modelId, "openai/text-embedding-3-small", options, EM_OPTIONS);
+  const { apiKey, baseUrl, secrets } = transport;
   const { batchSize = DEFAULT_EM_BATCH_SIZE } = options;
   if (!(Number.isInteger(batchSize) && batchSize >= 1)) throw citeflowError("INVALID_OPTION", `batchSize must be a whole number ≥ 1; got ${describe(batchSize)}`);
   core.buildEmbeddingsRequest(modelId, [""], apiKey, baseUrl); // checks the id and base URL now
@@ -254,21 +435,23 @@ export function buildEMInvoker(modelId, options = {}) {
       if (!Array.isArray(list) || list.length === 0 || !list.every((t) => typeof t === "string")) {
         throw citeflowError("INVALID_OPTION", `an embedding invoker takes a string or a non-empty array of strings; got ${describe(texts)}`);
       }
-      const vectors = [];
-      for (let i = 0; i < list.length; i += batchSize) {
-        const batch = list.slice(i, i + batchSize);
-        const http = core.buildEmbeddingsRequest(modelId, batch, apiKey, baseUrl);
-          const { text } = await fetchWithRetries({ http, headers, fetchFn, timeoutMs, maxRetries, signal, apiKey, stream: false });
-        const flat = core.parseEmbeddings(http.provider, text, batch.length);
-        const dims = flat.length / batch.length;
-        for (let k = 0; k < batch.length; k++) vectors.push(flat.slice(k * dims, (k + 1) * dims));
-      }
-      return typeof texts === "string" ? vectors[0] : vectors;
+      return scrubbing(secrets, async () => {
+        const vectors = [];
+        for (let i = 0; i < list.length; i += batchSize) {
+          const batch = list.slice(i, i + batchSize);
+          const http = core.buildEmbeddingsRequest(modelId, batch, apiKey, baseUrl);
+          const { text } = await fetchWithRetries({ http, transport, signal, stream: false });
+          const flat = core.parseEmbeddings(http.provider, text, batch.length);
+          const dims = flat.length / batch.length;
+          for (let k = 0; k < batch.length; k++) vectors.push(flat.slice(k * dims, (k + 1) * dims));
+        }
+        return typeof texts === "string" ? vectors[0] : vectors;
+      });
     },
   };
 }
 
-const DM_OPTIONS = ["apiKey", "baseUrl", "headers", "fetch", "timeoutMs", "maxRetries"];
+const DM_OPTIONS = ["apiKey", "baseUrl", "headers", "fetch", "timeoutMs", "maxRetries", "maxResponseBytes"];
 const TOP_LOGPROBS = 20;
 
 /** Questions for a decision model (System One wire format). */
@@ -291,7 +474,7 @@ const isSystemOne = (modelId) => typeof modelId === "string" && (modelId.startsW
  */
 export function buildDMInvoker(modelId, options = {}) {
   const transport = invokerSetup("buildDMInvoker", modelId, "openrouter/typesafe/jev-1.13", options, DM_OPTIONS);
-  return isSystemOne(modelId) ? systemOneInvoker(modelId, transport) : lmDecisionInvoker(modelId, options);
+  return isSystemOne(modelId) ? systemOneInvoker(modelId, transport) : lmDecisionInvoker(modelId, options, transport.secrets);
 }
 
 function checkDecisionRequest(request) {
@@ -299,7 +482,8 @@ function checkDecisionRequest(request) {
   return request;
 }
 
-function systemOneInvoker(modelId, { apiKey, baseUrl, headers, fetchFn, timeoutMs, maxRetries }) {
+function systemOneInvoker(modelId, transport) {
+  const { apiKey, baseUrl, secrets } = transport;
   core.buildDecisionRequest(modelId, "", { probe: DMQuestion.noul("probe") }, apiKey, baseUrl); // checks the id now
   return {
     modelId,
@@ -307,13 +491,15 @@ function systemOneInvoker(modelId, { apiKey, baseUrl, headers, fetchFn, timeoutM
     async invoke(request, { signal } = {}) {
       const { state, questions } = checkDecisionRequest(request);
       const http = core.buildDecisionRequest(modelId, state ?? null, questions, apiKey, baseUrl);
-      const { text } = await fetchWithRetries({ http, headers, fetchFn, timeoutMs, maxRetries, signal, apiKey, stream: false });
-      return core.parseDecisionResponse(text, questions);
+      return scrubbing(secrets, async () => {
+        const { text } = await fetchWithRetries({ http, transport, signal, stream: false });
+        return core.parseDecisionResponse(text, questions);
+      });
     },
   };
 }
 
-function lmDecisionInvoker(modelId, options) {
+function lmDecisionInvoker(modelId, options, secrets) {
   if (modelId.startsWith("anthropic/")) {
     throw citeflowError("INVALID_MODEL_ID", `${modelId}: Anthropic models return no log-probabilities; a decision model is typesafe/<model>, openrouter/typesafe/<model> or an OpenAI-style model`);
   }
@@ -327,15 +513,17 @@ function lmDecisionInvoker(modelId, options) {
         throw citeflowError("INVALID_OPTION", `questions must be an object with at least one question; got ${describe(questions)}`);
       }
       const asked = Object.entries(questions).map(([name, q]) => [name, core.lmDecisionMessages(state, name, q)]);
-      const outputs = await Promise.all(asked.map(([, messages]) => lm.invoke(messages, { signal, temperature: 0, maxTokens: 1, topLogprobs: TOP_LOGPROBS })));
-      const answers = {};
-      const usage = { input_tokens: 0, output_tokens: 0 };
-      asked.forEach(([name], i) => {
-        answers[name] = core.lmDecisionAnswer(name, questions[name], outputs[i].logprobs ?? null);
-        usage.input_tokens += outputs[i].usage?.prompt_tokens ?? 0;
-        usage.output_tokens += outputs[i].usage?.completion_tokens ?? 0;
+      return scrubbing(secrets, async () => {
+        const outputs = await Promise.all(asked.map(([, messages]) => lm.invoke(messages, { signal, temperature: 0, maxTokens: 1, topLogprobs: TOP_LOGPROBS })));
+        const usage = { input_tokens: 0, output_tokens: 0 };
+        for (const output of outputs) {
+          usage.input_tokens += output.usage?.prompt_tokens ?? 0;
+          usage.output_tokens += output.usage?.completion_tokens ?? 0;
+        }
+        // Own keys whatever the names (a question named "__proto__" included).
+        const answers = Object.fromEntries(asked.map(([name], i) => [name, core.lmDecisionAnswer(name, questions[name], outputs[i].logprobs ?? null)]));
+        return { model: modelId, answers, usage };
       });
-      return { model: modelId, answers, usage };
     },
   };
 }

@@ -6,38 +6,85 @@ import { transformStreamOf } from "./streams.js";
 
 const encoder = new TextEncoder();
 
-function bytesOf(chunk) {
+function bytesOf(chunk, owner) {
   if (chunk instanceof Uint8Array) return chunk;
   if (chunk instanceof ArrayBuffer) return new Uint8Array(chunk);
   if (ArrayBuffer.isView(chunk)) return new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-  if (typeof chunk === "string") return encoder.encode(chunk);
-  throw citeflowError("INVALID_CHUNK", `SSEDecoder.push takes bytes (Uint8Array, ArrayBuffer) or a string; got ${describe(chunk)}`);
+  throw citeflowError("INVALID_CHUNK", `${owner}.push takes bytes (Uint8Array, ArrayBuffer) or a string; got ${describe(chunk)}`);
+}
+
+const isHighSurrogate = (code) => code >= 0xd800 && code <= 0xdbff;
+
+/**
+ * Chunks (bytes or strings) as UTF-8 for one decoder. A string chunk may end between the two
+ * halves of a surrogate pair: its trailing high surrogate waits for the next chunk instead of
+ * becoming a U+FFFD of its own. Whatever is still held at the end (or before bytes) is encoded
+ * as it is, one U+FFFD, as TextEncoder does.
+ */
+class Utf8Chunks {
+  #held = "";
+  #owner;
+
+  constructor(owner) {
+    this.#owner = owner;
+  }
+
+  bytes(chunk) {
+    if (typeof chunk !== "string") {
+      const bytes = bytesOf(chunk, this.#owner);
+      if (this.#held === "") return bytes;
+      const held = this.flush();
+      const joined = new Uint8Array(held.length + bytes.length);
+      joined.set(held);
+      joined.set(bytes, held.length);
+      return joined;
+    }
+    let text = this.#held + chunk;
+    this.#held = "";
+    if (text.length > 0 && isHighSurrogate(text.charCodeAt(text.length - 1))) {
+      this.#held = text.slice(-1);
+      text = text.slice(0, -1);
+    }
+    return encoder.encode(text);
+  }
+
+  /** The held half, encoded (empty when nothing is held). */
+  flush() {
+    const held = this.#held;
+    this.#held = "";
+    return encoder.encode(held);
+  }
 }
 
 /** Incremental, strict SSE decoding: push bytes as they arrive, get `{event?, data, id?, retry?}` messages. */
 export class SSEDecoder {
   #core;
   #options;
+  #utf8 = new Utf8Chunks("SSEDecoder");
 
+  /** `maxLineBytes` (default 1 MiB) bounds one line, `maxEventBytes` (default 8 MiB) one event's data. */
   constructor(options = {}) {
     ready();
     if (options === null || typeof options !== "object") throw citeflowError("INVALID_OPTION", `SSEDecoder options must be an object; got ${describe(options)}`);
-    const { maxLineBytes, ...rest } = options;
+    const { maxLineBytes, maxEventBytes, ...rest } = options;
     const unknown = Object.keys(rest);
-    if (unknown.length) throw citeflowError("INVALID_OPTION", `SSEDecoder has no option \`${unknown[0]}\` (it has maxLineBytes)`);
-    if (maxLineBytes !== undefined && typeof maxLineBytes !== "number") throw citeflowError("INVALID_OPTION", `maxLineBytes must be a number; got ${describe(maxLineBytes)}`);
-    this.#core = new core.SseDecoderCore(maxLineBytes);
+    if (unknown.length) throw citeflowError("INVALID_OPTION", `SSEDecoder has no option \`${unknown[0]}\` (it has maxLineBytes, maxEventBytes)`);
+    for (const [name, value] of [["maxLineBytes", maxLineBytes], ["maxEventBytes", maxEventBytes]]) {
+      if (value !== undefined && typeof value !== "number") throw citeflowError("INVALID_OPTION", `${name} must be a number; got ${describe(value)}`);
+    }
+    this.#core = new core.SseDecoderCore(maxLineBytes, maxEventBytes);
     this.#options = options;
   }
 
   push(chunk) {
-    return this.#core.push(bytesOf(chunk));
+    return this.#core.push(this.#utf8.bytes(chunk));
   }
 
   /** Ends the stream; an event cut off before its blank line throws SSE_TRUNCATED. */
   finish() {
+    const out = this.#core.push(this.#utf8.flush());
     this.#core.finish();
-    return [];
+    return out;
   }
 
   /** A TransformStream from bytes (a fetch body) to messages, over a fresh decoder. */
@@ -88,6 +135,7 @@ export class ProviderStreamDecoder {
 export class ProviderBodyDecoder {
   #core;
   #format;
+  #utf8 = new Utf8Chunks("ProviderBodyDecoder");
 
   constructor(format) {
     ready();
@@ -97,11 +145,12 @@ export class ProviderBodyDecoder {
   }
 
   push(chunk) {
-    return this.#core.push(bytesOf(chunk));
+    return this.#core.push(this.#utf8.bytes(chunk));
   }
 
   finish() {
-    return this.#core.finish();
+    const out = this.#core.push(this.#utf8.flush());
+    return [...out, ...this.#core.finish()];
   }
 
   transformStream() {

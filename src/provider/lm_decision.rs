@@ -163,8 +163,8 @@ fn distribution(
 ) -> Result<Vec<f64>, RequestError> {
     let mut mass = vec![0.0; count];
     for (token, p) in alts {
-        if let Some(i) = matches(token) {
-            mass[i] += p;
+        if let Some(m) = matches(token).and_then(|i| mass.get_mut(i)) {
+            *m += p;
         }
     }
     let total: f64 = mass.iter().sum();
@@ -176,10 +176,13 @@ fn distribution(
     Ok(mass.into_iter().map(|m| m / total).collect())
 }
 
-fn argmax(p: &[f64]) -> usize {
-    (0..p.len())
-        .max_by(|&a, &b| p[a].total_cmp(&p[b]).then(b.cmp(&a)))
-        .unwrap_or(0)
+/// The most likely option (the first of equals) and its probability.
+fn argmax(p: &[f64]) -> (usize, f64) {
+    p.iter()
+        .copied()
+        .enumerate()
+        .max_by(|(a, pa), (b, pb)| pa.total_cmp(pb).then(b.cmp(a)))
+        .unwrap_or((0, 0.0))
 }
 
 /// P(yes) from an OpenAI-style `logprobs` object (`{content: [{token, logprob,
@@ -191,7 +194,7 @@ pub fn yes_probability(logprobs: &Value) -> Result<f64, RequestError> {
         "no" | "n" | "false" => Some(1),
         _ => None,
     })?;
-    Ok(p[0])
+    Ok(p.first().copied().unwrap_or(0.0))
 }
 
 /// The System One answer to `question` read from the answer's `logprobs`.
@@ -212,28 +215,29 @@ pub fn lm_decision_answer(
                     _ => None,
                 }
             })?;
-            let best = argmax(&p);
+            let (best, confidence) = argmax(&p);
             let probabilities: Map<String, Value> = options
                 .iter()
                 .zip(&p)
                 .map(|((label, _), q)| ((*label).clone(), json!(q)))
                 .collect();
+            let choice = options.get(best).map(|(label, _)| *label);
             Ok(
-                json!({ "type": "choice", "choice": options[best].0, "confidence": p[best], "probabilities": probabilities }),
+                json!({ "type": "choice", "choice": choice, "confidence": confidence, "probabilities": probabilities }),
             )
         }
         Kind::Score(levels) => {
             let p = distribution(&alternatives(logprobs)?, levels.len(), |t| {
                 t.parse::<usize>().ok().filter(|&i| i < levels.len())
             })?;
-            let best = argmax(&p);
+            let (best, confidence) = argmax(&p);
             let probabilities: Map<String, Value> = p
                 .iter()
                 .enumerate()
                 .map(|(i, q)| (i.to_string(), json!(q)))
                 .collect();
             Ok(
-                json!({ "type": "score", "score": best, "confidence": p[best], "legend": levels, "probabilities": probabilities }),
+                json!({ "type": "score", "score": best, "confidence": confidence, "legend": levels, "probabilities": probabilities }),
             )
         }
     }

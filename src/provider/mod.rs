@@ -1,4 +1,21 @@
-//! Talking to model providers: wire formats and (later) request builders and invokers.
+//! Talking to model providers: wire formats, request builders, answer and stream decoders,
+//! failure classification and the retry schedule.
+//!
+//! Everything here reads what a model or provider sent, which is untrusted, inside a wasm
+//! instance where a panic aborts the whole instance: no indexing, unwrapping or panicking
+//! outside tests; bad input is an error with a stable code.
+#![cfg_attr(
+    not(test),
+    deny(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::indexing_slicing,
+        clippy::panic,
+        clippy::unreachable,
+        clippy::todo,
+        clippy::unimplemented
+    )
+)]
 
 pub mod decision;
 pub mod lm_decision;
@@ -9,9 +26,9 @@ pub mod stream;
 pub use decision::{build_dm_request, parse_dm_response};
 pub use lm_decision::{lm_decision_answer, lm_decision_messages, yes_probability, TOP_LOGPROBS};
 pub use request::{
-    build_embeddings_request, build_request, classify_failure, parse_embeddings, parse_response,
-    retry_delay_ms, HttpRequest, LmRequest, Message, ModelId, Provider, ProviderFailure,
-    RequestError,
+    answer_failure, build_embeddings_request, build_request, classify_failure, parse_embeddings,
+    parse_response, retry_delay_ms, HttpRequest, LmRequest, Message, ModelId, Provider,
+    ProviderFailure, RequestError,
 };
-pub use sse::{SseDecoder, SseError, SseMessage, DEFAULT_MAX_LINE_BYTES};
+pub use sse::{SseDecoder, SseError, SseMessage, DEFAULT_MAX_EVENT_BYTES, DEFAULT_MAX_LINE_BYTES};
 pub use stream::{ProviderByteStream, ProviderStreamDecoder, StreamError, StreamFormat, USAGE};

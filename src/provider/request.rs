@@ -2,6 +2,8 @@
 //! schedule for the LM invokers. The transport (the runtime's `fetch`) lives at the edge; all
 //! of what is sent and how answers are read is here.
 
+use std::borrow::Cow;
+
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 use thiserror::Error;
@@ -344,8 +346,8 @@ pub fn parse_response(provider: Provider, body: &str) -> Result<LmOutput, Reques
                 break;
             }
         }
-        if let Some(t) = message.get("content").and_then(Value::as_str) {
-            outputs.push(OutputItem::Text(t.to_owned()));
+        if let Some(t) = message.get("content").and_then(content_text) {
+            outputs.push(OutputItem::Text(t.into_owned()));
         }
         if let Some(r) = v.pointer("/choices/0/finish_reason") {
             extra.insert("finishReason".into(), r.clone());
@@ -358,6 +360,27 @@ pub fn parse_response(provider: Provider, body: &str) -> Result<LmOutput, Reques
         extra.insert("usage".into(), u.clone());
     }
     Ok(LmOutput { outputs, extra })
+}
+
+/// The text of an OpenAI-style `content`: a string, or the text parts of an array of content
+/// parts (`[{"type": "text", "text": "…"}]`) joined; `None` when there is no text.
+pub(crate) fn content_text(content: &Value) -> Option<Cow<'_, str>> {
+    match content {
+        Value::String(s) => Some(Cow::Borrowed(s)),
+        Value::Array(parts) => {
+            let texts: Vec<&str> = parts
+                .iter()
+                .filter(|p| {
+                    p.get("type")
+                        .and_then(Value::as_str)
+                        .is_none_or(|t| t == "text" || t == "output_text")
+                })
+                .filter_map(|p| p.get("text").and_then(Value::as_str))
+                .collect();
+            (!texts.is_empty()).then(|| Cow::Owned(texts.concat()))
+        }
+        _ => None,
+    }
 }
 
 /// What a failed HTTP answer means.
@@ -376,7 +399,16 @@ pub struct ProviderFailure {
     pub retry_after_ms: Option<u64>,
 }
 
+/// How much of a non-JSON error body becomes the message, in characters.
+pub const ERROR_BODY_CHARS: usize = 300;
+
+fn retryable_status(status: u16) -> bool {
+    matches!(status, 408 | 409 | 429) || status >= 500
+}
+
 /// Classifies an error answer. 408, 409, 429 and 5xx are worth retrying; other 4xx are not.
+/// A body that is not a JSON error is cut to [`ERROR_BODY_CHARS`]: callers remove secrets
+/// from it before, so that no part of one survives at the cut.
 pub fn classify_failure(
     provider: &str,
     status: u16,
@@ -385,21 +417,14 @@ pub fn classify_failure(
 ) -> ProviderFailure {
     let parsed: Option<Value> = serde_json::from_str(body).ok();
     let error = parsed.as_ref().and_then(|v| v.get("error"));
-    let message = error
-        .and_then(|e| e.get("message").and_then(Value::as_str).map(str::to_owned))
-        .unwrap_or_else(|| body.chars().take(300).collect::<String>().trim().to_owned());
-    let code = error
-        .and_then(|e| {
-            e.get("code")
-                .filter(|c| !c.is_null())
-                .or_else(|| e.get("type"))
-        })
-        .map(|c| {
-            c.as_str()
-                .map(str::to_owned)
-                .unwrap_or_else(|| c.to_string())
-        });
-    let retryable = matches!(status, 408 | 409 | 429) || status >= 500;
+    let message = error.and_then(error_message).unwrap_or_else(|| {
+        body.chars()
+            .take(ERROR_BODY_CHARS)
+            .collect::<String>()
+            .trim()
+            .to_owned()
+    });
+    let code = error_code(error);
     let retry_after_ms = retry_after
         .and_then(|h| h.trim().parse::<f64>().ok())
         .filter(|s| s.is_finite() && *s >= 0.0)
@@ -409,9 +434,60 @@ pub fn classify_failure(
         status,
         code,
         message,
-        retryable,
+        retryable: retryable_status(status),
         retry_after_ms,
     }
+}
+
+/// An error sent with a success status: a JSON body whose top level is `{"error": …}` and
+/// carries no answer (OpenRouter and some proxies do this). `None` for anything else; the
+/// body is parsed only when it mentions `"error"`. Retryable when the error's numeric code is
+/// a retryable HTTP status (OpenRouter passes the upstream status there).
+pub fn answer_failure(provider: &str, status: u16, body: &str) -> Option<ProviderFailure> {
+    if !body.contains("\"error\"") {
+        return None;
+    }
+    let v: Value = serde_json::from_str(body).ok()?;
+    let answered = ["choices", "content", "data", "answers"]
+        .iter()
+        .any(|k| v.get(k).is_some_and(|x| !x.is_null()));
+    let error = v.get("error").filter(|e| !e.is_null() && !answered)?;
+    let code = error_code(Some(error));
+    let upstream = error
+        .get("code")
+        .and_then(Value::as_u64)
+        .and_then(|c| u16::try_from(c).ok());
+    Some(ProviderFailure {
+        provider: provider.to_owned(),
+        status,
+        code,
+        message: error_message(error).unwrap_or_else(|| error.to_string()),
+        retryable: upstream.is_some_and(retryable_status),
+        retry_after_ms: None,
+    })
+}
+
+/// `error.message`, or the error itself when it is a string.
+fn error_message(error: &Value) -> Option<String> {
+    error
+        .get("message")
+        .and_then(Value::as_str)
+        .or_else(|| error.as_str())
+        .map(str::to_owned)
+}
+
+fn error_code(error: Option<&Value>) -> Option<String> {
+    error
+        .and_then(|e| {
+            e.get("code")
+                .filter(|c| !c.is_null())
+                .or_else(|| e.get("type"))
+        })
+        .map(|c| {
+            c.as_str()
+                .map(str::to_owned)
+                .unwrap_or_else(|| c.to_string())
+        })
 }
 
 /// The wait before retry `attempt` (0 = first retry): the server's Retry-After when it gave
@@ -493,12 +569,13 @@ pub fn parse_embeddings(
             data.len()
         )));
     }
-    let mut rows: Vec<Option<Vec<f32>>> = vec![None; expected];
+    let mut rows: Vec<Option<Vec<f32>>> = vec![None; data.len()];
     for (position, item) in data.iter().enumerate() {
-        let index = item
-            .get("index")
-            .and_then(Value::as_u64)
-            .map_or(position, |i| i as usize);
+        // An index past usize (wasm32: 2^32) is out of range, never truncated onto another.
+        let index = match item.get("index").and_then(Value::as_u64) {
+            None => position,
+            Some(i) => usize::try_from(i).unwrap_or(usize::MAX),
+        };
         let vector = item
             .get("embedding")
             .and_then(Value::as_array)
@@ -517,7 +594,7 @@ pub fn parse_embeddings(
         }
     }
     let rows: Vec<Vec<f32>> = rows.into_iter().map(|r| r.unwrap_or_default()).collect();
-    let dims = rows[0].len();
+    let dims = rows.first().map_or(0, Vec::len);
     if dims == 0 || rows.iter().any(|r| r.len() != dims) {
         return Err(invalid(
             "embeddings of different (or zero) dimensions".into(),
@@ -650,6 +727,53 @@ mod tests {
     }
 
     #[test]
+    fn errors_sent_with_a_success_status() {
+        let f = answer_failure(
+            "openrouter",
+            200,
+            r#"{"error":{"message":"Upstream overloaded","code":502}}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            (f.status, f.code.as_deref(), f.message.as_str(), f.retryable),
+            (200, Some("502"), "Upstream overloaded", true)
+        );
+        let f = answer_failure("openai", 200, r#"{"error":"quota"}"#).unwrap();
+        assert_eq!((f.message.as_str(), f.retryable), ("quota", false));
+        for fine in [
+            r#"{"choices":[{"message":{"content":"the word \"error\""}}]}"#,
+            r#"{"choices":[],"error":{"message":"x"}}"#,
+            r#"{"error":null,"choices":[]}"#,
+            "not json \"error\"",
+            r#"{"id":1}"#,
+        ] {
+            assert_eq!(answer_failure("openai", 200, fine), None, "{fine}");
+        }
+    }
+
+    #[test]
+    fn content_parts_and_hostile_indexes() {
+        let body = r#"{"choices":[{"message":{"content":[{"type":"text","text":"a"},{"type":"refusal","refusal":"no"},{"text":"b"}]}}]}"#;
+        assert_eq!(
+            parse_response(Provider::Openai, body).unwrap().outputs,
+            [OutputItem::Text("ab".into())]
+        );
+        let body = r#"{"choices":[{"message":{"content":[{"type":"image_url"}]}}]}"#;
+        assert!(parse_response(Provider::Openai, body)
+            .unwrap()
+            .outputs
+            .is_empty());
+        // 2^32 must not wrap onto index 0 on 32-bit targets.
+        let body = r#"{"data":[{"index":4294967296,"embedding":[1]},{"index":1,"embedding":[2]}]}"#;
+        assert_eq!(
+            parse_embeddings(Provider::Openai, body, 2)
+                .unwrap_err()
+                .code(),
+            "INVALID_PROVIDER_DATA"
+        );
+    }
+
+    #[test]
     fn failures_and_delays() {
         let f = classify_failure(
             "openai",
@@ -677,6 +801,11 @@ mod tests {
             (false, Some("invalid_request_error"))
         );
         assert!(classify_failure("openai", 503, "<html>down</html>", None).retryable);
+        let long = format!("{}{}", "x".repeat(290), "y".repeat(50));
+        assert_eq!(
+            classify_failure("openai", 500, &long, None).message.len(),
+            ERROR_BODY_CHARS
+        );
         assert_eq!(retry_delay_ms(0, Some(1500), 0.9), 1500);
         assert_eq!(retry_delay_ms(1, None, 0.0), 500);
         assert_eq!(retry_delay_ms(30, None, 1.0), RETRY_MAX_MS);

@@ -22,6 +22,11 @@ use thiserror::Error;
 /// The longest line accepted, in bytes.
 pub const DEFAULT_MAX_LINE_BYTES: usize = 1 << 20;
 
+/// The largest event accepted: its `data` lines joined, in bytes. Provider events are a few
+/// kilobytes; a stream of data lines that never ends with a blank line stops here instead of
+/// growing until the wasm instance runs out of memory.
+pub const DEFAULT_MAX_EVENT_BYTES: usize = 8 << 20;
+
 const BOM: &[u8] = b"\xEF\xBB\xBF";
 
 /// One dispatched event.
@@ -53,6 +58,10 @@ pub enum SseError {
     )]
     LineTooLong { limit: usize },
     #[error(
+        "an SSE event is larger than {limit} bytes (data lines without the blank line that ends an event); the stream is not SSE or the limit is too low"
+    )]
+    EventTooLarge { limit: usize },
+    #[error(
         "the SSE stream ended inside an event ({pending} bytes not terminated by a blank line)"
     )]
     Truncated { pending: usize },
@@ -64,6 +73,7 @@ impl SseError {
     pub fn code(&self) -> &'static str {
         match self {
             Self::LineTooLong { .. } => "SSE_LINE_TOO_LONG",
+            Self::EventTooLarge { .. } => "SSE_EVENT_TOO_LARGE",
             Self::Truncated { .. } => "SSE_TRUNCATED",
             Self::Finished => "STREAM_FINISHED",
         }
@@ -74,9 +84,11 @@ impl SseError {
 #[derive(Debug, Clone)]
 pub struct SseDecoder {
     max_line: usize,
+    max_event: usize,
     /// Bytes of the current, unterminated line.
     line: Vec<u8>,
-    /// The previous chunk ended with CR: a leading LF of the next one belongs to it.
+    /// The last non-empty chunk ended with CR: a leading LF of the next non-empty one belongs
+    /// to it (empty chunks in between change nothing).
     after_cr: bool,
     /// Still at the start of the stream (a BOM may come, possibly split).
     at_start: bool,
@@ -95,9 +107,11 @@ impl Default for SseDecoder {
 }
 
 impl SseDecoder {
+    /// A decoder with this line limit and the default event limit.
     pub fn new(max_line_bytes: usize) -> Self {
         Self {
             max_line: max_line_bytes.max(1),
+            max_event: DEFAULT_MAX_EVENT_BYTES,
             line: Vec::new(),
             after_cr: false,
             at_start: true,
@@ -110,12 +124,22 @@ impl SseDecoder {
         }
     }
 
+    /// The same decoder with another limit on one event's data.
+    pub fn with_max_event_bytes(mut self, max_event_bytes: usize) -> Self {
+        self.max_event = max_event_bytes.max(1);
+        self
+    }
+
     /// Feeds bytes; returns the messages they complete.
-    pub fn push(&mut self, mut bytes: &[u8]) -> Result<Vec<SseMessage>, SseError> {
+    pub fn push(&mut self, bytes: &[u8]) -> Result<Vec<SseMessage>, SseError> {
         if self.finished {
             return Err(SseError::Finished);
         }
         let mut out = Vec::new();
+        if bytes.is_empty() {
+            // Nothing arrived: in particular a pending CR still waits for its LF.
+            return Ok(out);
+        }
         if self.at_start {
             // Hold the first bytes until we know whether they are a BOM.
             self.line.extend_from_slice(bytes);
@@ -123,17 +147,17 @@ impl SseDecoder {
                 return Ok(out);
             }
             self.at_start = false;
-            let start = if self.line.starts_with(BOM) {
-                BOM.len()
-            } else {
-                0
-            };
-            let held: Vec<u8> = self.line.drain(..).skip(start).collect();
-            return self.scan(&held, &mut out).map(|()| out);
+            let mut held = std::mem::take(&mut self.line);
+            if held.starts_with(BOM) {
+                held.drain(..BOM.len());
+            }
+            self.scan(&held, &mut out)?;
+            return Ok(out);
         }
-        if self.after_cr && bytes.first() == Some(&b'\n') {
-            bytes = &bytes[1..];
-        }
+        let bytes = match (self.after_cr, bytes.strip_prefix(b"\n")) {
+            (true, Some(rest)) => rest,
+            _ => bytes,
+        };
         self.after_cr = false;
         self.scan(bytes, &mut out)?;
         Ok(out)
@@ -142,27 +166,33 @@ impl SseDecoder {
     fn scan(&mut self, bytes: &[u8], out: &mut Vec<SseMessage>) -> Result<(), SseError> {
         let mut rest = bytes;
         while let Some(end) = memchr::memchr2(b'\n', b'\r', rest) {
-            if self.line.len() + end > self.max_line {
+            let (content, tail) = rest.split_at_checked(end).unwrap_or((rest, &[]));
+            if self.line.len().saturating_add(content.len()) > self.max_line {
                 return Err(SseError::LineTooLong {
                     limit: self.max_line,
                 });
             }
-            self.line.extend_from_slice(&rest[..end]);
+            self.line.extend_from_slice(content);
             let line = std::mem::take(&mut self.line);
-            self.line_done(&line, out);
+            let done = self.line_done(&line, out);
             self.line = line;
             self.line.clear();
-            let mut next = end + 1;
-            if rest[end] == b'\r' {
-                match rest.get(next) {
-                    Some(b'\n') => next += 1,
-                    None => self.after_cr = true,
-                    Some(_) => {}
-                }
-            }
-            rest = &rest[next..];
+            done?;
+            // `tail` starts with the CR or LF memchr found.
+            rest = match tail.split_first() {
+                Some((b'\r', after)) => match after.split_first() {
+                    Some((b'\n', after_lf)) => after_lf,
+                    Some(_) => after,
+                    None => {
+                        self.after_cr = true;
+                        after
+                    }
+                },
+                Some((_, after)) => after,
+                None => tail,
+            };
         }
-        if self.line.len() + rest.len() > self.max_line {
+        if self.line.len().saturating_add(rest.len()) > self.max_line {
             return Err(SseError::LineTooLong {
                 limit: self.max_line,
             });
@@ -171,7 +201,7 @@ impl SseDecoder {
         Ok(())
     }
 
-    fn line_done(&mut self, line: &[u8], out: &mut Vec<SseMessage>) {
+    fn line_done(&mut self, line: &[u8], out: &mut Vec<SseMessage>) -> Result<(), SseError> {
         if line.is_empty() {
             if self.has_data {
                 if self.data.ends_with('\n') {
@@ -188,22 +218,30 @@ impl SseDecoder {
                 self.event = None;
                 self.data.clear();
             }
-            return;
+            return Ok(());
         }
-        if line[0] == b':' {
-            return;
+        if line.first() == Some(&b':') {
+            return Ok(());
         }
         let line = String::from_utf8_lossy(line);
-        let (field, value) = match line.find(':') {
-            Some(i) => {
-                let v = &line[i + 1..];
-                (&line[..i], v.strip_prefix(' ').unwrap_or(v))
-            }
-            None => (&line[..], ""),
+        let (field, value) = match line.split_once(':') {
+            Some((field, value)) => (field, value.strip_prefix(' ').unwrap_or(value)),
+            None => (line.as_ref(), ""),
         };
         match field {
             "event" => self.event = Some(value.to_owned()),
             "data" => {
+                if self
+                    .data
+                    .len()
+                    .saturating_add(value.len())
+                    .saturating_add(1)
+                    > self.max_event
+                {
+                    return Err(SseError::EventTooLarge {
+                        limit: self.max_event,
+                    });
+                }
                 self.data.push_str(value);
                 self.data.push('\n');
                 self.has_data = true;
@@ -214,6 +252,7 @@ impl SseDecoder {
             }
             _ => {}
         }
+        Ok(())
     }
 
     /// Ends the stream. An event not terminated by a blank line is an error (the stream was
@@ -229,7 +268,7 @@ impl SseDecoder {
             self.line.starts_with(b"data") && !(self.at_start && BOM.starts_with(&self.line));
         if self.has_data || cut_line {
             return Err(SseError::Truncated {
-                pending: self.line.len() + self.data.len(),
+                pending: self.line.len().saturating_add(self.data.len()),
             });
         }
         Ok(())
@@ -316,5 +355,76 @@ mod tests {
         let mut d = SseDecoder::default();
         d.finish().unwrap();
         assert_eq!(d.push(b"x").unwrap_err().code(), "STREAM_FINISHED");
+    }
+
+    #[test]
+    fn a_cr_then_empty_chunks_then_lf_is_one_line_ending() {
+        // Before: the empty chunk forgot the pending CR, so the LF ended a second (empty) line:
+        // the event name was lost and the event split in two.
+        let pieces: [&[u8]; 5] = [b"event: delta\r", b"", b"\ndata: a\r", b"", b"\n\r\n"];
+        let out = decode(&pieces).unwrap();
+        assert_eq!(out.len(), 1);
+        assert_eq!(
+            (out[0].event.as_deref(), out[0].data.as_str()),
+            (Some("delta"), "a")
+        );
+        // A blank line split as CR | (empty) | LF must not dispatch twice nor end a cut event.
+        let out = decode(&[b"data: a\r\n\r", b"", b"", b"\ndata: b\n\n"]).unwrap();
+        assert_eq!(
+            out.iter().map(|m| m.data.as_str()).collect::<Vec<_>>(),
+            ["a", "b"]
+        );
+        assert_eq!(
+            decode(&[b"data: a\r", b"", b"\n"]).unwrap_err().code(),
+            "SSE_TRUNCATED",
+            "CR | empty | LF is one line ending, not the blank line that ends the event"
+        );
+    }
+
+    #[test]
+    fn every_split_with_empty_chunks_gives_the_same_messages() {
+        let whole: &[u8] =
+            b"\xEF\xBB\xBFevent: a\r\ndata: 1\r\r: c\rid: 9\ndata: 2\r\ndata: 3\n\nevent: b\rdata:\r\r";
+        let expected = decode(&[whole]).unwrap();
+        assert_eq!(expected.len(), 3);
+        let empty: &[u8] = b"";
+        for i in 0..=whole.len() {
+            for j in i..=whole.len() {
+                let (a, rest) = whole.split_at(i);
+                let (b, c) = rest.split_at(j - i);
+                for pieces in [
+                    vec![a, empty, b, empty, c],
+                    vec![empty, a, empty, empty, b, c, empty],
+                ] {
+                    assert_eq!(decode(&pieces).unwrap(), expected, "split at {i}, {j}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn one_event_is_bounded() {
+        let mut d = SseDecoder::default().with_max_event_bytes(16);
+        assert!(d.push(b"data: 12345\ndata: 123456\n").is_ok());
+        assert_eq!(
+            d.push(b"data: 789\n").unwrap_err(),
+            SseError::EventTooLarge { limit: 16 }
+        );
+        // The limit is per event: many events of any total size pass.
+        let mut d = SseDecoder::default().with_max_event_bytes(16);
+        for _ in 0..100 {
+            assert_eq!(d.push(b"data: 0123456789abcd\n\n").unwrap().len(), 1);
+        }
+        // The default stops a stream of data lines without a blank line.
+        let mut d = SseDecoder::default();
+        let line = [b"data: ".as_slice(), &[b'x'; 1 << 16], b"\n"].concat();
+        let mut error = None;
+        for _ in 0..(DEFAULT_MAX_EVENT_BYTES >> 16) + 2 {
+            if let Err(e) = d.push(&line) {
+                error = Some(e);
+                break;
+            }
+        }
+        assert_eq!(error.map(|e| e.code()), Some("SSE_EVENT_TOO_LARGE"));
     }
 }

@@ -13,6 +13,7 @@
 use serde_json::{json, Map, Value};
 use thiserror::Error;
 
+use super::request::content_text;
 use super::sse::{SseDecoder, SseError, SseMessage};
 use crate::event::{types, Event};
 
@@ -41,6 +42,9 @@ impl StreamFormat {
         }
     }
 }
+
+/// The most content blocks one Anthropic message may open.
+pub const MAX_CONTENT_BLOCKS: usize = 4096;
 
 /// The event type carrying token usage (value: the provider's usage object, as sent).
 pub const USAGE: &str = "usage";
@@ -92,8 +96,10 @@ pub struct ProviderStreamDecoder {
     done: bool,
     finished: bool,
     message_id: Option<String>,
-    /// Anthropic content blocks by index.
-    blocks: Vec<BlockKind>,
+    /// Anthropic content blocks as (index, kind), not a vector indexed by the provider's
+    /// number: an index of 4 294 967 295 costs one entry, not gigabytes. At most
+    /// [`MAX_CONTENT_BLOCKS`] (a message has a handful), so each lookup is a short scan.
+    blocks: Vec<(u64, BlockKind)>,
     /// UTF-16 length of the answer so far (where a cited block starts).
     answer16: usize,
     finish_reason: Option<String>,
@@ -184,7 +190,7 @@ impl ProviderStreamDecoder {
 
     fn text_event(&mut self, kind: &str, id: Option<String>, text: &str) -> Event {
         if kind == types::RESPONSE {
-            self.answer16 += text.encode_utf16().count();
+            self.answer16 = self.answer16.saturating_add(text.encode_utf16().count());
         }
         Event::text(kind, id, text)
     }
@@ -196,7 +202,7 @@ impl ProviderStreamDecoder {
         }
         let choices = match chunk.get("choices") {
             None | Some(Value::Null) => &[][..],
-            Some(Value::Array(c)) => &c[..],
+            Some(Value::Array(c)) => c.as_slice(),
             Some(_) => return Err(self.invalid("`choices` is not an array")),
         };
         // Only the first choice is followed (n > 1 is not streamed by chat UIs).
@@ -215,12 +221,13 @@ impl ProviderStreamDecoder {
                     break;
                 }
             }
+            // A string, or (some compatible servers) an array of content parts.
             if let Some(text) = delta
                 .get("content")
-                .and_then(Value::as_str)
+                .and_then(content_text)
                 .filter(|t| !t.is_empty())
             {
-                out.push(self.text_event(types::RESPONSE, self.message_id.clone(), text));
+                out.push(self.text_event(types::RESPONSE, self.message_id.clone(), &text));
             }
             if let Some(reason) = choice.get("finish_reason").and_then(Value::as_str) {
                 self.finish_reason = Some(reason.to_owned());
@@ -232,7 +239,7 @@ impl ProviderStreamDecoder {
         Ok(out)
     }
 
-    fn block_id(&self, index: usize) -> Option<String> {
+    fn block_id(&self, index: u64) -> Option<String> {
         Some(format!(
             "{}-{index}",
             self.message_id.as_deref().unwrap_or("msg")
@@ -244,10 +251,7 @@ impl ProviderStreamDecoder {
             .get("type")
             .and_then(Value::as_str)
             .ok_or_else(|| self.invalid("an event without `type`"))?;
-        let index = event
-            .get("index")
-            .and_then(Value::as_u64)
-            .map(|i| i as usize);
+        let index = event.get("index").and_then(Value::as_u64);
         let mut out = Vec::new();
         match kind {
             "message_start" => {
@@ -266,10 +270,15 @@ impl ProviderStreamDecoder {
                     Some("thinking") | Some("redacted_thinking") => BlockKind::Thinking,
                     _ => BlockKind::Other,
                 };
-                if self.blocks.len() <= index {
-                    self.blocks.resize(index + 1, BlockKind::Other);
+                if let Some(block) = self.blocks.iter_mut().find(|(i, _)| *i == index) {
+                    block.1 = kind;
+                } else if self.blocks.len() < MAX_CONTENT_BLOCKS {
+                    self.blocks.push((index, kind));
+                } else {
+                    return Err(self.invalid(format!(
+                        "more than {MAX_CONTENT_BLOCKS} content blocks in one message"
+                    )));
                 }
-                self.blocks[index] = kind;
                 let id = self.block_id(index);
                 match kind {
                     BlockKind::Text => {
@@ -318,7 +327,7 @@ impl ProviderStreamDecoder {
                 let index =
                     index.ok_or_else(|| self.invalid("content_block_stop without `index`"))?;
                 let id = self.block_id(index);
-                match self.blocks.get(index) {
+                match self.blocks.iter().find(|(i, _)| *i == index).map(|b| b.1) {
                     Some(BlockKind::Text) => out.push(Event::text("response_end", id, "")),
                     Some(BlockKind::Thinking) => out.push(Event::text("thinking_end", id, "")),
                     _ => {}
@@ -343,7 +352,7 @@ impl ProviderStreamDecoder {
     fn anthropic_citation(&self, c: &Value) -> Value {
         let index = c.get("document_index").and_then(Value::as_u64).unwrap_or(0);
         let mut citation = Map::new();
-        citation.insert("sourceId".into(), json!(index + 1));
+        citation.insert("sourceId".into(), json!(index.saturating_add(1)));
         citation.insert("marker".into(), json!(""));
         citation.insert("span".into(), json!([self.answer16, self.answer16]));
         citation.insert("valid".into(), json!(true));
@@ -402,7 +411,7 @@ impl ProviderByteStream {
 
 fn truncate(s: &str) -> &str {
     match s.char_indices().nth(80) {
-        Some((i, _)) => &s[..i],
+        Some((i, _)) => s.get(..i).unwrap_or(s),
         None => s,
     }
 }

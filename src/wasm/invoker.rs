@@ -1,5 +1,8 @@
 //! What the JS invokers ask the core: requests to send, answers read, failures classified,
 //! retry delays. The JS side only moves bytes through `fetch`.
+//!
+//! Whatever carries a provider's JSON (answers, usage, logprobs, decision answers) reaches JS
+//! through `to_js_json`, i.e. `JSON.parse` semantics: a `__proto__` key is an own key.
 
 use serde_json::{json, Value};
 use wasm_bindgen::prelude::*;
@@ -7,8 +10,8 @@ use wasm_bindgen::prelude::*;
 use super::convert;
 use super::errors::js_error;
 use crate::provider::{
-    build_embeddings_request, build_request, classify_failure, parse_embeddings, parse_response,
-    retry_delay_ms, LmRequest, ModelId, Provider,
+    answer_failure, build_embeddings_request, build_request, classify_failure, parse_embeddings,
+    parse_response, retry_delay_ms, LmRequest, ModelId, Provider,
 };
 
 fn provider(name: &str) -> Result<Provider, JsValue> {
@@ -38,10 +41,17 @@ pub fn build_http_request(
 
 #[wasm_bindgen(js_name = parseProviderResponse)]
 pub fn parse_provider_response(provider_name: &str, body: &str) -> Result<JsValue, JsValue> {
-    Ok(convert::to_js(&parse_response(
+    Ok(convert::to_js_json(&parse_response(
         provider(provider_name)?,
         body,
     )?))
+}
+
+/// The provider's error when a success answer is one (`{"error": …}` with HTTP 200), else
+/// `null`: `{provider, status, code, message, retryable, retryAfterMs}` as for failures.
+#[wasm_bindgen(js_name = providerAnswerFailure)]
+pub fn provider_answer_failure(provider_name: &str, status: u16, body: &str) -> JsValue {
+    convert::to_js_json(&answer_failure(provider_name, status, body))
 }
 
 #[wasm_bindgen(js_name = classifyProviderFailure)]
@@ -51,7 +61,7 @@ pub fn classify_provider_failure(
     body: &str,
     retry_after: Option<String>,
 ) -> Result<JsValue, JsValue> {
-    Ok(convert::to_js(&classify_failure(
+    Ok(convert::to_js_json(&classify_failure(
         provider_name,
         status,
         body,
@@ -124,7 +134,7 @@ pub fn parse_decision_response(body: &str, questions: JsValue) -> Result<JsValue
     let Value::Object(questions) = questions else {
         return Err(js_error("INVALID_OPTION", "questions must be an object"));
     };
-    Ok(convert::to_js(&crate::provider::parse_dm_response(
+    Ok(convert::to_js_json(&crate::provider::parse_dm_response(
         body, &questions,
     )?))
 }
@@ -139,7 +149,7 @@ pub fn lm_decision_messages(
     let state: Value = convert::from_js(state, "INVALID_OPTION", "state")?;
     let question: Value = convert::from_js(question, "INVALID_OPTION", "question")?;
     let messages = crate::provider::lm_decision_messages(&state, name, &question)?;
-    Ok(convert::to_js(&messages))
+    Ok(convert::to_js_json(&messages))
 }
 
 /// The System One answer to one question, read from a language model's `logprobs`.
@@ -151,7 +161,7 @@ pub fn lm_decision_answer(
 ) -> Result<JsValue, JsValue> {
     let question: Value = convert::from_js(question, "INVALID_OPTION", "question")?;
     let logprobs: Value = convert::from_js(logprobs, "INVALID_PROVIDER_DATA", "logprobs")?;
-    Ok(convert::to_js(&crate::provider::lm_decision_answer(
+    Ok(convert::to_js_json(&crate::provider::lm_decision_answer(
         name, &question, &logprobs,
     )?))
 }

@@ -1,4 +1,6 @@
-//! `SseDecoderCore`: the SSE decoder behind the JS `SSEDecoder`.
+//! `SseDecoderCore`: the SSE decoder behind the JS `SSEDecoder`, and the provider stream
+//! decoders. Provider JSON (usage objects, citations) goes to JS through `JSON.parse`
+//! semantics (`to_js_json`): a `__proto__` key stays an own key, never a prototype.
 
 use wasm_bindgen::prelude::*;
 
@@ -6,8 +8,20 @@ use super::convert;
 use super::errors::js_error;
 use crate::provider::{
     ProviderByteStream, ProviderStreamDecoder, SseDecoder, SseMessage, StreamFormat,
-    DEFAULT_MAX_LINE_BYTES,
+    DEFAULT_MAX_EVENT_BYTES, DEFAULT_MAX_LINE_BYTES,
 };
+
+/// A byte limit from JS: a whole number ≥ 1 (up to 2^32 − 1), or the default.
+fn limit(value: Option<f64>, default: usize, name: &str) -> Result<usize, JsValue> {
+    match value {
+        None => Ok(default),
+        Some(n) if n >= 1.0 && n.fract() == 0.0 && n <= f64::from(u32::MAX) => Ok(n as usize),
+        Some(n) => Err(js_error(
+            "INVALID_OPTION",
+            &format!("{name} must be a whole number ≥ 1, got {n}"),
+        )),
+    }
+}
 
 #[wasm_bindgen]
 pub struct SseDecoderCore {
@@ -17,19 +31,14 @@ pub struct SseDecoderCore {
 #[wasm_bindgen]
 impl SseDecoderCore {
     #[wasm_bindgen(constructor)]
-    pub fn new(max_line_bytes: Option<f64>) -> Result<SseDecoderCore, JsValue> {
-        let max = match max_line_bytes {
-            None => DEFAULT_MAX_LINE_BYTES,
-            Some(n) if n >= 1.0 && n.fract() == 0.0 && n <= u32::MAX as f64 => n as usize,
-            Some(n) => {
-                return Err(js_error(
-                    "INVALID_OPTION",
-                    &format!("maxLineBytes must be a whole number ≥ 1, got {n}"),
-                ))
-            }
-        };
+    pub fn new(
+        max_line_bytes: Option<f64>,
+        max_event_bytes: Option<f64>,
+    ) -> Result<SseDecoderCore, JsValue> {
+        let line = limit(max_line_bytes, DEFAULT_MAX_LINE_BYTES, "maxLineBytes")?;
+        let event = limit(max_event_bytes, DEFAULT_MAX_EVENT_BYTES, "maxEventBytes")?;
         Ok(Self {
-            inner: SseDecoder::new(max),
+            inner: SseDecoder::new(line).with_max_event_bytes(event),
         })
     }
 
@@ -62,11 +71,11 @@ impl ProviderStreamCore {
     pub fn push(&mut self, message: JsValue) -> Result<JsValue, JsValue> {
         let message: SseMessage =
             convert::from_js(message, "INVALID_EVENT", "SSE message {event?, data}")?;
-        Ok(convert::to_js(&self.inner.push(&message)?))
+        Ok(convert::to_js_json(&self.inner.push(&message)?))
     }
 
     pub fn finish(&mut self) -> Result<JsValue, JsValue> {
-        Ok(convert::to_js(&self.inner.finish()?))
+        Ok(convert::to_js_json(&self.inner.finish()?))
     }
 
     #[wasm_bindgen(js_name = finishReason)]
@@ -95,7 +104,7 @@ impl ProviderBytesCore {
     }
 
     pub fn finish(&mut self) -> Result<JsValue, JsValue> {
-        Ok(convert::to_js(&self.inner.finish()?))
+        Ok(convert::to_js_json(&self.inner.finish()?))
     }
 }
 

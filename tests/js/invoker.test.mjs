@@ -3,7 +3,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import * as lib from "citeflow";
-import { invokerCases } from "../portable/invoker.cases.mjs";
+import { assertNoKey, invokerCases } from "../portable/invoker.cases.mjs";
 import { startFakeProvider } from "./support/fake-provider.mjs";
 
 let server;
@@ -13,3 +13,57 @@ after(() => server.close());
 for (const [name, run] of Object.entries(invokerCases)) {
   test(name, () => run({ lib, assert, base: server.base, requests: server.log, maxInFlight: server.maxInFlight }));
 }
+
+// Node only: its fetch shows a redirect's target, so same-origin redirects can be followed;
+// and big bodies are cheap to serve here.
+const lm = (model, more = {}) => lib.buildLMInvoker(`openai-compatible/${model}`, { apiKey: "sk-test", baseUrl: server.base, maxRetries: 0, ...more });
+
+test("same-origin 307/308 redirects are followed, a bounded number of times; others are refused", async () => {
+  assert.equal((await lm("redirect-same").invoke("Hi")).outputs[0].output, "<think>hidden</think>Hello [1].");
+  const hops = server.requests.filter((r) => r.body.model === "redirect-same").map((r) => [r.url, r.headers.authorization, r.body.messages?.[0]?.content]);
+  assert.deepEqual(hops, [["/v1/chat/completions", "Bearer sk-test", "Hi"], ["/v1/chat/completions?hop=1", "Bearer sk-test", "Hi"]], "method, body and key kept on the same origin");
+  await assert.rejects(lm("redirect-loop").invoke("Hi"), (e) => e.code === "REDIRECT_REFUSED" && /redirects/.test(e.message));
+  assert.equal(server.requests.filter((r) => r.body.model === "redirect-loop").length, 6, "the first request and 5 redirects");
+  await assert.rejects(lm("redirect-302").invoke("Hi"), (e) => e.code === "REDIRECT_REFUSED" && e.status === 302);
+  // A stream follows the same policy.
+  const events = [];
+  for await (const e of lm("redirect-same").stream("Hi")) events.push(e);
+  assert.ok(events.some((e) => e.type === "response"));
+});
+
+test("a gzip body that inflates past the limit stops at the limit (RESPONSE_TOO_LARGE)", async () => {
+  await assert.rejects(lm("gzip-bomb").invoke("Hi"), (e) => e.code === "RESPONSE_TOO_LARGE" && /33554432/.test(e.message));
+});
+
+test("an error body that never ends is read only to a bound; the error still says what happened", async () => {
+  const started = Date.now();
+  await assert.rejects(lm("huge-error").invoke("Hi"), (e) => e.code === "PROVIDER_ERROR" && e.status === 500 && e.providerMessage.length <= 300 && e.providerMessage.startsWith("<p>error</p>"));
+  assert.ok(Date.now() - started < 5000);
+});
+
+test("the key check itself finds a piece of the key wherever it hides", () => {
+  const key = "sk-0123456789abcdefghij";
+  const error = () => Object.assign(new Error("fine"), { name: "CiteflowError", code: "X" });
+  assert.ok(assertNoKey(error(), key, "clean"));
+  const hiding = [
+    (e) => (e.message = "…6789abcdef…"),
+    (e) => (e.stack = `${e.stack}\n at sk-0123456`),
+    (e) => (e.cause = new Error("c", { cause: { deep: ["x", "23456789ab"] } })),
+    (e) => Object.defineProperty(e, "hidden", { value: "9abcdefghij", enumerable: false }),
+    (e) => (e[Symbol("s")] = key),
+    (e) => (e.providerMessage = `${key.slice(0, 12)}[cut]`),
+  ];
+  for (const [i, hide] of hiding.entries()) {
+    const e = error();
+    hide(e);
+    assert.throws(() => assertNoKey(e, key, `way ${i}`), /holds a piece of the key/, `way ${i}`);
+  }
+});
+
+test("a stream answered without a body, or an error body that is not text, is a clear error", async () => {
+  const fetch = async () => new Response(null, { status: 200, headers: { "content-type": "text/event-stream" } });
+  const events = lib.buildLMInvoker("openai/gpt-4o", { apiKey: "k", fetch, maxRetries: 0 }).stream("Hi");
+  await assert.rejects(async () => {
+    for await (const e of events) void e;
+  }, (e) => e.code === "INVALID_PROVIDER_DATA");
+});

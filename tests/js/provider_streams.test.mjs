@@ -14,6 +14,8 @@ function bodyOf(bytes, random) {
       while (i < bytes.length) {
         const n = 1 + Math.floor(random() * 40);
         c.enqueue(bytes.slice(i, i + n));
+        // Empty chunks, as a fetch body may deliver them, change nothing.
+        if (random() < 0.2) c.enqueue(new Uint8Array(0));
         i += n;
       }
       c.close();
@@ -62,4 +64,30 @@ test("finish reason, and bad input", () => {
   assertCode(() => new ProviderStreamDecoder("anthropic").push({ data: "{}" }), "INVALID_PROVIDER_DATA");
   assertCode(() => decodeProviderStream("body", "openai"), "INVALID_OPTION");
   assert.ok(new SSEDecoder());
+});
+
+test("hostile block indexes: no panic, no gigabytes, the instance keeps working", () => {
+  for (const index of [4294967295, 1.5e9, 2 ** 53]) {
+    const d = new ProviderStreamDecoder("anthropic");
+    const events = d.push({ data: JSON.stringify({ type: "content_block_start", index, content_block: { type: "text" } }) });
+    assert.deepEqual(events.map((e) => e.type), ["response_start"]);
+    assert.deepEqual(d.push({ data: JSON.stringify({ type: "content_block_stop", index }) }).map((e) => e.type), ["response_end"]);
+  }
+  assertCode(() => new ProviderStreamDecoder("anthropic").push({ data: JSON.stringify({ type: "content_block_start", index: -1, content_block: { type: "text" } }) }), "INVALID_PROVIDER_DATA");
+  assert.equal(new SSEDecoder().push("data: still alive\n\n")[0].data, "still alive");
+});
+
+test("usage objects keep a __proto__ key as an own key, on every decoder path", async () => {
+  const data = '{"choices": [], "usage": {"prompt_tokens": 1, "__proto__": {"polluted": true}}}';
+  const check = (usage, where) => {
+    assert.equal(Object.getPrototypeOf(usage), Object.prototype, where);
+    assert.ok(Object.hasOwn(usage, "__proto__"), where);
+    assert.equal(usage.polluted, undefined, where);
+  };
+  check(new ProviderStreamDecoder("openai").push({ data })[0].value, "ProviderStreamDecoder.push");
+  const anthropic = new ProviderStreamDecoder("anthropic").push({ data: '{"type": "message_start", "message": {"id": "m", "usage": {"__proto__": {"polluted": true}}}}' });
+  check(anthropic[0].value, "anthropic message_start");
+  const events = [];
+  for await (const e of decodeProviderStream(ReadableStream.from([enc.encode(`data: ${data}\n\ndata: [DONE]\n\n`)]), "openai")) events.push(e);
+  check(events[0].value, "decodeProviderStream");
 });

@@ -9,6 +9,50 @@ import { drain } from "./drain.mjs";
 const CUT_CODES = ["STREAM_INTERRUPTED", "STREAM_TRUNCATED", "SSE_TRUNCATED", "INVALID_PROVIDER_DATA"];
 const throwsCode = (assert, fn, code) => assert.throws(fn, (e) => e.code === code);
 
+// A key no test fixture contains by chance; the fake provider's echo-* models send it back.
+const SECRET = "sk-live-7Qm2Xr9Lw4Tz8Vb1Nc6Hd3Jf5Kg0Pa-echo-B8e4";
+
+/**
+ * Throws unless `error` is a CiteflowError in which no 10-character piece of `key` appears
+ * anywhere: message, stack, String(error), the cause chain, every own property (enumerable or
+ * not, string or symbol keyed), recursively.
+ */
+export function assertNoKey(error, key, where) {
+  if (!(error instanceof Error) || typeof error.code !== "string") throw new Error(`${where}: expected a CiteflowError, got ${String(error)}`);
+  const pieces = new Set();
+  for (let i = 0; i + 10 <= key.length; i++) pieces.add(key.slice(i, i + 10));
+  const check = (text, path) => {
+    for (const piece of pieces) if (text.includes(piece)) throw new Error(`${where}: ${path} holds a piece of the key (${error.code})`);
+  };
+  const seen = new Set();
+  const walk = (value, path) => {
+    if (value === null || (typeof value !== "object" && typeof value !== "function")) return check(String(value), path);
+    if (seen.has(value)) return;
+    seen.add(value);
+    for (const k of new Set([...Reflect.ownKeys(value), "message", "stack", "cause"])) {
+      let v;
+      try {
+        v = value[k];
+      } catch {
+        continue;
+      }
+      if (v !== undefined) walk(v, `${path}.${String(k)}`);
+    }
+  };
+  walk(error, "error");
+  check(String(error), "String(error)");
+  return true;
+}
+
+// Read with a reader, not `for await`: WebKit's ReadableStream is not async-iterable.
+const collect = async (stream) => {
+  const reader = stream.getReader();
+  const events = [];
+  for (let r = await reader.read(); !r.done; r = await reader.read()) events.push(r.value);
+  return events;
+};
+const drain = collect;
+
 export const invokerCases = {
   async "invoke: OpenAI-compatible answer as an LMOutput, request as the API expects"({ lib, assert, base, requests }) {
     const out = await lib.buildLMInvoker("openai-compatible/ok", { apiKey: "sk-test", baseUrl: base }).invoke([{ role: "system", content: "Be brief." }, { role: "user", content: "Hi" }], { temperature: 0.2, maxTokens: 50 });
@@ -109,6 +153,83 @@ export const invokerCases = {
     for (const model of ["stream-cut", "stream-garbage"]) {
       await assert.rejects(() => drain(claude(model).stream("Hi")), (e) => CUT_CODES.includes(e.code), model);
     }
+  },
+
+  async "the API key, or any 10-character piece of it, is in no error on any path"({ lib, assert, base }) {
+    const options = { apiKey: SECRET, baseUrl: base, maxRetries: 0 };
+    const lm = (id, more = {}) => lib.buildLMInvoker(id, { ...options, ...more });
+    const calls = [];
+    for (const provider of ["openai-compatible", "anthropic"]) {
+      // HTTP errors (JSON, plain text across the 300-character cut, past a 64 KiB cut), 200
+      // with an error, invalid JSON, a redirect with the key in its Location, a reset.
+      for (const model of ["echo-json", "echo-text-280", "echo-text-290", "echo-text-295", "echo-long", "echo-200-error", "echo-200-invalid", "echo-redirect", "echo-reset"]) {
+        calls.push([`${provider}/${model} invoke`, () => lm(`${provider}/${model}`).invoke("Hi")]);
+        calls.push([`${provider}/${model} stream`, () => drain(lm(`${provider}/${model}`).stream("Hi"))]);
+      }
+      // In-stream errors, invalid stream data echoing the key at and across the 80-character
+      // cut of the core's message, a stream that breaks off.
+      for (const model of ["echo-stream-error", "echo-stream-invalid-0", "echo-stream-invalid-60", "echo-stream-invalid-75", "echo-stream-cut"]) {
+        calls.push([`${provider}/${model} stream`, () => drain(lm(`${provider}/${model}`).stream("Hi"))]);
+      }
+      calls.push([`${provider} timeout`, () => lm(`${provider}/echo-slow`, { timeoutMs: 50 }).invoke("Hi")]);
+      calls.push([`${provider} network error`, () => lm(`${provider}/echo-json`, { baseUrl: "http://127.0.0.1:9/v1" }).invoke("Hi")]);
+    }
+    for (const model of ["echo-json", "echo-text-290", "echo-200-error", "echo-200-invalid", "echo-redirect"]) {
+      calls.push([`embeddings ${model}`, () => lib.buildEMInvoker(`openai-compatible/${model}`, options).invoke(["a"])]);
+      calls.push([`System One ${model}`, () => lib.buildDMInvoker(`typesafe/${model}`, options).invoke({ state: "s", questions: { q: lib.DMQuestion.noul("?") } })]);
+      calls.push([`LM decision ${model}`, () => lib.buildDMInvoker(`openai-compatible/${model}`, options).invoke({ state: "s", questions: { q: lib.DMQuestion.noul("?") } })]);
+    }
+    const codes = {};
+    for (const [where, call] of calls) {
+      await assert.rejects(call, (e) => ((codes[where] = e?.code), assertNoKey(e, SECRET, where)), where);
+    }
+    // Not vacuous: the provider's words came through, with the key cut out.
+    await assert.rejects(lm("openai-compatible/echo-json").invoke("Hi"), (e) => e.status === 401 && e.providerMessage === "Incorrect API key provided: [redacted]");
+    await assert.rejects(lm("openai-compatible/echo-text-290").invoke("Hi"), (e) => e.providerMessage === `${"e".repeat(290)}[redacted]`, "redacted, then cut at 300 characters");
+    await assert.rejects(drain(lm("anthropic/echo-stream-error").stream("Hi")), (e) => e.code === "PROVIDER_ERROR" && /invalid key \[redacted\]/.test(e.message));
+    assert.equal(codes["openai-compatible/echo-stream-invalid-60 stream"], "INVALID_PROVIDER_DATA");
+    assert.equal(codes["openai-compatible timeout"], "TIMEOUT");
+  },
+
+  async "redirects: never to another origin; the key never reaches it"({ lib, assert, base, requests }) {
+    const options = { apiKey: SECRET, baseUrl: base, maxRetries: 0 };
+    for (const id of ["openai-compatible/echo-redirect", "anthropic/echo-redirect"]) {
+      await assert.rejects(lib.buildLMInvoker(id, options).invoke("Hi"), (e) => e.code === "REDIRECT_REFUSED" && e.retryable === false, id);
+      await assert.rejects(drain(lib.buildLMInvoker(id, options).stream("Hi")), (e) => e.code === "REDIRECT_REFUSED", id);
+    }
+    await assert.rejects(lib.buildEMInvoker("openai-compatible/echo-redirect", options).invoke("a"), (e) => e.code === "REDIRECT_REFUSED");
+    const reached = (await requests()).filter((r) => r.server === "elsewhere");
+    assert.equal(reached.length, 0, "the other origin was never called");
+  },
+
+  async "answers: 200 with an error body, content parts, __proto__ keys stay own keys"({ lib, assert, base }) {
+    const lm = (model) => lib.buildLMInvoker(`openai-compatible/${model}`, { apiKey: "sk-test", baseUrl: base, maxRetries: 0 });
+    for (const run of [() => lm("echo-200-error").invoke("Hi"), () => drain(lm("echo-200-error").stream("Hi"))]) {
+      await assert.rejects(run, (e) => e.code === "PROVIDER_ERROR" && e.status === 200 && e.providerMessage === "invalid key [redacted]" && /invalid key/.test(e.message));
+    }
+    assert.deepEqual((await lm("parts").invoke("Hi")).outputs, [{ type: "text", output: "Part one, part two." }]);
+    const own = (usage, where) => {
+      assert.equal(Object.getPrototypeOf(usage), Object.prototype, where);
+      assert.ok(Object.hasOwn(usage, "__proto__"), where);
+      assert.deepEqual(Object.keys(usage), ["prompt_tokens", "__proto__"], where);
+      assert.equal(usage.polluted, undefined, where);
+    };
+    own((await lm("proto-usage").invoke("Hi")).usage, "invoke");
+    own((await collect(lm("proto-usage").stream("Hi"))).find((e) => e.type === "usage").value, "stream");
+  },
+
+  async "limits: timeoutMs within setTimeout's range, response size"({ lib, assert, base }) {
+    for (const timeoutMs of [2 ** 31, Infinity, NaN, 0, -1, "5"]) {
+      throwsCode(assert, () => lib.buildLMInvoker("openai/gpt-4o", { timeoutMs }), "INVALID_OPTION");
+      throwsCode(assert, () => lib.buildEMInvoker("openai/e", { timeoutMs }), "INVALID_OPTION");
+      throwsCode(assert, () => lib.buildDMInvoker("typesafe/m", { timeoutMs }), "INVALID_OPTION");
+    }
+    const lm = (model, more) => lib.buildLMInvoker(`openai-compatible/${model}`, { apiKey: "sk-test", baseUrl: base, maxRetries: 0, ...more });
+    assert.equal((await lm("ok", { timeoutMs: 2 ** 31 - 1 }).invoke("Hi")).outputs.length, 1);
+    for (const maxResponseBytes of [0, 1.5, -1, "1", Infinity]) throwsCode(assert, () => lib.buildLMInvoker("openai/gpt-4o", { maxResponseBytes }), "INVALID_OPTION");
+    await assert.rejects(lm("big-5000", { maxResponseBytes: 4000 }).invoke("Hi"), (e) => e.code === "RESPONSE_TOO_LARGE" && e.retryable === false);
+    assert.equal((await lm("big-5000", { maxResponseBytes: 6000 }).invoke("Hi")).outputs[0].output.length, 5000);
+    await assert.rejects(lib.buildEMInvoker("openai-compatible/e", { apiKey: "sk-test", baseUrl: base, maxResponseBytes: 10 }).invoke("a"), (e) => e.code === "RESPONSE_TOO_LARGE");
   },
 
   async "bad options name the problem"({ lib, assert, base }) {

@@ -1,6 +1,9 @@
 // A local HTTP server that speaks the OpenAI Chat Completions and Anthropic Messages wire
 // formats (shapes from the providers' API references). The model name picks the behaviour.
+// A second server on another port (another origin) stands for wherever a hostile redirect
+// points: it records what reached it, and the request log shows it as `server: "elsewhere"`.
 import { createServer } from "node:http";
+import { gzipSync } from "node:zlib";
 
 const completion = (content, extra = {}) => ({
   id: "chatcmpl-1",
@@ -27,8 +30,88 @@ const embed = (text) => {
 const logprobsFor = (p) => ({ content: [{ token: "Yes", logprob: Math.log(p), top_logprobs: [{ token: "Yes", logprob: Math.log(p) }, { token: " No", logprob: Math.log(1 - p) }, { token: "Maybe", logprob: Math.log(0.001) }] }] });
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
+// The key the caller sent, whichever header carried it.
+const keyOf = (req) => req.headers["x-api-key"] ?? req.headers.authorization?.replace(/^Bearer /, "") ?? "";
+
+// 40 MiB of JSON in about 40 KiB of gzip: a small download that inflates past the default
+// response limit. Built once, on first use.
+let bomb = null;
+const gzipBomb = () => (bomb ??= gzipSync(Buffer.from(`{"choices":[{"message":{"role":"assistant","content":"${" ".repeat(40 << 20)}"}}]}`)));
+
+/**
+ * Hostile answers, picked by model name (a `typesafe/` prefix is ignored) before any key check,
+ * so they answer whatever key was sent. `echo-*` send the caller's key back every way a
+ * provider could: in a JSON error (message, code, type) with the key in headers too, in a
+ * plain-text body where it straddles the 300-character cut (`echo-text-<offset>`), past a
+ * 64 KiB cut (`echo-long`), in a 200 error body, in invalid JSON, in an in-stream error event,
+ * in an invalid stream line at any offset (`echo-stream-invalid-<offset>`), in a redirect's
+ * Location (to the other origin), in a stream that breaks off. `redirect-*` test the redirect
+ * policy; `big-<bytes>` and `gzip-bomb` the response size limit. Returns whether it answered.
+ */
+function hostile(model, req, res, body, ctx) {
+  const name = model.replace(/^typesafe\//, "");
+  const key = keyOf(req);
+  const anthropic = ctx.path === "/v1/messages";
+  const send = (status, type, text, headers = {}) => {
+    res.writeHead(status, { "content-type": type, ...headers });
+    res.end(text);
+  };
+  const json = (status, value, headers) => send(status, "application/json", JSON.stringify(value), headers);
+  const sse = (parts, cut = false) => {
+    res.writeHead(200, { "content-type": "text/event-stream", "x-echo": key });
+    for (const p of parts) res.write(p);
+    if (cut) setTimeout(() => res.socket.destroy(), 50);
+    else res.end();
+  };
+  const start = anthropic ? [anthropicEvent("message_start", { message: { id: "msg_1", usage: { input_tokens: 1, output_tokens: 1 } } })] : [chunk({ role: "assistant", content: "Hi" })];
+  const offset = Number(/-(\d+)$/.exec(name)?.[1] ?? 0);
+  if (name === "echo-json") return json(401, { type: "error", error: { message: `Incorrect API key provided: ${key}`, type: key, code: key } }, { "x-echo": key, "www-authenticate": `Bearer realm="${key}"` }), true;
+  if (name.startsWith("echo-text-")) return send(500, "text/plain", `${"e".repeat(offset)}${key} is not a valid key`, { "x-echo": key }), true;
+  if (name === "echo-long") return send(502, "text/html", `<p>${key}</p>${"x".repeat((64 << 10) - 20)}${key}${"y".repeat(1000)}`), true;
+  if (name === "echo-200-error") return json(200, { error: { message: `invalid key ${key}`, code: key, type: key } }, { "x-echo": key }), true;
+  if (name === "echo-200-invalid") return send(200, "application/json", `{"choices": [{"message": ${key}`), true;
+  if (name === "echo-stream-error") {
+    const error = anthropic ? `event: error\ndata: ${JSON.stringify({ type: "error", error: { type: key, message: `invalid key ${key}` } })}\n\n` : `data: ${JSON.stringify({ error: { message: `invalid key ${key}`, code: key, type: key } })}\n\n`;
+    return sse([...start, error]), true;
+  }
+  if (name.startsWith("echo-stream-invalid-")) return sse([...start, `${anthropic ? "event: content_block_delta\n" : ""}data: ${"x".repeat(offset)}${key} not json\n\n`]), true;
+  if (name === "echo-stream-cut") return sse([...start, `data: ${key}`], true), true;
+  if (name === "echo-reset") return res.socket.destroy(), true;
+  if (name === "echo-slow") return setTimeout(() => res.destroyed || json(401, { error: { message: `too late for ${key}` } }), 400), true;
+  if (name === "echo-redirect") return send(307, "text/plain", `moved to ${ctx.elsewhere}`, { location: `${ctx.elsewhere}${ctx.path}?stolen=${key}` }), true;
+  if (name === "redirect-same" && !ctx.url.searchParams.has("hop")) return send(307, "text/plain", "", { location: `${ctx.path}?hop=1` }), true;
+  if (name === "redirect-loop") return send(308, "text/plain", "", { location: `${ctx.path}?hop=${Number(ctx.url.searchParams.get("hop") ?? 0) + 1}` }), true;
+  if (name === "redirect-302") return send(302, "text/plain", "", { location: `${ctx.path}?hop=1` }), true;
+  if (name.startsWith("big-")) return json(200, completion("x".repeat(offset))), true;
+  if (name === "gzip-bomb") return send(200, "application/json", gzipBomb(), { "content-encoding": "gzip" }), true;
+  if (name === "huge-error") {
+    // An error page that never ends: only a bounded read gets past it.
+    res.writeHead(500, { "content-type": "text/html" });
+    const piece = "<p>error</p>".repeat(1000);
+    const more = () => {
+      while (!res.destroyed && res.write(piece));
+      if (!res.destroyed) res.once("drain", more);
+    };
+    res.on("close", () => ctx.record({ url: ctx.path, model, note: "huge-error closed by the client" }));
+    more();
+    return true;
+  }
+  void body;
+  return false;
+}
+
 export async function startFakeProvider() {
   const requests = [];
+  // The other origin a hostile redirect points at.
+  const elsewhere = createServer(async (req, res) => {
+    let raw = "";
+    for await (const c of req) raw += c;
+    requests.push({ server: "elsewhere", url: req.url, headers: req.headers, body: raw });
+    res.writeHead(200, { "content-type": "application/json", "access-control-allow-origin": "*" });
+    res.end(JSON.stringify(completion("You reached the other server.")));
+  });
+  await new Promise((r) => elsewhere.listen(0, "127.0.0.1", r));
+  const elsewhereBase = `http://127.0.0.1:${elsewhere.address().port}`;
   const seen = new Map();
   // Decision-model calls in flight now and at most, per model (for concurrency limits).
   const inFlight = new Map();
@@ -49,6 +132,9 @@ export async function startFakeProvider() {
     const body = raw ? JSON.parse(raw) : {};
     requests.push({ url: req.url, headers: req.headers, body });
     const model = body.model ?? "";
+    const url = new URL(req.url, "http://provider");
+    const path = url.pathname;
+    if (hostile(model, req, res, body, { path, url, elsewhere: elsewhereBase, record: (r) => requests.push(r) })) return;
     const count = (seen.get(model) ?? 0) + 1;
     seen.set(model, count);
     const json = (status, value, headers = {}) => {
@@ -62,13 +148,22 @@ export async function startFakeProvider() {
       if (cut) setTimeout(() => res.socket.destroy(), 50);
       else res.end();
     };
-    if (req.url === "/v1/chat/completions") {
+    if (path === "/v1/chat/completions") {
       if (req.headers.authorization !== "Bearer sk-test") return json(401, { error: { message: `Incorrect API key provided: ${req.headers.authorization?.slice(7)}`, type: "invalid_request_error", code: "invalid_api_key" } });
       if (model === "flaky-429" && count === 1) return json(429, { error: { message: "Rate limit reached", type: "requests", code: "rate_limit_exceeded" } }, { "retry-after": "0.05" });
       if (model === "flaky-500" && count === 1) return json(500, { error: { message: "The server had an error", type: "server_error" } });
       if (model === "always-503") return json(503, { error: { message: "Overloaded", type: "server_error" } });
       if (model === "bad-request") return json(400, { error: { message: "The model `bad-request` does not exist", type: "invalid_request_error", code: "model_not_found" } });
       if (model === "slow") await new Promise((r) => setTimeout(r, 400));
+      // A usage object with a `__proto__` key, as JSON text (JSON.stringify cannot write one).
+      const protoUsage = '"usage": {"prompt_tokens": 1, "__proto__": {"polluted": true}}';
+      if (model === "proto-usage" && body.stream) return sse([chunk({ content: "Hi" }, "stop"), `data: {"id": "chatcmpl-1", "choices": [], ${protoUsage}}\n\n`, "data: [DONE]\n\n"]);
+      if (model === "proto-usage") {
+        res.writeHead(200, { "content-type": "application/json" });
+        return res.end(`{"choices": [{"index": 0, "message": {"role": "assistant", "content": "Hi"}, "finish_reason": "stop"}], ${protoUsage}}`);
+      }
+      // Content as an array of parts (newer APIs and some compatible servers).
+      if (model === "parts") return json(200, completion([{ type: "text", text: "Part one, " }, { type: "image_url", image_url: { url: "https://example.org/x.png" } }, { type: "text", text: "part two." }]));
       if (body.stream) {
         if (model === "stream-cut") return sse([chunk({ role: "assistant", content: "Half an ans" })], { cut: true });
         if (model === "stream-garbage") return sse([chunk({ role: "assistant", content: "Half an ans" }), "data: {\"choices\": [{\"delta\": tru\n\n", "data: [DONE]\n\n"]);
@@ -100,7 +195,7 @@ export async function startFakeProvider() {
       if (model === "reasoner") return json(200, completion("Answer.", { reasoning_content: "Because." }));
       return json(200, completion(body.response_format ? '{"answer": 42}' : "<think>hidden</think>Hello [1]."));
     }
-    if (req.url === "/v1/systemone") {
+    if (path === "/v1/systemone") {
       if (req.headers.authorization !== "Bearer sk-test") return json(401, { error: { message: "bad key" } });
       if (model === "typesafe/flaky" && count === 1) return json(429, { error: { message: "slow down" } }, { "retry-after": "0" });
       const now = (inFlight.get(model) ?? 0) + 1;
@@ -119,7 +214,7 @@ export async function startFakeProvider() {
       }
       return json(200, { model, answers, usage: { input_tokens: 20, output_tokens: Object.keys(answers).length } });
     }
-    if (req.url === "/v1/embeddings") {
+    if (path === "/v1/embeddings") {
       if (req.headers.authorization !== "Bearer sk-test") return json(401, { error: { message: "bad key", type: "invalid_request_error" } });
       if (model === "flaky-em" && count === 1) return json(502, { error: { message: "Bad gateway" } });
       // Answered in reverse order, as servers may: the index says which input each is.
@@ -127,7 +222,7 @@ export async function startFakeProvider() {
       const data = body.input.map((text, index) => ({ object: "embedding", index, embedding: vector(text, index) })).reverse();
       return json(200, { object: "list", data, model, usage: { prompt_tokens: body.input.length, total_tokens: body.input.length } });
     }
-    if (req.url === "/v1/messages") {
+    if (path === "/v1/messages") {
       if (req.headers["x-api-key"] !== "sk-ant-test" || req.headers["anthropic-version"] !== "2023-06-01") return json(401, { type: "error", error: { type: "authentication_error", message: "invalid x-api-key" } });
       if (model === "overloaded") return json(529, { type: "error", error: { type: "overloaded_error", message: "Overloaded" } });
       if (body.stream && model === "stream-cut") {
@@ -160,6 +255,10 @@ export async function startFakeProvider() {
     /** What the portable cases read: the request log, and the most calls a model had at once. */
     log: async () => requests,
     maxInFlight: async (model) => maxInFlight.get(model) ?? 0,
-    close: () => server.close(),
+    close: () => {
+      server.closeAllConnections?.();
+      server.close();
+      elsewhere.close();
+    },
   };
 }
