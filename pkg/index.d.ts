@@ -45,7 +45,15 @@ export type CiteflowErrorCode =
   | "RESPONSE_TOO_LARGE"
   | "INVALID_CONTEXT_CONFIG"
   | "INVALID_EMBEDDING"
-  | "INVALID_MODEL_ANSWER";
+  | "INVALID_MODEL_ANSWER"
+  /** A string or array argument of the wrong type (or an array-like over 2^26 items). */
+  | "INVALID_ARGUMENT"
+  /** More sources than one reference-list render takes (1,000). */
+  | "TOO_MANY_SOURCES"
+  /** This object lived in a wasm instance replaced after a fatal error; create a new one. */
+  | "INSTANCE_RESET"
+  /** A result could not be converted to JS (a bug: please report it). */
+  | "INTERNAL";
 
 // ---- events -------------------------------------------------------------------------------
 

@@ -2,7 +2,7 @@
 // requests, reads the answers, classifies failures and sets the retry schedule; this file
 // only moves bytes, waits, and cancels.
 import * as core from "../gen/citeflow.js";
-import { citeflowError, describe } from "./errors.js";
+import { citeflowError, describe, fields, isArray, list } from "./errors.js";
 import { ready } from "./runtime.js";
 import { ProviderBodyDecoder } from "./sse.js";
 import { OutputTransformerChain } from "./transformers.js";
@@ -98,8 +98,11 @@ function invokerError(code, message, fields, secrets) {
 
 function toMessages(input) {
   if (typeof input === "string") return [{ role: "user", content: input }];
-  if (Array.isArray(input) && input.length > 0 && input.every((m) => m && typeof m.role === "string" && typeof m.content === "string")) {
-    return input.map(({ role, content }) => ({ role, content }));
+  if (isArray(input)) {
+    const messages = list(input, "INVALID_OPTION", "the messages").map((m, i) => fields(m, "INVALID_OPTION", `message ${i}`));
+    if (messages.length > 0 && messages.every((m) => typeof m.role === "string" && typeof m.content === "string")) {
+      return messages.map(({ role, content }) => ({ role, content }));
+    }
   }
   throw citeflowError("INVALID_OPTION", `an invoker takes a prompt string or messages [{role, content}]; got ${describe(input)}`);
 }
@@ -294,7 +297,8 @@ async function fetchWithRetries({ http, transport, signal, stream }) {
  * An LM invoker for `openai/<model>`, `anthropic/<model>`, `openrouter/<vendor>/<model>` or
  * `openai-compatible/<model>` (with `baseUrl`).
  */
-export function buildLMInvoker(modelId, options = {}) {
+export function buildLMInvoker(modelId, options) {
+  options = fields(options, "INVALID_OPTION", "buildLMInvoker options");
   const transport = invokerSetup("buildLMInvoker", modelId, "openai/gpt-4o-mini", options, OPTIONS);
   const { apiKey, baseUrl, secrets } = transport;
   const { outputTransformers = [], fallbackLms = [] } = options;
@@ -421,7 +425,8 @@ async function scrubbing(secrets, run) {
  * An embedding invoker (OpenAI-style `/embeddings`: `openai/`, `openrouter/`,
  * `openai-compatible/`): texts in, Float32Arrays out in input order, in batches.
  */
-export function buildEMInvoker(modelId, options = {}) {
+export function buildEMInvoker(modelId, options) {
+  options = fields(options, "INVALID_OPTION", "buildEMInvoker options");
   const transport = invokerSetup("buildEMInvoker", modelId, "openai/text-embedding-3-small", options, EM_OPTIONS);
   const { apiKey, baseUrl, secrets } = transport;
   const { batchSize = DEFAULT_EM_BATCH_SIZE } = options;
@@ -431,14 +436,14 @@ export function buildEMInvoker(modelId, options = {}) {
     modelId,
     /** One text → one Float32Array; a list → a list, in the same order. */
     async invoke(texts, { signal } = {}) {
-      const list = typeof texts === "string" ? [texts] : texts;
-      if (!Array.isArray(list) || list.length === 0 || !list.every((t) => typeof t === "string")) {
+      const items = typeof texts === "string" ? [texts] : isArray(texts) ? list(texts, "INVALID_OPTION", "the texts") : null;
+      if (items === null || items.length === 0 || !items.every((t) => typeof t === "string")) {
         throw citeflowError("INVALID_OPTION", `an embedding invoker takes a string or a non-empty array of strings; got ${describe(texts)}`);
       }
       return scrubbing(secrets, async () => {
         const vectors = [];
-        for (let i = 0; i < list.length; i += batchSize) {
-          const batch = list.slice(i, i + batchSize);
+        for (let i = 0; i < items.length; i += batchSize) {
+          const batch = items.slice(i, i + batchSize);
           const http = core.buildEmbeddingsRequest(modelId, batch, apiKey, baseUrl);
           const { text } = await fetchWithRetries({ http, transport, signal, stream: false });
           const flat = core.parseEmbeddings(http.provider, text, batch.length);
@@ -472,7 +477,8 @@ const isSystemOne = (modelId) => typeof modelId === "string" && (modelId.startsW
  * becomes a language-model decision model: each question is one call answered with one token
  * (Yes/No, an option's letter, a level's digit), read from that token's log-probabilities.
  */
-export function buildDMInvoker(modelId, options = {}) {
+export function buildDMInvoker(modelId, options) {
+  options = fields(options, "INVALID_OPTION", "buildDMInvoker options");
   const transport = invokerSetup("buildDMInvoker", modelId, "openrouter/typesafe/jev-1.13", options, DM_OPTIONS);
   return isSystemOne(modelId) ? systemOneInvoker(modelId, transport) : lmDecisionInvoker(modelId, options, transport.secrets);
 }

@@ -1,15 +1,15 @@
 // Server-sent events from network bytes: the decoder providers' streams go through.
 import * as core from "../gen/citeflow.js";
-import { citeflowError, describe } from "./errors.js";
+import { citeflowError, describe, fields, isInstance, prop } from "./errors.js";
 import { ready } from "./runtime.js";
 import { transformStreamOf } from "./streams.js";
 
 const encoder = new TextEncoder();
 
 function bytesOf(chunk, owner) {
-  if (chunk instanceof Uint8Array) return chunk;
-  if (chunk instanceof ArrayBuffer) return new Uint8Array(chunk);
-  if (ArrayBuffer.isView(chunk)) return new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+  if (isInstance(chunk, Uint8Array)) return chunk;
+  if (isInstance(chunk, ArrayBuffer)) return new Uint8Array(chunk);
+  if (isInstance(chunk, DataView) || isInstance(chunk, Object.getPrototypeOf(Uint8Array))) return new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength);
   throw citeflowError("INVALID_CHUNK", `${owner}.push takes bytes (Uint8Array, ArrayBuffer) or a string; got ${describe(chunk)}`);
 }
 
@@ -65,8 +65,7 @@ export class SSEDecoder {
   /** `maxLineBytes` (default 1 MiB) bounds one line, `maxEventBytes` (default 8 MiB) one event's data. */
   constructor(options = {}) {
     ready();
-    if (options === null || typeof options !== "object") throw citeflowError("INVALID_OPTION", `SSEDecoder options must be an object; got ${describe(options)}`);
-    const { maxLineBytes, maxEventBytes, ...rest } = options;
+    const { maxLineBytes, maxEventBytes, ...rest } = fields(options, "INVALID_OPTION", "SSEDecoder options");
     const unknown = Object.keys(rest);
     if (unknown.length) throw citeflowError("INVALID_OPTION", `SSEDecoder has no option \`${unknown[0]}\` (it has maxLineBytes, maxEventBytes)`);
     for (const [name, value] of [["maxLineBytes", maxLineBytes], ["maxEventBytes", maxEventBytes]]) {
@@ -107,7 +106,7 @@ export class ProviderStreamDecoder {
 
   /** Events from one SSE message. */
   push(message) {
-    if (message === null || typeof message !== "object" || typeof message.data !== "string") {
+    if (message === null || typeof message !== "object" || typeof prop(message, "data", "INVALID_EVENT", "the SSE message") !== "string") {
       throw citeflowError("INVALID_EVENT", `ProviderStreamDecoder.push takes an SSE message {event?, data}; got ${describe(message)}`);
     }
     return this.#core.push(message);
@@ -160,7 +159,7 @@ export class ProviderBodyDecoder {
 
 /** A provider's streamed response body (a fetch body) as a stream of citeflow events. */
 export function decodeProviderStream(body, format) {
-  if (body === null || typeof body !== "object" || typeof body.pipeThrough !== "function") {
+  if (body === null || typeof body !== "object" || typeof prop(body, "pipeThrough", "INVALID_OPTION", "the body") !== "function") {
     throw citeflowError("INVALID_OPTION", `decodeProviderStream takes a ReadableStream of bytes (a fetch Response body); got ${describe(body)}`);
   }
   return body.pipeThrough(new ProviderBodyDecoder(format).transformStream());

@@ -2,7 +2,7 @@
 //! retry delays. The JS side only moves bytes through `fetch`.
 //!
 //! Whatever carries a provider's JSON (answers, usage, logprobs, decision answers) reaches JS
-//! through `to_js_json`, i.e. `JSON.parse` semantics: a `__proto__` key is an own key.
+//! through `to_js`, i.e. `JSON.parse` semantics: a `__proto__` key is an own key.
 
 use serde_json::{json, Value};
 use wasm_bindgen::prelude::*;
@@ -41,7 +41,7 @@ pub fn build_http_request(
 
 #[wasm_bindgen(js_name = parseProviderResponse)]
 pub fn parse_provider_response(provider_name: &str, body: &str) -> Result<JsValue, JsValue> {
-    Ok(convert::to_js_json(&parse_response(
+    Ok(convert::to_js(&parse_response(
         provider(provider_name)?,
         body,
     )?))
@@ -51,7 +51,7 @@ pub fn parse_provider_response(provider_name: &str, body: &str) -> Result<JsValu
 /// `null`: `{provider, status, code, message, retryable, retryAfterMs}` as for failures.
 #[wasm_bindgen(js_name = providerAnswerFailure)]
 pub fn provider_answer_failure(provider_name: &str, status: u16, body: &str) -> JsValue {
-    convert::to_js_json(&answer_failure(provider_name, status, body))
+    convert::to_js(&answer_failure(provider_name, status, body))
 }
 
 #[wasm_bindgen(js_name = classifyProviderFailure)]
@@ -61,7 +61,7 @@ pub fn classify_provider_failure(
     body: &str,
     retry_after: Option<String>,
 ) -> Result<JsValue, JsValue> {
-    Ok(convert::to_js_json(&classify_failure(
+    Ok(convert::to_js(&classify_failure(
         provider_name,
         status,
         body,
@@ -134,7 +134,7 @@ pub fn parse_decision_response(body: &str, questions: JsValue) -> Result<JsValue
     let Value::Object(questions) = questions else {
         return Err(js_error("INVALID_OPTION", "questions must be an object"));
     };
-    Ok(convert::to_js_json(&crate::provider::parse_dm_response(
+    Ok(convert::to_js(&crate::provider::parse_dm_response(
         body, &questions,
     )?))
 }
@@ -149,7 +149,7 @@ pub fn lm_decision_messages(
     let state: Value = convert::from_js(state, "INVALID_OPTION", "state")?;
     let question: Value = convert::from_js(question, "INVALID_OPTION", "question")?;
     let messages = crate::provider::lm_decision_messages(&state, name, &question)?;
-    Ok(convert::to_js_json(&messages))
+    Ok(convert::to_js(&messages))
 }
 
 /// The System One answer to one question, read from a language model's `logprobs`.
@@ -161,7 +161,7 @@ pub fn lm_decision_answer(
 ) -> Result<JsValue, JsValue> {
     let question: Value = convert::from_js(question, "INVALID_OPTION", "question")?;
     let logprobs: Value = convert::from_js(logprobs, "INVALID_PROVIDER_DATA", "logprobs")?;
-    Ok(convert::to_js_json(&crate::provider::lm_decision_answer(
+    Ok(convert::to_js(&crate::provider::lm_decision_answer(
         name, &question, &logprobs,
     )?))
 }

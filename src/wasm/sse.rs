@@ -1,6 +1,6 @@
 //! `SseDecoderCore`: the SSE decoder behind the JS `SSEDecoder`, and the provider stream
 //! decoders. Provider JSON (usage objects, citations) goes to JS through `JSON.parse`
-//! semantics (`to_js_json`): a `__proto__` key stays an own key, never a prototype.
+//! semantics (`to_js`): a `__proto__` key stays an own key, never a prototype.
 
 use wasm_bindgen::prelude::*;
 
@@ -71,11 +71,11 @@ impl ProviderStreamCore {
     pub fn push(&mut self, message: JsValue) -> Result<JsValue, JsValue> {
         let message: SseMessage =
             convert::from_js(message, "INVALID_EVENT", "SSE message {event?, data}")?;
-        Ok(convert::to_js_json(&self.inner.push(&message)?))
+        Ok(convert::to_js(&self.inner.push(&message)?))
     }
 
     pub fn finish(&mut self) -> Result<JsValue, JsValue> {
-        Ok(convert::to_js_json(&self.inner.finish()?))
+        Ok(convert::to_js(&self.inner.finish()?))
     }
 
     #[wasm_bindgen(js_name = finishReason)]
@@ -104,7 +104,7 @@ impl ProviderBytesCore {
     }
 
     pub fn finish(&mut self) -> Result<JsValue, JsValue> {
-        Ok(convert::to_js_json(&self.inner.finish()?))
+        Ok(convert::to_js(&self.inner.finish()?))
     }
 }
 

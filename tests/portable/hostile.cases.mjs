@@ -7,47 +7,56 @@
 // with) a CiteflowError with a string `code`; it never unwinds through wasm (which would
 // replace the instance: counted here), and the package keeps working afterwards.
 
-/** Values a careless or hostile caller can pass; built fresh for each use. */
-export function hostileValues() {
-  const cyclic = {};
-  cyclic.self = cyclic;
-  const cyclicArray = [];
-  cyclicArray.push(cyclicArray);
-  const boom = () => {
-    throw new Error("hostile: thrown by caller code");
-  };
-  const trapAll = { get: boom, has: boom, ownKeys: boom, getOwnPropertyDescriptor: boom, getPrototypeOf: boom, apply: boom, construct: boom };
-  const revocable = Proxy.revocable({}, {});
-  revocable.revoke();
-  const sparse = [];
-  sparse.length = 2 ** 32 - 1;
-  return {
-    cyclic,
-    cyclicArray,
-    deepArray: JSON.parse("[".repeat(3000) + "]".repeat(3000)),
-    deepObject: JSON.parse('{"a":'.repeat(3000) + "1" + "}".repeat(3000)),
-    throwingGetters: {
-      get type() { return boom(); }, get value() { return boom(); }, get content() { return boom(); },
-      get metadata() { return boom(); }, get outputs() { return boom(); }, get sourceCount() { return boom(); },
-      get length() { return boom(); }, get prompt() { return boom(); }, get sources() { return boom(); },
-    },
-    proxy: new Proxy({}, trapAll),
-    arrayProxy: new Proxy([], trapAll),
-    revokedProxy: revocable.proxy,
-    badPrimitive: { toString: boom, valueOf: boom, [Symbol.toPrimitive]: boom, toJSON: boom },
-    bigint: 12345678901234567890n,
-    symbol: Symbol("hostile"),
-    sparse,
-    fakeArrayLike: { length: 2 ** 32 - 1, 0: "a" },
-    nan: NaN,
-    infinity: Infinity,
-    hugeNumber: 1e300,
-    negative: -4294967297,
-    hugeString: "[".repeat(200000),
-    protoKey: JSON.parse('{"__proto__": {"polluted": true}, "type": "response", "value": "x"}'),
-    nullValue: null,
-  };
-}
+const boom = () => {
+  throw new Error("hostile: thrown by caller code");
+};
+const trapAll = { get: boom, has: boom, ownKeys: boom, getOwnPropertyDescriptor: boom, getPrototypeOf: boom, apply: boom, construct: boom };
+const DEEP_ARRAY = "[".repeat(3000) + "]".repeat(3000);
+const DEEP_OBJECT = '{"a":'.repeat(3000) + "1" + "}".repeat(3000);
+
+/** Values a careless or hostile caller can pass: each factory builds a fresh one. */
+export const hostileValues = {
+  cyclic: () => {
+    const o = {};
+    o.self = o;
+    return o;
+  },
+  cyclicArray: () => {
+    const a = [];
+    a.push(a);
+    return a;
+  },
+  deepArray: () => JSON.parse(DEEP_ARRAY),
+  deepObject: () => JSON.parse(DEEP_OBJECT),
+  throwingGetters: () => ({
+    get type() { return boom(); }, get value() { return boom(); }, get content() { return boom(); },
+    get metadata() { return boom(); }, get outputs() { return boom(); }, get sourceCount() { return boom(); },
+    get length() { return boom(); }, get prompt() { return boom(); }, get sources() { return boom(); },
+  }),
+  proxy: () => new Proxy({}, trapAll),
+  arrayProxy: () => new Proxy([], trapAll),
+  revokedProxy: () => {
+    const r = Proxy.revocable({}, {});
+    r.revoke();
+    return r.proxy;
+  },
+  badPrimitive: () => ({ toString: boom, valueOf: boom, [Symbol.toPrimitive]: boom, toJSON: boom }),
+  bigint: () => 12345678901234567890n,
+  symbol: () => Symbol("hostile"),
+  sparse: () => {
+    const a = [];
+    a.length = 2 ** 32 - 1;
+    return a;
+  },
+  fakeArrayLike: () => ({ length: 2 ** 32 - 1, 0: "a" }),
+  nan: () => NaN,
+  infinity: () => Infinity,
+  hugeNumber: () => 1e300,
+  negative: () => -4294967297,
+  hugeString: () => "[".repeat(200000),
+  protoKey: () => JSON.parse('{"__proto__": {"polluted": true}, "type": "response", "value": "x"}'),
+  nullValue: () => null,
+};
 
 const TIMEOUT_MS = 5000;
 
@@ -109,7 +118,7 @@ async function outcome(call, what) {
 function entryPoints({ lib, base }) {
   const lm = () => lib.buildLMInvoker("openai-compatible/ok", { apiKey: "sk-test", baseUrl: base });
   const em = () => lib.buildEMInvoker("openai-compatible/embed", { apiKey: "sk-test", baseUrl: base });
-  const dm = () => lib.buildDMInvoker("openrouter/dm", { apiKey: "sk-test", baseUrl: base });
+  const dm = () => lib.buildDMInvoker("typesafe/dm", { apiKey: "sk-test", baseUrl: base });
   const chunk = () => ({ content: "Paris is the capital of France.", metadata: { title: "Atlas", file_name: "atlas.txt" } });
   const source = () => ({ content: "Paris is the capital of France.", metadata: { type: "book", title: "Atlas", author: [{ family: "Doe", given: "Jo" }], issued: { "date-parts": [[2020]] } } });
   const event = () => ({ id: null, type: "response", value: "a [1] b", valueType: "text" });
@@ -134,7 +143,7 @@ function entryPoints({ lib, base }) {
       bundledStyleNames: () => [],
       buildLMInvoker: () => ["openai-compatible/ok", { apiKey: "sk-test", baseUrl: base }],
       buildEMInvoker: () => ["openai-compatible/embed", { apiKey: "sk-test", baseUrl: base }],
-      buildDMInvoker: () => ["openrouter/dm", { apiKey: "sk-test", baseUrl: base }],
+      buildDMInvoker: () => ["typesafe/dm", { apiKey: "sk-test", baseUrl: base }],
       isReady: () => [],
     },
     classes: {
@@ -176,15 +185,15 @@ function entryPoints({ lib, base }) {
       LMReferenceFormatter: { args: () => [lm(), {}], make: () => new lib.LMReferenceFormatter(lm()), methods: { format: [formatArgs()], evaluate: [formatArgs()] }, statics: { fromPreset: () => ["openai-compatible/ok", { apiKey: "sk-test", baseUrl: base }], fromConfig: () => [{ modelId: "openai-compatible/ok", apiKey: "sk-test", baseUrl: base }] } },
       LMBasedRelevanceFilter: { args: () => [lm(), {}], make: () => new lib.LMBasedRelevanceFilter(lm()), methods: { filter: [filterArgs()] } },
       LMBasedReferenceFormatter: { args: () => [lm(), {}], make: () => new lib.LMBasedReferenceFormatter(lm()), methods: { format: [formatArgs()] } },
-      DMRelevanceFilter: { args: () => [dm(), {}], make: () => new lib.DMRelevanceFilter(dm()), methods: { filter: [filterArgs()], evaluate: [filterArgs()] }, statics: { fromConfig: () => [{ modelId: "openrouter/dm", apiKey: "sk-test", baseUrl: base }] } },
-      DMReferenceFormatter: { args: () => [dm(), {}], make: () => new lib.DMReferenceFormatter(dm()), methods: { format: [formatArgs()], evaluate: [formatArgs()] }, statics: { fromConfig: () => [{ modelId: "openrouter/dm", apiKey: "sk-test", baseUrl: base }] } },
+      DMRelevanceFilter: { args: () => [dm(), {}], make: () => new lib.DMRelevanceFilter(dm()), methods: { filter: [filterArgs()], evaluate: [filterArgs()] }, statics: { fromConfig: () => [{ modelId: "typesafe/dm", apiKey: "sk-test", baseUrl: base }] } },
+      DMReferenceFormatter: { args: () => [dm(), {}], make: () => new lib.DMReferenceFormatter(dm()), methods: { format: [formatArgs()], evaluate: [formatArgs()] }, statics: { fromConfig: () => [{ modelId: "typesafe/dm", apiKey: "sk-test", baseUrl: base }] } },
     },
     objects: {
       DMQuestion: { noul: () => ["Is it relevant?"], choice: () => ["Which?", ["a", "b"]], score: () => ["How much?", 5] },
     },
     invokers: {
       lm: { make: lm, methods: { invoke: ["Hi"], stream: ["Hi"] } },
-      em: { make: em, methods: { embed: [["Hi"]] } },
+      em: { make: em, methods: { invoke: [["Hi"]] } },
       dm: { make: dm, methods: { invoke: [null, { q: { type: "noul", question: "Yes?" } }] } },
     },
     ignored: new Set(["default", "init"]),
@@ -227,8 +236,7 @@ function methodsOf(object) {
 export const hostileCases = {
   async "every entry point refuses hostile values with a CiteflowError and the instance survives"({ lib, assert, base, internals }) {
     const table = entryPoints({ lib, base });
-    const values = hostileValues();
-    const hostile = Object.fromEntries(Object.keys(values).map((k) => [k, () => hostileValues()[k]]));
+    const hostile = hostileValues;
     const problems = [];
     const before = internals.instanceState().replacements;
     const check = async (what, call) => {

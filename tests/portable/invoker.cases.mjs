@@ -44,14 +44,6 @@ export function assertNoKey(error, key, where) {
   return true;
 }
 
-// Read with a reader, not `for await`: WebKit's ReadableStream is not async-iterable.
-const collect = async (stream) => {
-  const reader = stream.getReader();
-  const events = [];
-  for (let r = await reader.read(); !r.done; r = await reader.read()) events.push(r.value);
-  return events;
-};
-const drain = collect;
 
 export const invokerCases = {
   async "invoke: OpenAI-compatible answer as an LMOutput, request as the API expects"({ lib, assert, base, requests }) {
@@ -215,7 +207,7 @@ export const invokerCases = {
       assert.equal(usage.polluted, undefined, where);
     };
     own((await lm("proto-usage").invoke("Hi")).usage, "invoke");
-    own((await collect(lm("proto-usage").stream("Hi"))).find((e) => e.type === "usage").value, "stream");
+    own((await drain(lm("proto-usage").stream("Hi"))).find((e) => e.type === "usage").value, "stream");
   },
 
   async "limits: timeoutMs within setTimeout's range, response size"({ lib, assert, base }) {

@@ -39,9 +39,10 @@ export class ReferenceFormatter {
 
   /** The reference list (a string, or the kept chunks when `stringify` is false). */
   async format(args) {
-    const { response, chunks, eventEmitter, signal } = fields(args, "INVALID_OPTION", "the arguments of format");
+    let { response, chunks, eventEmitter, signal } = fields(args, "INVALID_OPTION", "the arguments of format");
     requireText(response, "response", `${this.owner}.format`);
     if (!isArray(chunks)) throw citeflowError("INVALID_CHUNK", `${this.owner}.format needs \`chunks\`, an array; got ${describe(chunks)}`);
+    chunks = list(chunks, "INVALID_CHUNK", `${this.owner}.format's chunks`);
     const emitter = checkEmitter(eventEmitter);
     const kept = chunks.length ? this.ordered(await this.evaluate({ response, chunks, signal })) : [];
     const result = this.stringify ? this.render(kept) : kept;
