@@ -56,18 +56,24 @@ pub fn render_cited_html(
             .map(|r| r.entry.as_str())
     };
 
-    let mut body = String::with_capacity(text.len() * 2);
+    // Escaping only grows the text; this is a hint, never more than the text's own size.
+    let mut body = String::with_capacity(text.len());
     let mut at = 0;
     for (span, members) in &groups {
+        // Spans are caller data: ones that do not fall on characters, overlap or run
+        // backwards are left as text.
         let (Some(start), Some(end)) = (byte_offset(text, span[0]), byte_offset(text, span[1]))
         else {
             continue;
         };
-        if start < at || end <= start {
+        let (Some(before), Some(marker)) = (text.get(at..start), text.get(start..end)) else {
+            continue;
+        };
+        if marker.is_empty() {
             continue;
         }
-        body.push_str(&escape(&text[at..start]));
-        let marker = escape(&text[start..end]);
+        body.push_str(&escape(before));
+        let marker = escape(marker);
         let ids: Vec<String> = members.iter().map(|m| m.source_id.to_string()).collect();
         match members.iter().find(|m| m.valid) {
             Some(first) => {
@@ -94,7 +100,7 @@ pub fn render_cited_html(
         }
         at = end;
     }
-    body.push_str(&escape(&text[at..]));
+    body.push_str(&escape(text.get(at..).unwrap_or_default()));
 
     let mut out = String::new();
     for paragraph in body.split("\n\n").filter(|p| !p.trim().is_empty()) {
