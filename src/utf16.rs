@@ -70,6 +70,43 @@ fn floor_char_boundary(text: &str, byte: usize) -> usize {
         .unwrap_or(0)
 }
 
+/// Converts increasing UTF-16 offsets of one text into byte offsets in a single forward pass
+/// (linear overall, where calling [`byte_offset`] for each would be quadratic).
+#[derive(Debug)]
+pub struct ByteCursor<'a> {
+    text: &'a str,
+    byte: usize,
+    unit: usize,
+}
+
+impl<'a> ByteCursor<'a> {
+    pub fn new(text: &'a str) -> Self {
+        Self {
+            text,
+            byte: 0,
+            unit: 0,
+        }
+    }
+
+    /// The byte offset of UTF-16 offset `unit`, if it falls on a character boundary (as
+    /// [`byte_offset`]). An offset before the previous call's restarts the pass.
+    pub fn to_byte(&mut self, unit: usize) -> Option<usize> {
+        if unit < self.unit {
+            self.byte = 0;
+            self.unit = 0;
+        }
+        let rest = self.text.get(self.byte..).unwrap_or_default();
+        for c in rest.chars() {
+            if self.unit >= unit {
+                break;
+            }
+            self.unit += c.len_utf16();
+            self.byte += c.len_utf8();
+        }
+        (self.unit == unit).then_some(self.byte)
+    }
+}
+
 /// The byte offset of UTF-16 offset `unit` in `text`, if it falls on a character boundary.
 pub fn byte_offset(text: &str, unit: usize) -> Option<usize> {
     let mut units = 0;
@@ -102,6 +139,15 @@ mod tests {
         assert_eq!(super::byte_offset(text, 2), None, "inside a surrogate pair");
         assert_eq!(super::byte_offset(text, 6), Some(text.len()));
         assert_eq!(super::byte_offset(text, 7), None);
+    }
+
+    #[test]
+    fn the_byte_cursor_agrees_with_byte_offset() {
+        let text = "a😀é<b";
+        let mut c = super::ByteCursor::new(text);
+        for unit in [0, 1, 2, 3, 4, 5, 6, 7, 3, 0, 6, 2, 99] {
+            assert_eq!(c.to_byte(unit), super::byte_offset(text, unit), "{unit}");
+        }
     }
 
     #[test]

@@ -64,7 +64,8 @@ impl Blocks {
             Some((open, id)) if open == block => id,
             _ => {
                 self.close(out);
-                self.next_id += 1;
+                // Ids only need to differ between neighbouring blocks; wrap after 2^32.
+                self.next_id = self.next_id.wrapping_add(1);
                 let id = self.next_id;
                 self.open = Some((block, id));
                 out.push(Op::Start { block, id });
