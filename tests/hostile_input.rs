@@ -100,10 +100,48 @@ const SHARP: &[&str] = &[
     "\\",
 ];
 
-/// Text: from the sharp alphabet, arbitrary Unicode, or byte soup read leniently.
+/// Sentence-like text: words, punctuation and every kind of space (one-, two- and
+/// three-byte), so sentence and quote logic meets multi-byte neighbours.
+fn prose() -> impl Strategy<Value = String> {
+    let word = prop::sample::select(
+        &[
+            "Dr",
+            "e.g",
+            "A",
+            "b",
+            "1",
+            "é",
+            "😀",
+            "[1]",
+            "[99999999999]",
+            "\"Q\"",
+            "“Q”",
+            "(A",
+            "'x",
+            "^2",
+            "{3}",
+            "(4)",
+        ][..],
+    );
+    let punct = prop::sample::select(&["", "", ".", "!", "?", ",", ".\"", "…"][..]);
+    let space = prop::sample::select(
+        &[
+            " ", " ", "\u{a0}", "\u{3000}", "\u{2003}", "\n", "\t", "\u{85}",
+        ][..],
+    );
+    prop::collection::vec((word, punct, space), 0..16).prop_map(|v| {
+        v.into_iter()
+            .map(|(w, p, s)| format!("{w}{p}{s}"))
+            .collect()
+    })
+}
+
+/// Text: from the sharp alphabet, sentence-like, arbitrary Unicode, or byte soup read
+/// leniently.
 fn text() -> impl Strategy<Value = String> {
     prop_oneof![
-        4 => prop::collection::vec(prop::sample::select(SHARP), 0..48).prop_map(|v| v.concat()),
+        3 => prop::collection::vec(prop::sample::select(SHARP), 0..48).prop_map(|v| v.concat()),
+        3 => prose(),
         2 => any::<String>(),
         1 => prop::collection::vec(any::<u8>(), 0..96)
             .prop_map(|b| String::from_utf8_lossy(&b).into_owned()),

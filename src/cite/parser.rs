@@ -112,6 +112,7 @@ impl CitationParser {
     /// at a char boundary of the same text), or all of it: always a char boundary. Were it
     /// not, nothing would be released (and `finish` would release it all).
     fn release_with(&mut self, bytes: usize, keep_text: bool) -> (Released, String) {
+        debug_assert!(self.unreleased.is_char_boundary(bytes));
         let Some(text) = self.unreleased.get(..bytes) else {
             return (Released::default(), String::new());
         };

@@ -83,6 +83,7 @@ pub fn check_policy(text: &str, policy: Policy, options: ParseOptions) -> Policy
             .flat_map(|f| options.citations(f.clone()).collect::<Vec<_>>())
             .collect();
         // Sentence ranges come from splitting this very text, so they are char boundaries.
+        debug_assert!(text.get(range.clone()).is_some());
         let sentence = text.get(range.clone()).unwrap_or_default();
         let bad = marked
             .found

@@ -123,6 +123,7 @@ impl MarkerScanner {
         self.pending = pending;
         // `scan` stops only at the end or at an ASCII byte it must look at again (an opener,
         // a backtick or tilde run, a `:`), so `used` is a char boundary within `pending`.
+        debug_assert!(self.pending.is_char_boundary(used));
         self.pending.drain(..used.min(self.pending.len()));
     }
 

@@ -127,7 +127,7 @@ fn typographic_apostrophes(text: &str) -> String {
     if !text.contains('\'') {
         return text.to_owned();
     }
-    let mut out = String::with_capacity(text.len() + 2);
+    let mut out = String::with_capacity(text.len());
     let mut prev: Option<char> = None;
     for c in text.chars() {
         out.push(if c == '\'' && prev.is_some_and(char::is_alphanumeric) {

@@ -168,11 +168,14 @@ impl ThinkTagOutputTransformer {
                 let (kind, id, value) = match op {
                     Op::Start { block, id } => (format!("{}_start", block.event_type()), id, ""),
                     // Ranges come from the splitter over this window: char boundaries.
-                    Op::Text { block, id, range } => (
-                        block.event_type().to_owned(),
-                        id,
-                        window.get(range.clone()).unwrap_or_default(),
-                    ),
+                    Op::Text { block, id, range } => {
+                        debug_assert!(window.get(range.clone()).is_some());
+                        (
+                            block.event_type().to_owned(),
+                            id,
+                            window.get(range.clone()).unwrap_or_default(),
+                        )
+                    }
                     Op::End { block, id } => (format!("{}_end", block.event_type()), id, ""),
                 };
                 Event::text(&kind, Some(format!("{}-{id}", self.prefix)), value)

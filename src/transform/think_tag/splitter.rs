@@ -190,6 +190,7 @@ impl ThinkSplitter {
     /// stopped: the end, or a byte that starts a tag, which (tags being text) is a UTF-8
     /// lead byte, so a char boundary.
     fn drop_released(&mut self) {
+        debug_assert!(self.window.is_char_boundary(self.hold_from));
         self.window.drain(..self.hold_from.min(self.window.len()));
         self.hold_from = 0;
     }
