@@ -13,6 +13,15 @@ use citeflow::transform::{
 use proptest::prelude::*;
 use serde_json::Value;
 
+/// The number of cases per property: `n` (kept small for `cargo test` on a small machine),
+/// or `CITEFLOW_PROPTEST_CASES` for a longer hunt.
+fn cases(n: u32) -> u32 {
+    std::env::var("CITEFLOW_PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(n)
+}
+
 // ---------------------------------------------------------------------------------------
 // Splitting
 
@@ -178,7 +187,7 @@ fn utf16_slice(text: &str, span: &Value) -> String {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(256))]
+    #![proptest_config(ProptestConfig::with_cases(cases(256)))]
 
     #[test]
     fn citation_parser_any_split_with_empty_chunks(
@@ -203,7 +212,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(48))]
+    #![proptest_config(ProptestConfig::with_cases(cases(48)))]
 
     /// Every marker cut at every position.
     #[test]
@@ -276,7 +285,7 @@ fn think(options: &ThinkTagOptions, chunks: &[&str]) -> Vec<Event> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(256))]
+    #![proptest_config(ProptestConfig::with_cases(cases(256)))]
 
     #[test]
     fn think_tags_any_split_with_empty_chunks(
@@ -297,7 +306,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(48))]
+    #![proptest_config(ProptestConfig::with_cases(cases(48)))]
 
     /// Every tag cut at every position.
     #[test]
@@ -397,7 +406,7 @@ fn canonical(events: &[Event]) -> (Vec<Event>, Vec<(String, Value)>) {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(256))]
+    #![proptest_config(ProptestConfig::with_cases(cases(256)))]
 
     #[test]
     fn event_filter_any_split(

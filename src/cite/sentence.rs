@@ -141,5 +141,7 @@ mod tests {
         // bytes), not one byte after it.
         assert_eq!(split("a\u{a0}b. Cd"), ["a\u{a0}b.", "Cd"]);
         assert_eq!(split("x\u{3000}Dr. Who"), ["x\u{3000}Dr. Who"]);
+        // The minimal input the hostile-input property test found.
+        assert_eq!(split("Dr\u{a0}Dr. [1] "), ["Dr\u{a0}Dr. [1]"]);
     }
 }
