@@ -312,7 +312,8 @@ fn event() -> impl Strategy<Value = Event> {
             1 => text(),
         ],
         json(),
-        object(),
+        prop::collection::vec((key(), shallow()), 0..3)
+            .prop_map(|kv| kv.into_iter().collect::<Map<String, Value>>()),
         any::<bool>(),
     )
         .prop_map(|(id, kind, value, extra, as_json)| {
