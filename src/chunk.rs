@@ -1,6 +1,20 @@
 //! Retrieved chunks, the context text rendered from them (`ContextConfig`), and the plain
 //! reference formats: one chunk as a markdown link, a list as "References:\n1. …".
 
+#![cfg_attr(
+    not(test),
+    deny(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::indexing_slicing,
+        clippy::panic,
+        clippy::unreachable,
+        clippy::todo,
+        clippy::unimplemented,
+        clippy::string_slice
+    )
+)]
+
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
@@ -129,22 +143,26 @@ enum Piece<'a> {
 fn pieces(template: &str) -> Vec<Piece<'_>> {
     let mut out = Vec::new();
     let mut rest = template;
-    while let Some(open) = rest.find(['{', '}']) {
-        if rest[open..].starts_with("{{") || rest[open..].starts_with("}}") {
-            out.push(Piece::Text(&rest[..open + 1]));
-            rest = &rest[open + 2..];
+    while let Some(at) = rest.find(['{', '}']) {
+        // `head` is the text through the brace (braces are ASCII: the cut is between chars).
+        let Some((head, after)) = rest.split_at_checked(at + 1) else {
+            break;
+        };
+        let brace = if head.ends_with('{') { '{' } else { '}' };
+        if let Some(doubled) = after.strip_prefix(brace) {
+            out.push(Piece::Text(head));
+            rest = doubled;
             continue;
         }
-        let close = rest[open..].find('}').map(|c| open + c);
-        match close {
-            Some(close) if rest.as_bytes()[open] == b'{' => {
-                out.push(Piece::Text(&rest[..open]));
-                out.push(Piece::Slot(&rest[open + 1..close]));
-                rest = &rest[close + 1..];
+        match (brace, after.split_once('}')) {
+            ('{', Some((name, tail))) => {
+                out.push(Piece::Text(head.strip_suffix('{').unwrap_or(head)));
+                out.push(Piece::Slot(name));
+                rest = tail;
             }
             _ => {
-                out.push(Piece::Text(&rest[..open + 1]));
-                rest = &rest[open + 1..];
+                out.push(Piece::Text(head));
+                rest = after;
             }
         }
     }
@@ -216,8 +234,8 @@ impl ContextConfig {
     pub fn render(&self, chunk: &Chunk) -> Result<String, ChunkError> {
         self.validate()?;
         let mut selected = Map::new();
-        for f in &self.fields {
-            let name = canonical_field(f).unwrap_or_default();
+        // `validate` has accepted every field name, so each has a canonical form.
+        for name in self.fields.iter().filter_map(|f| canonical_field(f)) {
             if let Some(v) = self.field(chunk, name) {
                 selected.insert(name.to_owned(), v);
             }

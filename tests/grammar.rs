@@ -166,3 +166,27 @@ fn zero_sources_is_an_error() {
     assert_eq!(err, CiteError::NoSources);
     assert_eq!(err.code(), "NO_SOURCES");
 }
+
+#[test]
+fn a_source_count_past_the_bound_is_an_error_not_a_huge_grammar() {
+    use citeflow::cite::MAX_GRAMMAR_SOURCES;
+    for format in [
+        GrammarFormat::Gbnf,
+        GrammarFormat::Regex,
+        GrammarFormat::JsonSchema,
+    ] {
+        let at = |source_count| {
+            citation_grammar(GrammarOptions {
+                source_count,
+                format,
+                ..Default::default()
+            })
+        };
+        assert!(at(MAX_GRAMMAR_SOURCES).is_ok());
+        for too_many in [MAX_GRAMMAR_SOURCES + 1, u32::MAX] {
+            let err = at(too_many).unwrap_err();
+            assert_eq!(err.code(), "INVALID_OPTION");
+            assert!(err.to_string().contains("sourceCount"), "{err}");
+        }
+    }
+}

@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::marker::MarkerStyle;
+use super::marker::{MarkerId, MarkerStyle};
 use super::scanner::{Found, MarkerScanner};
 
 /// One cited source at one marker. A group such as `[1, 2]` gives one citation per id, all
@@ -11,7 +11,9 @@ use super::scanner::{Found, MarkerScanner};
 #[serde(rename_all = "camelCase")]
 pub struct Citation {
     /// 1-based position of the source in the list given to the model (as written; may be
-    /// out of range, see `valid`).
+    /// out of range, see `valid`). An id too large for `u32` (10 or more digits, such as
+    /// `[4294967296]`) names no source: it is reported as 0, with `valid` false, and `marker`
+    /// keeps it as written. (So the JS value stays an exact number.)
     pub source_id: u32,
     /// The marker group as written, e.g. `[1, 2]`.
     pub marker: String,
@@ -43,14 +45,19 @@ impl ParseOptions {
         id >= 1 && self.source_count.is_none_or(|n| id <= n)
     }
 
+    /// Whether an id as written names a source (one too large for `u32` never does).
+    pub fn is_valid_id(&self, id: &MarkerId) -> bool {
+        id.value().is_some_and(|id| self.is_valid(id))
+    }
+
     pub(crate) fn citations(&self, found: Found) -> impl Iterator<Item = Citation> + '_ {
         let span = [found.span16.start, found.span16.end];
         let marker = found.marker;
-        found.ids.into_iter().map(move |source_id| Citation {
-            source_id,
+        found.ids.into_iter().map(move |id| Citation {
+            source_id: id.value().unwrap_or(0),
             marker: marker.clone(),
             span,
-            valid: self.is_valid(source_id),
+            valid: self.is_valid_id(&id),
             cited_text: None,
             source_span: None,
             document_title: None,

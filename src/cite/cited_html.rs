@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::html::{escape, escape_into};
-use crate::utf16::byte_offset;
+use crate::utf16::ByteCursor;
 
 /// What a marker needs to become a link.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -49,25 +49,38 @@ pub fn render_cited_html(
             _ => groups.push((m.span, vec![m])),
         }
     }
-    let entry_of = |id: u32| {
-        references
-            .iter()
-            .find(|r| r.source_id == id)
-            .map(|r| r.entry.as_str())
-    };
+    // The first entry listed for each id (a map: markers times references could be large).
+    let mut entries: std::collections::HashMap<u32, &str> = std::collections::HashMap::new();
+    for r in references {
+        entries.entry(r.source_id).or_insert(r.entry.as_str());
+    }
+    let entry_of = |id: u32| entries.get(&id).copied();
 
-    let mut body = String::with_capacity(text.len() * 2);
+    // Escaping only grows the text; this is a hint, never more than the text's own size.
+    let mut body = String::with_capacity(text.len());
     let mut at = 0;
+    // Groups are sorted and each is checked to start at or after the previous one's end and
+    // to end after it starts, so the offsets converted only grow: one pass over the text.
+    let mut at16 = 0;
+    let mut bytes = ByteCursor::new(text);
     for (span, members) in &groups {
-        let (Some(start), Some(end)) = (byte_offset(text, span[0]), byte_offset(text, span[1]))
-        else {
-            continue;
-        };
-        if start < at || end <= start {
+        // Spans are caller data: ones that do not fall on characters, overlap or run
+        // backwards are left as text.
+        if span[0] < at16 || span[1] <= span[0] {
             continue;
         }
-        body.push_str(&escape(&text[at..start]));
-        let marker = escape(&text[start..end]);
+        let (Some(start), Some(end)) = (bytes.to_byte(span[0]), bytes.to_byte(span[1])) else {
+            continue;
+        };
+        let (Some(before), Some(marker)) = (text.get(at..start), text.get(start..end)) else {
+            continue;
+        };
+        if marker.is_empty() {
+            continue;
+        }
+        body.push_str(&escape(before));
+        let marker = escape(marker);
+        at16 = span[1];
         let ids: Vec<String> = members.iter().map(|m| m.source_id.to_string()).collect();
         match members.iter().find(|m| m.valid) {
             Some(first) => {
@@ -94,7 +107,7 @@ pub fn render_cited_html(
         }
         at = end;
     }
-    body.push_str(&escape(&text[at..]));
+    body.push_str(&escape(text.get(at..).unwrap_or_default()));
 
     let mut out = String::new();
     for paragraph in body.split("\n\n").filter(|p| !p.trim().is_empty()) {

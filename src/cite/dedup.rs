@@ -1,6 +1,6 @@
 //! [`deduplicate_adjacent_cites`]: one mention per source in each run of adjacent markers.
 
-use super::marker::MarkerStyle;
+use super::marker::{MarkerId, MarkerStyle};
 use super::scanner::{Found, MarkerScanner};
 
 /// Rewrites each run of two or more markers separated only by whitespace so that it names
@@ -18,30 +18,42 @@ pub fn deduplicate_adjacent_cites(text: &str, style: MarkerStyle) -> String {
 
     let mut out = String::with_capacity(text.len());
     let mut copied = 0;
-    let mut i = 0;
-    while i < found.len() {
-        let mut end = i + 1;
-        while end < found.len()
-            && text[found[end - 1].span.end..found[end].span.start]
-                .chars()
-                .all(char::is_whitespace)
-        {
-            end += 1;
+    let mut rest = found.as_slice();
+    while !rest.is_empty() {
+        let run = adjacent_run(text, rest);
+        let (group, after) = rest.split_at(run.min(rest.len()));
+        if let ([first, ..], [.., last]) = (group, group) {
+            if group.len() >= 2 {
+                // Spans come from the scanner over this very text: in order, on char boundaries.
+                if let Some(before) = text.get(copied..first.span.start) {
+                    out.push_str(before);
+                    out.push_str(&rewrite(group, style));
+                    copied = last.span.end;
+                }
+            }
         }
-        if end - i >= 2 {
-            out.push_str(&text[copied..found[i].span.start]);
-            out.push_str(&rewrite(&found[i..end], style));
-            copied = found[end - 1].span.end;
-        }
-        i = end;
+        rest = after;
     }
-    out.push_str(&text[copied..]);
+    out.push_str(text.get(copied..).unwrap_or_default());
     out
 }
 
+/// How many markers at the start of `found` (at least one) are separated only by whitespace.
+fn adjacent_run(text: &str, found: &[Found]) -> usize {
+    1 + found
+        .windows(2)
+        .take_while(|pair| match pair {
+            [a, b] => text
+                .get(a.span.end..b.span.start)
+                .is_some_and(|gap| gap.chars().all(char::is_whitespace)),
+            _ => false,
+        })
+        .count()
+}
+
 fn rewrite(run: &[Found], style: MarkerStyle) -> String {
-    let mut ids: Vec<u32> = Vec::new();
-    for id in run.iter().flat_map(|f| f.ids.iter().copied()) {
+    let mut ids: Vec<&MarkerId> = Vec::new();
+    for id in run.iter().flat_map(|f| f.ids.iter()) {
         if !ids.contains(&id) {
             ids.push(id);
         }
@@ -83,5 +95,9 @@ mod tests {
             "`[1] [1]` [1] x [1]"
         );
         assert_eq!(d("é [1] [1] ü", MarkerStyle::Bracket), "é [1] ü");
+        assert_eq!(
+            d("a [99999999999] [1] [099999999999]", MarkerStyle::Bracket),
+            "a [99999999999] [1]"
+        );
     }
 }

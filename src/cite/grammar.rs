@@ -9,6 +9,10 @@ use super::policy::Policy;
 
 /// The default bound on a sentence's content (or a quote's) in characters.
 pub const DEFAULT_MAX_CONTENT_CHARS: usize = 240;
+/// The most sources a grammar lists. Each source is an alternative written out in full, so
+/// the grammar grows with the count; past this it would be megabytes (and a count from
+/// untrusted input could ask for gigabytes), while no prompt holds that many sources.
+pub const MAX_GRAMMAR_SOURCES: u32 = 10_000;
 
 /// The form of the exported grammar.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -65,6 +69,15 @@ impl Default for GrammarOptions {
 pub fn citation_grammar(options: GrammarOptions) -> Result<String> {
     if options.source_count == 0 {
         return Err(CiteError::NoSources);
+    }
+    if options.source_count > MAX_GRAMMAR_SOURCES {
+        return Err(CiteError::option(
+            "sourceCount",
+            format!(
+                "a citation grammar lists every source; at most {MAX_GRAMMAR_SOURCES} are supported, got {}",
+                options.source_count
+            ),
+        ));
     }
     if options.max_content_chars == 0 {
         return Err(CiteError::option("maxContentChars", "must be at least 1"));
@@ -159,9 +172,15 @@ fn json_schema(o: GrammarOptions) -> Value {
         "required": ["text", "citations"],
         "additionalProperties": false
     });
-    if o.policy == Policy::QuotesOnly {
-        segment["if"] = json!({ "properties": { "text": { "pattern": "[\"“]" } } });
-        segment["then"] = json!({ "properties": { "citations": { "minItems": 1 } } });
+    if let (Policy::QuotesOnly, Value::Object(segment)) = (o.policy, &mut segment) {
+        segment.insert(
+            "if".into(),
+            json!({ "properties": { "text": { "pattern": "[\"“]" } } }),
+        );
+        segment.insert(
+            "then".into(),
+            json!({ "properties": { "citations": { "minItems": 1 } } }),
+        );
     }
     json!({
         "$schema": "https://json-schema.org/draft/2020-12/schema",

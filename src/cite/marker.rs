@@ -26,8 +26,35 @@ pub const MAX_MARKER_LEN: usize = 64;
 pub const MAX_RANGE_LEN: u32 = 64;
 /// In paren style without a source count, numbers from here on are years, not citations.
 pub const PAREN_YEAR_FLOOR: u32 = 1000;
-/// Ids have at most this many digits.
-const MAX_DIGITS: usize = 9;
+
+/// A source id as written in a marker.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MarkerId {
+    /// The id, when it fits `u32`.
+    Num(u32),
+    /// An id too large for `u32` (it names no source): its digits without leading zeros.
+    /// At most [`MAX_MARKER_LEN`] of them, since the whole group is bounded.
+    Big(String),
+}
+
+impl MarkerId {
+    /// The id, when it fits `u32`.
+    pub fn value(&self) -> Option<u32> {
+        match self {
+            Self::Num(n) => Some(*n),
+            Self::Big(_) => None,
+        }
+    }
+}
+
+impl std::fmt::Display for MarkerId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Num(n) => write!(f, "{n}"),
+            Self::Big(digits) => f.write_str(digits),
+        }
+    }
+}
 
 impl MarkerStyle {
     pub const ALL: [MarkerStyle; 4] = [Self::Bracket, Self::Paren, Self::Curly, Self::Caret];
@@ -73,7 +100,7 @@ impl MarkerStyle {
     }
 
     /// The canonical marker for one id: `[3]`, `(3)`, `{3}`, `^3`.
-    pub fn format(self, id: u32) -> String {
+    pub fn format(self, id: impl std::fmt::Display) -> String {
         match self {
             Self::Bracket => format!("[{id}]"),
             Self::Paren => format!("({id})"),
@@ -87,7 +114,7 @@ impl MarkerStyle {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Group {
     /// A marker group of `len` bytes citing `ids` in order (ranges expanded).
-    Marker { len: usize, ids: Vec<u32> },
+    Marker { len: usize, ids: Vec<MarkerId> },
     /// The text ends before it is decided: wait for more.
     Incomplete,
     /// Not a marker.
@@ -96,6 +123,9 @@ pub enum Group {
 
 /// Reads a marker group at the start of `s`, which begins with the style's opener.
 /// `eof` says no more text follows `s`.
+///
+/// Every decision depends only on the bytes it has read, and `Incomplete` is returned only
+/// when `s` ends before one can be made, so any split of a stream decides the same.
 pub fn read_group(style: MarkerStyle, s: &[u8], eof: bool) -> Group {
     match style.closer() {
         None => read_caret(s, eof),
@@ -103,76 +133,101 @@ pub fn read_group(style: MarkerStyle, s: &[u8], eof: bool) -> Group {
     }
 }
 
+/// The run of ASCII digits at `s[from..]` (empty past the end).
+fn digits_at(s: &[u8], from: usize) -> &[u8] {
+    let rest = s.get(from..).unwrap_or_default();
+    let n = rest.iter().take_while(|b| b.is_ascii_digit()).count();
+    rest.get(..n).unwrap_or_default()
+}
+
 fn read_caret(s: &[u8], eof: bool) -> Group {
-    let digits = s[1..].iter().take_while(|b| b.is_ascii_digit()).count();
-    if 1 + digits == s.len() && !eof && digits <= MAX_DIGITS {
+    let digits = digits_at(s, 1);
+    let len = 1 + digits.len();
+    if len > MAX_MARKER_LEN {
+        return Group::Text;
+    }
+    if len == s.len() && !eof {
         return Group::Incomplete;
     }
-    match number(&s[1..1 + digits]) {
-        Some(id) => Group::Marker {
-            len: 1 + digits,
-            ids: vec![id],
-        },
+    match number(digits) {
+        Some(id) => Group::Marker { len, ids: vec![id] },
         None => Group::Text,
     }
 }
 
-fn number(digits: &[u8]) -> Option<u32> {
-    if digits.is_empty() || digits.len() > MAX_DIGITS {
+/// The id written as `digits` (ASCII digits); `None` when there are none.
+fn number(digits: &[u8]) -> Option<MarkerId> {
+    if digits.is_empty() {
         return None;
     }
-    Some(
-        digits
-            .iter()
-            .fold(0u32, |n, d| n * 10 + u32::from(d - b'0')),
-    )
+    let first = digits
+        .iter()
+        .position(|&d| d != b'0')
+        .unwrap_or(digits.len());
+    let significant = digits.get(first..).unwrap_or_default();
+    let mut value: Option<u32> = Some(0);
+    for &d in significant {
+        let digit = char::from(d).to_digit(10)?;
+        value = value
+            .and_then(|v| v.checked_mul(10))
+            .and_then(|v| v.checked_add(digit));
+    }
+    Some(match value {
+        Some(n) => MarkerId::Num(n),
+        None => MarkerId::Big(significant.iter().copied().map(char::from).collect()),
+    })
 }
 
 /// `opener [^]? item (sep item)* closer`, item = n | n-n | n–n, sep = `,` or `;` with spaces.
 fn read_enclosed(style: MarkerStyle, closer: u8, s: &[u8], eof: bool) -> Group {
-    let mut i = 1;
     let footnote = style == MarkerStyle::Bracket && s.get(1) == Some(&b'^');
-    if footnote {
-        i += 1;
-    }
+    let mut i = if footnote { 2 } else { 1 };
     let mut ids = Vec::new();
     loop {
-        let start = i;
-        while i < s.len() && s[i].is_ascii_digit() {
-            i += 1;
+        let digits = digits_at(s, i);
+        i += digits.len();
+        if i > MAX_MARKER_LEN {
+            return Group::Text;
         }
         if i == s.len() {
             return incomplete_or_text(i, eof);
         }
-        let Some(lo) = number(&s[start..i]) else {
+        let Some(lo) = number(digits) else {
             return Group::Text;
         };
-        let mut hi = lo;
-        if let Some(dash) = range_dash(&s[i..]) {
+        if let Some(dash) = range_dash(s.get(i..).unwrap_or_default()) {
             i += dash;
-            let start = i;
-            while i < s.len() && s[i].is_ascii_digit() {
-                i += 1;
+            let digits = digits_at(s, i);
+            i += digits.len();
+            if i > MAX_MARKER_LEN {
+                return Group::Text;
             }
             if i == s.len() {
                 return incomplete_or_text(i, eof);
             }
-            match number(&s[start..i]) {
-                Some(n) if n >= lo && n - lo < MAX_RANGE_LEN => hi = n,
+            // A range is expanded into its ids, so both ends must be ids that fit u32.
+            match (lo.value(), number(digits).and_then(|n| n.value())) {
+                (Some(lo), Some(hi)) if hi >= lo && hi - lo < MAX_RANGE_LEN => {
+                    ids.extend((lo..=hi).map(MarkerId::Num));
+                }
                 _ => return Group::Text,
             }
+        } else {
+            ids.push(lo);
         }
-        ids.extend(lo..=hi);
         if footnote && ids.len() > 1 {
             return Group::Text;
         }
-        match s[i] {
-            b if b == closer => return Group::Marker { len: i + 1, ids },
-            b',' | b';' if !footnote => {
+        match s.get(i) {
+            Some(&b) if b == closer => return Group::Marker { len: i + 1, ids },
+            Some(b',' | b';') if !footnote => {
                 i += 1;
-                while i < s.len() && s[i] == b' ' {
-                    i += 1;
-                }
+                i += s
+                    .get(i..)
+                    .unwrap_or_default()
+                    .iter()
+                    .take_while(|&&b| b == b' ')
+                    .count();
                 if i > MAX_MARKER_LEN {
                     return Group::Text;
                 }
@@ -215,8 +270,12 @@ mod tests {
     fn m(len: usize, ids: &[u32]) -> Group {
         Group::Marker {
             len,
-            ids: ids.to_vec(),
+            ids: ids.iter().copied().map(MarkerId::Num).collect(),
         }
+    }
+
+    fn big(digits: &str) -> MarkerId {
+        MarkerId::Big(digits.into())
     }
 
     #[test]
@@ -229,18 +288,52 @@ mod tests {
         assert_eq!(g(B, "[2–4]", false), m(7, &[2, 3, 4]));
         assert_eq!(g(B, "[^7]", false), m(4, &[7]));
         assert_eq!(g(B, "[0]", false), m(3, &[0]));
-        for text in [
-            "[a]",
-            "[]",
-            "[1 2]",
-            "[3-1]",
-            "[1-999]",
-            "[^1,2]",
-            "[1234567890]",
-            "[ 1]",
-        ] {
+        for text in ["[a]", "[]", "[1 2]", "[3-1]", "[1-999]", "[^1,2]", "[ 1]"] {
             assert_eq!(g(B, text, true), Group::Text, "{text}");
         }
+    }
+
+    #[test]
+    fn ids_too_large_for_u32_are_kept_as_written() {
+        use MarkerStyle::*;
+        assert_eq!(g(Bracket, "[4294967295]", true), m(12, &[u32::MAX]));
+        assert_eq!(g(Bracket, "[0000000001]", true), m(12, &[1]));
+        let huge = |len, ids| Group::Marker { len, ids };
+        assert_eq!(
+            g(Bracket, "[4294967296]", true),
+            huge(12, vec![big("4294967296")])
+        );
+        assert_eq!(
+            g(Bracket, "[2, 0099999999999999999999]", false),
+            huge(27, vec![MarkerId::Num(2), big("99999999999999999999")])
+        );
+        assert_eq!(
+            g(Caret, "^12345678901 x", false),
+            huge(12, vec![big("12345678901")])
+        );
+        assert_eq!(g(Caret, "^12345678901", false), Group::Incomplete);
+        assert_eq!(
+            g(Curly, "{99999999999}", false),
+            huge(13, vec![big("99999999999")])
+        );
+        // Ranges are expanded, so both ends must fit.
+        assert_eq!(g(Bracket, "[4294967295-4294967296]", true), Group::Text);
+        assert_eq!(g(Bracket, "[1-99999999999]", true), Group::Text);
+        // The group stays bounded: digits past MAX_MARKER_LEN are text, streamed or not.
+        let long = format!("[{}]", "9".repeat(MAX_MARKER_LEN));
+        assert_eq!(g(Bracket, &long, true), Group::Text);
+        assert_eq!(g(Bracket, &long[..MAX_MARKER_LEN + 1], false), Group::Text);
+        assert_eq!(
+            g(Bracket, &long[..MAX_MARKER_LEN], false),
+            Group::Incomplete
+        );
+        let caret = format!("^{}", "9".repeat(MAX_MARKER_LEN));
+        assert_eq!(g(Caret, &caret, true), Group::Text);
+        assert_eq!(g(Caret, &caret[..MAX_MARKER_LEN], false), Group::Incomplete);
+        assert_eq!(
+            g(Caret, &caret[..MAX_MARKER_LEN], true),
+            huge(MAX_MARKER_LEN, vec![big(&caret[1..MAX_MARKER_LEN])])
+        );
     }
 
     #[test]

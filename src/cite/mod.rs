@@ -1,12 +1,26 @@
 //! Citations: inline markers found as they stream, checked against sources and a policy,
 //! deduplicated, and exported as grammars for constrained decoding.
 
+#![cfg_attr(
+    not(test),
+    deny(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::indexing_slicing,
+        clippy::panic,
+        clippy::unreachable,
+        clippy::todo,
+        clippy::unimplemented,
+        clippy::string_slice
+    )
+)]
+
 pub mod error;
 pub mod marker;
 pub mod scanner;
 
 pub use error::CiteError;
-pub use marker::MarkerStyle;
+pub use marker::{MarkerId, MarkerStyle};
 pub use scanner::{Found, MarkerScanner};
 pub mod citation;
 pub mod dedup;
@@ -18,7 +32,9 @@ pub use dedup::deduplicate_adjacent_cites;
 pub use policy::{check_policy, Policy, PolicyReport, SentenceCheck};
 pub use sentence::split_sentences;
 pub mod grammar;
-pub use grammar::{citation_grammar, GrammarFormat, GrammarOptions, DEFAULT_MAX_CONTENT_CHARS};
+pub use grammar::{
+    citation_grammar, GrammarFormat, GrammarOptions, DEFAULT_MAX_CONTENT_CHARS, MAX_GRAMMAR_SOURCES,
+};
 pub mod parser;
 pub use parser::{CitationParser, Released};
 pub mod options;

@@ -77,7 +77,12 @@ impl CiteOptions {
                 .unwrap_or_default(),
             source_count,
             policy: string(map, "policy")?.map(Policy::parse).transpose()?,
-            max_content_chars: count(map, "maxContentChars")?.map(|n| n as usize),
+            max_content_chars: count(map, "maxContentChars")?
+                .map(|n| {
+                    usize::try_from(n)
+                        .map_err(|_| CiteError::option("maxContentChars", "is too large"))
+                })
+                .transpose()?,
             format: string(map, "format")?
                 .map(GrammarFormat::parse)
                 .transpose()?,

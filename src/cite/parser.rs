@@ -62,11 +62,17 @@ impl CitationParser {
     /// Feeds answer text. Returns how much of the unreleased text (this chunk included) is
     /// decided and can be shown; the citations found are in [`Self::take_citations`].
     pub fn feed_text(&mut self, text: &str) -> Result<Released> {
+        let bytes = self.feed(text)?;
+        Ok(self.release(bytes))
+    }
+
+    /// Takes the text in and returns how many bytes of the unreleased text are decided.
+    fn feed(&mut self, text: &str) -> Result<usize> {
         self.lifecycle.check()?;
         self.unreleased.push_str(text);
         self.scanner.feed(text, &mut self.found);
         let keep = self.scanner.pending_len().min(self.unreleased.len());
-        Ok(self.release(self.unreleased.len() - keep))
+        Ok(self.unreleased.len() - keep)
     }
 
     /// Releases all held text (a block ended) without deciding the markers in it yet.
@@ -100,10 +106,32 @@ impl CitationParser {
             .collect()
     }
 
+    /// Releases the first `bytes` of the unreleased text; returns them too when `keep_text`.
+    ///
+    /// `bytes` is the unreleased length less the scanner's undecided suffix (which starts
+    /// at a char boundary of the same text), or all of it: always a char boundary. Were it
+    /// not, nothing would be released (and `finish` would release it all).
+    fn release_with(&mut self, bytes: usize, keep_text: bool) -> (Released, String) {
+        debug_assert!(self.unreleased.is_char_boundary(bytes));
+        let Some(text) = self.unreleased.get(..bytes) else {
+            return (Released::default(), String::new());
+        };
+        let released = Released {
+            bytes,
+            units16: text.encode_utf16().count(),
+        };
+        let text = if keep_text {
+            let rest = self.unreleased.split_off(bytes);
+            std::mem::replace(&mut self.unreleased, rest)
+        } else {
+            self.unreleased.drain(..bytes);
+            String::new()
+        };
+        (released, text)
+    }
+
     fn release(&mut self, bytes: usize) -> Released {
-        let units16 = self.unreleased[..bytes].encode_utf16().count();
-        self.unreleased.drain(..bytes);
-        Released { bytes, units16 }
+        self.release_with(bytes, false).0
     }
 
     /// Text event for what a step released: cut from the text the step saw.
@@ -156,19 +184,18 @@ impl OutputTransformer for CitationParser {
                     "a `response` event needs a string value".into(),
                 ));
             };
-            let before = self.unreleased.clone() + text;
-            let released = self.feed_text(text)?;
+            let bytes = self.feed(text)?;
+            let (_, released) = self.release_with(bytes, true);
             self.template = Some(Event {
                 value: Value::String(String::new()),
                 ..event
             });
-            self.events(&before[..released.bytes], &mut out);
+            self.events(&released, &mut out);
         } else {
             self.lifecycle.check()?;
             if event.kind == "response_end" {
-                let held = self.unreleased.clone();
-                let released = self.flush_text();
-                out.extend(self.text_event(&held[..released.bytes]));
+                let (_, released) = self.release_with(self.unreleased.len(), true);
+                out.extend(self.text_event(&released));
             }
             out.push(event);
         }
@@ -176,10 +203,11 @@ impl OutputTransformer for CitationParser {
     }
 
     fn finish(&mut self) -> Result<Vec<Event>> {
-        let held = self.unreleased.clone();
-        let released = self.finish_text()?;
+        self.lifecycle.finish()?;
+        self.scanner.finish(&mut self.found);
+        let (_, released) = self.release_with(self.unreleased.len(), true);
         let mut out = Vec::new();
-        self.events(&held[..released.bytes], &mut out);
+        self.events(&released, &mut out);
         Ok(out)
     }
 

@@ -77,22 +77,28 @@ pub fn check_policy(text: &str, policy: Policy, options: ParseOptions) -> Policy
     let mut sentences = Vec::new();
     for marked in marked_sentences(text, options) {
         let range = marked.range.clone();
-        let mine: Vec<&Found> = marked.found.iter().collect();
         let citations: Vec<Citation> = marked
             .found
             .iter()
             .flat_map(|f| options.citations(f.clone()).collect::<Vec<_>>())
             .collect();
-        let sentence = &text[range.clone()];
-        let problem = if let Some(bad) = citations.iter().find(|c| !c.valid) {
+        // Sentence ranges come from splitting this very text, so they are char boundaries.
+        debug_assert!(text.get(range.clone()).is_some());
+        let sentence = text.get(range.clone()).unwrap_or_default();
+        let bad = marked
+            .found
+            .iter()
+            .flat_map(|f| f.ids.iter().map(move |id| (f, id)))
+            .find(|(_, id)| !options.is_valid_id(id));
+        let problem = if let Some((bad, id)) = bad {
             Some(match options.source_count {
                 Some(n) => format!(
-                    "{} names source {}, but there are {n} sources",
-                    bad.marker, bad.source_id
+                    "{} names source {id}, but there are {n} sources",
+                    bad.marker
                 ),
                 None => format!(
-                    "{} names source {}, but sources are numbered from 1",
-                    bad.marker, bad.source_id
+                    "{} names source {id}, but sources are numbered from 1",
+                    bad.marker
                 ),
             })
         } else {
@@ -101,10 +107,10 @@ pub fn check_policy(text: &str, policy: Policy, options: ParseOptions) -> Policy
                 Policy::Required => {
                     let body = sentence.trim_end_matches(['.', '!', '?']).trim_end();
                     let body_end = range.start + body.len();
-                    let cited_at_end = mine.last().is_some_and(|f| f.span.end == body_end);
+                    let cited_at_end = marked.found.last().is_some_and(|f| f.span.end == body_end);
                     (!cited_at_end).then(|| "the sentence does not end with a citation".to_owned())
                 }
-                Policy::QuotesOnly => uncited_quote(sentence, range.start, &mine),
+                Policy::QuotesOnly => uncited_quote(sentence, range.start, &marked.found),
             }
         };
         sentences.push(SentenceCheck {
@@ -123,23 +129,19 @@ pub fn check_policy(text: &str, policy: Policy, options: ParseOptions) -> Policy
 }
 
 /// The first quoted span not followed (after spaces and `,;:`) by a marker, as a problem.
-fn uncited_quote(sentence: &str, base: usize, found: &[&Found]) -> Option<String> {
+fn uncited_quote(sentence: &str, base: usize, found: &[Found]) -> Option<String> {
     for (open, close) in QUOTES {
-        let mut rest = 0;
-        while let Some(o) = sentence[rest..].find(open).map(|p| rest + p) {
-            let body = o + open.len_utf8();
-            let Some(c) = sentence[body..].find(close).map(|p| body + p) else {
+        // Offsets from `find` on `sentence`, plus a char's length: always char boundaries.
+        let mut rest = sentence;
+        while let Some((_, quoted)) = rest.split_once(open) {
+            let Some((body, after)) = quoted.split_once(close) else {
                 break;
             };
-            let after = c + close.len_utf8();
-            let gap = sentence[after..].len()
-                - sentence[after..]
-                    .trim_start_matches([' ', ',', ';', ':'])
-                    .len();
-            if !found.iter().any(|f| f.span.start == base + after + gap) {
+            let next = after.trim_start_matches([' ', ',', ';', ':']);
+            let at = base + (sentence.len() - next.len());
+            if !found.iter().any(|f| f.span.start == at) {
                 return Some(format!(
-                    "the quote {} is not followed by a citation",
-                    &sentence[o..after]
+                    "the quote {open}{body}{close} is not followed by a citation"
                 ));
             }
             rest = after;
@@ -196,6 +198,25 @@ mod tests {
             r[2].1.as_deref(),
             Some("the quote \"maybe\" is not followed by a citation")
         );
+    }
+
+    #[test]
+    fn ids_too_large_for_u32_fail_and_are_named_as_written() {
+        let report = check_policy(
+            "Big [99999999999].",
+            Policy::Auto,
+            ParseOptions {
+                marker_style: MarkerStyle::Bracket,
+                source_count: None,
+            },
+        );
+        let s = &report.sentences[0];
+        assert!(!s.ok);
+        assert_eq!(
+            s.problem.as_deref(),
+            Some("[99999999999] names source 99999999999, but sources are numbered from 1")
+        );
+        assert_eq!((s.citations[0].source_id, s.citations[0].valid), (0, false));
     }
 
     #[test]

@@ -6,13 +6,13 @@
 
 use std::ops::Range;
 
-use super::marker::{read_group, Group, MarkerStyle, PAREN_YEAR_FLOOR};
+use super::marker::{read_group, Group, MarkerId, MarkerStyle, PAREN_YEAR_FLOOR};
 
 /// One marker group found in the text.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Found {
     /// Ids in order of appearance, ranges expanded.
-    pub ids: Vec<u32>,
+    pub ids: Vec<MarkerId>,
     /// The marker group exactly as written.
     pub marker: String,
     /// Where it is, in UTF-16 code units of the whole text.
@@ -37,6 +37,16 @@ const MAX_FENCE_INDENT: usize = 3;
 /// Bytes that end a URL.
 fn ends_url(b: u8) -> bool {
     b.is_ascii_whitespace() || matches!(b, b'<' | b'>' | b'"' | b'`')
+}
+
+/// `s[from..]`, empty past the end.
+fn tail(s: &[u8], from: usize) -> &[u8] {
+    s.get(from..).unwrap_or_default()
+}
+
+/// How many bytes equal to `b` start `s[from..]`.
+fn run_of(s: &[u8], from: usize, b: u8) -> usize {
+    tail(s, from).iter().take_while(|&&c| c == b).count()
 }
 
 #[derive(Debug, Clone)]
@@ -67,7 +77,9 @@ impl MarkerScanner {
     pub fn new(style: MarkerStyle, source_count: Option<u32>) -> Self {
         let mut interesting = [false; 256];
         for b in Self::triggers(style) {
-            interesting[usize::from(b)] = true;
+            if let Some(slot) = interesting.get_mut(usize::from(b)) {
+                *slot = true;
+            }
         }
         Self {
             style,
@@ -109,7 +121,10 @@ impl MarkerScanner {
         let pending = std::mem::take(&mut self.pending);
         let used = self.scan(pending.as_bytes(), eof, out);
         self.pending = pending;
-        self.pending.drain(..used);
+        // `scan` stops only at the end or at an ASCII byte it must look at again (an opener,
+        // a backtick or tilde run, a `:`), so `used` is a char boundary within `pending`.
+        debug_assert!(self.pending.is_char_boundary(used));
+        self.pending.drain(..used.min(self.pending.len()));
     }
 
     /// Moves past `bytes` (plain text), keeping offsets and line state.
@@ -125,7 +140,7 @@ impl MarkerScanner {
         let tail = match memchr::memrchr(b'\n', bytes) {
             Some(nl) => {
                 self.line_spaces = Some(0);
-                &bytes[nl + 1..]
+                tail(bytes, nl + 1)
             }
             None => bytes,
         };
@@ -146,7 +161,7 @@ impl MarkerScanner {
                 Context::InlineCode(n) => self.inline_code(s, i, n, eof),
                 Context::Fenced(ch, n) => self.fenced(s, i, ch, n, eof),
                 Context::Url => {
-                    let end = s[i..]
+                    let end = tail(s, i)
                         .iter()
                         .position(|&b| ends_url(b))
                         .map_or(s.len(), |p| i + p);
@@ -156,9 +171,11 @@ impl MarkerScanner {
                     Some(end)
                 }
             };
-            match step {
-                Some(next) => {
-                    self.advance(&s[i..next]);
+            // A step never moves back; it stays put only when it switched context (a URL
+            // ending right away). `None`: undecided, wait for more.
+            match step.and_then(|next| Some((next, s.get(i..next)?))) {
+                Some((next, passed)) => {
+                    self.advance(passed);
                     i = next;
                 }
                 None => return i,
@@ -169,24 +186,24 @@ impl MarkerScanner {
 
     /// One step in normal text; `None` means "undecided, wait for more".
     fn normal(&mut self, s: &[u8], i: usize, eof: bool, out: &mut Vec<Found>) -> Option<usize> {
-        let Some(j) = s[i..]
+        let interesting = &self.interesting;
+        let Some((j, b)) = tail(s, i)
             .iter()
-            .position(|&b| self.interesting[usize::from(b)])
-            .map(|p| i + p)
+            .position(|&b| interesting.get(usize::from(b)) == Some(&true))
+            .and_then(|p| Some((i + p, *s.get(i + p)?)))
         else {
             return Some(s.len());
         };
         if j > i {
             return Some(j);
         }
-        let b = s[j];
         if b == self.style.opener() {
             return self.marker(s, j, eof, out);
         }
         match b {
             b'\n' => Some(j + 1),
             b'`' | b'~' => {
-                let run = s[j..].iter().take_while(|&&c| c == b).count();
+                let run = run_of(s, j, b);
                 if j + run == s.len() && !eof {
                     return None;
                 }
@@ -198,7 +215,7 @@ impl MarkerScanner {
                 Some(j + run)
             }
             b':' => {
-                let rest = &s[j..];
+                let rest = tail(s, j);
                 if rest.starts_with(b"://") {
                     self.context = Context::Url;
                     Some(j + 3)
@@ -213,7 +230,7 @@ impl MarkerScanner {
     }
 
     fn marker(&mut self, s: &[u8], j: usize, eof: bool, out: &mut Vec<Found>) -> Option<usize> {
-        let (len, ids) = match read_group(self.style, &s[j..], eof) {
+        let (len, ids) = match read_group(self.style, tail(s, j), eof) {
             Group::Incomplete => return None,
             Group::Text => return Some(j + 1),
             Group::Marker { len, ids } => (len, ids),
@@ -228,12 +245,12 @@ impl MarkerScanner {
         }
         if self.style == MarkerStyle::Paren {
             let limit = self.source_count.unwrap_or(PAREN_YEAR_FLOOR - 1);
-            if ids.iter().any(|&id| id > limit) {
+            if ids.iter().any(|id| id.value().is_none_or(|id| id > limit)) {
                 return Some(j + 1);
             }
         }
         // Offsets of the marker: everything before it in `s[..j]` has been advanced over.
-        let marker = String::from_utf8_lossy(&s[j..j + len]).into_owned();
+        let marker = String::from_utf8_lossy(s.get(j..j + len)?).into_owned();
         let start16 = self.offset16;
         let len16 = marker.encode_utf16().count();
         out.push(Found {
@@ -246,24 +263,24 @@ impl MarkerScanner {
     }
 
     fn inline_code(&mut self, s: &[u8], i: usize, n: usize, eof: bool) -> Option<usize> {
-        let Some(j) = s[i..]
+        let Some((j, b)) = tail(s, i)
             .iter()
             .position(|&b| b == b'`' || b == b'\n')
-            .map(|p| i + p)
+            .and_then(|p| Some((i + p, *s.get(i + p)?)))
         else {
             return Some(s.len());
         };
         if j > i {
             return Some(j);
         }
-        if s[j] == b'\n' {
+        if b == b'\n' {
             // A blank line ends the paragraph, and with it an unclosed code span.
             if self.after_newline {
                 self.context = Context::Normal;
             }
             return Some(j + 1);
         }
-        let run = s[j..].iter().take_while(|&&c| c == b'`').count();
+        let run = run_of(s, j, b'`');
         if j + run == s.len() && !eof {
             return None;
         }
@@ -275,10 +292,10 @@ impl MarkerScanner {
 
     fn fenced(&mut self, s: &[u8], i: usize, ch: u8, n: usize, eof: bool) -> Option<usize> {
         if self.line_spaces.is_some_and(|k| k <= MAX_FENCE_INDENT) {
-            match s[i] {
-                b' ' => return Some(i + 1),
-                c if c == ch => {
-                    let run = s[i..].iter().take_while(|&&c| c == ch).count();
+            match s.get(i) {
+                Some(b' ') => return Some(i + 1),
+                Some(&c) if c == ch => {
+                    let run = run_of(s, i, ch);
                     if i + run == s.len() && !eof {
                         return None;
                     }
@@ -290,7 +307,7 @@ impl MarkerScanner {
                 _ => {}
             }
         }
-        Some(memchr::memchr(b'\n', &s[i..]).map_or(s.len(), |p| i + p + 1))
+        Some(memchr::memchr(b'\n', tail(s, i)).map_or(s.len(), |p| i + p + 1))
     }
 }
 
@@ -298,7 +315,7 @@ impl MarkerScanner {
 mod tests {
     use super::*;
 
-    fn scan(style: MarkerStyle, sources: Option<u32>, text: &str) -> Vec<(Vec<u32>, String)> {
+    fn scan(style: MarkerStyle, sources: Option<u32>, text: &str) -> Vec<(Vec<MarkerId>, String)> {
         let mut s = MarkerScanner::new(style, sources);
         let mut out = Vec::new();
         s.feed(text, &mut out);
@@ -310,6 +327,7 @@ mod tests {
         scan(style, sources, text)
             .into_iter()
             .flat_map(|(ids, _)| ids)
+            .map(|id| id.value().unwrap())
             .collect()
     }
 
@@ -341,6 +359,26 @@ mod tests {
             ids(MarkerStyle::Paren, None, "In (2020) it rose (12)."),
             [12]
         );
+    }
+
+    #[test]
+    fn paren_style_treats_huge_numbers_as_text() {
+        assert_eq!(
+            scan(MarkerStyle::Paren, Some(3), "(99999999999) (1)"),
+            [(vec![MarkerId::Num(1)], "(1)".to_owned())]
+        );
+        assert_eq!(
+            scan(MarkerStyle::Bracket, Some(3), "[99999999999]"),
+            [(
+                vec![MarkerId::Big("99999999999".into())],
+                "[99999999999]".to_owned()
+            )]
+        );
+    }
+
+    #[test]
+    fn a_url_that_ends_at_once_goes_back_to_text() {
+        assert_eq!(ids(MarkerStyle::Bracket, None, "a:// [1]"), [1]);
     }
 
     #[test]

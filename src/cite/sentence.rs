@@ -62,7 +62,8 @@ pub fn split_sentences(text: &str) -> Vec<Range<usize>> {
         if !next.is_whitespace() {
             continue;
         }
-        let mut rest = text[ws..].trim_start().chars();
+        // `ws` and `i` come from `char_indices`: char boundaries.
+        let mut rest = text.get(ws..).unwrap_or_default().trim_start().chars();
         let first = match rest.next() {
             Some('"' | '\'' | '“' | '‘' | '(' | '[') => rest.next(),
             other => other,
@@ -71,8 +72,15 @@ pub fn split_sentences(text: &str) -> Vec<Range<usize>> {
             continue;
         }
         if c == '.' {
-            let word_start = text[..i].rfind(char::is_whitespace).map_or(0, |p| p + 1);
-            let word = text[word_start..=i].trim_start_matches(['(', '"', '“', '\'']);
+            let before = text.get(..i).unwrap_or_default();
+            let word_start = before
+                .rfind(char::is_whitespace)
+                .and_then(|p| before.get(p..)?.chars().next().map(|w| p + w.len_utf8()))
+                .unwrap_or(0);
+            let word = text
+                .get(word_start..=i)
+                .unwrap_or_default()
+                .trim_start_matches(['(', '"', '“', '\'']);
             if ABBREVIATIONS.iter().any(|a| a.eq_ignore_ascii_case(word)) {
                 continue;
             }
@@ -85,7 +93,9 @@ pub fn split_sentences(text: &str) -> Vec<Range<usize>> {
 }
 
 fn push_trimmed(text: &str, range: Range<usize>, out: &mut Vec<Range<usize>>) {
-    let s = &text[range.clone()];
+    let Some(s) = text.get(range.clone()) else {
+        return;
+    };
     let lead = s.len() - s.trim_start().len();
     let trail = s.len() - s.trim_end().len();
     if lead + trail < s.len() {
@@ -123,5 +133,15 @@ mod tests {
             ["version 1.5 is out. lower case continues.", "Done"]
         );
         assert!(split("  ").is_empty());
+    }
+
+    #[test]
+    fn a_multibyte_space_before_a_period_word() {
+        // The word before a period starts after a no-break or ideographic space (2 and 3
+        // bytes), not one byte after it.
+        assert_eq!(split("a\u{a0}b. Cd"), ["a\u{a0}b.", "Cd"]);
+        assert_eq!(split("x\u{3000}Dr. Who"), ["x\u{3000}Dr. Who"]);
+        // The minimal input the hostile-input property test found.
+        assert_eq!(split("Dr\u{a0}Dr. [1] "), ["Dr\u{a0}Dr. [1]"]);
     }
 }

@@ -11,6 +11,7 @@ use super::sentence::marked_sentences;
 pub struct Claim {
     /// Index into the answer's citations (as `parse_citations` lists them).
     pub citation_index: usize,
+    /// As in [`super::Citation::source_id`]: 0 for an id too large for `u32`.
     pub source_id: u32,
     /// Whether the id names a source at all (existence).
     pub valid: bool,
@@ -39,27 +40,28 @@ pub fn verify_plan(text: &str, options: ParseOptions) -> VerifyPlan {
     let mut plan = VerifyPlan::default();
     let mut citation_index = 0;
     for sentence in marked_sentences(text, options) {
+        // Sentence ranges and marker spans come from this very text: char boundaries.
         let range = sentence.range;
         if sentence.found.is_empty() {
             plan.uncited.push(UncitedSentence {
                 span: sentence.span16,
-                text: text[range].to_owned(),
+                text: text.get(range).unwrap_or_default().to_owned(),
             });
             continue;
         }
         let mut hypothesis = String::new();
         let mut at = range.start;
         for f in &sentence.found {
-            hypothesis.push_str(&text[at..f.span.start.max(at)]);
+            hypothesis.push_str(text.get(at..f.span.start.max(at)).unwrap_or_default());
             at = f.span.end.max(at);
         }
-        hypothesis.push_str(&text[at..range.end]);
+        hypothesis.push_str(text.get(at..range.end).unwrap_or_default());
         let hypothesis = tidy(&hypothesis);
-        for &id in sentence.found.iter().flat_map(|f| &f.ids) {
+        for id in sentence.found.iter().flat_map(|f| &f.ids) {
             plan.claims.push(Claim {
                 citation_index,
-                source_id: id,
-                valid: options.is_valid(id),
+                source_id: id.value().unwrap_or(0),
+                valid: options.is_valid_id(id),
                 hypothesis: hypothesis.clone(),
             });
             citation_index += 1;

@@ -81,7 +81,7 @@ pub fn decision_batch(
     let mut questions = Map::new();
     let mut names = Vec::with_capacity(texts.len());
     for (k, t) in texts.iter().enumerate() {
-        let i = start + k;
+        let i = start.saturating_add(k);
         let target = format!("chunk_{i}");
         chunks.insert(target.clone(), json!(t));
         // The caller's instructions, as an object, with the chunk targeting added.

@@ -43,16 +43,16 @@ chunks the answer does not use. Return an empty array when it uses none.",
 pub fn fill_template(template: &str, vars: &[(&str, &str)]) -> String {
     let mut out = String::with_capacity(template.len());
     let mut rest = template;
-    while let Some(open) = rest.find('{') {
-        out.push_str(&rest[..open]);
-        let after = &rest[open + 1..];
-        let hit = vars
-            .iter()
-            .find(|(name, _)| after.starts_with(name) && after[name.len()..].starts_with('}'));
+    while let Some((before, after)) = rest.split_once('{') {
+        out.push_str(before);
+        let hit = vars.iter().find_map(|(name, value)| {
+            let tail = after.strip_prefix(name)?.strip_prefix('}')?;
+            Some((value, tail))
+        });
         match hit {
-            Some((name, value)) => {
+            Some((value, tail)) => {
                 out.push_str(value);
-                rest = &after[name.len() + 1..];
+                rest = tail;
             }
             None => {
                 out.push('{');
@@ -145,7 +145,7 @@ pub fn reference_label(chunk: &Chunk, key: &str, index: usize) -> String {
         .map(plain)
         .filter(|s| !s.trim().is_empty())
         .or_else(|| chunk.id.clone())
-        .unwrap_or_else(|| format!("chunk-{}", index + 1))
+        .unwrap_or_else(|| format!("chunk-{}", index.saturating_add(1)))
 }
 
 /// The chunks as the reference formatter shows them: `<Chunk>` / `key: label` / `content:` /
@@ -160,7 +160,7 @@ pub fn formatter_context(
     let mut labels = Vec::with_capacity(chunks.len());
     for (i, chunk) in chunks.iter().enumerate() {
         let content = context_text(chunk, context)?;
-        let label = reference_label(chunk, key, start + i);
+        let label = reference_label(chunk, key, start.saturating_add(i));
         blocks.push(format!(
             "<Chunk>\n{key}: {label}\ncontent:\n{content}\n</Chunk>"
         ));

@@ -18,23 +18,25 @@ impl SimilarityError {
     }
 }
 
+/// The dot product of `a` and `b` and the squared norm of `b`, over their common length
+/// (callers pass equal lengths).
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 fn dot_and_norm(a: &[f32], b: &[f32]) -> (f32, f32) {
     use core::arch::wasm32::*;
     let (mut dot, mut nb) = (f32x4_splat(0.0), f32x4_splat(0.0));
-    let lanes = a.len() / 4 * 4;
-    let mut i = 0;
-    while i < lanes {
-        // SAFETY: i + 4 <= lanes <= a.len() == b.len(); v128_load allows unaligned reads.
+    let (xs, ys) = (a.chunks_exact(4), b.chunks_exact(4));
+    let (rest_a, rest_b) = (xs.remainder(), ys.remainder());
+    for (x, y) in xs.zip(ys) {
+        // SAFETY: `x` and `y` are exactly four f32 (16 bytes) each; v128_load allows
+        // unaligned reads.
         let (x, y) = unsafe {
             (
-                v128_load(a.as_ptr().add(i) as *const v128),
-                v128_load(b.as_ptr().add(i) as *const v128),
+                v128_load(x.as_ptr() as *const v128),
+                v128_load(y.as_ptr() as *const v128),
             )
         };
         dot = f32x4_add(dot, f32x4_mul(x, y));
         nb = f32x4_add(nb, f32x4_mul(y, y));
-        i += 4;
     }
     let sum = |v: v128| {
         f32x4_extract_lane::<0>(v)
@@ -43,28 +45,33 @@ fn dot_and_norm(a: &[f32], b: &[f32]) -> (f32, f32) {
             + f32x4_extract_lane::<3>(v)
     };
     let (mut d, mut n) = (sum(dot), sum(nb));
-    for k in lanes..a.len() {
-        d += a[k] * b[k];
-        n += b[k] * b[k];
+    for (x, y) in rest_a.iter().zip(rest_b) {
+        d += x * y;
+        n += y * y;
     }
     (d, n)
 }
 
+/// The dot product of `a` and `b` and the squared norm of `b`, over their common length
+/// (callers pass equal lengths).
 #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
 fn dot_and_norm(a: &[f32], b: &[f32]) -> (f32, f32) {
     // Four accumulators, like the SIMD path, so both sum in the same order.
     let (mut d, mut n) = ([0.0f32; 4], [0.0f32; 4]);
-    let lanes = a.len() / 4 * 4;
-    for i in (0..lanes).step_by(4) {
-        for l in 0..4 {
-            d[l] += a[i + l] * b[i + l];
-            n[l] += b[i + l] * b[i + l];
+    let (xs, ys) = (a.chunks_exact(4), b.chunks_exact(4));
+    let (rest_a, rest_b) = (xs.remainder(), ys.remainder());
+    for (x, y) in xs.zip(ys) {
+        for (((dl, nl), xl), yl) in d.iter_mut().zip(n.iter_mut()).zip(x).zip(y) {
+            *dl += xl * yl;
+            *nl += yl * yl;
         }
     }
-    let (mut dd, mut nn) = (d[0] + d[1] + d[2] + d[3], n[0] + n[1] + n[2] + n[3]);
-    for k in lanes..a.len() {
-        dd += a[k] * b[k];
-        nn += b[k] * b[k];
+    let [d0, d1, d2, d3] = d;
+    let [n0, n1, n2, n3] = n;
+    let (mut dd, mut nn) = (d0 + d1 + d2 + d3, n0 + n1 + n2 + n3);
+    for (x, y) in rest_a.iter().zip(rest_b) {
+        dd += x * y;
+        nn += y * y;
     }
     (dd, nn)
 }

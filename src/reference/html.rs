@@ -2,6 +2,20 @@
 //! text is escaped and only http(s) links become anchors, because source metadata is
 //! untrusted input (the engine's own HTML writer escapes nothing).
 
+#![cfg_attr(
+    not(test),
+    deny(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::indexing_slicing,
+        clippy::panic,
+        clippy::unreachable,
+        clippy::todo,
+        clippy::unimplemented,
+        clippy::string_slice
+    )
+)]
+
 use hayagriva::citationberg::{
     Display, FontStyle, FontVariant, FontWeight, TextDecoration, VerticalAlign,
 };
@@ -10,43 +24,50 @@ use hayagriva::{ElemChild, ElemChildren, Formatted};
 use crate::html::{escape_into as escape, is_safe_url as safe_url};
 
 pub fn write_children(children: &ElemChildren, out: &mut String) {
-    for child in &children.0 {
-        write_child(child, out);
+    /// What is left to write: a child, or the end of a block opened for one.
+    enum Step<'a> {
+        Child(&'a ElemChild),
+        Close,
     }
-}
-
-fn write_child(child: &ElemChild, out: &mut String) {
-    match child {
-        ElemChild::Text(f) => write_formatted(f, out),
-        ElemChild::Elem(e) => {
-            let class = match e.display {
-                Some(Display::Block) => Some("csl-block"),
-                Some(Display::Indent) => Some("csl-indent"),
-                Some(Display::LeftMargin) => Some("csl-left-margin"),
-                Some(Display::RightInline) => Some("csl-right-inline"),
-                None => None,
-            };
-            match class {
-                Some(class) => {
+    // An explicit stack, not recursion: the nesting comes from the style and the metadata.
+    let mut stack: Vec<Step> = children.0.iter().rev().map(Step::Child).collect();
+    while let Some(step) = stack.pop() {
+        let child = match step {
+            Step::Close => {
+                out.push_str("</div>");
+                continue;
+            }
+            Step::Child(child) => child,
+        };
+        match child {
+            ElemChild::Text(f) => write_formatted(f, out),
+            ElemChild::Elem(e) => {
+                let class = match e.display {
+                    Some(Display::Block) => Some("csl-block"),
+                    Some(Display::Indent) => Some("csl-indent"),
+                    Some(Display::LeftMargin) => Some("csl-left-margin"),
+                    Some(Display::RightInline) => Some("csl-right-inline"),
+                    None => None,
+                };
+                if let Some(class) = class {
                     out.push_str("<div class=\"");
                     out.push_str(class);
                     out.push_str("\">");
-                    write_children(&e.children, out);
-                    out.push_str("</div>");
+                    stack.push(Step::Close);
                 }
-                None => write_children(&e.children, out),
+                stack.extend(e.children.0.iter().rev().map(Step::Child));
             }
+            ElemChild::Markup(m) => escape(m, out),
+            ElemChild::Link { text, url } if safe_url(url) => {
+                out.push_str("<a href=\"");
+                escape(url, out);
+                out.push_str("\" rel=\"noopener noreferrer\">");
+                write_formatted(text, out);
+                out.push_str("</a>");
+            }
+            ElemChild::Link { text, .. } => write_formatted(text, out),
+            ElemChild::Transparent { .. } => {}
         }
-        ElemChild::Markup(m) => escape(m, out),
-        ElemChild::Link { text, url } if safe_url(url) => {
-            out.push_str("<a href=\"");
-            escape(url, out);
-            out.push_str("\" rel=\"noopener noreferrer\">");
-            write_formatted(text, out);
-            out.push_str("</a>");
-        }
-        ElemChild::Link { text, .. } => write_formatted(text, out),
-        ElemChild::Transparent { .. } => {}
     }
 }
 

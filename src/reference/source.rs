@@ -1,6 +1,20 @@
 //! Checking CSL-JSON items before they reach the engine, so that a bad field is an error that
 //! names it instead of a vague "did not match any variant".
 
+#![cfg_attr(
+    not(test),
+    deny(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::indexing_slicing,
+        clippy::panic,
+        clippy::unreachable,
+        clippy::todo,
+        clippy::unimplemented,
+        clippy::string_slice
+    )
+)]
+
 use hayagriva::citationberg::json::{Item, Value as CslValue};
 use serde_json::{Map, Value};
 
@@ -113,7 +127,7 @@ fn typographic_apostrophes(text: &str) -> String {
     if !text.contains('\'') {
         return text.to_owned();
     }
-    let mut out = String::with_capacity(text.len() + 2);
+    let mut out = String::with_capacity(text.len());
     let mut prev: Option<char> = None;
     for c in text.chars() {
         out.push(if c == '\'' && prev.is_some_and(char::is_alphanumeric) {
@@ -188,37 +202,107 @@ pub fn csl_item(index: usize, source: &Value) -> Result<Item, ReferenceError> {
     serde_json::from_value::<Item>(Value::Object(map)).map_err(|e| bad(index, e.to_string()))
 }
 
+/// The months, the seasons (which CSL writes in the month's place) and the days a date may
+/// hold; the engine computes with them and must not see anything else.
+const MONTHS: std::ops::RangeInclusive<i64> = 1..=12;
+const SEASONS: std::ops::RangeInclusive<i64> = 21..=24;
+const DAYS: std::ops::RangeInclusive<i64> = 1..=31;
+
+/// One date-parts entry, `[year, month?, day?]` (numbers or numeric strings), as integers:
+/// the year must fit the engine's i16, the month and day their calendar ranges.
+fn date_parts(parts: &Value) -> Option<Vec<i64>> {
+    let Value::Array(parts) = parts else {
+        return None;
+    };
+    if parts.is_empty() || parts.len() > 3 {
+        return None;
+    }
+    let numbers: Vec<i64> = parts
+        .iter()
+        .map(|p| match p {
+            Value::String(s) => s.trim().parse::<i64>().ok(),
+            other => other.as_i64(),
+        })
+        .collect::<Option<_>>()?;
+    let ok = match numbers.as_slice() {
+        [year, rest @ ..] => {
+            i16::try_from(*year).is_ok()
+                && rest
+                    .first()
+                    .is_none_or(|m| MONTHS.contains(m) || SEASONS.contains(m))
+                && rest.get(1).is_none_or(|d| DAYS.contains(d))
+        }
+        [] => false,
+    };
+    ok.then_some(numbers)
+}
+
+/// Whether `date` is a raw date as the engine reads one, `YYYY[-MM[-DD]]` (anything after
+/// the digits it ignores), with the year in i16 and the month and day in range.
+fn raw_date_ok(date: &str) -> bool {
+    /// The leading digits of `s` as a number, and the rest.
+    fn number(s: &str) -> Option<(i64, &str)> {
+        let end = s.find(|c: char| !c.is_ascii_digit()).unwrap_or(s.len());
+        let (digits, rest) = s.split_at_checked(end)?;
+        Some((digits.parse().ok()?, rest))
+    }
+    let Some((year, rest)) = number(date) else {
+        return false;
+    };
+    if i16::try_from(year).is_err() {
+        return false;
+    }
+    let Some(rest) = rest.strip_prefix('-') else {
+        return true;
+    };
+    let Some((month, rest)) = number(rest) else {
+        return false;
+    };
+    if !MONTHS.contains(&month) {
+        return false;
+    }
+    let Some(rest) = rest.strip_prefix('-') else {
+        return true;
+    };
+    number(rest).is_some_and(|(day, _)| DAYS.contains(&day))
+}
+
 fn check_date(index: usize, key: &str, value: &Value) -> Result<Value, ReferenceError> {
     let shape = "a CSL date: {\"date-parts\": [[2020, 5, 17]]}, {\"raw\": \"2020-05-17\"} or {\"literal\": \"…\"}";
-    let ok = match value {
-        Value::Object(d) => match d.get("date-parts") {
-            Some(Value::Array(ranges)) => !ranges.is_empty()
-                && ranges.len() <= 2
-                && ranges.iter().all(|r| matches!(r, Value::Array(parts) if !parts.is_empty() && parts.len() <= 3 && parts.iter().all(|p| p.as_i64().is_some_and(|n| i16::try_from(n).is_ok()) || p.as_str().is_some_and(|s| s.parse::<i16>().is_ok())))),
-            Some(_) => false,
-            None => d.get("raw").or_else(|| d.get("literal")).is_some_and(Value::is_string),
-        },
-        Value::String(_) => true,
-        _ => false,
-    };
-    if !ok {
-        return Err(bad(index, format!("`{key}` must be {shape}")));
-    }
-    // Numbers given as strings are normalised; the engine wants integers.
+    let invalid = || bad(index, format!("`{key}` must be {shape}"));
     let mut v = value.clone();
-    if let Some(Value::Array(ranges)) = v.get_mut("date-parts") {
-        for r in ranges.iter_mut() {
-            if let Value::Array(parts) = r {
-                for p in parts.iter_mut() {
-                    if let Some(n) = p.as_str().and_then(|s| s.parse::<i64>().ok()) {
-                        *p = Value::from(n);
+    match &mut v {
+        Value::Object(d) => match d.get_mut("date-parts") {
+            Some(Value::Array(ranges)) => {
+                if ranges.is_empty() || ranges.len() > 2 {
+                    return Err(invalid());
+                }
+                let mut checked = Vec::with_capacity(ranges.len());
+                for r in ranges.iter() {
+                    checked.push(date_parts(r).ok_or_else(invalid)?);
+                }
+                // The engine wants integers, and renders one date: it stops (panics) on a
+                // range, so a range keeps its start (what the engine would show of it).
+                *ranges = checked.into_iter().take(1).map(Value::from).collect();
+            }
+            Some(_) => return Err(invalid()),
+            None => {
+                if let Some(Value::String(raw)) = d.get_mut("raw") {
+                    // `start/end`: a range, which the engine cannot render (see above).
+                    let start = raw.split('/').next().unwrap_or_default().to_owned();
+                    if !raw_date_ok(&start) {
+                        return Err(invalid());
                     }
+                    *raw = start;
+                } else if !d.get("literal").is_some_and(Value::is_string) {
+                    return Err(invalid());
                 }
             }
-        }
+        },
+        Value::String(_) => {}
+        _ => return Err(invalid()),
     }
-    serde_json::from_value::<CslValue>(v.clone())
-        .map_err(|_| bad(index, format!("`{key}` must be {shape}")))?;
+    serde_json::from_value::<CslValue>(v.clone()).map_err(|_| invalid())?;
     Ok(v)
 }
 
@@ -284,6 +368,47 @@ mod tests {
         assert!(err(json!({"type": "book", "editor": [{"name": "x"}]})).contains("`editor[0]`"));
         assert!(err(json!({"type": "book", "title": ["x"]})).contains("`title` must be a string"));
         assert!(err(json!("book")).contains("expected a CSL-JSON object"));
+    }
+
+    #[test]
+    fn dates_the_engine_cannot_take_are_errors_or_their_start() {
+        let issued = |d: Value| csl_item(0, &json!({"type": "book", "issued": d}));
+        let start = |d: Value| {
+            let item = issued(d).unwrap();
+            serde_json::to_value(&item.0["issued"]).unwrap()
+        };
+        // A range (which made the engine panic) keeps its start.
+        assert_eq!(
+            start(json!({"date-parts": [[2020, 5], ["2021"]]})),
+            start(json!({"date-parts": [[2020, 5]]}))
+        );
+        assert_eq!(
+            start(json!({"raw": "2020-05-17/2020-05-19"})),
+            start(json!({"raw": "2020-05-17"}))
+        );
+        for bad in [
+            json!({"date-parts": [[2020, 0]]}),
+            json!({"date-parts": [[2020, -32768]]}),
+            json!({"date-parts": [[2020, 5, 32]]}),
+            json!({"date-parts": [[40000]]}),
+            json!({"date-parts": [[2020], [2021], [2022]]}),
+            json!({"date-parts": [[]]}),
+            json!({"raw": "2020-00"}),
+            json!({"raw": "2020-13"}),
+            json!({"raw": "2020-05-00"}),
+            json!({"raw": "spring"}),
+            json!(7),
+        ] {
+            assert!(issued(bad.clone()).is_err(), "{bad}");
+        }
+        for good in [
+            json!({"date-parts": [[2020, 21]]}),
+            json!({"date-parts": [["-500"]]}),
+            json!({"raw": "2020"}),
+            json!({"raw": "2020-5-7"}),
+        ] {
+            assert!(issued(good.clone()).is_ok(), "{good}");
+        }
     }
 
     #[test]

@@ -1,6 +1,20 @@
 //! Adjustments to a parsed style that work around engine faults without changing what the
 //! style means.
 
+#![cfg_attr(
+    not(test),
+    deny(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::indexing_slicing,
+        clippy::panic,
+        clippy::unreachable,
+        clippy::todo,
+        clippy::unimplemented,
+        clippy::string_slice
+    )
+)]
+
 use hayagriva::citationberg::{IndependentStyle, LayoutRenderingElement as El, Name, NamesChild};
 
 /// CSL lets `<names>` omit `<name>` (the names then take the inherited options), as the NLM
@@ -19,37 +33,42 @@ pub fn add_missing_name_elements(style: &mut IndependentStyle) {
 }
 
 fn walk(elements: &mut [El]) {
-    for element in elements {
-        match element {
-            El::Names(names) => {
-                let has_name = names
-                    .children
-                    .iter()
-                    .any(|c| matches!(c, NamesChild::Name(_)));
-                let has_label = names
-                    .children
-                    .iter()
-                    .any(|c| matches!(c, NamesChild::Label(_)));
-                if has_label && !has_name {
-                    names.children.insert(0, NamesChild::Name(Name::default()));
-                }
-                for child in &mut names.children {
-                    if let NamesChild::Substitute(s) = child {
-                        walk(&mut s.children);
+    // An explicit stack, not recursion: the nesting comes from the style, which can be a
+    // caller's XML.
+    let mut stack: Vec<&mut [El]> = vec![elements];
+    while let Some(level) = stack.pop() {
+        for element in level {
+            match element {
+                El::Names(names) => {
+                    let has_name = names
+                        .children
+                        .iter()
+                        .any(|c| matches!(c, NamesChild::Name(_)));
+                    let has_label = names
+                        .children
+                        .iter()
+                        .any(|c| matches!(c, NamesChild::Label(_)));
+                    if has_label && !has_name {
+                        names.children.insert(0, NamesChild::Name(Name::default()));
+                    }
+                    for child in names.children.iter_mut() {
+                        if let NamesChild::Substitute(s) = child {
+                            stack.push(&mut s.children);
+                        }
                     }
                 }
-            }
-            El::Group(g) => walk(&mut g.children),
-            El::Choose(c) => {
-                walk(&mut c.if_.children);
-                for branch in &mut c.else_if {
-                    walk(&mut branch.children);
+                El::Group(g) => stack.push(&mut g.children),
+                El::Choose(c) => {
+                    stack.push(&mut c.if_.children);
+                    for branch in c.else_if.iter_mut() {
+                        stack.push(&mut branch.children);
+                    }
+                    if let Some(otherwise) = &mut c.otherwise {
+                        stack.push(&mut otherwise.children);
+                    }
                 }
-                if let Some(otherwise) = &mut c.otherwise {
-                    walk(&mut otherwise.children);
-                }
+                _ => {}
             }
-            _ => {}
         }
     }
 }

@@ -29,7 +29,7 @@ impl OutputTransformerChain {
     }
 
     fn feed_from(&mut self, start: usize, mut events: Vec<Event>) -> Result<Vec<Event>> {
-        for t in &mut self.transformers[start..] {
+        for t in self.transformers.iter_mut().skip(start) {
             let mut next = Vec::with_capacity(events.len());
             for event in events {
                 next.extend(t.push(event)?);
@@ -60,7 +60,10 @@ impl OutputTransformer for OutputTransformerChain {
         self.lifecycle.finish()?;
         let mut out = Vec::new();
         for i in 0..self.transformers.len() {
-            let released = self.transformers[i].finish()?;
+            let Some(t) = self.transformers.get_mut(i) else {
+                break;
+            };
+            let released = t.finish()?;
             out.extend(self.feed_from(i + 1, released)?);
         }
         Ok(out)

@@ -246,35 +246,38 @@ pub struct OutputTransformerConfig {
 }
 
 impl OutputTransformerConfig {
-    fn of(kind: TransformerKind, kwargs: Value) -> Self {
-        let Value::Object(kwargs) = kwargs else {
-            unreachable!("built from object literals")
-        };
-        Self { kind, kwargs }
+    fn of<const N: usize>(kind: TransformerKind, kwargs: [(&str, Value); N]) -> Self {
+        Self {
+            kind,
+            kwargs: kwargs.into_iter().map(|(k, v)| (k.to_owned(), v)).collect(),
+        }
     }
 
     pub fn identity() -> Self {
-        Self::of(TransformerKind::Identity, json!({}))
+        Self::of(TransformerKind::Identity, [])
     }
 
     pub fn json() -> Self {
-        Self::of(TransformerKind::Json, json!({}))
+        Self::of(TransformerKind::Json, [])
     }
 
     pub fn think_tag() -> Self {
-        Self::of(TransformerKind::ThinkTag, json!({}))
+        Self::of(TransformerKind::ThinkTag, [])
     }
 
     pub fn event_filter<S: AsRef<str>>(types: &[S]) -> Self {
         let types: Vec<&str> = types.iter().map(AsRef::as_ref).collect();
-        Self::of(TransformerKind::EventFilter, json!({ "eventTypes": types }))
+        Self::of(TransformerKind::EventFilter, [("eventTypes", json!(types))])
     }
 
     pub fn validation(required: &[ItemKind], mode: ValidationMode) -> Self {
         let names: Vec<&str> = required.iter().map(|k| k.name()).collect();
         Self::of(
             TransformerKind::Validation,
-            json!({ "requiredTypes": names, "mode": mode.name() }),
+            [
+                ("requiredTypes", json!(names)),
+                ("mode", json!(mode.name())),
+            ],
         )
     }
 

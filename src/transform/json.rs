@@ -19,10 +19,9 @@ use crate::event::{types, Event, LmOutput, OutputItem};
 pub fn extract_json_object(text: &str) -> Option<Map<String, Value>> {
     let start = text.find('{')?;
     let end = text.rfind('}')?;
-    if end < start {
-        return None;
-    }
-    match serde_json::from_str::<Value>(&text[start..=end]) {
+    // `None` when the last `}` comes before the first `{`. (serde_json refuses nesting
+    // deeper than 128 levels with an error, so hostile text cannot exhaust the stack.)
+    match serde_json::from_str::<Value>(text.get(start..=end)?) {
         Ok(Value::Object(map)) => Some(map),
         _ => None,
     }
@@ -115,7 +114,7 @@ mod tests {
 
     #[test]
     fn follows_the_reference_rules() {
-        let cases: [(&str, bool); 9] = [
+        let cases: [(&str, bool); 10] = [
             ("prose {\"a\": 1} more", true),
             ("```json\n{\"a\": [1, 2]}\n```", true),
             ("text {} text", true),
@@ -125,6 +124,7 @@ mod tests {
             ("{'a': 1}", false),
             ("{\"a\":1}}", false),
             ("} backwards {", false),
+            ("é{\"é\": \"😀\"}é", true),
         ];
         for (text, parses) in cases {
             assert_eq!(extract_json_object(text).is_some(), parses, "{text}");

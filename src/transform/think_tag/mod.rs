@@ -70,7 +70,10 @@ pub struct ThinkTagOutputTransformer {
 
 impl Default for ThinkTagOutputTransformer {
     fn default() -> Self {
-        Self::new(ThinkTagOptions::default()).expect("the default tags are valid")
+        Self::with_splitter(
+            ThinkTagOptions::default(),
+            ThinkSplitter::with_default_tags(false),
+        )
     }
 }
 
@@ -79,17 +82,21 @@ impl ThinkTagOutputTransformer {
 
     pub fn new(options: ThinkTagOptions) -> Result<Self> {
         let splitter = ThinkSplitter::new(options.tags.clone(), options.start_in_thinking)?;
+        Ok(Self::with_splitter(options, splitter))
+    }
+
+    fn with_splitter(options: ThinkTagOptions, splitter: ThinkSplitter) -> Self {
         let prefix = options
             .id_prefix
             .clone()
             .unwrap_or_else(|| unique_prefix("tt"));
-        Ok(Self {
+        Self {
             options,
             splitter,
             prefix,
             ops: Vec::new(),
             lifecycle: Lifecycle::new(Self::NAME),
-        })
+        }
     }
 
     /// The id prefix: block `n` has id `{prefix}-{n}`.
@@ -114,6 +121,15 @@ impl ThinkTagOutputTransformer {
     /// A buffer to write the next chunk's UTF-8 into; see [`ThinkSplitter::input_buffer`].
     pub fn input_buffer(&mut self, max: usize) -> &mut [u8] {
         self.splitter.input_buffer(max)
+    }
+
+    /// [`Self::input_buffer`], or `INVALID_EVENT` when `max` bytes cannot be had.
+    pub fn try_input_buffer(&mut self, max: usize) -> Result<&mut [u8]> {
+        self.splitter.try_input_buffer(max).map_err(|_| {
+            TransformError::InvalidEvent(format!(
+                "a chunk of up to {max} bytes does not fit in memory"
+            ))
+        })
     }
 
     /// Like [`Self::feed_ops`], for a chunk written into [`Self::input_buffer`].
@@ -151,8 +167,14 @@ impl ThinkTagOutputTransformer {
             .map(|op| {
                 let (kind, id, value) = match op {
                     Op::Start { block, id } => (format!("{}_start", block.event_type()), id, ""),
+                    // Ranges come from the splitter over this window: char boundaries.
                     Op::Text { block, id, range } => {
-                        (block.event_type().to_owned(), id, &window[range.clone()])
+                        debug_assert!(window.get(range.clone()).is_some());
+                        (
+                            block.event_type().to_owned(),
+                            id,
+                            window.get(range.clone()).unwrap_or_default(),
+                        )
                     }
                     Op::End { block, id } => (format!("{}_end", block.event_type()), id, ""),
                 };

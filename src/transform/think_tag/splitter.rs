@@ -64,7 +64,8 @@ impl Blocks {
             Some((open, id)) if open == block => id,
             _ => {
                 self.close(out);
-                self.next_id += 1;
+                // Ids only need to differ between neighbouring blocks; wrap after 2^32.
+                self.next_id = self.next_id.wrapping_add(1);
                 let id = self.next_id;
                 self.open = Some((block, id));
                 out.push(Op::Start { block, id });
@@ -126,13 +127,21 @@ impl ThinkSplitter {
     /// A splitter for the given tag pairs; `start_in_thinking` treats the stream as already
     /// inside a block of the first pair (reasoning prefilled by the prompt template).
     pub fn new(pairs: Vec<TagPair>, start_in_thinking: bool) -> Result<Self> {
-        let tags = TagSet::new(pairs)?;
+        Ok(Self::with_tags(TagSet::new(pairs)?, start_in_thinking))
+    }
+
+    /// A splitter for `<think>` / `</think>`.
+    pub fn with_default_tags(start_in_thinking: bool) -> Self {
+        Self::with_tags(TagSet::default_pair(), start_in_thinking)
+    }
+
+    fn with_tags(tags: TagSet, start_in_thinking: bool) -> Self {
         let mode = if start_in_thinking {
             Mode::Thinking(0)
         } else {
             Mode::Response
         };
-        Ok(Self {
+        Self {
             tags,
             blocks: Blocks {
                 mode,
@@ -142,7 +151,7 @@ impl ThinkSplitter {
             window: String::new(),
             hold_from: 0,
             input: Vec::new(),
-        })
+        }
     }
 
     /// The distinct first characters of all tags: a chunk without any of them, arriving
@@ -172,18 +181,41 @@ impl ThinkSplitter {
 
     /// Feeds a chunk, appending the resulting ops to `out`.
     pub fn feed(&mut self, chunk: &str, out: &mut Vec<Op>) {
-        self.window.drain(..self.hold_from);
+        self.drop_released();
         self.window.push_str(chunk);
         self.hold_from = self.scan(false, out);
     }
 
-    /// A buffer of at least `max` bytes to write the next chunk into, for callers outside
-    /// Rust's memory (JS's `TextEncoder.encodeInto`); then call [`Self::feed_input`].
+    /// Drops the window's text before the held-back part. `hold_from` is where `scan`
+    /// stopped: the end, or a byte that starts a tag, which (tags being text) is a UTF-8
+    /// lead byte, so a char boundary.
+    fn drop_released(&mut self) {
+        debug_assert!(self.window.is_char_boundary(self.hold_from));
+        self.window.drain(..self.hold_from.min(self.window.len()));
+        self.hold_from = 0;
+    }
+
+    /// A buffer of `max` bytes to write the next chunk into, for callers outside Rust's
+    /// memory (JS's `TextEncoder.encodeInto`); then call [`Self::feed_input`]. Growing it
+    /// aborts when the memory cannot be had: prefer [`Self::try_input_buffer`].
     pub fn input_buffer(&mut self, max: usize) -> &mut [u8] {
         if self.input.len() < max {
             self.input.resize(max, 0);
         }
-        &mut self.input[..max]
+        self.input.get_mut(..max).unwrap_or_default()
+    }
+
+    /// [`Self::input_buffer`], or an error when `max` bytes cannot be had (a size from
+    /// outside must not abort the instance).
+    pub fn try_input_buffer(
+        &mut self,
+        max: usize,
+    ) -> std::result::Result<&mut [u8], std::collections::TryReserveError> {
+        if self.input.len() < max {
+            self.input.try_reserve_exact(max - self.input.len())?;
+            self.input.resize(max, 0);
+        }
+        Ok(self.input.get_mut(..max).unwrap_or_default())
     }
 
     /// Feeds the first `written` bytes of [`Self::input_buffer`] as the next chunk.
@@ -193,7 +225,7 @@ impl ThinkSplitter {
         out: &mut Vec<Op>,
     ) -> std::result::Result<(), std::str::Utf8Error> {
         let input = std::mem::take(&mut self.input);
-        let result = std::str::from_utf8(&input[..written.min(input.len())])
+        let result = std::str::from_utf8(input.get(..written).unwrap_or(&input))
             .map(|chunk| self.feed(chunk, out));
         self.input = input;
         result
@@ -201,7 +233,7 @@ impl ThinkSplitter {
 
     /// Ends the stream: flushes held-back text and closes the open block.
     pub fn finish(&mut self, out: &mut Vec<Op>) {
-        self.window.drain(..self.hold_from);
+        self.drop_released();
         self.hold_from = self.scan(true, out);
         self.blocks.close(out);
     }
@@ -212,7 +244,7 @@ impl ThinkSplitter {
         let mut emitted = 0;
         let mut at = 0;
         while let Some(j) = self.tags.next_candidate(bytes, at) {
-            let rest = &bytes[j..];
+            let rest = bytes.get(j..).unwrap_or_default();
             let found = match self.blocks.mode {
                 Mode::Response => match_at(
                     pairs
@@ -222,7 +254,13 @@ impl ThinkSplitter {
                     rest,
                     eof,
                 ),
-                Mode::Thinking(k) => match_at(std::iter::once(pairs[k].close.as_str()), rest, eof),
+                // `k` is the index of the pair that opened the block (0 when prefilled, and
+                // there is always a pair), so `get` always finds it.
+                Mode::Thinking(k) => match_at(
+                    pairs.get(k).map(|p| p.close.as_str()).into_iter(),
+                    rest,
+                    eof,
+                ),
             };
             match found {
                 TagMatch::Tag { index, len } => {

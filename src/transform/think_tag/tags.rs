@@ -78,18 +78,30 @@ impl TagSet {
                 ));
             }
         }
+        Ok(Self::from_checked(pairs))
+    }
+
+    /// The set for pairs known to be valid (non-empty, distinct tags).
+    fn from_checked(pairs: Vec<TagPair>) -> Self {
         let mut first_bytes: Vec<u8> = pairs
             .iter()
-            .flat_map(|p| [p.open.as_bytes()[0], p.close.as_bytes()[0]])
+            .flat_map(|p| [p.open.as_bytes().first(), p.close.as_bytes().first()])
+            .flatten()
+            .copied()
             .collect();
         first_bytes.sort_unstable();
         first_bytes.dedup();
-        Ok(Self { pairs, first_bytes })
+        Self { pairs, first_bytes }
+    }
+
+    /// `<think>` / `</think>`.
+    pub fn default_pair() -> Self {
+        Self::from_checked(vec![TagPair::default()])
     }
 
     /// The first position at or after `from` where any tag could begin.
     pub fn next_candidate(&self, bytes: &[u8], from: usize) -> Option<usize> {
-        let hay = &bytes[from..];
+        let hay = bytes.get(from..)?;
         let found = match self.first_bytes.as_slice() {
             [a] => memchr::memchr(*a, hay),
             [a, b] => memchr::memchr2(*a, *b, hay),
