@@ -435,7 +435,8 @@ export function buildEMInvoker(modelId, options) {
   return {
     modelId,
     /** One text → one Float32Array; a list → a list, in the same order. */
-    async invoke(texts, { signal } = {}) {
+    async invoke(texts, options) {
+      const { signal } = fields(options, "INVALID_OPTION", "invoke options");
       const items = typeof texts === "string" ? [texts] : isArray(texts) ? list(texts, "INVALID_OPTION", "the texts") : null;
       if (items === null || items.length === 0 || !items.every((t) => typeof t === "string")) {
         throw citeflowError("INVALID_OPTION", `an embedding invoker takes a string or a non-empty array of strings; got ${describe(texts)}`);
@@ -485,7 +486,9 @@ export function buildDMInvoker(modelId, options) {
 
 function checkDecisionRequest(request) {
   if (request === null || typeof request !== "object") throw citeflowError("INVALID_OPTION", `a decision model takes {state, questions}; got ${describe(request)}`);
-  return request;
+  const { state, questions } = fields(request, "INVALID_OPTION", "the decision request");
+  const snapshot = questions !== null && typeof questions === "object" ? fields(questions, "INVALID_OPTION", "the questions") : questions;
+  return { state, questions: snapshot };
 }
 
 function systemOneInvoker(modelId, transport) {
@@ -494,7 +497,8 @@ function systemOneInvoker(modelId, transport) {
   return {
     modelId,
     /** `{state, questions: {name: question}}` → `{model, answers: {name: answer}, usage}`. */
-    async invoke(request, { signal } = {}) {
+    async invoke(request, options) {
+      const { signal } = fields(options, "INVALID_OPTION", "invoke options");
       const { state, questions } = checkDecisionRequest(request);
       const http = core.buildDecisionRequest(modelId, state ?? null, questions, apiKey, baseUrl);
       return scrubbing(secrets, async () => {
@@ -513,7 +517,8 @@ function lmDecisionInvoker(modelId, options, secrets) {
   return {
     modelId,
     /** Same contract as a System One model. */
-    async invoke(request, { signal } = {}) {
+    async invoke(request, options) {
+      const { signal } = fields(options, "INVALID_OPTION", "invoke options");
       const { state = null, questions } = checkDecisionRequest(request);
       if (questions === null || typeof questions !== "object" || Object.keys(questions).length === 0) {
         throw citeflowError("INVALID_OPTION", `questions must be an object with at least one question; got ${describe(questions)}`);

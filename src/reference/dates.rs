@@ -21,8 +21,8 @@
 
 use hayagriva::citationberg::json::{DateValue, FixedDateRange, Item, Value, VecDate};
 
-/// CSL-JSON's season months: 13 = spring … 16 = winter.
-const SEASON_MONTHS: std::ops::RangeInclusive<i16> = 13..=16;
+/// Season "months": 13 = spring … 16 = winter in CSL-JSON, 21-24 in EDTF-style data.
+const SEASON_MONTHS: [(std::ops::RangeInclusive<i16>, i16); 2] = [(13..=16, 12), (21..=24, 20)];
 
 /// Reshapes every date variable of `item` in place (see the module docs).
 pub fn make_renderable(item: &mut Item) {
@@ -61,7 +61,7 @@ fn make_date_renderable(date: &mut DateValue) -> bool {
 }
 
 /// Keeps year, then month only if 1-12, then day only if 1-31 after a kept month; a season
-/// month (13-16) is returned as the season number ("1"-"4").
+/// month (13-16 or 21-24) is returned as the season number ("1"-"4").
 fn clean_parts(parts: &mut VecDate) -> Option<String> {
     let month = parts.0.get(1).copied();
     let day = parts.0.get(2).copied();
@@ -74,8 +74,11 @@ fn clean_parts(parts: &mut VecDate) -> Option<String> {
             }
             None
         }
-        Some(m) if SEASON_MONTHS.contains(&m) => Some((m - 12).to_string()),
-        _ => None,
+        Some(m) => SEASON_MONTHS
+            .iter()
+            .find(|(range, _)| range.contains(&m))
+            .map(|(_, base)| (m - base).to_string()),
+        None => None,
     }
 }
 

@@ -205,7 +205,8 @@ pub fn csl_item(index: usize, source: &Value) -> Result<Item, ReferenceError> {
 /// The months, the seasons (which CSL writes in the month's place) and the days a date may
 /// hold; the engine computes with them and must not see anything else.
 const MONTHS: std::ops::RangeInclusive<i64> = 1..=12;
-const SEASONS: std::ops::RangeInclusive<i64> = 21..=24;
+/// CSL-JSON writes seasons as months 13-16; EDTF-style data as 21-24. Both are accepted.
+const SEASONS: [std::ops::RangeInclusive<i64>; 2] = [13..=16, 21..=24];
 const DAYS: std::ops::RangeInclusive<i64> = 1..=31;
 
 /// One date-parts entry, `[year, month?, day?]` (numbers or numeric strings), as integers:
@@ -229,7 +230,7 @@ fn date_parts(parts: &Value) -> Option<Vec<i64>> {
             i16::try_from(*year).is_ok()
                 && rest
                     .first()
-                    .is_none_or(|m| MONTHS.contains(m) || SEASONS.contains(m))
+                    .is_none_or(|m| MONTHS.contains(m) || SEASONS.iter().any(|s| s.contains(m)))
                 && rest.get(1).is_none_or(|d| DAYS.contains(d))
         }
         [] => false,

@@ -65,8 +65,8 @@ impl ThinkTagCore {
     /// Where to write the next chunk's UTF-8 (at most `max` bytes); then `pushInput`.
     /// Lets long chunks cross with one native `encodeInto` instead of a JS copy loop.
     #[wasm_bindgen(js_name = inputBuffer)]
-    pub fn input_buffer(&mut self, max: usize) -> *mut u8 {
-        self.inner.input_buffer(max).as_mut_ptr()
+    pub fn input_buffer(&mut self, max: usize) -> Result<*mut u8, JsValue> {
+        Ok(self.inner.try_input_buffer(max)?.as_mut_ptr())
     }
 
     #[wasm_bindgen(js_name = pushInput)]
