@@ -1,20 +1,6 @@
 //! Retrieved chunks, the context text rendered from them (`ContextConfig`), and the plain
 //! reference formats: one chunk as a markdown link, a list as "References:\n1. …".
 
-#![cfg_attr(
-    not(test),
-    deny(
-        clippy::unwrap_used,
-        clippy::expect_used,
-        clippy::indexing_slicing,
-        clippy::panic,
-        clippy::unreachable,
-        clippy::todo,
-        clippy::unimplemented,
-        clippy::string_slice
-    )
-)]
-
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 

@@ -3,20 +3,6 @@
 //! Every variant has a stable [`TransformError::code`] that the JS binding copies onto the
 //! thrown `Error` as `error.code`, so callers can branch on it without parsing messages.
 
-#![cfg_attr(
-    not(test),
-    deny(
-        clippy::unwrap_used,
-        clippy::expect_used,
-        clippy::indexing_slicing,
-        clippy::panic,
-        clippy::unreachable,
-        clippy::todo,
-        clippy::unimplemented,
-        clippy::string_slice
-    )
-)]
-
 use thiserror::Error;
 
 /// What went wrong while configuring or running an output transformer.

@@ -1,19 +1,5 @@
 //! The event model shared by every stage: stream [`Event`]s and whole [`LmOutput`]s.
 
-#![cfg_attr(
-    not(test),
-    deny(
-        clippy::unwrap_used,
-        clippy::expect_used,
-        clippy::indexing_slicing,
-        clippy::panic,
-        clippy::unreachable,
-        clippy::todo,
-        clippy::unimplemented,
-        clippy::string_slice
-    )
-)]
-
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 

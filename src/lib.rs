@@ -26,6 +26,22 @@
 //! assert_eq!(answer, "The answer is 42.");
 //! ```
 
+// Untrusted input must never abort the wasm instance: no panicking shortcuts in the library
+// (tests may use them). Where an invariant truly rules a panic out, a local `allow` says why.
+#![cfg_attr(
+    not(test),
+    deny(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::indexing_slicing,
+        clippy::string_slice,
+        clippy::panic,
+        clippy::unreachable,
+        clippy::todo,
+        clippy::unimplemented
+    )
+)]
+
 pub mod chunk;
 pub mod cite;
 pub mod error;

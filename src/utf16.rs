@@ -1,19 +1,5 @@
 //! UTF-8 byte offsets to UTF-16 code-unit offsets: what JS string indices mean.
 
-#![cfg_attr(
-    not(test),
-    deny(
-        clippy::unwrap_used,
-        clippy::expect_used,
-        clippy::indexing_slicing,
-        clippy::panic,
-        clippy::unreachable,
-        clippy::todo,
-        clippy::unimplemented,
-        clippy::string_slice
-    )
-)]
-
 /// Converts increasing byte offsets of one text into UTF-16 offsets in a single forward
 /// pass (linear overall). ASCII text, where the two agree, costs nothing.
 #[derive(Debug)]

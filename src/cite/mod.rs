@@ -1,20 +1,6 @@
 //! Citations: inline markers found as they stream, checked against sources and a policy,
 //! deduplicated, and exported as grammars for constrained decoding.
 
-#![cfg_attr(
-    not(test),
-    deny(
-        clippy::unwrap_used,
-        clippy::expect_used,
-        clippy::indexing_slicing,
-        clippy::panic,
-        clippy::unreachable,
-        clippy::todo,
-        clippy::unimplemented,
-        clippy::string_slice
-    )
-)]
-
 pub mod error;
 pub mod marker;
 pub mod scanner;

@@ -1,18 +1,5 @@
 //! Rendering reference lists with hayagriva, Typst's CSL engine.
 
-#![cfg_attr(
-    not(test),
-    deny(
-        clippy::unwrap_used,
-        clippy::expect_used,
-        clippy::indexing_slicing,
-        clippy::panic,
-        clippy::unreachable,
-        clippy::todo,
-        clippy::unimplemented
-    )
-)]
-
 use std::borrow::Cow;
 use std::sync::OnceLock;
 

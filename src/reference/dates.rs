@@ -6,19 +6,6 @@
 //! a range renders as its start date; impossible months and days are dropped, seasons become
 //! the `season` field.
 
-#![cfg_attr(
-    not(test),
-    deny(
-        clippy::unwrap_used,
-        clippy::expect_used,
-        clippy::indexing_slicing,
-        clippy::panic,
-        clippy::unreachable,
-        clippy::todo,
-        clippy::unimplemented
-    )
-)]
-
 use hayagriva::citationberg::json::{DateValue, FixedDateRange, Item, Value, VecDate};
 
 /// Season "months": 13 = spring … 16 = winter in CSL-JSON, 21-24 in EDTF-style data.

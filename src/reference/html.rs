@@ -2,20 +2,6 @@
 //! text is escaped and only http(s) links become anchors, because source metadata is
 //! untrusted input (the engine's own HTML writer escapes nothing).
 
-#![cfg_attr(
-    not(test),
-    deny(
-        clippy::unwrap_used,
-        clippy::expect_used,
-        clippy::indexing_slicing,
-        clippy::panic,
-        clippy::unreachable,
-        clippy::todo,
-        clippy::unimplemented,
-        clippy::string_slice
-    )
-)]
-
 use hayagriva::citationberg::{
     Display, FontStyle, FontVariant, FontWeight, TextDecoration, VerticalAlign,
 };

@@ -1,20 +1,6 @@
 //! Checking CSL-JSON items before they reach the engine, so that a bad field is an error that
 //! names it instead of a vague "did not match any variant".
 
-#![cfg_attr(
-    not(test),
-    deny(
-        clippy::unwrap_used,
-        clippy::expect_used,
-        clippy::indexing_slicing,
-        clippy::panic,
-        clippy::unreachable,
-        clippy::todo,
-        clippy::unimplemented,
-        clippy::string_slice
-    )
-)]
-
 use hayagriva::citationberg::json::{Item, Value as CslValue};
 use serde_json::{Map, Value};
 

@@ -1,20 +1,6 @@
 //! Adjustments to a parsed style that work around engine faults without changing what the
 //! style means.
 
-#![cfg_attr(
-    not(test),
-    deny(
-        clippy::unwrap_used,
-        clippy::expect_used,
-        clippy::indexing_slicing,
-        clippy::panic,
-        clippy::unreachable,
-        clippy::todo,
-        clippy::unimplemented,
-        clippy::string_slice
-    )
-)]
-
 use hayagriva::citationberg::{IndependentStyle, LayoutRenderingElement as El, Name, NamesChild};
 
 /// CSL lets `<names>` omit `<name>` (the names then take the inherited options), as the NLM

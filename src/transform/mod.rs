@@ -5,20 +5,6 @@
 //! whatever was held back. [`OutputTransformer::transform`] applies the same logic to a
 //! whole [`LmOutput`].
 
-#![cfg_attr(
-    not(test),
-    deny(
-        clippy::unwrap_used,
-        clippy::expect_used,
-        clippy::indexing_slicing,
-        clippy::panic,
-        clippy::unreachable,
-        clippy::todo,
-        clippy::unimplemented,
-        clippy::string_slice
-    )
-)]
-
 mod chain;
 mod config;
 mod event_filter;

@@ -77,7 +77,10 @@ pub fn split_sentences(text: JsValue) -> Result<JsValue, JsValue> {
     let mut units = crate::utf16::Utf16Cursor::new(&text);
     let sentences: Vec<serde_json::Value> = cite::split_sentences(&text)
         .into_iter()
-        .map(|r| serde_json::json!({ "span": [units.to_utf16(r.start), units.to_utf16(r.end)], "text": &text[r] }))
+        .map(|r| {
+            let span = [units.to_utf16(r.start), units.to_utf16(r.end)];
+            serde_json::json!({ "span": span, "text": text.get(r).unwrap_or_default() })
+        })
         .collect();
     Ok(convert::to_js(&sentences))
 }

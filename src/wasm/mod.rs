@@ -1,19 +1,6 @@
 //! The JS face. Internal classes used by the package's JS shim (`pkg/src/`), which builds
 //! the public API on top of them; every conversion happens here, none in the core.
 
-#![cfg_attr(
-    not(test),
-    deny(
-        clippy::unwrap_used,
-        clippy::expect_used,
-        clippy::indexing_slicing,
-        clippy::panic,
-        clippy::unreachable,
-        clippy::todo,
-        clippy::unimplemented
-    )
-)]
-
 // Each wasm module exports only its own functions: the core module everything but CSL,
 // the CSL module (built with `wasm-csl-module`) only CSL.
 #[cfg(not(feature = "wasm-csl-module"))]

@@ -147,3 +147,18 @@ test("a finished chain refuses more input", () => {
   assertCode(() => chain.push("y"), "STREAM_FINISHED");
   assertCode(() => chain.finish(), "STREAM_FINISHED");
 });
+
+test("JSON written by a model cannot set prototypes: __proto__ stays an own key, as JSON.parse keeps it", () => {
+  const answer = 'Sure: {"__proto__": {"isAdmin": true}, "constructor": {"prototype": {"x": 1}}, "ok": 1}';
+  const whole = new JSONOutputTransformer().transform(text(answer)).outputs[0].output;
+  const streamed = runStream(new JSONOutputTransformer(), [answer.slice(0, 9), answer.slice(9)]).find((e) => e.type === "structured").value;
+  for (const value of [whole, streamed]) {
+    assert.equal(Object.getPrototypeOf(value), Object.prototype);
+    assert.equal(value.isAdmin, undefined);
+    assert.ok(Object.hasOwn(value, "__proto__"));
+    assert.deepEqual(Object.getOwnPropertyDescriptor(value, "__proto__").value, JSON.parse('{"isAdmin": true}'));
+    assert.equal(value.ok, 1);
+  }
+  assert.equal({}.isAdmin, undefined);
+  assert.equal({}.x, undefined);
+});
