@@ -202,7 +202,7 @@ export interface CitationOptions {
 }
 
 export interface Citation {
-  /** 1-based source position as written; see `valid`. */
+  /** 1-based source position as written (0 for an id too large for 32 bits, kept in `marker`); see `valid`. */
   sourceId: number;
   /** The marker group as written, e.g. `[1, 2]` (shared by each id of the group). */
   marker: string;

@@ -2,13 +2,14 @@
 //! the same citations for any split of the input, passing all text through.
 
 use citeflow::cite::{
-    deduplicate_adjacent_cites, parse_citations, Citation, CitationParser, MarkerStyle,
-    ParseOptions,
+    deduplicate_adjacent_cites, parse_citations, Citation, MarkerStyle, ParseOptions,
 };
-use citeflow::event::Event;
-use citeflow::transform::OutputTransformer;
 use proptest::prelude::*;
+
+#[path = "support/streams.rs"]
+mod streams;
 use serde_json::Value;
+use streams::stream_citations;
 
 fn fixtures() -> Value {
     let text = std::fs::read_to_string(concat!(
@@ -36,21 +37,10 @@ fn slice16(text: &str, span: [usize; 2]) -> String {
 
 /// Streams `pieces` through a CitationParser: the citations, and the text that came out.
 fn stream(options: ParseOptions, pieces: &[&str]) -> (Vec<Citation>, String) {
-    let mut p = CitationParser::new(options);
-    let mut events = Vec::new();
-    for piece in pieces {
-        events.extend(p.push(Event::response(*piece)).unwrap());
-    }
-    events.extend(p.finish().unwrap());
-    let cites = events
-        .iter()
-        .filter(|e| e.kind == "citation")
-        .map(|e| serde_json::from_value(e.value.clone()).unwrap())
-        .collect();
-    let text = events
-        .iter()
-        .filter(|e| e.kind == "response")
-        .map(|e| e.text_value().unwrap())
+    let (cites, text) = stream_citations(options, pieces);
+    let cites = cites
+        .into_iter()
+        .map(|v| serde_json::from_value(v).unwrap())
         .collect();
     (cites, text)
 }

@@ -11,7 +11,11 @@ use citeflow::transform::{
     OutputTransformerChain, TagPair, ThinkTagOptions, ThinkTagOutputTransformer,
 };
 use proptest::prelude::*;
+
+#[path = "support/streams.rs"]
+mod streams;
 use serde_json::Value;
+use streams::{cut_bounds, stream_citations, THINK_PIECES};
 
 /// The number of cases per property: `n` (kept small for `cargo test` on a small machine),
 /// or `CITEFLOW_PROPTEST_CASES` for a longer hunt.
@@ -28,14 +32,7 @@ fn cases(n: u32) -> u32 {
 /// `text` cut at the char boundaries among `cuts` (taken modulo its length), with an empty
 /// chunk inserted before the pieces whose index (modulo the piece count + 1) is in `empties`.
 fn pieces<'a>(text: &'a str, cuts: &[usize], empties: &[usize]) -> Vec<&'a str> {
-    let mut bounds: Vec<usize> = cuts
-        .iter()
-        .map(|c| c % (text.len() + 1))
-        .filter(|&c| text.is_char_boundary(c))
-        .collect();
-    bounds.extend([0, text.len()]);
-    bounds.sort_unstable();
-    bounds.dedup();
+    let bounds = cut_bounds(text, cuts);
     let parts: Vec<&str> = bounds.windows(2).map(|w| &text[w[0]..w[1]]).collect();
     let empties_before = |i: usize| {
         empties
@@ -163,23 +160,6 @@ fn cite_options() -> impl Strategy<Value = ParseOptions> {
         })
 }
 
-/// The citations a CitationParser emits for these chunks, and the text it passes on.
-fn stream_citations(options: ParseOptions, chunks: &[&str]) -> (Vec<Value>, String) {
-    let mut p = CitationParser::new(options);
-    let events = run(&mut p, chunks.iter().map(|c| Event::response(*c)));
-    let cites = events
-        .iter()
-        .filter(|e| e.kind == "citation")
-        .map(|e| e.value.clone())
-        .collect();
-    let text = events
-        .iter()
-        .filter(|e| e.kind == "response")
-        .map(|e| e.text_value().unwrap())
-        .collect();
-    (cites, text)
-}
-
 fn utf16_slice(text: &str, span: &Value) -> String {
     let units: Vec<u16> = text.encode_utf16().collect();
     let (a, b) = (span[0].as_u64().unwrap(), span[1].as_u64().unwrap());
@@ -231,33 +211,6 @@ proptest! {
 
 // ---------------------------------------------------------------------------------------
 // The think-tag splitter
-
-const THINK_PIECES: &[&str] = &[
-    "<think>",
-    "</think>",
-    "<thinking>",
-    "</thinking>",
-    "<th",
-    "ink>",
-    "</",
-    "<",
-    ">",
-    "/",
-    "think",
-    "a",
-    "b c",
-    "é",
-    "😀",
-    "🙃",
-    "😀😀",
-    "<😀>",
-    "</😀>",
-    "<😀",
-    "\n",
-    "[[",
-    "]]",
-    "[[[",
-];
 
 fn tag_sets() -> impl Strategy<Value = Vec<TagPair>> {
     prop::sample::select(vec![

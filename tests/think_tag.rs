@@ -4,7 +4,11 @@
 use citeflow::event::{items_from_events, Event, LmOutput, OutputItem};
 use citeflow::transform::{OutputTransformer, ThinkTagOptions, ThinkTagOutputTransformer};
 use proptest::prelude::*;
+
+#[path = "support/streams.rs"]
+mod streams;
 use serde_json::Value;
+use streams::{cut_bounds, THINK_PIECES};
 
 fn fixtures() -> Vec<Value> {
     let text = std::fs::read_to_string(concat!(
@@ -128,14 +132,7 @@ fn merged(events: Vec<Event>) -> Vec<Event> {
 }
 
 fn split_text(text: &str, cuts: &[usize]) -> Vec<Event> {
-    let mut bounds: Vec<usize> = cuts
-        .iter()
-        .map(|c| c % (text.len() + 1))
-        .filter(|&c| text.is_char_boundary(c))
-        .collect();
-    bounds.extend([0, text.len()]);
-    bounds.sort_unstable();
-    bounds.dedup();
+    let bounds = cut_bounds(text, cuts);
     bounds
         .windows(2)
         .map(|w| Event::response(&text[w[0]..w[1]]))
@@ -180,29 +177,8 @@ fn every_fixture_split_at_every_boundary_matches_the_whole() {
     }
 }
 
-const PIECES: &[&str] = &[
-    "<think>",
-    "</think>",
-    "<thinking>",
-    "</thinking>",
-    "<th",
-    "ink>",
-    "</",
-    "<",
-    ">",
-    "/",
-    "think",
-    "a",
-    "b c",
-    "é",
-    "😀",
-    "\n",
-    "[[",
-    "]]",
-];
-
 fn transcript() -> impl Strategy<Value = String> {
-    prop::collection::vec(prop::sample::select(PIECES), 0..40).prop_map(|v| v.concat())
+    prop::collection::vec(prop::sample::select(THINK_PIECES), 0..40).prop_map(|v| v.concat())
 }
 
 fn any_options() -> impl Strategy<Value = ThinkTagOptions> {

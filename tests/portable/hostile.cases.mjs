@@ -279,6 +279,22 @@ export const hostileCases = {
     assert.deepEqual(problems.slice(0, 40), [], `${problems.length} problems`);
   },
 
+  async "thousands of refused values in a row leak nothing: same instance, no memory growth"({ lib, assert, internals }) {
+    const before = internals.instanceState().replacements;
+    const bytesBefore = internals.memoryBytes();
+    const refused = (fn) => assert.throws(fn, (e) => e.name === "CiteflowError");
+    for (let i = 0; i < 2000; i++) {
+      refused(() => new lib.ThinkTagOutputTransformer(hostileValues.throwingGetters()));
+      refused(() => new lib.ThinkTagOutputTransformer({ tags: hostileValues.proxy() }));
+      refused(() => lib.parseCitations("a [1]", hostileValues.cyclic()));
+      refused(() => lib.formatChunkAsString({ content: "x", metadata: hostileValues.deepArray() }));
+    }
+    assert.equal(internals.instanceState().replacements, before, "no call unwound through wasm");
+    const grown = internals.memoryBytes() - bytesBefore;
+    assert.ok(grown <= 16 * 1024 * 1024, `wasm memory grew by ${grown} bytes over 8,000 refused calls`);
+    assert.equal(lib.parseCitations("a [1] b [2]", { sourceCount: 2 }).length, 2);
+  },
+
   async "a trap costs one call: the instance is replaced, new objects and free functions work, old stream objects say INSTANCE_RESET"({ lib, assert, internals }) {
     const before = internals.instanceState().replacements;
     const parser = new lib.CitationParser({ sourceCount: 2 });

@@ -1,11 +1,12 @@
 // The package's internal state the hostile cases read (not part of the public API): the
 // instances' replacement counts and a way to force a trap. Same module instances as the
 // package's own (the entries import these files too).
-import { forceTrapForTests, instanceState } from "../../pkg/src/runtime.js";
+import { forceTrapForTests, instanceState, memory } from "../../pkg/src/runtime.js";
 import { cslInstanceState, forceCslTrapForTests } from "../../pkg/src/csl.js";
 
 export const internals = {
   instanceState,
   forceTrapForTests,
+  memoryBytes: () => memory().buffer.byteLength,
   csl: () => ({ state: cslInstanceState, forceTrap: forceCslTrapForTests }),
 };

@@ -17,7 +17,12 @@ function vector(v, what) {
   if (!isArray(v)) {
     throw citeflowError("INVALID_EMBEDDING", `${what} must be a Float32Array or an array of at most ${MAX_DIMENSIONS} numbers; got ${describe(v)}`);
   }
-  return Float32Array.from(list(v, "INVALID_EMBEDDING", what, MAX_DIMENSIONS));
+  const items = list(v, "INVALID_EMBEDDING", what, MAX_DIMENSIONS);
+  // Numbers only: converting anything else runs its toString (3000 nested arrays overflow
+  // Firefox's stack) and gives NaN anyway.
+  const bad = items.findIndex((x) => typeof x !== "number");
+  if (bad !== -1) throw citeflowError("INVALID_EMBEDDING", `${what}[${bad}] is not a number; got ${describe(items[bad])}`);
+  return Float32Array.from(items);
 }
 
 function isView(v) {

@@ -1,0 +1,72 @@
+//! What several stream test files share: the pieces transcripts are built from, and running
+//! the citation parser over chunks.
+#![allow(dead_code)] // each test crate uses its own part
+
+use citeflow::cite::{CitationParser, ParseOptions};
+use citeflow::event::Event;
+use citeflow::transform::OutputTransformer;
+use serde_json::Value;
+
+/// Pieces think-tag transcripts are made of: tags whole and cut, look-alikes, multi-byte and
+/// astral-plane characters, emoji tags.
+pub const THINK_PIECES: &[&str] = &[
+    "<think>",
+    "</think>",
+    "<thinking>",
+    "</thinking>",
+    "<th",
+    "ink>",
+    "</",
+    "<",
+    ">",
+    "/",
+    "think",
+    "a",
+    "b c",
+    "é",
+    "😀",
+    "🙃",
+    "😀😀",
+    "<😀>",
+    "</😀>",
+    "<😀",
+    "\n",
+    "[[",
+    "]]",
+    "[[[",
+];
+
+/// Streams `chunks` through a CitationParser: the citation events' values, and the text.
+pub fn stream_citations(options: ParseOptions, chunks: &[&str]) -> (Vec<Value>, String) {
+    let mut p = CitationParser::new(options);
+    let mut events = Vec::new();
+    for chunk in chunks {
+        events.extend(p.push(Event::response(*chunk)).unwrap());
+    }
+    events.extend(p.finish().unwrap());
+    let cites = events
+        .iter()
+        .filter(|e| e.kind == "citation")
+        .map(|e| e.value.clone())
+        .collect();
+    let text = events
+        .iter()
+        .filter(|e| e.kind == "response")
+        .map(|e| e.text_value().unwrap())
+        .collect();
+    (cites, text)
+}
+
+/// The char boundaries of `text` among `cuts` (taken modulo its length + 1), with 0 and the
+/// end, sorted and unique: where a property test splits a transcript.
+pub fn cut_bounds(text: &str, cuts: &[usize]) -> Vec<usize> {
+    let mut bounds: Vec<usize> = cuts
+        .iter()
+        .map(|c| c % (text.len() + 1))
+        .filter(|&c| text.is_char_boundary(c))
+        .collect();
+    bounds.extend([0, text.len()]);
+    bounds.sort_unstable();
+    bounds.dedup();
+    bounds
+}
