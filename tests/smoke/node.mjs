@@ -1,10 +1,11 @@
 import * as lib from "citeflow";
+import * as internals from "../../pkg/src/runtime.js";
 import { startFakeProvider } from "../js/support/fake-provider.mjs";
 import { check, scenario } from "./scenario.mjs";
 
 const provider = await startFakeProvider();
 try {
-  check(await scenario(lib, { providerBase: provider.base }), `node ${process.version}`);
+  check(await scenario(lib, { providerBase: provider.base, internals }), `node ${process.version}`);
 } finally {
   provider.close();
 }

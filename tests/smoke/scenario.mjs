@@ -11,10 +11,15 @@ export const EXPECTED = {
   answer: "The answer is 42 😀.",
   types: ["thinking_start", "thinking", "thinking_end", "response_start", "response", "response_end"],
   errorCode: "INVALID_CHUNK",
+  recovered: [1, "RuntimeError", 2],
 };
 
-/** `providerBase`: the fake provider's OpenAI-style base URL (tests/js/support/fake-provider.mjs). */
-export async function scenario(lib, { providerBase }) {
+/**
+ * `providerBase`: the fake provider's OpenAI-style base URL (tests/js/support/fake-provider.mjs).
+ * `internals`: the package's pkg/src/runtime.js as this runtime loads it (to force a trap and
+ * see the instance replaced).
+ */
+export async function scenario(lib, { providerBase, internals }) {
   await lib.init();
   const lm = lib.buildLMInvoker("openai-compatible/ok", { apiKey: "sk-test", baseUrl: providerBase, outputTransformers: ["think_tag"] });
   const whole = await lm.invoke("Hi");
@@ -52,6 +57,15 @@ export async function scenario(lib, { providerBase }) {
   const em = lib.buildEMInvoker("openai-compatible/semantic", { apiKey: "sk-test", baseUrl: providerBase });
   const chunks = [{ id: "a", content: "near @[1,0]" }, { id: "b", content: "far @[0,1]" }];
   const relevant = (await new lib.SimilarityRelevanceFilter(em).evaluate({ chunks, query: "q @[1,0]" })).map((e) => [e.chunk.id, e.score, e.kept]);
+  // A trap (as a bug would cause) costs that call: the instance is replaced and works.
+  const replacements = internals.instanceState().replacements;
+  let trap = null;
+  try {
+    internals.forceTrapForTests();
+  } catch (e) {
+    trap = e?.constructor?.name ?? String(e);
+  }
+  const recovered = [internals.instanceState().replacements - replacements, trap, lib.parseCitations("a [1] b [2]", { sourceCount: 2 }).length];
   return {
     invoked: [whole.outputs[0].output, whole.outputs[1].output, streamed],
     relevant,
@@ -61,6 +75,7 @@ export async function scenario(lib, { providerBase }) {
     answer,
     types: [...new Set(events.map((e) => e.type))],
     errorCode,
+    recovered,
   };
 }
 

@@ -1,9 +1,10 @@
 import * as lib from "citeflow";
+import * as internals from "./node_modules/citeflow/src/runtime.js";
 import { scenario } from "./scenario.mjs";
 
 export default {
   async fetch(request) {
     const providerBase = new URL(request.url).searchParams.get("provider");
-    return Response.json(await scenario(lib, { providerBase }));
+    return Response.json(await scenario(lib, { providerBase, internals }));
   },
 };
