@@ -50,10 +50,12 @@ export type CiteflowErrorCode =
   | "INVALID_ARGUMENT"
   /** More sources than one reference-list render takes (1,000). */
   | "TOO_MANY_SOURCES"
-  /** This object lived in a wasm instance replaced after a fatal error; create a new one. */
+  /** This object lived in a wasm instance replaced after a fatal error: create a new one. */
   | "INSTANCE_RESET"
-  /** A result could not be converted to JS (a bug: please report it). */
-  | "INTERNAL";
+  /** A result could not be converted to JS (a bug, please report it). */
+  | "INTERNAL"
+  /** A base class method a subclass must provide (`evaluate` of a custom reference formatter). */
+  | "NOT_IMPLEMENTED";
 
 // ---- events -------------------------------------------------------------------------------
 
