@@ -61,7 +61,7 @@ export class GenerationResult {
 
   constructor(args) {
 
-    const { text, citations, references, sources, usage, markerStyle } = fields(args, "INVALID_OPTION", "the options");
+    const { text, citations, references, sources, usage, markerStyle } = fields(args, "INVALID_OPTION", "GenerationResult's fields");
     this.schemaVersion = SCHEMA_VERSION;
     this.text = text;
     this.citations = citations;
@@ -133,7 +133,7 @@ export class Citeformer {
   #markerStyle;
 
   constructor(args) {
-    const { lmInvoker, style = "apa-7", citationPolicy = "required", markerStyle = "bracket" } = fields(args, "INVALID_OPTION", "the options");
+    const { lmInvoker, style = "apa-7", citationPolicy = "required", markerStyle = "bracket" } = fields(args, "INVALID_OPTION", "Citeformer options");
     ready();
     if (lmInvoker === null || typeof lmInvoker !== "object" || typeof prop(lmInvoker, "invoke", "INVALID_OPTION", "lmInvoker") !== "function") {
       throw citeflowError("INVALID_OPTION", `Citeformer needs an lmInvoker: an object with invoke(messages, options); got ${describe(lmInvoker)}`);
