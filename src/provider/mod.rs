@@ -10,6 +10,7 @@ pub mod lm_decision;
 pub mod request;
 pub mod sse;
 pub mod stream;
+mod wire;
 
 pub use decision::{build_dm_request, parse_dm_response};
 pub use lm_decision::{lm_decision_answer, lm_decision_messages, yes_probability, TOP_LOGPROBS};

@@ -13,8 +13,8 @@
 use serde_json::{json, Map, Value};
 use thiserror::Error;
 
-use super::request::content_text;
 use super::sse::{SseDecoder, SseError, SseMessage};
+use super::wire::{Choices, Message, Part};
 use crate::event::{types, Event};
 
 /// Which wire format the stream speaks.
@@ -141,17 +141,15 @@ impl ProviderStreamDecoder {
             self.done = true;
             return Ok(Vec::new());
         }
-        let value: Value = serde_json::from_str(&message.data)
-            .map_err(|e| self.invalid(format!("{e} in {:?}", truncate(&message.data))))?;
-        if let Some(error) = value
-            .get("error")
-            .filter(|_| message.event.as_deref() != Some("ping"))
-        {
-            return Err(self.provider_error(error));
-        }
-        match self.format {
-            StreamFormat::OpenAi => self.openai(&value),
-            StreamFormat::Anthropic => self.anthropic(&value),
+        // Typed and borrowed (see `wire`): no generic JSON tree for every token.
+        let invalid =
+            |e: serde_json::Error| self.invalid(format!("{e} in {:?}", truncate(&message.data)));
+        let ping = message.event.as_deref() == Some("ping");
+        let parsed: Message = serde_json::from_str(&message.data).map_err(invalid)?;
+        match (&parsed.error.0, self.format) {
+            (Some(error), _) if !ping => Err(self.provider_error(error)),
+            (_, StreamFormat::OpenAi) => self.openai(parsed),
+            (_, StreamFormat::Anthropic) => self.anthropic(parsed),
         }
     }
 
@@ -195,46 +193,35 @@ impl ProviderStreamDecoder {
         Event::text(kind, id, text)
     }
 
-    fn openai(&mut self, chunk: &Value) -> Result<Vec<Event>, StreamError> {
+    fn openai(&mut self, chunk: Message) -> Result<Vec<Event>, StreamError> {
         let mut out = Vec::new();
-        if let Some(id) = chunk.get("id").and_then(Value::as_str) {
-            self.message_id = Some(id.to_owned());
+        if let Some(id) = chunk.id.into_string() {
+            self.message_id = Some(id);
         }
-        let choices = match chunk.get("choices") {
-            None | Some(Value::Null) => &[][..],
-            Some(Value::Array(c)) => c.as_slice(),
-            Some(_) => return Err(self.invalid("`choices` is not an array")),
+        let choice = match chunk.choices {
+            Choices::Absent => None,
+            Choices::Array(first) => first,
+            Choices::NotArray => return Err(self.invalid("`choices` is not an array")),
         };
         // Only the first choice is followed (n > 1 is not streamed by chat UIs).
-        if let Some(choice) = choices
-            .iter()
-            .find(|c| c.get("index").and_then(Value::as_u64).unwrap_or(0) == 0)
-        {
-            let delta = choice.get("delta").unwrap_or(&Value::Null);
-            for key in ["reasoning_content", "reasoning"] {
-                if let Some(text) = delta
-                    .get(key)
-                    .and_then(Value::as_str)
-                    .filter(|t| !t.is_empty())
-                {
-                    out.push(self.text_event(types::THINKING, self.message_id.clone(), text));
-                    break;
-                }
+        if let Some(choice) = choice {
+            let delta = choice.delta;
+            if let Some(text) = [&delta.reasoning_content, &delta.reasoning]
+                .into_iter()
+                .find_map(|r| r.str().filter(|t| !t.is_empty()))
+            {
+                out.push(self.text_event(types::THINKING, self.message_id.clone(), text));
             }
             // A string, or (some compatible servers) an array of content parts.
-            if let Some(text) = delta
-                .get("content")
-                .and_then(content_text)
-                .filter(|t| !t.is_empty())
-            {
-                out.push(self.text_event(types::RESPONSE, self.message_id.clone(), &text));
+            if let Some(text) = delta.content.content().filter(|t| !t.is_empty()) {
+                out.push(self.text_event(types::RESPONSE, self.message_id.clone(), text));
             }
-            if let Some(reason) = choice.get("finish_reason").and_then(Value::as_str) {
-                self.finish_reason = Some(reason.to_owned());
+            if let Some(reason) = choice.finish_reason.into_string() {
+                self.finish_reason = Some(reason);
             }
         }
-        if let Some(usage) = chunk.get("usage").filter(|u| u.is_object()) {
-            out.push(Event::json(USAGE, self.message_id.clone(), usage.clone()));
+        if let Some(usage) = chunk.usage.0 {
+            out.push(Event::json(USAGE, self.message_id.clone(), usage));
         }
         Ok(out)
     }
@@ -246,26 +233,26 @@ impl ProviderStreamDecoder {
         ))
     }
 
-    fn anthropic(&mut self, event: &Value) -> Result<Vec<Event>, StreamError> {
+    fn anthropic(&mut self, event: Message) -> Result<Vec<Event>, StreamError> {
         let kind = event
-            .get("type")
-            .and_then(Value::as_str)
+            .kind
+            .str()
             .ok_or_else(|| self.invalid("an event without `type`"))?;
-        let index = event.get("index").and_then(Value::as_u64);
+        let index = event.index.u64();
         let mut out = Vec::new();
         match kind {
             "message_start" => {
-                let message = event.get("message").unwrap_or(&Value::Null);
-                self.message_id = message.get("id").and_then(Value::as_str).map(str::to_owned);
-                if let Some(usage) = message.get("usage").filter(|u| u.is_object()) {
-                    out.push(Event::json(USAGE, self.message_id.clone(), usage.clone()));
+                let message = event.message.0.unwrap_or_default();
+                self.message_id = message.id.into_string();
+                if let Some(usage) = message.usage.0 {
+                    out.push(Event::json(USAGE, self.message_id.clone(), usage));
                 }
             }
             "content_block_start" => {
                 let index =
                     index.ok_or_else(|| self.invalid("content_block_start without `index`"))?;
-                let block = event.get("content_block").unwrap_or(&Value::Null);
-                let kind = match block.get("type").and_then(Value::as_str) {
+                let block = event.content_block.0.unwrap_or_default();
+                let kind = match block.kind.str() {
                     Some("text") => BlockKind::Text,
                     Some("thinking") | Some("redacted_thinking") => BlockKind::Thinking,
                     _ => BlockKind::Other,
@@ -283,11 +270,7 @@ impl ProviderStreamDecoder {
                 match kind {
                     BlockKind::Text => {
                         out.push(Event::text("response_start", id.clone(), ""));
-                        if let Some(text) = block
-                            .get("text")
-                            .and_then(Value::as_str)
-                            .filter(|t| !t.is_empty())
-                        {
+                        if let Some(text) = block.text.str().filter(|t| !t.is_empty()) {
                             out.push(self.text_event(types::RESPONSE, id, text));
                         }
                     }
@@ -298,26 +281,27 @@ impl ProviderStreamDecoder {
             "content_block_delta" => {
                 let index =
                     index.ok_or_else(|| self.invalid("content_block_delta without `index`"))?;
-                let delta = event.get("delta").unwrap_or(&Value::Null);
+                let delta = event.delta;
                 let id = self.block_id(index);
-                match delta.get("type").and_then(Value::as_str) {
+                match delta.kind.str() {
                     Some("text_delta") => {
                         let text = delta
-                            .get("text")
-                            .and_then(Value::as_str)
+                            .text
+                            .str()
                             .ok_or_else(|| self.invalid("text_delta without `text`"))?;
                         out.push(self.text_event(types::RESPONSE, id, text));
                     }
                     Some("thinking_delta") => {
                         let text = delta
-                            .get("thinking")
-                            .and_then(Value::as_str)
+                            .thinking
+                            .str()
                             .ok_or_else(|| self.invalid("thinking_delta without `thinking`"))?;
                         out.push(Event::text(types::THINKING, id, text));
                     }
                     Some("citations_delta") => {
-                        let c = delta.get("citation").unwrap_or(&Value::Null);
-                        out.push(Event::json(types::CITATION, id, self.anthropic_citation(c)));
+                        let c = delta.citation.0.unwrap_or_default();
+                        let c = self.anthropic_citation(&c);
+                        out.push(Event::json(types::CITATION, id, c));
                     }
                     // signature_delta, input_json_delta: nothing to show.
                     _ => {}
@@ -334,11 +318,11 @@ impl ProviderStreamDecoder {
                 }
             }
             "message_delta" => {
-                if let Some(reason) = event.pointer("/delta/stop_reason").and_then(Value::as_str) {
-                    self.finish_reason = Some(reason.to_owned());
+                if let Some(reason) = event.delta.stop_reason.into_string() {
+                    self.finish_reason = Some(reason);
                 }
-                if let Some(usage) = event.get("usage").filter(|u| u.is_object()) {
-                    out.push(Event::json(USAGE, self.message_id.clone(), usage.clone()));
+                if let Some(usage) = event.usage.0 {
+                    out.push(Event::json(USAGE, self.message_id.clone(), usage));
                 }
             }
             "message_stop" => self.done = true,
@@ -349,30 +333,29 @@ impl ProviderStreamDecoder {
 
     /// A document citation as a Citation: no marker in the text, so the span is where the
     /// cited text block starts in the answer.
-    fn anthropic_citation(&self, c: &Value) -> Value {
-        let index = c.get("document_index").and_then(Value::as_u64).unwrap_or(0);
+    fn anthropic_citation(&self, c: &Part) -> Value {
+        let index = c.document_index.u64().unwrap_or(0);
         let mut citation = Map::new();
         citation.insert("sourceId".into(), json!(index.saturating_add(1)));
         citation.insert("marker".into(), json!(""));
         citation.insert("span".into(), json!([self.answer16, self.answer16]));
         citation.insert("valid".into(), json!(true));
-        if let Some(t) = c.get("cited_text").and_then(Value::as_str) {
+        if let Some(t) = c.cited_text.str() {
             citation.insert("citedText".into(), json!(t));
         }
-        let span = ["start_char_index", "end_char_index"]
-            .map(|k| c.get(k).and_then(Value::as_u64))
-            .into_iter()
-            .collect::<Option<Vec<u64>>>()
-            .or_else(|| {
-                ["start_page_number", "end_page_number"]
-                    .map(|k| c.get(k).and_then(Value::as_u64))
-                    .into_iter()
-                    .collect()
-            });
+        let span = match (
+            c.start_char_index.u64(),
+            c.end_char_index.u64(),
+            c.start_page_number.u64(),
+            c.end_page_number.u64(),
+        ) {
+            (Some(start), Some(end), _, _) | (_, _, Some(start), Some(end)) => Some([start, end]),
+            _ => None,
+        };
         if let Some(span) = span {
             citation.insert("sourceSpan".into(), json!(span));
         }
-        if let Some(t) = c.get("document_title").and_then(Value::as_str) {
+        if let Some(t) = c.document_title.str() {
             citation.insert("documentTitle".into(), json!(t));
         }
         Value::Object(citation)

@@ -1,0 +1,419 @@
+//! Typed, borrowed shapes of provider stream messages: what [`super::stream`] reads from each
+//! SSE message's `data`, without building a generic JSON tree first.
+//!
+//! The decoder used to parse every message into a `serde_json::Value` (an ordered map per
+//! object, an allocation per string) and then look fields up; these types read the same text
+//! in one pass and keep only the fields the decoder uses, borrowing strings from the message
+//! when they have no escapes. They are lenient in exactly the way the lookups were:
+//!
+//! - every field accepts any JSON value; a value of the wrong type reads as absent (a numeric
+//!   `id` is no id, as `Value::as_str` said), never as an error;
+//! - a key given twice keeps its last value (as the ordered map did), and unknown keys are
+//!   skipped;
+//! - everything skipped is still parsed through `deserialize_any`, the path `Value` takes, so
+//!   the same texts are rejected with the same messages: bad syntax, an out-of-range number,
+//!   a lone surrogate escape, nesting past serde_json's depth limit. (`IgnoredAny` would skip
+//!   numbers and strings without checking them, and nest without the depth limit.)
+//!
+//! Objects passed through to JS as they came (usage, error bodies) stay `Value`, which keeps
+//! their key order and every key, `__proto__` included.
+
+use std::borrow::Cow;
+use std::fmt;
+
+use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde_json::Value;
+
+/// Any JSON value, parsed (and so checked) and dropped.
+pub(crate) struct Skip;
+
+/// A JSON value read where a string, a non-negative integer or a delta's `content` is
+/// expected: the string (borrowed when it has no escapes), the integer (`Value::as_u64`'s
+/// case), the joined text parts of an array of content parts, or `Other` for anything else.
+/// One type for all, because every reader costs the module a copy of the parser (see the note
+/// on the shapes below).
+#[derive(Default)]
+pub(crate) enum Scalar<'a> {
+    #[default]
+    Other,
+    Str(Cow<'a, str>),
+    U64(u64),
+    /// An array with at least one text part: its text parts joined.
+    Parts(String),
+}
+
+impl Scalar<'_> {
+    /// The string, as `Value::as_str` gave it.
+    pub fn str(&self) -> Option<&str> {
+        match self {
+            Scalar::Str(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// The integer, as `Value::as_u64` gave it.
+    pub fn u64(&self) -> Option<u64> {
+        match self {
+            Scalar::U64(n) => Some(*n),
+            _ => None,
+        }
+    }
+
+    /// A delta's content: a string, or (some compatible servers) an array of content parts
+    /// whose text parts are joined; `None` for anything else or an array without text parts.
+    pub fn content(&self) -> Option<&str> {
+        match self {
+            Scalar::Str(s) => Some(s),
+            Scalar::Parts(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    pub fn into_string(self) -> Option<String> {
+        match self {
+            Scalar::Str(s) => Some(s.into_owned()),
+            _ => None,
+        }
+    }
+}
+
+/// A nested object read only when present, boxed so that an object may hold its own kind
+/// (an Anthropic `citation` inside a `delta`) and rare ones cost no room when absent.
+pub(crate) struct Boxed<T>(pub Option<Box<T>>);
+
+impl<T> Default for Boxed<T> {
+    fn default() -> Self {
+        Boxed(None)
+    }
+}
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for Boxed<T> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        T::deserialize(d).map(|t| Boxed(Some(Box::new(t))))
+    }
+}
+
+/// A field kept as a generic value whatever its type, `null` included (present ≠ absent).
+#[derive(Default)]
+pub(crate) struct AnyValue(pub Option<Value>);
+
+/// A field kept as a generic value only when it is an object (usage objects).
+#[derive(Default)]
+pub(crate) struct ObjectValue(pub Option<Value>);
+
+impl<'de> Deserialize<'de> for Skip {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Skip;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("any JSON value")
+            }
+            fn visit_bool<E: de::Error>(self, _: bool) -> Result<Skip, E> {
+                Ok(Skip)
+            }
+            fn visit_i64<E: de::Error>(self, _: i64) -> Result<Skip, E> {
+                Ok(Skip)
+            }
+            fn visit_u64<E: de::Error>(self, _: u64) -> Result<Skip, E> {
+                Ok(Skip)
+            }
+            fn visit_f64<E: de::Error>(self, _: f64) -> Result<Skip, E> {
+                Ok(Skip)
+            }
+            fn visit_str<E: de::Error>(self, _: &str) -> Result<Skip, E> {
+                Ok(Skip)
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<Skip, E> {
+                Ok(Skip)
+            }
+            fn visit_none<E: de::Error>(self) -> Result<Skip, E> {
+                Ok(Skip)
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Skip, A::Error> {
+                while seq.next_element::<Skip>()?.is_some() {}
+                Ok(Skip)
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Skip, A::Error> {
+                while map.next_entry::<Skip, Skip>()?.is_some() {}
+                Ok(Skip)
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+impl<'de: 'a, 'a> Deserialize<'de> for Scalar<'a> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Scalar<'de>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("any JSON value")
+            }
+            fn visit_borrowed_str<E: de::Error>(self, s: &'de str) -> Result<Self::Value, E> {
+                Ok(Scalar::Str(Cow::Borrowed(s)))
+            }
+            fn visit_string<E: de::Error>(self, s: String) -> Result<Self::Value, E> {
+                Ok(Scalar::Str(Cow::Owned(s)))
+            }
+            // An escaped string: unescaped into the parser's scratch space, so copied.
+            fn visit_str<E: de::Error>(self, s: &str) -> Result<Self::Value, E> {
+                Ok(Scalar::Str(Cow::Owned(s.to_owned())))
+            }
+            // serde_json calls this for every integer without a minus sign: `as_u64`'s case.
+            fn visit_u64<E: de::Error>(self, n: u64) -> Result<Self::Value, E> {
+                Ok(Scalar::U64(n))
+            }
+            fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
+                Ok(Scalar::Other)
+            }
+            fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
+                Ok(Scalar::Other)
+            }
+            fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
+                Ok(Scalar::Other)
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+                Ok(Scalar::Other)
+            }
+            fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
+                Ok(Scalar::Other)
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+                let mut text: Option<String> = None;
+                while let Some(part) = seq.next_element::<Part<'de>>()? {
+                    // A part without a string `type` counts as text (as it always did).
+                    let is_text = part
+                        .kind
+                        .str()
+                        .is_none_or(|t| t == "text" || t == "output_text");
+                    if let (true, Some(t)) = (is_text, part.text.str()) {
+                        text.get_or_insert_with(String::new).push_str(t);
+                    }
+                }
+                Ok(text.map_or(Scalar::Other, Scalar::Parts))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+                while map.next_entry::<Skip, Skip>()?.is_some() {}
+                Ok(Scalar::Other)
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+impl<'de> Deserialize<'de> for AnyValue {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Value::deserialize(d).map(|v| AnyValue(Some(v)))
+    }
+}
+
+impl<'de> Deserialize<'de> for ObjectValue {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Value::deserialize(d).map(|v| ObjectValue(Some(v).filter(Value::is_object)))
+    }
+}
+
+/// A map key, borrowed unless it has escapes (a key is matched after unescaping, as the map
+/// lookups did).
+struct Key<'a>(Cow<'a, str>);
+
+impl<'de: 'a, 'a> Deserialize<'de> for Key<'a> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Key<'de>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("an object key")
+            }
+            fn visit_borrowed_str<E: de::Error>(self, s: &'de str) -> Result<Self::Value, E> {
+                Ok(Key(Cow::Borrowed(s)))
+            }
+            fn visit_str<E: de::Error>(self, s: &str) -> Result<Self::Value, E> {
+                Ok(Key(Cow::Owned(s.to_owned())))
+            }
+            fn visit_string<E: de::Error>(self, s: String) -> Result<Self::Value, E> {
+                Ok(Key(Cow::Owned(s)))
+            }
+        }
+        d.deserialize_str(V)
+    }
+}
+
+/// An object read field by field: the named keys into typed fields (the last occurrence wins),
+/// every other key skipped; a value that is not an object reads as all fields absent.
+macro_rules! lenient_object {
+    ($(#[$meta:meta])* $name:ident<$a:lifetime> { $($key:literal => $field:ident: $ty:ty,)* }) => {
+        $(#[$meta])*
+        #[derive(Default)]
+        pub(crate) struct $name<$a> {
+            $(pub $field: $ty,)*
+        }
+
+        impl<'de: $a, $a> Deserialize<'de> for $name<$a> {
+            fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                struct V;
+                impl<'de> Visitor<'de> for V {
+                    type Value = $name<'de>;
+                    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                        f.write_str("any JSON value")
+                    }
+                    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+                        let mut out = $name::default();
+                        while let Some(key) = map.next_key::<Key<'de>>()? {
+                            match &*key.0 {
+                                $($key => out.$field = map.next_value()?,)*
+                                _ => {
+                                    map.next_value::<Skip>()?;
+                                }
+                            }
+                        }
+                        Ok(out)
+                    }
+                    fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
+                        Ok($name::default())
+                    }
+                    fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
+                        Ok($name::default())
+                    }
+                    fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
+                        Ok($name::default())
+                    }
+                    fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
+                        Ok($name::default())
+                    }
+                    fn visit_str<E: de::Error>(self, _: &str) -> Result<Self::Value, E> {
+                        Ok($name::default())
+                    }
+                    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+                        Ok($name::default())
+                    }
+                    fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
+                        Ok($name::default())
+                    }
+                    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+                        while seq.next_element::<Skip>()?.is_some() {}
+                        Ok($name::default())
+                    }
+                }
+                d.deserialize_any(V)
+            }
+        }
+    };
+}
+
+// Two shapes for both wire formats. Every reader type costs the core module its own copy
+// of serde_json's parser (about 1 KB gzip each; the module has a size budget), so where the
+// formats overlap they share one, and a field a given object never carries costs nothing but
+// its room: an absent key is never read, and an unknown one is skipped.
+
+lenient_object! {
+    /// One stream message: an OpenAI-style chunk (`id`, `choices`, `usage`) or an Anthropic
+    /// event (`type`, `index`, `message`, `content_block`, `delta`, `usage`); `error` in both.
+    /// Also one of a chunk's `choices` (`index`, `delta`, `finish_reason`).
+    Message<'a> {
+        "id" => id: Scalar<'a>,
+        "choices" => choices: Choices<'a>,
+        "type" => kind: Scalar<'a>,
+        "index" => index: Scalar<'a>,
+        "finish_reason" => finish_reason: Scalar<'a>,
+        "message" => message: Boxed<Part<'a>>,
+        "content_block" => content_block: Boxed<Part<'a>>,
+        "delta" => delta: Part<'a>,
+        "usage" => usage: ObjectValue,
+        "error" => error: AnyValue,
+    }
+}
+
+lenient_object! {
+    /// Any object inside a message: OpenAI's `delta` (`content`, `reasoning_content`,
+    /// `reasoning`) and content parts (`type`, `text`); Anthropic's `message` (`id`, `usage`),
+    /// `content_block` (`type`, `text`), `delta` (`type`, `text`, `thinking`, `citation`,
+    /// `stop_reason`) and citation (`document_index`, `cited_text`, the span, the title).
+    Part<'a> {
+        "content" => content: Scalar<'a>,
+        "reasoning_content" => reasoning_content: Scalar<'a>,
+        "reasoning" => reasoning: Scalar<'a>,
+        "id" => id: Scalar<'a>,
+        "type" => kind: Scalar<'a>,
+        "text" => text: Scalar<'a>,
+        "thinking" => thinking: Scalar<'a>,
+        "stop_reason" => stop_reason: Scalar<'a>,
+        "usage" => usage: ObjectValue,
+        "citation" => citation: Boxed<Part<'a>>,
+        "document_index" => document_index: Scalar<'a>,
+        "cited_text" => cited_text: Scalar<'a>,
+        "start_char_index" => start_char_index: Scalar<'a>,
+        "end_char_index" => end_char_index: Scalar<'a>,
+        "start_page_number" => start_page_number: Scalar<'a>,
+        "end_page_number" => end_page_number: Scalar<'a>,
+        "document_title" => document_title: Scalar<'a>,
+    }
+}
+
+/// A chunk's `choices`: absent or `null`, an array (of which only the first choice with
+/// index 0, or with no integer index, is kept), or anything else (an error).
+#[derive(Default)]
+pub(crate) enum Choices<'a> {
+    #[default]
+    Absent,
+    Array(Option<Box<Message<'a>>>),
+    NotArray,
+}
+
+impl<'de: 'a, 'a> Deserialize<'de> for Choices<'a> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Choices<'de>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("any JSON value")
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+                Ok(Choices::Absent)
+            }
+            fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
+                Ok(Choices::Absent)
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+                let mut first = None;
+                loop {
+                    if first.is_some() {
+                        if seq.next_element::<Skip>()?.is_none() {
+                            break;
+                        }
+                    } else {
+                        match seq.next_element::<Message<'de>>()? {
+                            None => break,
+                            // Not a u64 (missing, negative, fractional, a string…) counts as 0.
+                            Some(c) if c.index.u64().unwrap_or(0) == 0 => first = Some(Box::new(c)),
+                            Some(_) => {}
+                        }
+                    }
+                }
+                Ok(Choices::Array(first))
+            }
+            fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
+                Ok(Choices::NotArray)
+            }
+            fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
+                Ok(Choices::NotArray)
+            }
+            fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
+                Ok(Choices::NotArray)
+            }
+            fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
+                Ok(Choices::NotArray)
+            }
+            fn visit_str<E: de::Error>(self, _: &str) -> Result<Self::Value, E> {
+                Ok(Choices::NotArray)
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+                while map.next_entry::<Skip, Skip>()?.is_some() {}
+                Ok(Choices::NotArray)
+            }
+        }
+        d.deserialize_any(V)
+    }
+}

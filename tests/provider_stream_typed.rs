@@ -1,0 +1,622 @@
+//! The typed, borrowed decoding of provider stream messages reads exactly what the generic
+//! `serde_json::Value` decoding it replaced read: the previous decoder is kept here, unchanged
+//! but for its name, as the oracle, and both are fed the same messages: well-formed, odd
+//! (wrong types, duplicate and escaped keys, non-object values, unknown events) and broken
+//! (truncated, deeply nested, out-of-range numbers, lone surrogates). Same events, same errors
+//! (codes and messages), same state after each message.
+
+use std::borrow::Cow;
+
+use citeflow::event::{types, Event};
+use citeflow::provider::stream::MAX_CONTENT_BLOCKS;
+use citeflow::provider::{ProviderStreamDecoder, SseMessage, StreamError, StreamFormat, USAGE};
+use proptest::prelude::*;
+use serde_json::{json, Map, Value};
+
+mod oracle {
+    use super::*;
+
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    enum BlockKind {
+        Text,
+        Thinking,
+        Other,
+    }
+
+    /// Decodes one provider stream.
+    #[derive(Debug, Clone)]
+    pub struct ValueDecoder {
+        format: StreamFormat,
+        name: &'static str,
+        done: bool,
+        finished: bool,
+        message_id: Option<String>,
+        /// Anthropic content blocks as (index, kind), not a vector indexed by the provider's
+        /// number: an index of 4 294 967 295 costs one entry, not gigabytes. At most
+        /// [`MAX_CONTENT_BLOCKS`] (a message has a handful), so each lookup is a short scan.
+        blocks: Vec<(u64, BlockKind)>,
+        /// UTF-16 length of the answer so far (where a cited block starts).
+        answer16: usize,
+        finish_reason: Option<String>,
+    }
+
+    impl ValueDecoder {
+        pub fn new(format: StreamFormat) -> Self {
+            Self {
+                format,
+                name: match format {
+                    StreamFormat::OpenAi => "openai",
+                    StreamFormat::Anthropic => "anthropic",
+                },
+                done: false,
+                finished: false,
+                message_id: None,
+                blocks: Vec::new(),
+                answer16: 0,
+                finish_reason: None,
+            }
+        }
+
+        /// Why the model stopped, once it said so.
+        pub fn finish_reason(&self) -> Option<&str> {
+            self.finish_reason.as_deref()
+        }
+
+        fn invalid(&self, detail: impl Into<String>) -> StreamError {
+            StreamError::InvalidData {
+                provider: self.name,
+                detail: detail.into(),
+            }
+        }
+
+        pub fn push(&mut self, message: &SseMessage) -> Result<Vec<Event>, StreamError> {
+            if self.finished {
+                return Err(StreamError::Finished);
+            }
+            if self.done || message.data.is_empty() {
+                return Ok(Vec::new());
+            }
+            if message.is_done() {
+                self.done = true;
+                return Ok(Vec::new());
+            }
+            let value: Value = serde_json::from_str(&message.data)
+                .map_err(|e| self.invalid(format!("{e} in {:?}", truncate(&message.data))))?;
+            if let Some(error) = value
+                .get("error")
+                .filter(|_| message.event.as_deref() != Some("ping"))
+            {
+                return Err(self.provider_error(error));
+            }
+            match self.format {
+                StreamFormat::OpenAi => self.openai(&value),
+                StreamFormat::Anthropic => self.anthropic(&value),
+            }
+        }
+
+        /// Ends the stream: an error unless the provider said it was complete.
+        pub fn finish(&mut self) -> Result<Vec<Event>, StreamError> {
+            if self.finished {
+                return Err(StreamError::Finished);
+            }
+            self.finished = true;
+            if self.done || (self.format == StreamFormat::OpenAi && self.finish_reason.is_some()) {
+                Ok(Vec::new())
+            } else {
+                Err(StreamError::Truncated {
+                    provider: self.name,
+                })
+            }
+        }
+
+        fn provider_error(&self, error: &Value) -> StreamError {
+            let message = error
+                .get("message")
+                .and_then(Value::as_str)
+                .map(str::to_owned)
+                .unwrap_or_else(|| error.to_string());
+            let code = error.get("code").or_else(|| error.get("type")).map(|c| {
+                c.as_str()
+                    .map(str::to_owned)
+                    .unwrap_or_else(|| c.to_string())
+            });
+            StreamError::Provider {
+                provider: self.name,
+                message,
+                code,
+            }
+        }
+
+        fn text_event(&mut self, kind: &str, id: Option<String>, text: &str) -> Event {
+            if kind == types::RESPONSE {
+                self.answer16 = self.answer16.saturating_add(text.encode_utf16().count());
+            }
+            Event::text(kind, id, text)
+        }
+
+        fn openai(&mut self, chunk: &Value) -> Result<Vec<Event>, StreamError> {
+            let mut out = Vec::new();
+            if let Some(id) = chunk.get("id").and_then(Value::as_str) {
+                self.message_id = Some(id.to_owned());
+            }
+            let choices = match chunk.get("choices") {
+                None | Some(Value::Null) => &[][..],
+                Some(Value::Array(c)) => c.as_slice(),
+                Some(_) => return Err(self.invalid("`choices` is not an array")),
+            };
+            // Only the first choice is followed (n > 1 is not streamed by chat UIs).
+            if let Some(choice) = choices
+                .iter()
+                .find(|c| c.get("index").and_then(Value::as_u64).unwrap_or(0) == 0)
+            {
+                let delta = choice.get("delta").unwrap_or(&Value::Null);
+                for key in ["reasoning_content", "reasoning"] {
+                    if let Some(text) = delta
+                        .get(key)
+                        .and_then(Value::as_str)
+                        .filter(|t| !t.is_empty())
+                    {
+                        out.push(self.text_event(types::THINKING, self.message_id.clone(), text));
+                        break;
+                    }
+                }
+                // A string, or (some compatible servers) an array of content parts.
+                if let Some(text) = delta
+                    .get("content")
+                    .and_then(content_text)
+                    .filter(|t| !t.is_empty())
+                {
+                    out.push(self.text_event(types::RESPONSE, self.message_id.clone(), &text));
+                }
+                if let Some(reason) = choice.get("finish_reason").and_then(Value::as_str) {
+                    self.finish_reason = Some(reason.to_owned());
+                }
+            }
+            if let Some(usage) = chunk.get("usage").filter(|u| u.is_object()) {
+                out.push(Event::json(USAGE, self.message_id.clone(), usage.clone()));
+            }
+            Ok(out)
+        }
+
+        fn block_id(&self, index: u64) -> Option<String> {
+            Some(format!(
+                "{}-{index}",
+                self.message_id.as_deref().unwrap_or("msg")
+            ))
+        }
+
+        fn anthropic(&mut self, event: &Value) -> Result<Vec<Event>, StreamError> {
+            let kind = event
+                .get("type")
+                .and_then(Value::as_str)
+                .ok_or_else(|| self.invalid("an event without `type`"))?;
+            let index = event.get("index").and_then(Value::as_u64);
+            let mut out = Vec::new();
+            match kind {
+                "message_start" => {
+                    let message = event.get("message").unwrap_or(&Value::Null);
+                    self.message_id = message.get("id").and_then(Value::as_str).map(str::to_owned);
+                    if let Some(usage) = message.get("usage").filter(|u| u.is_object()) {
+                        out.push(Event::json(USAGE, self.message_id.clone(), usage.clone()));
+                    }
+                }
+                "content_block_start" => {
+                    let index =
+                        index.ok_or_else(|| self.invalid("content_block_start without `index`"))?;
+                    let block = event.get("content_block").unwrap_or(&Value::Null);
+                    let kind = match block.get("type").and_then(Value::as_str) {
+                        Some("text") => BlockKind::Text,
+                        Some("thinking") | Some("redacted_thinking") => BlockKind::Thinking,
+                        _ => BlockKind::Other,
+                    };
+                    if let Some(block) = self.blocks.iter_mut().find(|(i, _)| *i == index) {
+                        block.1 = kind;
+                    } else if self.blocks.len() < MAX_CONTENT_BLOCKS {
+                        self.blocks.push((index, kind));
+                    } else {
+                        return Err(self.invalid(format!(
+                            "more than {MAX_CONTENT_BLOCKS} content blocks in one message"
+                        )));
+                    }
+                    let id = self.block_id(index);
+                    match kind {
+                        BlockKind::Text => {
+                            out.push(Event::text("response_start", id.clone(), ""));
+                            if let Some(text) = block
+                                .get("text")
+                                .and_then(Value::as_str)
+                                .filter(|t| !t.is_empty())
+                            {
+                                out.push(self.text_event(types::RESPONSE, id, text));
+                            }
+                        }
+                        BlockKind::Thinking => out.push(Event::text("thinking_start", id, "")),
+                        BlockKind::Other => {}
+                    }
+                }
+                "content_block_delta" => {
+                    let index =
+                        index.ok_or_else(|| self.invalid("content_block_delta without `index`"))?;
+                    let delta = event.get("delta").unwrap_or(&Value::Null);
+                    let id = self.block_id(index);
+                    match delta.get("type").and_then(Value::as_str) {
+                        Some("text_delta") => {
+                            let text = delta
+                                .get("text")
+                                .and_then(Value::as_str)
+                                .ok_or_else(|| self.invalid("text_delta without `text`"))?;
+                            out.push(self.text_event(types::RESPONSE, id, text));
+                        }
+                        Some("thinking_delta") => {
+                            let text = delta
+                                .get("thinking")
+                                .and_then(Value::as_str)
+                                .ok_or_else(|| self.invalid("thinking_delta without `thinking`"))?;
+                            out.push(Event::text(types::THINKING, id, text));
+                        }
+                        Some("citations_delta") => {
+                            let c = delta.get("citation").unwrap_or(&Value::Null);
+                            out.push(Event::json(types::CITATION, id, self.anthropic_citation(c)));
+                        }
+                        // signature_delta, input_json_delta: nothing to show.
+                        _ => {}
+                    }
+                }
+                "content_block_stop" => {
+                    let index =
+                        index.ok_or_else(|| self.invalid("content_block_stop without `index`"))?;
+                    let id = self.block_id(index);
+                    match self.blocks.iter().find(|(i, _)| *i == index).map(|b| b.1) {
+                        Some(BlockKind::Text) => out.push(Event::text("response_end", id, "")),
+                        Some(BlockKind::Thinking) => out.push(Event::text("thinking_end", id, "")),
+                        _ => {}
+                    }
+                }
+                "message_delta" => {
+                    if let Some(reason) =
+                        event.pointer("/delta/stop_reason").and_then(Value::as_str)
+                    {
+                        self.finish_reason = Some(reason.to_owned());
+                    }
+                    if let Some(usage) = event.get("usage").filter(|u| u.is_object()) {
+                        out.push(Event::json(USAGE, self.message_id.clone(), usage.clone()));
+                    }
+                }
+                "message_stop" => self.done = true,
+                _ => {} // ping and event types added later
+            }
+            Ok(out)
+        }
+
+        /// A document citation as a Citation: no marker in the text, so the span is where the
+        /// cited text block starts in the answer.
+        fn anthropic_citation(&self, c: &Value) -> Value {
+            let index = c.get("document_index").and_then(Value::as_u64).unwrap_or(0);
+            let mut citation = Map::new();
+            citation.insert("sourceId".into(), json!(index.saturating_add(1)));
+            citation.insert("marker".into(), json!(""));
+            citation.insert("span".into(), json!([self.answer16, self.answer16]));
+            citation.insert("valid".into(), json!(true));
+            if let Some(t) = c.get("cited_text").and_then(Value::as_str) {
+                citation.insert("citedText".into(), json!(t));
+            }
+            let span = ["start_char_index", "end_char_index"]
+                .map(|k| c.get(k).and_then(Value::as_u64))
+                .into_iter()
+                .collect::<Option<Vec<u64>>>()
+                .or_else(|| {
+                    ["start_page_number", "end_page_number"]
+                        .map(|k| c.get(k).and_then(Value::as_u64))
+                        .into_iter()
+                        .collect()
+                });
+            if let Some(span) = span {
+                citation.insert("sourceSpan".into(), json!(span));
+            }
+            if let Some(t) = c.get("document_title").and_then(Value::as_str) {
+                citation.insert("documentTitle".into(), json!(t));
+            }
+            Value::Object(citation)
+        }
+    }
+
+    fn content_text(content: &Value) -> Option<Cow<'_, str>> {
+        match content {
+            Value::String(s) => Some(Cow::Borrowed(s)),
+            Value::Array(parts) => {
+                let texts: Vec<&str> = parts
+                    .iter()
+                    .filter(|p| {
+                        p.get("type")
+                            .and_then(Value::as_str)
+                            .is_none_or(|t| t == "text" || t == "output_text")
+                    })
+                    .filter_map(|p| p.get("text").and_then(Value::as_str))
+                    .collect();
+                (!texts.is_empty()).then(|| Cow::Owned(texts.concat()))
+            }
+            _ => None,
+        }
+    }
+
+    fn truncate(s: &str) -> &str {
+        match s.char_indices().nth(80) {
+            Some((i, _)) => s.get(..i).unwrap_or(s),
+            None => s,
+        }
+    }
+}
+
+const STRINGS: &[&str] = &[
+    r#""text""#,
+    r#""text_delta""#,
+    r#""thinking_delta""#,
+    r#""citations_delta""#,
+    r#""signature_delta""#,
+    r#""message_start""#,
+    r#""content_block_start""#,
+    r#""content_block_delta""#,
+    r#""content_block_stop""#,
+    r#""message_delta""#,
+    r#""message_stop""#,
+    r#""ping""#,
+    r#""error""#,
+    r#""thinking""#,
+    r#""redacted_thinking""#,
+    r#""output_text""#,
+    r#""image""#,
+    r#""stop""#,
+    r#""""#,
+    r#""a""#,
+    r#""héllo ""#,
+    r#""line\nbreak""#,
+    r#""\u0041\ud83d\ude00""#,
+    r#""te\u0078t_delta""#,
+    r#""__proto__""#,
+    r#""[1]""#,
+];
+
+const NUMBERS: &[&str] = &[
+    "0",
+    "1",
+    "2",
+    "-1",
+    "1.5",
+    "0.0",
+    "-0",
+    "1e3",
+    "4294967295",
+    "18446744073709551615",
+    "18446744073709551616",
+];
+
+const KEYS: &[&str] = &[
+    "id",
+    "choices",
+    "index",
+    "delta",
+    "content",
+    "reasoning_content",
+    "reasoning",
+    "finish_reason",
+    "usage",
+    "error",
+    "type",
+    "message",
+    "content_block",
+    "text",
+    "thinking",
+    "citation",
+    "stop_reason",
+    "document_index",
+    "cited_text",
+    "start_char_index",
+    "end_char_index",
+    "start_page_number",
+    "end_page_number",
+    "document_title",
+    "code",
+    "__proto__",
+    r"\u0069d",
+    r"\u0074ype",
+    "other",
+];
+
+/// JSON text, biased towards the keys and values the decoders read.
+fn json_text() -> impl Strategy<Value = String> {
+    let leaf = prop_oneof![
+        proptest::sample::select(STRINGS).prop_map(str::to_owned),
+        proptest::sample::select(NUMBERS).prop_map(str::to_owned),
+        proptest::sample::select(&["null", "true", "false"][..]).prop_map(str::to_owned),
+    ];
+    leaf.prop_recursive(5, 48, 6, |inner| {
+        prop_oneof![
+            proptest::collection::vec(inner.clone(), 0..4)
+                .prop_map(|v| format!("[{}]", v.join(","))),
+            proptest::collection::vec((proptest::sample::select(KEYS), inner), 0..7).prop_map(
+                |entries| {
+                    let fields: Vec<String> = entries
+                        .iter()
+                        .map(|(k, v)| format!("\"{k}\":{v}"))
+                        .collect();
+                    format!("{{{}}}", fields.join(","))
+                }
+            ),
+        ]
+    })
+}
+
+/// A message's data: JSON text, sometimes cut short or with a byte of junk spliced in.
+fn data() -> impl Strategy<Value = String> {
+    (json_text(), 0usize..8, any::<prop::sample::Index>()).prop_map(|(text, damage, at)| {
+        let cut = at.index(text.len() + 1);
+        let cut = (0..=cut)
+            .rev()
+            .find(|&i| text.is_char_boundary(i))
+            .unwrap_or(0);
+        match damage {
+            0 => text[..cut].to_owned(),
+            1 => format!("{}}}{}", &text[..cut], &text[cut..]),
+            _ => text,
+        }
+    })
+}
+
+fn message(data: String, event: Option<&str>) -> SseMessage {
+    SseMessage {
+        event: event.map(str::to_owned),
+        data,
+        id: None,
+        retry: None,
+    }
+}
+
+/// Feeds both decoders the same messages and compares every answer and the state they leave.
+fn agree(format: StreamFormat, messages: &[SseMessage]) {
+    let mut typed = ProviderStreamDecoder::new(format);
+    let mut oracle = oracle::ValueDecoder::new(format);
+    for m in messages {
+        assert_eq!(typed.push(m), oracle.push(m), "{format:?} {:?}", m.data);
+        assert_eq!(
+            typed.finish_reason(),
+            oracle.finish_reason(),
+            "{:?}",
+            m.data
+        );
+    }
+    assert_eq!(typed.finish(), oracle.finish());
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(3000))]
+
+    #[test]
+    fn typed_decoding_agrees_with_value_decoding(
+        datas in proptest::collection::vec(
+            (data(), proptest::sample::select(&[None, None, None, Some("ping"), Some("error")][..])),
+            1..5,
+        ),
+    ) {
+        let messages: Vec<SseMessage> = datas.into_iter().map(|(d, e)| message(d, e)).collect();
+        agree(StreamFormat::OpenAi, &messages);
+        agree(StreamFormat::Anthropic, &messages);
+    }
+}
+
+#[test]
+fn edge_cases_agree() {
+    let deep = format!("{}{}", "[".repeat(200), "]".repeat(200));
+    // Nesting through the typed fields themselves, up to and past serde_json's depth limit.
+    let nested =
+        |open: &str, close: &str, n: usize| format!("{}1{}", open.repeat(n), close.repeat(n));
+    let cases = [
+        // Real shapes.
+        r#"{"id":"c1","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"Hi \"there\"\n"},"finish_reason":null}]}"#.to_owned(),
+        r#"{"id":"c1","choices":[{"index":1,"delta":{"content":"no"}},{"delta":{"reasoning":"r","content":[{"type":"text","text":"a"},{"type":"image","text":"x"},{"text":"b"},7,{"type":3,"text":"c"}]},"finish_reason":"stop"}],"usage":{"__proto__":{"x":1},"total_tokens":3}}"#.to_owned(),
+        r#"{"type":"message_start","message":{"id":"msg_1","usage":{"input_tokens":5}}}"#.to_owned(),
+        r#"{"type":"content_block_start","index":0,"content_block":{"type":"text","text":"Hey"}}"#.to_owned(),
+        r#"{"type":"content_block_delta","index":0,"delta":{"type":"citations_delta","citation":{"type":"char_location","cited_text":"c","document_index":2,"document_title":"T","start_char_index":1,"end_char_index":4}}}"#.to_owned(),
+        r#"{"type":"content_block_delta","index":0,"delta":{"type":"citations_delta","citation":{"start_char_index":1,"start_page_number":2,"end_page_number":3}}}"#.to_owned(),
+        r#"{"type":"content_block_stop","index":0}"#.to_owned(),
+        r#"{"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":9}}"#.to_owned(),
+        r#"{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}"#.to_owned(),
+        r#"{"error":null}"#.to_owned(),
+        r#"{"error":{"code":null,"message":7}}"#.to_owned(),
+        // Wrong types, duplicates, escapes, non-objects.
+        r#"{"id":7,"choices":{"index":0}}"#.to_owned(),
+        r#"{"id":"a","id":"b","choices":"x","choices":[{"index":-1,"delta":{"content":"d"}}]}"#.to_owned(),
+        r#"{"\u0069d":"esc","choices":[{"index":0.0,"delta":{"reasoning_content":"","reasoning":"r2"}}]}"#.to_owned(),
+        r#"{"type":"content_block_start","index":4294967295,"content_block":{"type":"thinking"}}"#.to_owned(),
+        r#"{"type":"content_block_delta","index":"0","delta":{"type":"text_delta","text":"x"}}"#.to_owned(),
+        r#"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":5}}"#.to_owned(),
+        r#"{"type":"message_start","message":[1]}"#.to_owned(),
+        r#"{"type":"future_event","anything":{"deep":[1,2,{"x":null}]}}"#.to_owned(),
+        "[1,2]".to_owned(),
+        "\"text\"".to_owned(),
+        "42".to_owned(),
+        "null".to_owned(),
+        // Broken: every one must fail the same way, with the same message.
+        r#"{"id":"c1""#.to_owned(),
+        r#"{"id":"c1"} x"#.to_owned(),
+        r#"{"id":"c1",}"#.to_owned(),
+        r#"{"other":1e400}"#.to_owned(),
+        r#"{"other":"\ud800"}"#.to_owned(),
+        r#"{"id":"\ud800"}"#.to_owned(),
+        r#"{"other":"\q"}"#.to_owned(),
+        "{\"other\":\"tab\there\"}".to_owned(),
+        format!(r#"{{"other":{deep}}}"#),
+        format!(r#"{{"choices":[{{"delta":{{"content":{deep}}}}}]}}"#),
+        "  ".to_owned(),
+        nested(r#"{"choices":["#, "]}", 63),
+        nested(r#"{"choices":["#, "]}", 64),
+        nested(r#"{"choices":[{"delta":{"content":["#, "]}}]}", 31),
+        nested(r#"{"choices":[{"delta":{"content":["#, "]}}]}", 40),
+        nested(r#"{"delta":{"citation":"#, "}}", 63),
+        nested(r#"{"delta":{"citation":"#, "}}", 64),
+        nested(r#"{"message":"#, "}", 127),
+        nested(r#"{"message":"#, "}", 128),
+    ];
+    for format in [StreamFormat::OpenAi, StreamFormat::Anthropic] {
+        for event in [None, Some("ping")] {
+            let messages: Vec<SseMessage> =
+                cases.iter().map(|d| message(d.clone(), event)).collect();
+            agree(format, &messages);
+            for m in &messages {
+                agree(format, std::slice::from_ref(m));
+            }
+        }
+    }
+}
+
+#[test]
+fn more_blocks_than_the_bound_fail_the_same_way() {
+    let messages: Vec<SseMessage> = (0..=MAX_CONTENT_BLOCKS as u64)
+        .map(|i| {
+            message(
+                format!(r#"{{"type":"content_block_start","index":{i},"content_block":{{"type":"text"}}}}"#),
+                None,
+            )
+        })
+        .collect();
+    agree(StreamFormat::Anthropic, &messages);
+}
+
+/// Native timing of both decoders over the pipeline benchmark's kind of transcript (one
+/// OpenAI chunk per token). Informative only, never a pass/fail criterion:
+/// `cargo test --release --test provider_stream_typed -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn time_typed_against_value_decoding() {
+    use std::time::Instant;
+    let words = [
+        "the ", "study ", "found ", "that ", "rates\n", "rose ", "[1]", "\"in\" ",
+    ];
+    let messages: Vec<SseMessage> = (0..20_000)
+        .map(|i| {
+            let content = serde_json::to_string(words[i % words.len()]).unwrap();
+            message(
+                format!(r#"{{"id":"c1","object":"chat.completion.chunk","choices":[{{"index":0,"delta":{{"content":{content}}},"finish_reason":null}}]}}"#),
+                None,
+            )
+        })
+        .collect();
+    let mut best = [f64::MAX; 2];
+    for _ in 0..15 {
+        let t = Instant::now();
+        let mut d = ProviderStreamDecoder::new(StreamFormat::OpenAi);
+        let n: usize = messages.iter().map(|m| d.push(m).unwrap().len()).sum();
+        best[0] = best[0].min(t.elapsed().as_secs_f64());
+        let t = Instant::now();
+        let mut d = oracle::ValueDecoder::new(StreamFormat::OpenAi);
+        let m: usize = messages.iter().map(|m| d.push(m).unwrap().len()).sum();
+        best[1] = best[1].min(t.elapsed().as_secs_f64());
+        assert_eq!(n, m);
+    }
+    let per = |s: f64| s * 1e9 / messages.len() as f64;
+    println!(
+        "per message: typed {:.0} ns, Value {:.0} ns (Value / typed = {:.2})",
+        per(best[0]),
+        per(best[1]),
+        best[1] / best[0]
+    );
+}
