@@ -3,7 +3,7 @@
 // `invoke(messages, options)` (and optionally `stream(...)`) is a model.
 import * as core from "../gen/citeflow.js";
 import { checkPolicy, citationGrammar, parseCitations } from "./citations.js";
-import { citeflowError, describe, fields, isArray, isInstance, list, prop } from "./errors.js";
+import { citeflowError, describe, fields, isArray, isInstance, knownFields, list, prop } from "./errors.js";
 import { renderReferences } from "./references.js";
 import { ready } from "./runtime.js";
 import { iterableOf } from "./streams.js";
@@ -61,7 +61,7 @@ export class GenerationResult {
 
   constructor(args) {
 
-    const { text, citations, references, sources, usage, markerStyle } = fields(args, "INVALID_OPTION", "GenerationResult's fields");
+    const { text, citations, references, sources, usage, markerStyle } = knownFields(args, ["text", "citations", "references", "sources", "usage", "markerStyle"], "INVALID_OPTION", "GenerationResult's fields");
     this.schemaVersion = SCHEMA_VERSION;
     this.text = text;
     this.citations = citations;
@@ -77,7 +77,7 @@ export class GenerationResult {
    * hypothesis)` (sync or async, a number in [0, 1]; default the offline lexical judge).
    */
   async verify(args) {
-    const { judge = lexicalJudge, threshold = DEFAULT_THRESHOLD } = fields(args, "INVALID_OPTION", "the arguments of verify");
+    const { judge = lexicalJudge, threshold = DEFAULT_THRESHOLD } = knownFields(args, ["judge", "threshold"], "INVALID_OPTION", "verify options");
     if (typeof threshold !== "number" || !(threshold >= 0 && threshold <= 1)) {
       throw citeflowError("INVALID_OPTION", `threshold must be a number in [0, 1]; got ${describe(threshold)}`);
     }
@@ -119,7 +119,7 @@ export class GenerationResult {
 /** Safe HTML: the answer with each marker a link to its reference entry, then the list. */
 export function renderCitedHtml(result, options) {
   ready();
-  const { idPrefix } = fields(options, "INVALID_OPTION", "renderCitedHtml options");
+  const { idPrefix } = knownFields(options, ["idPrefix"], "INVALID_OPTION", "renderCitedHtml options");
   const what = "renderCitedHtml's result (a GenerationResult or {text, citations, references})";
   const { text, citations, references } = isInstance(result, GenerationResult) ? result : fields(result, "INVALID_OPTION", what);
   if (typeof text !== "string") throw citeflowError("INVALID_OPTION", `${what} needs a string text; got ${describe(text)}`);
@@ -133,7 +133,7 @@ export class Citeformer {
   #markerStyle;
 
   constructor(args) {
-    const { lmInvoker, style = "apa-7", citationPolicy = "required", markerStyle = "bracket" } = fields(args, "INVALID_OPTION", "Citeformer options");
+    const { lmInvoker, style = "apa-7", citationPolicy = "required", markerStyle = "bracket" } = knownFields(args, ["lmInvoker", "style", "citationPolicy", "markerStyle"], "INVALID_OPTION", "Citeformer options");
     ready();
     if (lmInvoker === null || typeof lmInvoker !== "object" || typeof prop(lmInvoker, "invoke", "INVALID_OPTION", "lmInvoker") !== "function") {
       throw citeflowError("INVALID_OPTION", `Citeformer needs an lmInvoker: an object with invoke(messages, options); got ${describe(lmInvoker)}`);
@@ -153,7 +153,7 @@ export class Citeformer {
   }
 
   #plan(args) {
-    const { prompt, sources: given, policy = this.#policy } = fields(args, "INVALID_OPTION", "the arguments of request");
+    const { prompt, sources: given, policy = this.#policy } = knownFields(args, ["prompt", "sources", "policy"], "INVALID_OPTION", "Citeformer's {prompt, sources, policy}");
     if (typeof prompt !== "string") throw citeflowError("INVALID_TEXT", `prompt must be a string; got ${describe(prompt)}`);
     const sources = checkSources(given);
     const markerStyle = this.#markerStyle;

@@ -62,6 +62,22 @@ export function fields(value, code, what) {
   return out;
 }
 
+/** `fields`, refusing any key not in `allowed` (a misspelt option is an error, not ignored). */
+export function knownFields(value, allowed, code, what) {
+  const out = fields(value, code, what);
+  for (const key of Object.keys(out)) {
+    if (!allowed.includes(key)) throw citeflowError(code, `${what} has no \`${key}\` (it takes ${allowed.join(", ")})`);
+  }
+  return out;
+}
+
+/** Refuses arguments given to something that takes none (or fewer). */
+export function noMoreArguments(args, from, what) {
+  for (let i = from; i < args.length; i++) {
+    if (args[i] !== undefined) throw citeflowError("INVALID_OPTION", `${what} takes ${from === 0 ? "no arguments" : `${from} argument${from === 1 ? "" : "s"}`}; got ${describe(args[i])} as argument ${i + 1}`);
+  }
+}
+
 /** The most items a list argument may have (a sparse array's `length` can claim billions). */
 export const MAX_LIST_ITEMS = 1 << 20;
 

@@ -1,13 +1,18 @@
 // The output transformers, as JS classes over the wasm core. The core decides; this layer
 // only moves values across the boundary in the cheapest way for each transformer.
 import * as core from "../gen/citeflow.js";
-import { citeflowError, describe, isInstance, list } from "./errors.js";
+import { citeflowError, describe, isInstance, list, noMoreArguments } from "./errors.js";
 import { checkEvent, eventType, eventValue, RESPONSE, toEvent } from "./events.js";
 import { memory, ready } from "./runtime.js";
 import { transformStreamOf } from "./streams.js";
 
 /** Shared by every transformer: a web TransformStream over a fresh copy of it. */
 export class OutputTransformer {
+  /** A fresh copy with the same options and new stream state (each transformer has its own). */
+  fresh() {
+    throw citeflowError("NOT_IMPLEMENTED", `${this.constructor.name} does not implement fresh(), which transformStream() needs`);
+  }
+
   transformStream() {
     return transformStreamOf(this.fresh());
   }
@@ -221,7 +226,8 @@ export class IdentityOutputTransformer extends OutputTransformer {
   #core;
   #done = false;
 
-  constructor() {
+  constructor(...args) {
+    noMoreArguments(args, 0, "IdentityOutputTransformer");
     super();
     ready();
     this.#core = new core.TransformerCore("identity");
@@ -249,7 +255,8 @@ export class IdentityOutputTransformer extends OutputTransformer {
 }
 
 export class JSONOutputTransformer extends CoreTransformer {
-  constructor() {
+  constructor(...args) {
+    noMoreArguments(args, 0, "JSONOutputTransformer");
     super("json");
   }
 
@@ -275,7 +282,8 @@ export class OutputTransformerChain extends OutputTransformer {
   #transformers;
   #done = false;
 
-  constructor(transformers) {
+  constructor(transformers, ...more) {
+    noMoreArguments([transformers, ...more], 1, "OutputTransformerChain");
     super();
     const items = list(transformers, "INVALID_OPTION", "OutputTransformerChain's transformers");
     items.forEach((t, i) => {

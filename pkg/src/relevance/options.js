@@ -1,6 +1,6 @@
 // Option checks shared by the relevance components: every bad option is an INVALID_OPTION
 // error that names it, and unknown option names are errors too.
-import { citeflowError, describe, fields, prop } from "../errors.js";
+import { citeflowError, describe, fields, knownFields, prop } from "../errors.js";
 
 export const DEFAULT_THRESHOLD = 0.5;
 export const DEFAULT_BATCH_SIZE = 5;
@@ -10,9 +10,7 @@ export const INVOKER_OPTIONS = ["apiKey", "baseUrl", "headers", "fetch", "timeou
 
 export function checkOptions(options, allowed, owner) {
   if (options === undefined) throw citeflowError("INVALID_OPTION", `${owner} options must be an object; got undefined`);
-  for (const key of Object.keys(fields(options, "INVALID_OPTION", `${owner} options`))) {
-    if (!allowed.includes(key)) throw citeflowError("INVALID_OPTION", `${owner} has no option \`${key}\` (it has ${allowed.join(", ")})`);
-  }
+  knownFields(options, allowed, "INVALID_OPTION", `${owner} options`);
   return options;
 }
 
