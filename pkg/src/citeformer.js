@@ -229,6 +229,11 @@ export class StreamingResult {
       return out;
     };
     for await (const item of iterableOf(lm.stream(messages, options))) {
+      // Token usage: a `usage` event from citeflow's invokers, or `{usage}` from one of your own.
+      if (item !== null && typeof item === "object" && item.type === "usage") {
+        this.#usage = item.value ?? null;
+        continue;
+      }
       if (item !== null && typeof item === "object" && item.usage && !item.type) {
         this.#usage = item.usage;
         continue;

@@ -248,6 +248,8 @@ export const invokerCases = {
     assert.match((await requests()).at(-1).body.grammar, /^root ::= sentence/);
     const streamed = await cf.stream({ prompt: "Say hello", sources }).finalize();
     assert.equal(streamed.text, "Water boils at 100 °C [1].");
+    assert.deepEqual(streamed.usage, { prompt_tokens: 9, completion_tokens: 6, total_tokens: 15 }, "the streamed answer's usage reaches the result");
+    assert.ok(!streamed.text.includes("usage"));
   },
 
   async "embeddings: batches, input order whatever the server's order, Float32Arrays, retries"({ lib, assert, base, requests }) {
