@@ -173,7 +173,6 @@ pub fn render_references(
     let mut seen = std::collections::HashSet::new();
     for (i, source) in sources.iter().enumerate() {
         let mut item = csl_item(i, source)?;
-        super::dates::make_renderable(&mut item);
         let id = item.id().map(|c| c.into_owned()).unwrap_or_default();
         if !seen.insert(id.clone()) {
             let unique = format!("{id}-{}", i + 1);

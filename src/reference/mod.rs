@@ -6,8 +6,6 @@
 #[cfg(feature = "csl")]
 mod csl;
 #[cfg(feature = "csl")]
-mod dates;
-#[cfg(feature = "csl")]
 mod html;
 #[cfg(feature = "csl")]
 mod source;

@@ -191,8 +191,9 @@ pub fn csl_item(index: usize, source: &Value) -> Result<Item, ReferenceError> {
 /// The months, the seasons (which CSL writes in the month's place) and the days a date may
 /// hold; the engine computes with them and must not see anything else.
 const MONTHS: std::ops::RangeInclusive<i64> = 1..=12;
-/// CSL-JSON writes seasons as months 13-16; EDTF-style data as 21-24. Both are accepted.
-const SEASONS: [std::ops::RangeInclusive<i64>; 2] = [13..=16, 21..=24];
+/// CSL-JSON writes seasons as months 13-16; EDTF-style data as 21-24. Both are accepted, each
+/// with what to subtract to get the season number (1 = spring … 4 = winter).
+const SEASONS: [(std::ops::RangeInclusive<i64>, i64); 2] = [(13..=16, 12), (21..=24, 20)];
 const DAYS: std::ops::RangeInclusive<i64> = 1..=31;
 
 /// One date-parts entry, `[year, month?, day?]` (numbers or numeric strings), as integers:
@@ -216,12 +217,20 @@ fn date_parts(parts: &Value) -> Option<Vec<i64>> {
             i16::try_from(*year).is_ok()
                 && rest
                     .first()
-                    .is_none_or(|m| MONTHS.contains(m) || SEASONS.iter().any(|s| s.contains(m)))
+                    .is_none_or(|m| MONTHS.contains(m) || season(*m).is_some())
                 && rest.get(1).is_none_or(|d| DAYS.contains(d))
         }
         [] => false,
     };
     ok.then_some(numbers)
+}
+
+/// The season number a season "month" stands for.
+fn season(month: i64) -> Option<i64> {
+    SEASONS
+        .iter()
+        .find(|(range, _)| range.contains(&month))
+        .map(|(_, base)| month - base)
 }
 
 /// Whether `date` is a raw date as the engine reads one, `YYYY[-MM[-DD]]` (anything after
@@ -270,7 +279,16 @@ fn check_date(index: usize, key: &str, value: &Value) -> Result<Value, Reference
                 }
                 // The engine wants integers, and renders one date: it stops (panics) on a
                 // range, so a range keeps its start (what the engine would show of it).
-                *ranges = checked.into_iter().take(1).map(Value::from).collect();
+                let mut start = checked.into_iter().next().ok_or_else(invalid)?;
+                // It reads a season month as an out-of-range month: a season is its own field.
+                let found = start.get(1).and_then(|m| season(*m));
+                if found.is_some() {
+                    start.truncate(1);
+                }
+                *ranges = vec![Value::from(start)];
+                if let Some(found) = found {
+                    d.entry("season").or_insert(Value::from(found));
+                }
             }
             Some(_) => return Err(invalid()),
             None => {
@@ -355,6 +373,33 @@ mod tests {
         assert!(err(json!({"type": "book", "editor": [{"name": "x"}]})).contains("`editor[0]`"));
         assert!(err(json!({"type": "book", "title": ["x"]})).contains("`title` must be a string"));
         assert!(err(json!("book")).contains("expected a CSL-JSON object"));
+    }
+
+    #[test]
+    fn season_months_become_seasons() {
+        for (month, season) in [(13, 1), (14, 2), (16, 4), (21, 1), (24, 4)] {
+            let item = csl_item(
+                0,
+                &json!({"type": "book", "issued": {"date-parts": [[2019, month]]}}),
+            )
+            .unwrap();
+            let Some(hayagriva::citationberg::json::Value::Date(
+                hayagriva::citationberg::json::DateValue::DateParts {
+                    date_parts,
+                    season: got,
+                    ..
+                },
+            )) = item.0.get("issued")
+            else {
+                panic!("not a date");
+            };
+            assert_eq!(
+                got.as_deref(),
+                Some(season.to_string().as_str()),
+                "month {month}"
+            );
+            assert_eq!(serde_json::to_value(date_parts).unwrap(), json!([[2019]]));
+        }
     }
 
     #[test]
