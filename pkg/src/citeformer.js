@@ -20,10 +20,11 @@ const POLICY_RULES = {
 
 /** The sources as plain snapshots (each source and its metadata copied once, safely). */
 function checkSources(sources) {
-  if (!isArray(sources) || prop(sources, "length", "NO_SOURCES", "sources") === 0) {
+  const items = isArray(sources) ? list(sources, "INVALID_SOURCE", "sources") : [];
+  if (items.length === 0) {
     throw citeflowError("NO_SOURCES", `\`sources\` must be a non-empty array of {content, metadata} sources; got ${describe(sources)}`);
   }
-  return list(sources, "INVALID_SOURCE", "sources").map((s, i) => {
+  return items.map((s, i) => {
     const source = fields(s, "INVALID_SOURCE", `sources[${i}]`);
     const { metadata } = source;
     if (metadata !== null && typeof metadata === "object" && !isArray(metadata)) source.metadata = fields(metadata, "INVALID_SOURCE", `sources[${i}].metadata`);
@@ -60,7 +61,6 @@ export class GenerationResult {
   #markerStyle;
 
   constructor(args) {
-
     const { text, citations, references, sources, usage, markerStyle } = knownFields(args, ["text", "citations", "references", "sources", "usage", "markerStyle"], "INVALID_OPTION", "GenerationResult's fields");
     this.schemaVersion = SCHEMA_VERSION;
     this.text = text;

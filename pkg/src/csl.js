@@ -34,7 +34,7 @@ export function bundledStyleNames() {
 
 /** For tests and diagnostics: how many times the CSL instance was replaced. */
 export function cslInstanceState() {
-  return { epoch: instance.epoch, replacements: instance.replacements, lastFatal: instance.lastFatal };
+  return { ...instance };
 }
 
 /** For tests: makes the CSL module trap (a wasm `unreachable`), as a bug would. */

@@ -66,7 +66,7 @@ export function fields(value, code, what) {
 export function knownFields(value, allowed, code, what) {
   const out = fields(value, code, what);
   for (const key of Object.keys(out)) {
-    if (!allowed.includes(key)) throw citeflowError(code, `${what} has no \`${key}\` (it takes ${allowed.join(", ")})`);
+    if (!allowed.includes(key)) throw citeflowError(code, `${what} has no option \`${key}\` (it takes ${allowed.join(", ")})`);
   }
   return out;
 }

@@ -2,7 +2,7 @@
 // requests, reads the answers, classifies failures and sets the retry schedule; this file
 // only moves bytes, waits, and cancels.
 import * as core from "../gen/citeflow.js";
-import { citeflowError, describe, fields, isArray, list } from "./errors.js";
+import { citeflowError, describe, fields, isArray, knownFields, list } from "./errors.js";
 import { ready } from "./runtime.js";
 import { ProviderBodyDecoder } from "./sse.js";
 import { OutputTransformerChain } from "./transformers.js";
@@ -28,12 +28,6 @@ const CALL_OPTIONS = ["signal", "responseSchema", "temperature", "maxTokens", "l
 const CITE_OPTIONS = ["grammar", "policy", "markerStyle", "sourceCount"];
 
 const encoder = new TextEncoder();
-
-function checkKeys(obj, allowed, what) {
-  for (const key of Object.keys(obj)) {
-    if (!allowed.includes(key)) throw citeflowError("INVALID_OPTION", `${what} has no option \`${key}\` (it has ${allowed.join(", ")})`);
-  }
-}
 
 /** The secrets of one invoker: its API key and the values of credential headers you added. */
 function secretsOf(apiKey, headers) {
@@ -135,13 +129,15 @@ function transportOptions(options) {
   return { apiKey, baseUrl, headers, fetchFn, timeoutMs, maxRetries, maxResponseBytes, secrets: secretsOf(apiKey, headers) };
 }
 
-/** What every invoker builder checks first: the id's type, the options' shape and names. */
-function invokerSetup(builder, modelId, example, options, allowed) {
+/**
+ * What every invoker builder checks first: the id's type, the options' shape and names.
+ * Returns the options (a plain snapshot) and the transport built from them.
+ */
+function invokerSetup(builder, modelId, example, given, allowed) {
   ready();
   if (typeof modelId !== "string") throw citeflowError("INVALID_MODEL_ID", `a model id is a string like "${example}"; got ${describe(modelId)}`);
-  if (options === null || typeof options !== "object") throw citeflowError("INVALID_OPTION", `invoker options must be an object; got ${describe(options)}`);
-  checkKeys(options, allowed, builder);
-  return transportOptions(options);
+  const options = knownFields(given, allowed, "INVALID_OPTION", `${builder} options`);
+  return [options, transportOptions(options)];
 }
 
 /**
@@ -297,9 +293,8 @@ async function fetchWithRetries({ http, transport, signal, stream }) {
  * An LM invoker for `openai/<model>`, `anthropic/<model>`, `openrouter/<vendor>/<model>` or
  * `openai-compatible/<model>` (with `baseUrl`).
  */
-export function buildLMInvoker(modelId, options) {
-  options = fields(options, "INVALID_OPTION", "buildLMInvoker options");
-  const transport = invokerSetup("buildLMInvoker", modelId, "openai/gpt-4o-mini", options, OPTIONS);
+export function buildLMInvoker(modelId, given) {
+  const [options, transport] = invokerSetup("buildLMInvoker", modelId, "openai/gpt-4o-mini", given, OPTIONS);
   const { apiKey, baseUrl, secrets } = transport;
   const { outputTransformers = [], fallbackLms = [] } = options;
   if (!Array.isArray(fallbackLms) || !fallbackLms.every((f) => f && typeof f.invoke === "function")) {
@@ -311,9 +306,7 @@ export function buildLMInvoker(modelId, options) {
   transformers();
 
   async function send(messages, callOptions, stream) {
-    if (callOptions === null || typeof callOptions !== "object") throw citeflowError("INVALID_OPTION", `call options must be an object; got ${describe(callOptions)}`);
-    checkKeys(callOptions, [...CALL_OPTIONS, ...CITE_OPTIONS], "invoke/stream");
-    const { signal, responseSchema, temperature, maxTokens, logprobs, topLogprobs, grammar } = callOptions;
+    const { signal, responseSchema, temperature, maxTokens, logprobs, topLogprobs, grammar } = knownFields(callOptions, [...CALL_OPTIONS, ...CITE_OPTIONS], "INVALID_OPTION", "invoke/stream options");
     const http = core.buildHttpRequest(modelId, { messages, temperature, maxTokens, responseSchema, logprobs, topLogprobs, grammar, stream }, apiKey, baseUrl);
     return fetchWithRetries({ http, transport, signal, stream });
   }
@@ -425,9 +418,8 @@ async function scrubbing(secrets, run) {
  * An embedding invoker (OpenAI-style `/embeddings`: `openai/`, `openrouter/`,
  * `openai-compatible/`): texts in, Float32Arrays out in input order, in batches.
  */
-export function buildEMInvoker(modelId, options) {
-  options = fields(options, "INVALID_OPTION", "buildEMInvoker options");
-  const transport = invokerSetup("buildEMInvoker", modelId, "openai/text-embedding-3-small", options, EM_OPTIONS);
+export function buildEMInvoker(modelId, given) {
+  const [options, transport] = invokerSetup("buildEMInvoker", modelId, "openai/text-embedding-3-small", given, EM_OPTIONS);
   const { apiKey, baseUrl, secrets } = transport;
   const { batchSize = DEFAULT_EM_BATCH_SIZE } = options;
   if (!(Number.isInteger(batchSize) && batchSize >= 1)) throw citeflowError("INVALID_OPTION", `batchSize must be a whole number ≥ 1; got ${describe(batchSize)}`);
@@ -478,9 +470,8 @@ const isSystemOne = (modelId) => typeof modelId === "string" && (modelId.startsW
  * becomes a language-model decision model: each question is one call answered with one token
  * (Yes/No, an option's letter, a level's digit), read from that token's log-probabilities.
  */
-export function buildDMInvoker(modelId, options) {
-  options = fields(options, "INVALID_OPTION", "buildDMInvoker options");
-  const transport = invokerSetup("buildDMInvoker", modelId, "openrouter/typesafe/jev-1.13", options, DM_OPTIONS);
+export function buildDMInvoker(modelId, given) {
+  const [options, transport] = invokerSetup("buildDMInvoker", modelId, "openrouter/typesafe/jev-1.13", given, DM_OPTIONS);
   return isSystemOne(modelId) ? systemOneInvoker(modelId, transport) : lmDecisionInvoker(modelId, options, transport.secrets);
 }
 

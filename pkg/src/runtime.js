@@ -34,7 +34,7 @@ export function memory() {
 
 /** For tests and diagnostics: how many times the instance was replaced, and why last. */
 export function instanceState() {
-  return { epoch: instance.epoch, replacements: instance.replacements, lastFatal: instance.lastFatal };
+  return { ...instance };
 }
 
 /** For tests: makes the core trap (a wasm `unreachable`), as a bug would. */

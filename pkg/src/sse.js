@@ -1,8 +1,9 @@
 // Server-sent events from network bytes: the decoder providers' streams go through.
 import * as core from "../gen/citeflow.js";
-import { citeflowError, describe, fields, isInstance, prop } from "./errors.js";
+import { citeflowError, describe, isInstance, knownFields, prop } from "./errors.js";
 import { ready } from "./runtime.js";
 import { transformStreamOf } from "./streams.js";
+import { holdHalfPair } from "./surrogates.js";
 
 const encoder = new TextEncoder();
 
@@ -12,8 +13,6 @@ function bytesOf(chunk, owner) {
   if (isInstance(chunk, DataView) || isInstance(chunk, Object.getPrototypeOf(Uint8Array))) return new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength);
   throw citeflowError("INVALID_CHUNK", `${owner}.push takes bytes (Uint8Array, ArrayBuffer) or a string; got ${describe(chunk)}`);
 }
-
-const isHighSurrogate = (code) => code >= 0xd800 && code <= 0xdbff;
 
 /**
  * Chunks (bytes or strings) as UTF-8 for one decoder. A string chunk may end between the two
@@ -39,12 +38,8 @@ class Utf8Chunks {
       joined.set(bytes, held.length);
       return joined;
     }
-    let text = this.#held + chunk;
-    this.#held = "";
-    if (text.length > 0 && isHighSurrogate(text.charCodeAt(text.length - 1))) {
-      this.#held = text.slice(-1);
-      text = text.slice(0, -1);
-    }
+    const [text, held] = holdHalfPair(this.#held, chunk);
+    this.#held = held;
     return encoder.encode(text);
   }
 
@@ -65,9 +60,7 @@ export class SSEDecoder {
   /** `maxLineBytes` (default 1 MiB) bounds one line, `maxEventBytes` (default 8 MiB) one event's data. */
   constructor(options = {}) {
     ready();
-    const { maxLineBytes, maxEventBytes, ...rest } = fields(options, "INVALID_OPTION", "SSEDecoder options");
-    const unknown = Object.keys(rest);
-    if (unknown.length) throw citeflowError("INVALID_OPTION", `SSEDecoder has no option \`${unknown[0]}\` (it has maxLineBytes, maxEventBytes)`);
+    const { maxLineBytes, maxEventBytes } = knownFields(options, ["maxLineBytes", "maxEventBytes"], "INVALID_OPTION", "SSEDecoder options");
     for (const [name, value] of [["maxLineBytes", maxLineBytes], ["maxEventBytes", maxEventBytes]]) {
       if (value !== undefined && typeof value !== "number") throw citeflowError("INVALID_OPTION", `${name} must be a number; got ${describe(value)}`);
     }

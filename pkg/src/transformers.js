@@ -5,6 +5,7 @@ import { citeflowError, describe, isInstance, list, noMoreArguments } from "./er
 import { checkEvent, eventType, eventValue, RESPONSE, toEvent } from "./events.js";
 import { memory, ready } from "./runtime.js";
 import { transformStreamOf } from "./streams.js";
+import { holdHalfPair } from "./surrogates.js";
 
 /** Shared by every transformer: a web TransformStream over a fresh copy of it. */
 export class OutputTransformer {
@@ -25,8 +26,6 @@ const OP_END = 4;
 // From this length on, TextEncoder.encodeInto beats wasm-bindgen's per-character copy.
 const ENCODE_INTO_MIN = 128;
 const encoder = new TextEncoder();
-
-const isHighSurrogate = (unit) => unit >= 0xd800 && unit <= 0xdbff;
 
 export class ThinkTagOutputTransformer extends OutputTransformer {
   #options;
@@ -73,14 +72,7 @@ export class ThinkTagOutputTransformer extends OutputTransformer {
     if (this.#done) this.#core.ensureOpen();
     // A chunk may end inside a surrogate pair: its first half waits for the second, so that
     // an astral character (a custom tag like "😀") reaches the core whole.
-    if (this.#lead !== "") {
-      chunk = this.#lead + chunk;
-      this.#lead = "";
-    }
-    if (isHighSurrogate(chunk.charCodeAt(chunk.length - 1))) {
-      this.#lead = chunk.slice(-1);
-      chunk = chunk.slice(0, -1);
-    }
+    [chunk, this.#lead] = holdHalfPair(this.#lead, chunk);
     return this.#text(chunk);
   }
 

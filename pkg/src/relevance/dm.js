@@ -70,7 +70,6 @@ export class DMReferenceFormatter extends ReferenceFormatter {
   }
 
   async evaluate(args) {
-
     const { response, chunks, signal } = fields(args, "INVALID_OPTION", "the arguments of evaluate");
     return evaluate(this, true, requireText(response, "response", "format"), chunks, signal);
   }

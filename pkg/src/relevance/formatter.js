@@ -69,7 +69,6 @@ export class NoOpReferenceFormatter extends ReferenceFormatter {
   }
 
   async evaluate(args) {
-
     const { chunks } = fields(args, "INVALID_OPTION", "the arguments of evaluate");
     return checkChunks(chunks).map((chunk) => ({ chunk, score: null, kept: true }));
   }

@@ -149,7 +149,6 @@ export class LMReferenceFormatter extends ReferenceFormatter {
   }
 
   async evaluate(args) {
-
     const { response, chunks, signal } = fields(args, "INVALID_OPTION", "the arguments of evaluate");
     requireText(response, "response", "format");
     checkChunks(chunks);

@@ -95,7 +95,6 @@ export class SimilarityReferenceFormatter extends ReferenceFormatter {
   }
 
   async evaluate(args) {
-
     const { response, chunks, signal } = fields(args, "INVALID_OPTION", "the arguments of evaluate");
     return scoreChunks(this.emInvoker, requireText(response, "response", "format"), chunks, this.contextConfig, this.threshold, signal);
   }
