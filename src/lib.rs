@@ -44,6 +44,7 @@
 
 pub mod chunk;
 pub mod cite;
+pub mod engine;
 pub mod error;
 pub mod event;
 pub mod filter;

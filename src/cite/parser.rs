@@ -19,6 +19,7 @@ use serde_json::Value;
 
 use super::citation::{parse_citations, Citation, ParseOptions};
 use super::scanner::{Found, MarkerScanner};
+use crate::engine::{finish_events, push_event, Cx, HeldId, Kind, Piece, Stage};
 use crate::error::{Result, TransformError};
 use crate::event::{types, Event, LmOutput, OutputItem};
 use crate::transform::{Lifecycle, OutputTransformer};
@@ -33,10 +34,25 @@ pub struct CitationParser {
     scanner: MarkerScanner,
     /// Answer text received but not yet passed on.
     unreleased: String,
-    /// The latest response event, whose id and fields flushed text reuses.
-    template: Option<Event>,
+    /// The latest response event, whose id and fields released text reuses.
+    template: Template,
     found: Vec<Found>,
     lifecycle: Lifecycle,
+}
+
+/// Whose id and fields released answer text carries: the latest response event's.
+#[derive(Debug, Clone)]
+enum Template {
+    /// Plain text with this id (no id before the first response).
+    Plain(HeldId),
+    /// A response event with fields of its own (its value emptied).
+    Event(Event),
+}
+
+impl Default for Template {
+    fn default() -> Self {
+        Template::Plain(HeldId::default())
+    }
 }
 
 /// How much answer text a step released: a prefix of the text received and not yet released.
@@ -53,7 +69,7 @@ impl CitationParser {
             options,
             scanner: MarkerScanner::new(options.marker_style, options.source_count),
             unreleased: String::new(),
-            template: None,
+            template: Template::default(),
             found: Vec::new(),
             lifecycle: Lifecycle::new("CitationParser"),
         }
@@ -106,49 +122,48 @@ impl CitationParser {
             .collect()
     }
 
-    /// Releases the first `bytes` of the unreleased text; returns them too when `keep_text`.
+    /// Releases the first `bytes` of the unreleased text.
     ///
     /// `bytes` is the unreleased length less the scanner's undecided suffix (which starts
     /// at a char boundary of the same text), or all of it: always a char boundary. Were it
     /// not, nothing would be released (and `finish` would release it all).
-    fn release_with(&mut self, bytes: usize, keep_text: bool) -> (Released, String) {
+    fn release(&mut self, bytes: usize) -> Released {
         debug_assert!(self.unreleased.is_char_boundary(bytes));
         let Some(text) = self.unreleased.get(..bytes) else {
-            return (Released::default(), String::new());
+            return Released::default();
         };
         let released = Released {
             bytes,
             units16: text.encode_utf16().count(),
         };
-        let text = if keep_text {
-            let rest = self.unreleased.split_off(bytes);
-            std::mem::replace(&mut self.unreleased, rest)
-        } else {
-            self.unreleased.drain(..bytes);
-            String::new()
+        self.unreleased.drain(..bytes);
+        released
+    }
+
+    /// Releases the first `bytes` as a text piece in the template's shape.
+    fn release_piece(&mut self, bytes: usize, cx: &mut Cx, out: &mut Vec<Piece>) {
+        let Some(text) = self.unreleased.get(..bytes).filter(|t| !t.is_empty()) else {
+            return;
         };
-        (released, text)
+        out.push(match &mut self.template {
+            Template::Plain(id) => Piece::Text {
+                kind: Kind::Response,
+                id: id.get(&mut cx.ids),
+                text: cx.arena.push(text),
+            },
+            Template::Event(template) => Piece::Event(Event {
+                value: Value::String(text.to_owned()),
+                ..template.clone()
+            }),
+        });
+        self.unreleased.drain(..bytes);
     }
 
-    fn release(&mut self, bytes: usize) -> Released {
-        self.release_with(bytes, false).0
-    }
-
-    /// Text event for what a step released: cut from the text the step saw.
-    fn text_event(&self, released: &str) -> Option<Event> {
-        if released.is_empty() {
-            return None;
-        }
-        let mut event = self.template.clone().unwrap_or_else(|| Event::response(""));
-        event.value = Value::String(released.to_owned());
-        Some(event)
-    }
-
-    fn events(&mut self, released_text: &str, out: &mut Vec<Event>) {
-        out.extend(self.text_event(released_text));
+    /// A `citation` piece per citation found.
+    fn citation_pieces(&mut self, out: &mut Vec<Piece>) {
         for citation in self.take_citations() {
             let value = serde_json::to_value(&citation).unwrap_or(Value::Null);
-            out.push(Event::json(types::CITATION, None, value));
+            out.push(Piece::Event(Event::json(types::CITATION, None, value)));
         }
     }
 }
@@ -176,42 +191,75 @@ impl OutputTransformer for CitationParser {
     }
 
     fn push(&mut self, event: Event) -> Result<Vec<Event>> {
-        self.lifecycle.check()?;
-        let mut out = Vec::new();
-        if event.kind == types::RESPONSE {
-            let Some(text) = event.text_value() else {
-                return Err(TransformError::InvalidEvent(
-                    "a `response` event needs a string value".into(),
-                ));
-            };
-            let bytes = self.feed(text)?;
-            let (_, released) = self.release_with(bytes, true);
-            self.template = Some(Event {
-                value: Value::String(String::new()),
-                ..event
-            });
-            self.events(&released, &mut out);
-        } else {
-            self.lifecycle.check()?;
-            if event.kind == "response_end" {
-                let (_, released) = self.release_with(self.unreleased.len(), true);
-                out.extend(self.text_event(&released));
-            }
-            out.push(event);
-        }
-        Ok(out)
+        push_event(self, event)
     }
 
     fn finish(&mut self) -> Result<Vec<Event>> {
-        self.lifecycle.finish()?;
-        self.scanner.finish(&mut self.found);
-        let (_, released) = self.release_with(self.unreleased.len(), true);
-        let mut out = Vec::new();
-        self.events(&released, &mut out);
-        Ok(out)
+        finish_events(self)
     }
 
     fn ensure_open(&self) -> Result<()> {
         self.lifecycle.check()
+    }
+}
+
+impl Stage for CitationParser {
+    fn push_piece(&mut self, piece: Piece, cx: &mut Cx, out: &mut Vec<Piece>) -> Result<()> {
+        self.lifecycle.check()?;
+        let bytes = match piece {
+            Piece::Text {
+                kind: Kind::Response,
+                id,
+                text,
+            } => {
+                let bytes = self.feed(cx.arena.get(&text))?;
+                match &mut self.template {
+                    Template::Plain(held) => held.set(id, &cx.ids),
+                    template => {
+                        let mut held = HeldId::default();
+                        held.set(id, &cx.ids);
+                        *template = Template::Plain(held);
+                    }
+                }
+                bytes
+            }
+            Piece::Event(event) if event.kind == types::RESPONSE => {
+                let Some(text) = event.text_value() else {
+                    return Err(TransformError::InvalidEvent(
+                        "a `response` event needs a string value".into(),
+                    ));
+                };
+                let bytes = self.feed(text)?;
+                self.template = Template::Event(Event {
+                    value: Value::String(String::new()),
+                    ..event
+                });
+                bytes
+            }
+            piece => {
+                // The block ends: show the held text now; its markers are decided later.
+                let ends = match &piece {
+                    Piece::End { kind, .. } => *kind == Kind::Response,
+                    Piece::Event(event) => event.kind == "response_end",
+                    _ => false,
+                };
+                if ends {
+                    self.release_piece(self.unreleased.len(), cx, out);
+                }
+                out.push(piece);
+                return Ok(());
+            }
+        };
+        self.release_piece(bytes, cx, out);
+        self.citation_pieces(out);
+        Ok(())
+    }
+
+    fn finish_pieces(&mut self, cx: &mut Cx, out: &mut Vec<Piece>) -> Result<()> {
+        self.lifecycle.finish()?;
+        self.scanner.finish(&mut self.found);
+        self.release_piece(self.unreleased.len(), cx, out);
+        self.citation_pieces(out);
+        Ok(())
     }
 }

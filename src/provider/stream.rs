@@ -390,6 +390,11 @@ impl ProviderByteStream {
         self.sse.finish()?;
         self.provider.finish()
     }
+
+    /// Why the model stopped, once it said so.
+    pub fn finish_reason(&self) -> Option<&str> {
+        self.provider.finish_reason()
+    }
 }
 
 fn truncate(s: &str) -> &str {

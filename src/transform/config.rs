@@ -8,6 +8,8 @@ use super::{
     OutputTransformer, TagPair, ThinkTagOptions, ThinkTagOutputTransformer, ValidationMode,
     ValidationOutputTransformer,
 };
+use crate::cite::{CitationParser, CiteError, CiteOptions};
+use crate::engine::{EventStage, Stage};
 use crate::error::{Result, TransformError};
 use crate::event::ItemKind;
 
@@ -19,15 +21,18 @@ pub enum TransformerKind {
     ThinkTag,
     EventFilter,
     Validation,
+    /// The streaming citation parser ([`crate::cite::CitationParser`]).
+    Citations,
 }
 
 impl TransformerKind {
-    pub const ALL: [TransformerKind; 5] = [
+    pub const ALL: [TransformerKind; 6] = [
         Self::Identity,
         Self::Json,
         Self::ThinkTag,
         Self::EventFilter,
         Self::Validation,
+        Self::Citations,
     ];
 
     /// The canonical (snake_case) name, as the original library spells it.
@@ -38,6 +43,7 @@ impl TransformerKind {
             Self::ThinkTag => "think_tag",
             Self::EventFilter => "event_filter",
             Self::Validation => "validation",
+            Self::Citations => "citations",
         }
     }
 
@@ -333,6 +339,34 @@ impl OutputTransformerConfig {
         json!({ "type": self.kind.name(), "kwargs": self.kwargs })
     }
 
+    /// The citation parser these options describe.
+    fn citation_parser(&self) -> Result<CitationParser> {
+        let options = CiteOptions::from_map(&self.kwargs).map_err(|e| match e {
+            CiteError::InvalidOption { option, reason } => {
+                TransformError::InvalidOption { option, reason }
+            }
+            other => TransformError::InvalidConfig(other.to_string()),
+        })?;
+        Ok(CitationParser::new(options.parse_options()))
+    }
+
+    /// Builds the transformer as a stage of the streaming engine: the streaming
+    /// transformers natively, the others through their event API.
+    pub fn build_stage(&self) -> Result<Box<dyn Stage>> {
+        Ok(match self.kind {
+            TransformerKind::ThinkTag => Box::new(ThinkTagOutputTransformer::new(
+                think_tag_options(&self.kwargs)?,
+            )?),
+            TransformerKind::EventFilter => Box::new(EventFilterOutputTransformer::new(
+                &event_types(&self.kwargs)?,
+            )?),
+            TransformerKind::Citations => Box::new(self.citation_parser()?),
+            TransformerKind::Identity | TransformerKind::Json | TransformerKind::Validation => {
+                Box::new(EventStage(self.build()?))
+            }
+        })
+    }
+
     /// Builds the transformer.
     pub fn build(&self) -> Result<Box<dyn OutputTransformer>> {
         let no_options = |name| Kwargs::new(name, &self.kwargs).done();
@@ -355,6 +389,7 @@ impl OutputTransformerConfig {
                 let (kinds, mode) = validation_options(&self.kwargs)?;
                 Box::new(ValidationOutputTransformer::new(kinds, mode)?)
             }
+            TransformerKind::Citations => Box::new(self.citation_parser()?),
         })
     }
 }

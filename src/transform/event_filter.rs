@@ -3,6 +3,7 @@
 use std::collections::BTreeSet;
 
 use super::{Lifecycle, OutputTransformer};
+use crate::engine::{Cx, Piece, Stage};
 use crate::error::{Result, TransformError};
 use crate::event::{split_event_type, Event, LmOutput};
 
@@ -66,6 +67,26 @@ impl OutputTransformer for EventFilterOutputTransformer {
     fn finish(&mut self) -> Result<Vec<Event>> {
         self.lifecycle.finish()?;
         Ok(Vec::new())
+    }
+}
+
+impl Stage for EventFilterOutputTransformer {
+    fn push_piece(&mut self, piece: Piece, _: &mut Cx, out: &mut Vec<Piece>) -> Result<()> {
+        self.lifecycle.check()?;
+        let keep = match &piece {
+            Piece::Event(event) => self.accepts(&event.kind),
+            Piece::Start { kind, .. } | Piece::Text { kind, .. } | Piece::End { kind, .. } => {
+                self.allowed.contains(kind.base())
+            }
+        };
+        if keep {
+            out.push(piece);
+        }
+        Ok(())
+    }
+
+    fn finish_pieces(&mut self, _: &mut Cx, _: &mut Vec<Piece>) -> Result<()> {
+        self.lifecycle.finish()
     }
 }
 

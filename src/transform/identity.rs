@@ -1,6 +1,7 @@
 //! [`IdentityOutputTransformer`]: passes everything through unchanged.
 
 use super::{Lifecycle, OutputTransformer};
+use crate::engine::{Cx, Piece, Stage};
 use crate::error::Result;
 use crate::event::{Event, LmOutput};
 
@@ -35,5 +36,17 @@ impl OutputTransformer for IdentityOutputTransformer {
     fn finish(&mut self) -> Result<Vec<Event>> {
         self.lifecycle.finish()?;
         Ok(Vec::new())
+    }
+}
+
+impl Stage for IdentityOutputTransformer {
+    fn push_piece(&mut self, piece: Piece, _: &mut Cx, out: &mut Vec<Piece>) -> Result<()> {
+        self.lifecycle.check()?;
+        out.push(piece);
+        Ok(())
+    }
+
+    fn finish_pieces(&mut self, _: &mut Cx, _: &mut Vec<Piece>) -> Result<()> {
+        self.lifecycle.finish()
     }
 }

@@ -24,6 +24,7 @@ pub use splitter::{Block, Op, ThinkSplitter};
 pub use tags::{TagPair, DEFAULT_CLOSE, DEFAULT_OPEN};
 
 use super::{unique_prefix, Lifecycle, OutputTransformer};
+use crate::engine::{finish_events, push_event, Cx, Kind, NumberedId, Piece, Stage};
 use crate::error::{Result, TransformError};
 use crate::event::{items_from_events, types, Event, LmOutput, OutputItem};
 
@@ -65,6 +66,7 @@ pub struct ThinkTagOutputTransformer {
     splitter: ThinkSplitter,
     prefix: String,
     ops: Vec<Op>,
+    id: NumberedId,
     lifecycle: Lifecycle,
 }
 
@@ -95,6 +97,7 @@ impl ThinkTagOutputTransformer {
             splitter,
             prefix,
             ops: Vec::new(),
+            id: NumberedId::default(),
             lifecycle: Lifecycle::new(Self::NAME),
         }
     }
@@ -156,31 +159,34 @@ impl ThinkTagOutputTransformer {
 
     /// Feeds a bare text chunk.
     pub fn push_text(&mut self, chunk: &str) -> Result<Vec<Event>> {
-        self.feed_ops(chunk)?;
-        Ok(self.events())
+        push_event(self, Event::response(chunk))
     }
 
-    fn events(&self) -> Vec<Event> {
+    /// The latest ops as pieces, their text copied into the step's arena.
+    fn pieces(&mut self, cx: &mut Cx, out: &mut Vec<Piece>) {
         let window = self.splitter.window();
-        self.ops
-            .iter()
-            .map(|op| {
-                let (kind, id, value) = match op {
-                    Op::Start { block, id } => (format!("{}_start", block.event_type()), id, ""),
-                    // Ranges come from the splitter over this window: char boundaries.
-                    Op::Text { block, id, range } => {
-                        debug_assert!(window.get(range.clone()).is_some());
-                        (
-                            block.event_type().to_owned(),
-                            id,
-                            window.get(range.clone()).unwrap_or_default(),
-                        )
-                    }
-                    Op::End { block, id } => (format!("{}_end", block.event_type()), id, ""),
-                };
-                Event::text(&kind, Some(format!("{}-{id}", self.prefix)), value)
-            })
-            .collect()
+        for op in &self.ops {
+            let (block, id) = match op {
+                Op::Start { block, id } | Op::End { block, id } | Op::Text { block, id, .. } => {
+                    (*block, *id)
+                }
+            };
+            let kind = match block {
+                Block::Response => Kind::Response,
+                Block::Thinking => Kind::Thinking,
+            };
+            let id = self.id.get(&self.prefix, id, &mut cx.ids);
+            out.push(match op {
+                Op::Start { .. } => Piece::Start { kind, id },
+                Op::End { .. } => Piece::End { kind, id },
+                // Ranges come from the splitter over this window: char boundaries.
+                Op::Text { range, .. } => Piece::Text {
+                    kind,
+                    id,
+                    text: cx.arena.push(window.get(range.clone()).unwrap_or_default()),
+                },
+            });
+        }
     }
 
     fn split_whole(&self, text: &str) -> Result<Vec<OutputItem>> {
@@ -207,17 +213,7 @@ impl OutputTransformer for ThinkTagOutputTransformer {
     }
 
     fn push(&mut self, event: Event) -> Result<Vec<Event>> {
-        self.lifecycle.check()?;
-        if event.kind != types::RESPONSE {
-            return Ok(vec![event]);
-        }
-        match event.text_value() {
-            Some(text) => self.push_text(text),
-            None => Err(TransformError::InvalidEvent(format!(
-                "a `response` event needs a string value, got {}",
-                super::json_kind(&event.value)
-            ))),
-        }
+        push_event(self, event)
     }
 
     fn ensure_open(&self) -> Result<()> {
@@ -225,7 +221,41 @@ impl OutputTransformer for ThinkTagOutputTransformer {
     }
 
     fn finish(&mut self) -> Result<Vec<Event>> {
+        finish_events(self)
+    }
+}
+
+impl Stage for ThinkTagOutputTransformer {
+    /// Response text is split; every other piece passes through untouched.
+    fn push_piece(&mut self, piece: Piece, cx: &mut Cx, out: &mut Vec<Piece>) -> Result<()> {
+        self.lifecycle.check()?;
+        match &piece {
+            Piece::Text {
+                kind: Kind::Response,
+                text,
+                ..
+            } => self.feed_ops(cx.arena.get(text))?,
+            Piece::Event(event) if event.kind == types::RESPONSE => match event.text_value() {
+                Some(text) => self.feed_ops(text)?,
+                None => {
+                    return Err(TransformError::InvalidEvent(format!(
+                        "a `response` event needs a string value, got {}",
+                        super::json_kind(&event.value)
+                    )))
+                }
+            },
+            _ => {
+                out.push(piece);
+                return Ok(());
+            }
+        }
+        self.pieces(cx, out);
+        Ok(())
+    }
+
+    fn finish_pieces(&mut self, cx: &mut Cx, out: &mut Vec<Piece>) -> Result<()> {
         self.finish_ops()?;
-        Ok(self.events())
+        self.pieces(cx, out);
+        Ok(())
     }
 }

@@ -1,0 +1,219 @@
+//! The streaming engine: provider decoding (OpenAI-style and Anthropic SSE bytes, or plain
+//! text, or events), the output transformers and the citation parser composed into one
+//! synchronous machine. One call per network chunk does all of it; the pieces it releases
+//! have their text in one arena, and [`ops`] packs them into words and one string, which
+//! the JS face turns into event objects in a single pass.
+//!
+//! ```
+//! use citeflow::engine::StreamEngine;
+//! use citeflow::provider::StreamFormat;
+//! use citeflow::transform::OutputTransformerConfig;
+//! use serde_json::json;
+//!
+//! let citations = OutputTransformerConfig::from_value(&json!("citations")).unwrap();
+//! let mut engine = StreamEngine::new(
+//!     Some(StreamFormat::OpenAi),
+//!     &[OutputTransformerConfig::think_tag(), citations],
+//! ).unwrap();
+//! let body = concat!(
+//!     "data: {\"choices\":[{\"delta\":{\"content\":\"<think>hm</think>Water boils [\"}}]}\n\n",
+//!     "data: {\"choices\":[{\"delta\":{\"content\":\"1].\"},\"finish_reason\":\"stop\"}]}\n\n",
+//!     "data: [DONE]\n\n",
+//! );
+//! let mut events = engine.push_bytes_events(body.as_bytes()).unwrap();
+//! events.extend(engine.finish_events().unwrap());
+//! let answer: String = events.iter().filter(|e| e.kind == "response").filter_map(|e| e.text_value()).collect();
+//! assert_eq!(answer, "Water boils [1].");
+//! assert!(events.iter().any(|e| e.kind == "citation" && e.value["sourceId"] == 1));
+//! ```
+
+pub mod ops;
+mod piece;
+mod stage;
+
+pub use piece::{Arena, Cx, HeldId, IdRef, Ids, Kind, NumberedId, Piece};
+pub use stage::{finish_events, push_event, EventStage, Stage};
+
+use std::mem;
+
+use thiserror::Error;
+
+use crate::error::TransformError;
+use crate::event::Event;
+use crate::provider::{ProviderByteStream, StreamError, StreamFormat};
+use crate::transform::{Lifecycle, OutputTransformerConfig};
+
+/// What went wrong in a step of the engine: in the provider's stream or in a stage.
+#[derive(Debug, Clone, PartialEq, Error)]
+pub enum EngineError {
+    #[error(transparent)]
+    Stream(#[from] StreamError),
+    #[error(transparent)]
+    Transform(#[from] TransformError),
+}
+
+impl EngineError {
+    pub fn code(&self) -> &'static str {
+        match self {
+            Self::Stream(e) => e.code(),
+            Self::Transform(e) => e.code(),
+        }
+    }
+}
+
+type Result<T> = std::result::Result<T, EngineError>;
+
+/// Provider decoding and stages in one machine. Each step returns the pieces it released;
+/// their text is in [`StreamEngine::cx`]'s arena until the next step.
+pub struct StreamEngine {
+    source: Option<ProviderByteStream>,
+    stages: Vec<Box<dyn Stage>>,
+    cx: Cx,
+    out: Vec<Piece>,
+    next: Vec<Piece>,
+    lifecycle: Lifecycle,
+}
+
+impl StreamEngine {
+    /// An engine reading `format`'s SSE bytes (or, with `None`, text and events), through
+    /// the transformers `stages` describe, in order.
+    pub fn new(
+        format: Option<StreamFormat>,
+        stages: &[OutputTransformerConfig],
+    ) -> std::result::Result<Self, TransformError> {
+        Ok(Self {
+            source: format.map(ProviderByteStream::new),
+            stages: stages
+                .iter()
+                .map(OutputTransformerConfig::build_stage)
+                .collect::<std::result::Result<_, _>>()?,
+            cx: Cx::default(),
+            out: Vec::new(),
+            next: Vec::new(),
+            lifecycle: Lifecycle::new("the stream engine"),
+        })
+    }
+
+    /// The arena and ids the latest step's pieces refer to.
+    pub fn cx(&self) -> &Cx {
+        &self.cx
+    }
+
+    /// Why the model stopped, once the provider said so.
+    pub fn finish_reason(&self) -> Option<&str> {
+        self.source.as_ref().and_then(|s| s.finish_reason())
+    }
+
+    fn begin(&mut self) -> Result<()> {
+        self.lifecycle.check()?;
+        self.cx.arena.clear();
+        self.out.clear();
+        Ok(())
+    }
+
+    /// Response body bytes (of the format given at construction).
+    pub fn push_bytes(&mut self, bytes: &[u8]) -> Result<&[Piece]> {
+        self.begin()?;
+        let Some(source) = self.source.as_mut() else {
+            return Err(TransformError::InvalidEvent(
+                "bytes need a provider stream format; push text or events instead".into(),
+            )
+            .into());
+        };
+        for event in source.push(bytes)? {
+            let piece = self.cx.piece(event);
+            self.out.push(piece);
+        }
+        self.run(0)?;
+        Ok(&self.out)
+    }
+
+    /// A chunk of answer text (a `response` event with this id).
+    pub fn push_text(&mut self, text: &str, id: Option<&str>) -> Result<&[Piece]> {
+        self.begin()?;
+        let id = self.cx.ids.intern_opt(id);
+        let text = self.cx.arena.push(text);
+        self.out.push(Piece::Text {
+            kind: Kind::Response,
+            id,
+            text,
+        });
+        self.run(0)?;
+        Ok(&self.out)
+    }
+
+    /// Any event.
+    pub fn push_event(&mut self, event: Event) -> Result<&[Piece]> {
+        self.begin()?;
+        let piece = self.cx.piece(event);
+        self.out.push(piece);
+        self.run(0)?;
+        Ok(&self.out)
+    }
+
+    /// Ends the stream: the provider must have said it was complete; each stage releases
+    /// what it held back, through the stages after it.
+    pub fn finish(&mut self) -> Result<&[Piece]> {
+        self.begin()?;
+        self.lifecycle.finish()?;
+        let mut done = Vec::new();
+        if let Some(source) = self.source.as_mut() {
+            for event in source.finish()? {
+                let piece = self.cx.piece(event);
+                self.out.push(piece);
+            }
+            self.run(0)?;
+            done.append(&mut self.out);
+        }
+        for i in 0..self.stages.len() {
+            if let Some(stage) = self.stages.get_mut(i) {
+                stage.finish_pieces(&mut self.cx, &mut self.out)?;
+            }
+            self.run(i + 1)?;
+            done.append(&mut self.out);
+        }
+        self.out = done;
+        Ok(&self.out)
+    }
+
+    /// Feeds `self.out` through the stages from `from` on; the result is in `self.out`.
+    fn run(&mut self, from: usize) -> Result<()> {
+        for stage in self.stages.iter_mut().skip(from) {
+            self.next.clear();
+            for piece in self.out.drain(..) {
+                stage.push_piece(piece, &mut self.cx, &mut self.next)?;
+            }
+            mem::swap(&mut self.out, &mut self.next);
+        }
+        Ok(())
+    }
+
+    /// [`Self::push_bytes`] as events (for Rust callers and tests).
+    pub fn push_bytes_events(&mut self, bytes: &[u8]) -> Result<Vec<Event>> {
+        self.push_bytes(bytes)?;
+        Ok(self.events())
+    }
+
+    /// [`Self::push_text`] as events.
+    pub fn push_text_events(&mut self, text: &str, id: Option<&str>) -> Result<Vec<Event>> {
+        self.push_text(text, id)?;
+        Ok(self.events())
+    }
+
+    /// [`Self::push_event`] as events.
+    pub fn push_event_events(&mut self, event: Event) -> Result<Vec<Event>> {
+        self.push_event(event)?;
+        Ok(self.events())
+    }
+
+    /// [`Self::finish`] as events.
+    pub fn finish_events(&mut self) -> Result<Vec<Event>> {
+        self.finish()?;
+        Ok(self.events())
+    }
+
+    fn events(&mut self) -> Vec<Event> {
+        let cx = &self.cx;
+        self.out.drain(..).map(|p| cx.event(p)).collect()
+    }
+}

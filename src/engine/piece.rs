@@ -1,0 +1,257 @@
+//! The engine's events: typed [`Piece`]s whose text lives in one [`Arena`] per step, and the
+//! [`Ids`] table that names blocks without a string per event.
+
+use std::collections::HashMap;
+use std::ops::Range;
+
+use serde_json::Value;
+
+use crate::event::{split_event_type, types, Event, Phase, ValueType};
+
+/// The two kinds of block the engine handles without a generic event.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Kind {
+    Response,
+    Thinking,
+}
+
+impl Kind {
+    /// The base event type: `response` or `thinking`.
+    pub fn base(self) -> &'static str {
+        match self {
+            Kind::Response => types::RESPONSE,
+            Kind::Thinking => types::THINKING,
+        }
+    }
+
+    fn parse(base: &str) -> Option<Self> {
+        match base {
+            types::RESPONSE => Some(Kind::Response),
+            types::THINKING => Some(Kind::Thinking),
+            _ => None,
+        }
+    }
+
+    /// The full event type of this kind in a phase: `thinking_start`, `response`, ….
+    pub fn event_type(self, phase: Phase) -> &'static str {
+        match (self, phase) {
+            (Kind::Response, Phase::Start) => "response_start",
+            (Kind::Response, Phase::Content) => types::RESPONSE,
+            (Kind::Response, Phase::End) => "response_end",
+            (Kind::Thinking, Phase::Start) => "thinking_start",
+            (Kind::Thinking, Phase::Content) => types::THINKING,
+            (Kind::Thinking, Phase::End) => "thinking_end",
+        }
+    }
+}
+
+/// An interned block id: 0 is "no id", `n` is the `n`-th string of the [`Ids`] table.
+pub type IdRef = u32;
+
+/// One event flowing through the engine.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Piece {
+    Start {
+        kind: Kind,
+        id: IdRef,
+    },
+    /// Text of a block; `text` is a byte range of the step's [`Arena`].
+    Text {
+        kind: Kind,
+        id: IdRef,
+        text: Range<usize>,
+    },
+    End {
+        kind: Kind,
+        id: IdRef,
+    },
+    /// Any other event (JSON values, fields of its own, other types), carried as given.
+    Event(Event),
+}
+
+impl Piece {
+    /// The response text of this piece, if it is answer text (typed or a generic event).
+    pub fn is_response(&self) -> bool {
+        match self {
+            Piece::Text { kind, .. } => *kind == Kind::Response,
+            Piece::Event(e) => e.kind == types::RESPONSE,
+            _ => false,
+        }
+    }
+}
+
+/// The text of one engine step: every piece's text is a range of it. Cleared per step.
+#[derive(Debug, Default, Clone)]
+pub struct Arena {
+    text: String,
+}
+
+impl Arena {
+    /// Appends `text`; returns its range.
+    pub fn push(&mut self, text: &str) -> Range<usize> {
+        let start = self.text.len();
+        self.text.push_str(text);
+        start..self.text.len()
+    }
+
+    /// The text of a range (empty for a range this arena never handed out).
+    pub fn get(&self, range: &Range<usize>) -> &str {
+        self.text.get(range.clone()).unwrap_or_default()
+    }
+
+    pub fn clear(&mut self) {
+        self.text.clear();
+    }
+}
+
+/// Block ids seen by one engine, interned once each.
+#[derive(Debug, Clone)]
+pub struct Ids {
+    names: Vec<String>,
+    index: HashMap<String, IdRef>,
+    /// Unique per table, so a stage can tell whether an [`IdRef`] it kept is of this table.
+    generation: u64,
+}
+
+impl Default for Ids {
+    fn default() -> Self {
+        use std::sync::atomic::{AtomicU64, Ordering};
+        static NEXT: AtomicU64 = AtomicU64::new(1);
+        Self {
+            names: Vec::new(),
+            index: HashMap::new(),
+            generation: NEXT.fetch_add(1, Ordering::Relaxed),
+        }
+    }
+}
+
+impl Ids {
+    pub fn intern(&mut self, id: &str) -> IdRef {
+        if let Some(found) = self.index.get(id) {
+            return *found;
+        }
+        self.names.push(id.to_owned());
+        let n = u32::try_from(self.names.len()).unwrap_or(u32::MAX);
+        self.index.insert(id.to_owned(), n);
+        n
+    }
+
+    pub fn intern_opt(&mut self, id: Option<&str>) -> IdRef {
+        id.map_or(0, |id| self.intern(id))
+    }
+
+    /// The string of an id (`None` for 0 or an unknown number).
+    pub fn name(&self, id: IdRef) -> Option<&str> {
+        let n = usize::try_from(id).ok()?.checked_sub(1)?;
+        self.names.get(n).map(String::as_str)
+    }
+
+    /// How many ids there are (the highest [`IdRef`] handed out).
+    pub fn len(&self) -> usize {
+        self.names.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.names.is_empty()
+    }
+}
+
+/// What stages share during a step: the arena their pieces' text lives in and the ids.
+#[derive(Debug, Default, Clone)]
+pub struct Cx {
+    pub arena: Arena,
+    pub ids: Ids,
+}
+
+impl Cx {
+    /// A piece for an event: typed when it is plain response/thinking text (a string value,
+    /// no fields of its own), else the event itself.
+    pub fn piece(&mut self, event: Event) -> Piece {
+        let plain = event.value_type == ValueType::Text && event.extra.is_empty();
+        let (base, phase) = split_event_type(&event.kind);
+        let kind = match Kind::parse(base) {
+            Some(kind) if plain => kind,
+            _ => return Piece::Event(event),
+        };
+        let text = match &event.value {
+            Value::String(s) => s.as_str(),
+            _ => return Piece::Event(event),
+        };
+        if phase != Phase::Content && !text.is_empty() {
+            return Piece::Event(event);
+        }
+        let id = self.ids.intern_opt(event.id.as_deref());
+        match phase {
+            Phase::Start => Piece::Start { kind, id },
+            Phase::End => Piece::End { kind, id },
+            Phase::Content => Piece::Text {
+                kind,
+                id,
+                text: self.arena.push(text),
+            },
+        }
+    }
+
+    /// The event a piece stands for.
+    pub fn event(&self, piece: Piece) -> Event {
+        let (kind, id, phase, text) = match piece {
+            Piece::Event(event) => return event,
+            Piece::Start { kind, id } => (kind, id, Phase::Start, ""),
+            Piece::End { kind, id } => (kind, id, Phase::End, ""),
+            Piece::Text { kind, id, text } => (kind, id, Phase::Content, self.arena.get(&text)),
+        };
+        Event::text(
+            kind.event_type(phase),
+            self.ids.name(id).map(str::to_owned),
+            text,
+        )
+    }
+}
+
+/// A block id a stage keeps across steps (the template of the text it releases, say): its
+/// string, and its [`IdRef`] in the table it was last seen in, so the common case (the same
+/// table, the same id) costs a comparison and no string.
+#[derive(Debug, Clone, Default)]
+pub struct HeldId {
+    name: Option<String>,
+    seen: Option<(u64, IdRef)>,
+}
+
+impl HeldId {
+    pub fn set(&mut self, id: IdRef, ids: &Ids) {
+        if self.seen != Some((ids.generation, id)) {
+            self.name = ids.name(id).map(str::to_owned);
+            self.seen = Some((ids.generation, id));
+        }
+    }
+
+    pub fn get(&mut self, ids: &mut Ids) -> IdRef {
+        match self.seen {
+            Some((generation, id)) if generation == ids.generation => id,
+            _ => {
+                let id = ids.intern_opt(self.name.as_deref());
+                self.seen = Some((ids.generation, id));
+                id
+            }
+        }
+    }
+}
+
+/// The id of numbered blocks (`{prefix}-{n}`), interned once per block.
+#[derive(Debug, Clone, Default)]
+pub struct NumberedId {
+    seen: Option<(u64, u32, IdRef)>,
+}
+
+impl NumberedId {
+    pub fn get(&mut self, prefix: &str, n: u32, ids: &mut Ids) -> IdRef {
+        match self.seen {
+            Some((generation, seen, id)) if generation == ids.generation && seen == n => id,
+            _ => {
+                let id = ids.intern(&format!("{prefix}-{n}"));
+                self.seen = Some((ids.generation, n, id));
+                id
+            }
+        }
+    }
+}

@@ -1,0 +1,57 @@
+//! [`Stage`]: one step of the engine (a transformer, the citation parser), and the adapter
+//! that gives every stage the [`OutputTransformer`] event API from the same code.
+
+use super::piece::{Cx, Piece};
+use crate::error::Result;
+use crate::event::Event;
+use crate::transform::OutputTransformer;
+
+/// A streaming stage over typed pieces. The event API ([`push_event`], [`finish_events`]) is
+/// derived from this one, so a rule has one implementation whichever way it is driven.
+pub trait Stage {
+    /// Feeds one piece; appends what it releases to `out` (text in `cx.arena`).
+    fn push_piece(&mut self, piece: Piece, cx: &mut Cx, out: &mut Vec<Piece>) -> Result<()>;
+    /// Ends the stream; appends what was held back. Pushing afterwards is an error.
+    fn finish_pieces(&mut self, cx: &mut Cx, out: &mut Vec<Piece>) -> Result<()>;
+}
+
+/// [`OutputTransformer::push`] for a stage: the event as a piece, the pieces as events.
+pub fn push_event(stage: &mut impl Stage, event: Event) -> Result<Vec<Event>> {
+    let mut cx = Cx::default();
+    let piece = cx.piece(event);
+    let mut out = Vec::new();
+    stage.push_piece(piece, &mut cx, &mut out)?;
+    Ok(out.into_iter().map(|p| cx.event(p)).collect())
+}
+
+/// [`OutputTransformer::finish`] for a stage.
+pub fn finish_events(stage: &mut impl Stage) -> Result<Vec<Event>> {
+    let mut cx = Cx::default();
+    let mut out = Vec::new();
+    stage.finish_pieces(&mut cx, &mut out)?;
+    Ok(out.into_iter().map(|p| cx.event(p)).collect())
+}
+
+/// Any event transformer as a stage (JSON, validation, identity): pieces become events for
+/// it and its events pieces again. For stages that see few events or none in the hot path.
+pub struct EventStage(pub Box<dyn OutputTransformer>);
+
+impl EventStage {
+    fn feed(events: Vec<Event>, cx: &mut Cx, out: &mut Vec<Piece>) {
+        out.extend(events.into_iter().map(|e| cx.piece(e)));
+    }
+}
+
+impl Stage for EventStage {
+    fn push_piece(&mut self, piece: Piece, cx: &mut Cx, out: &mut Vec<Piece>) -> Result<()> {
+        let events = self.0.push(cx.event(piece))?;
+        Self::feed(events, cx, out);
+        Ok(())
+    }
+
+    fn finish_pieces(&mut self, cx: &mut Cx, out: &mut Vec<Piece>) -> Result<()> {
+        let events = self.0.finish()?;
+        Self::feed(events, cx, out);
+        Ok(())
+    }
+}

@@ -1,0 +1,272 @@
+//! The streaming engine gives the same events as its stages chained one by one (the
+//! transformers' event API), for any split of its input: text chunks, or provider SSE bytes
+//! cut anywhere. And what it packs for JS (words and one string) decodes to those events.
+
+use citeflow::engine::{ops, StreamEngine};
+use citeflow::event::Event;
+use citeflow::provider::{ProviderByteStream, StreamFormat};
+use citeflow::transform::{OutputTransformer, OutputTransformerChain, OutputTransformerConfig};
+use proptest::prelude::*;
+use serde_json::{json, Value};
+
+#[path = "support/streams.rs"]
+mod streams;
+use streams::{cut_bounds, THINK_PIECES};
+
+fn cases(n: u32) -> u32 {
+    std::env::var("CITEFLOW_PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(n)
+}
+
+const CITE_PIECES: &[&str] = &[
+    "[", "]", "1", "2", "[1]", "(2)", " ", ".", "é", "😀", "[1, 2]", "\n\n",
+];
+
+fn text() -> impl Strategy<Value = String> {
+    prop::collection::vec(
+        prop_oneof![
+            prop::sample::select(THINK_PIECES),
+            prop::sample::select(CITE_PIECES)
+        ],
+        0..40,
+    )
+    .prop_map(|v| v.concat())
+}
+
+fn configs(filter: bool) -> Vec<OutputTransformerConfig> {
+    let mut c = vec![
+        OutputTransformerConfig::from_value(
+            &json!({"type": "think_tag", "kwargs": {"idPrefix": "t"}}),
+        )
+        .unwrap(),
+        OutputTransformerConfig::from_value(
+            &json!({"type": "citations", "kwargs": {"sourceCount": 2}}),
+        )
+        .unwrap(),
+    ];
+    if filter {
+        c.push(OutputTransformerConfig::event_filter(&[
+            "response", "citation", "usage",
+        ]));
+    }
+    c
+}
+
+fn chain(filter: bool) -> OutputTransformerChain {
+    OutputTransformerChain::from_configs(&configs(filter)).unwrap()
+}
+
+fn is_content(kind: &str) -> bool {
+    !kind.ends_with("_start") && !kind.ends_with("_end")
+}
+
+/// Adjacent text of one block merged, empty text dropped: what a UI shows. Citation events
+/// come apart, in order (where one falls between text depends on where the chunks end).
+fn merged(events: &[Event]) -> (Vec<Event>, Vec<Event>) {
+    let cites = events
+        .iter()
+        .filter(|e| e.kind == "citation")
+        .cloned()
+        .collect();
+    let mut out: Vec<Event> = Vec::new();
+    for e in events.iter().filter(|e| e.kind != "citation") {
+        if is_content(&e.kind) && e.text_value() == Some("") {
+            continue;
+        }
+        if let Some(last) = out.last_mut() {
+            if is_content(&e.kind)
+                && last.kind == e.kind
+                && last.id == e.id
+                && last.extra == e.extra
+            {
+                if let (Value::String(a), Some(b)) = (&mut last.value, e.text_value()) {
+                    a.push_str(b);
+                    continue;
+                }
+            }
+        }
+        out.push(e.clone());
+    }
+    (out, cites)
+}
+
+fn chunks<'a>(text: &'a str, cuts: &[usize]) -> Vec<&'a str> {
+    cut_bounds(text, cuts)
+        .windows(2)
+        .map(|w| &text[w[0]..w[1]])
+        .collect()
+}
+
+/// Decodes an encoded step as the JS face does.
+fn decode(enc: &ops::Encoder, ids: &mut Vec<Option<String>>) -> Vec<Event> {
+    let units: Vec<u16> = enc.text.encode_utf16().collect();
+    let slice = |a: u32, b: u32| String::from_utf16(&units[a as usize..b as usize]).unwrap();
+    let w = &enc.words;
+    assert_eq!(w[0] as usize, w.len());
+    assert_eq!(w[2] as usize, enc.text.len());
+    let kind = |k: u32| if k == 0 { "response" } else { "thinking" };
+    let mut out = Vec::new();
+    let mut i = ops::HEADER;
+    while i < w.len() {
+        match w[i] {
+            ops::ID => {
+                assert_eq!(w[i + 1] as usize, ids.len());
+                ids.push(Some(slice(w[i + 2], w[i + 3])));
+                i += 4;
+            }
+            ops::START | ops::END => {
+                let suffix = if w[i] == ops::START { "_start" } else { "_end" };
+                out.push(Event::text(
+                    &format!("{}{suffix}", kind(w[i + 1])),
+                    ids[w[i + 2] as usize].clone(),
+                    "",
+                ));
+                i += 3;
+            }
+            ops::TEXT => {
+                out.push(Event::text(
+                    kind(w[i + 1]),
+                    ids[w[i + 2] as usize].clone(),
+                    slice(w[i + 3], w[i + 4]),
+                ));
+                i += 5;
+            }
+            ops::EVENT => {
+                out.push(serde_json::from_str(&slice(w[i + 1], w[i + 2])).unwrap());
+                i += 3;
+            }
+            other => panic!("unknown op {other}"),
+        }
+    }
+    out
+}
+
+/// Runs text chunks through an engine, checking each step's encoding against its events.
+fn engine_text(chunks: &[&str], filter: bool) -> Vec<Event> {
+    let mut engine = StreamEngine::new(None, &configs(filter)).unwrap();
+    let mut enc = ops::Encoder::default();
+    let mut ids = vec![None];
+    let mut all = Vec::new();
+    let mut step =
+        |pieces: Vec<citeflow::engine::Piece>, engine: &StreamEngine, all: &mut Vec<Event>| {
+            enc.encode(&pieces, engine.cx());
+            let events: Vec<Event> = pieces.into_iter().map(|p| engine.cx().event(p)).collect();
+            assert_eq!(merged(&decode(&enc, &mut ids)), merged(&events));
+            all.extend(events);
+        };
+    for chunk in chunks {
+        let pieces = engine.push_text(chunk, Some("m")).unwrap().to_vec();
+        step(pieces, &engine, &mut all);
+    }
+    let pieces = engine.finish().unwrap().to_vec();
+    step(pieces, &engine, &mut all);
+    all
+}
+
+fn chained(events: impl IntoIterator<Item = Event>, filter: bool) -> Vec<Event> {
+    let mut c = chain(filter);
+    let mut out = Vec::new();
+    for e in events {
+        out.extend(c.push(e).unwrap());
+    }
+    out.extend(c.finish().unwrap());
+    out
+}
+
+/// An OpenAI-style SSE body with one delta per chunk.
+fn openai_body(chunks: &[&str]) -> String {
+    let mut body = String::new();
+    for c in chunks {
+        let data = json!({"id": "c1", "choices": [{"index": 0, "delta": {"content": c}}]});
+        body.push_str(&format!("data: {data}\n\n"));
+    }
+    let last = json!({"id": "c1", "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}], "usage": {"prompt_tokens": 3}});
+    body.push_str(&format!("data: {last}\n\ndata: [DONE]\n\n"));
+    body
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(cases(256)))]
+
+    #[test]
+    fn text_in_any_split_gives_the_chained_events(
+        text in text(), cuts in prop::collection::vec(any::<usize>(), 0..12), filter in any::<bool>()
+    ) {
+        let expected = merged(&chained([Event::text("response", Some("m".into()), text.clone())], filter));
+        let got = merged(&engine_text(&chunks(&text, &cuts), filter));
+        prop_assert_eq!(got, expected);
+    }
+
+    #[test]
+    fn sse_bytes_cut_anywhere_give_the_chained_events(
+        text in text(),
+        deltas in prop::collection::vec(any::<usize>(), 0..8),
+        cuts in prop::collection::vec(any::<usize>(), 0..12),
+        filter in any::<bool>(),
+    ) {
+        let body = openai_body(&chunks(&text, &deltas));
+        let mut decoder = ProviderByteStream::new(StreamFormat::OpenAi);
+        let mut events = decoder.push(body.as_bytes()).unwrap();
+        events.extend(decoder.finish().unwrap());
+        let expected = merged(&chained(events, filter));
+
+        let bytes = body.as_bytes();
+        let mut bounds: Vec<usize> = cuts.iter().map(|c| c % (bytes.len() + 1)).collect();
+        bounds.extend([0, bytes.len()]);
+        bounds.sort_unstable();
+        let mut engine = StreamEngine::new(Some(StreamFormat::OpenAi), &configs(filter)).unwrap();
+        let mut got = Vec::new();
+        for w in bounds.windows(2) {
+            got.extend(engine.push_bytes_events(&bytes[w[0]..w[1]]).unwrap());
+        }
+        got.extend(engine.finish_events().unwrap());
+        prop_assert_eq!(engine.finish_reason(), Some("stop"));
+        prop_assert_eq!(merged(&got), expected);
+    }
+}
+
+#[test]
+fn events_with_fields_of_their_own_keep_them() {
+    // The citation parser keeps a response event's fields on the text it releases.
+    let mut engine = StreamEngine::new(None, &configs(false)[1..]).unwrap();
+    let mut event = Event::text("response", Some("r".into()), "Water [1].");
+    event.extra.insert("level".into(), json!(2));
+    let mut got = engine.push_event_events(event).unwrap();
+    got.extend(
+        engine
+            .push_event_events(Event::json("status", None, json!({"ok": true})))
+            .unwrap(),
+    );
+    got.extend(engine.finish_events().unwrap());
+    let cites: Vec<&Event> = got.iter().filter(|e| e.kind == "citation").collect();
+    assert_eq!(cites.len(), 1);
+    assert!(got
+        .iter()
+        .any(|e| e.kind == "status" && e.value["ok"] == true));
+    assert!(got
+        .iter()
+        .filter(|e| e.kind == "response")
+        .all(|e| e.extra.get("level") == Some(&json!(2))));
+}
+
+#[test]
+fn misuse_is_an_error_with_a_code() {
+    let mut engine = StreamEngine::new(None, &configs(false)).unwrap();
+    assert_eq!(
+        engine.push_bytes(b"data: x\n\n").unwrap_err().code(),
+        "INVALID_EVENT"
+    );
+    engine.finish().unwrap();
+    assert_eq!(
+        engine.push_text("a", None).unwrap_err().code(),
+        "STREAM_FINISHED"
+    );
+    assert_eq!(engine.finish().unwrap_err().code(), "STREAM_FINISHED");
+    let mut truncated = StreamEngine::new(Some(StreamFormat::OpenAi), &[]).unwrap();
+    truncated
+        .push_bytes(b"data: {\"choices\":[{\"delta\":{\"content\":\"a\"}}]}\n\n")
+        .unwrap();
+    assert_eq!(truncated.finish().unwrap_err().code(), "STREAM_TRUNCATED");
+}
