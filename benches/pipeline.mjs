@@ -4,7 +4,7 @@
 // reasoning middleware (its transform, called directly) + a regex marker scan. Same bytes,
 // same 1 KB network chunks, same process.
 import { createParser } from "eventsource-parser";
-import { CitationParser, OutputTransformerChain, ProviderBodyDecoder, ThinkTagOutputTransformer } from "citeflow";
+import { CitationParser, ProviderBodyDecoder, ThinkTagOutputTransformer } from "citeflow";
 import { rng } from "../tests/js/helpers.mjs";
 import { aiSdkReasoningTransform } from "./peers.mjs";
 import { time } from "./timing.mjs";
@@ -33,16 +33,15 @@ function body() {
 export async function run({ runs = 5 } = {}) {
   const { chunks, tokens } = body();
   let oursCites = 0;
+  // One decoder running the transformers in the same engine (what invoker streams do).
   const ours = () => {
-    const body = new ProviderBodyDecoder("openai");
-    const chain = new OutputTransformerChain([new ThinkTagOutputTransformer(), new CitationParser({ sourceCount: 5 })]);
+    const body = new ProviderBodyDecoder("openai", { transformers: [new ThinkTagOutputTransformer(), new CitationParser({ sourceCount: 5 })] });
     let cites = 0;
     const take = (events) => {
       for (const e of events) if (e.type === "citation") cites++;
     };
-    for (const c of chunks) for (const e of body.push(c)) take(chain.push(e));
-    for (const e of body.finish()) take(chain.push(e));
-    take(chain.finish());
+    for (const c of chunks) take(body.push(c));
+    take(body.finish());
     oursCites = cites;
   };
   const decoder = new TextDecoder();

@@ -158,14 +158,18 @@ export class ValidationOutputTransformer extends OutputTransformer {
   constructor(options: ValidationOptions);
 }
 
-/** Transformers applied in order: events released by one feed the next. */
+/**
+ * Transformers applied in order: events released by one feed the next. A chain of built-in
+ * transformers runs as one engine in the core (one trip into wasm per chunk); a chain with a
+ * transformer written in JS runs each member on its own.
+ */
 export class OutputTransformerChain extends OutputTransformer {
   constructor(transformers: OutputTransformer[]);
   static fromConfigs(configs: OutputTransformerConfigInput[]): OutputTransformerChain;
   readonly transformers: OutputTransformer[];
 }
 
-export type TransformerType = "identity" | "json" | "think_tag" | "event_filter" | "validation";
+export type TransformerType = "identity" | "json" | "think_tag" | "event_filter" | "validation" | "citations";
 /** A type name (snake_case or camelCase), a `{type, kwargs}` object, or a config. */
 export type OutputTransformerConfigInput =
   | TransformerType
@@ -184,6 +188,8 @@ export class OutputTransformerConfig {
   static thinkTag(options?: ThinkTagOptions): OutputTransformerConfig;
   static eventFilter(eventTypes: string[]): OutputTransformerConfig;
   static validation(options: ValidationOptions): OutputTransformerConfig;
+  /** The streaming citation parser (builds a CitationParser). */
+  static citations(options?: CitationOptions): OutputTransformerConfig;
   /** Checks a config and returns it in canonical form; unknown types throw UNKNOWN_TRANSFORMER. */
   static fromConfig(config: OutputTransformerConfigInput): OutputTransformerConfig;
   build(): OutputTransformer;
@@ -390,16 +396,29 @@ export class ProviderStreamDecoder {
   readonly finishReason: string | null;
   transformStream(): TransformStream<SSEMessage, Event>;
 }
-/** Response body bytes → events, SSE and provider decoding in one step per network chunk. */
+export interface ProviderBodyDecoderOptions {
+  /**
+   * Output transformers run inside the decoder, in order: configs or built-in transformers
+   * (ThinkTag, CitationParser, EventFilter, JSON, Validation, Identity, or a chain of them).
+   * A transformer written in JS is refused (INVALID_OPTION): pipe the events through it.
+   */
+  transformers?: Array<OutputTransformerConfigInput | OutputTransformer | OutputTransformerChain>;
+}
+/**
+ * Response body bytes → events: SSE, provider decoding and the given transformers in one
+ * step per network chunk (the core's streaming engine).
+ */
 export class ProviderBodyDecoder {
-  constructor(format: StreamFormat);
+  constructor(format: StreamFormat, options?: ProviderBodyDecoderOptions);
   push(chunk: Uint8Array | ArrayBuffer | ArrayBufferView | string): Event[];
   /** Throws SSE_TRUNCATED / STREAM_TRUNCATED when the body ended early. */
   finish(): Event[];
+  /** Why the model stopped ("stop", "length", "end_turn", …), once it said so. */
+  readonly finishReason: string | null;
   transformStream(): TransformStream<Uint8Array | string, Event>;
 }
-/** A streamed response body (bytes) as events: `decodeProviderStream(res.body, "openai")`. */
-export function decodeProviderStream(body: ReadableStream<Uint8Array>, format: StreamFormat): ReadableStream<Event>;
+/** A streamed response body (bytes) as events: `decodeProviderStream(res.body, "openai", {transformers})`. */
+export function decodeProviderStream(body: ReadableStream<Uint8Array>, format: StreamFormat, options?: ProviderBodyDecoderOptions): ReadableStream<Event>;
 
 // ---- model invokers ---------------------------------------------------------------------------
 

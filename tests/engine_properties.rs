@@ -2,7 +2,7 @@
 //! transformers' event API), for any split of its input: text chunks, or provider SSE bytes
 //! cut anywhere. And what it packs for JS (words and one string) decodes to those events.
 
-use citeflow::engine::{ops, StreamEngine};
+use citeflow::engine::{ops, Step, StreamEngine};
 use citeflow::event::Event;
 use citeflow::provider::{ProviderByteStream, StreamFormat};
 use citeflow::transform::{OutputTransformer, OutputTransformerChain, OutputTransformerConfig};
@@ -149,19 +149,20 @@ fn engine_text(chunks: &[&str], filter: bool) -> Vec<Event> {
     let mut enc = ops::Encoder::default();
     let mut ids = vec![None];
     let mut all = Vec::new();
-    let mut step =
-        |pieces: Vec<citeflow::engine::Piece>, engine: &StreamEngine, all: &mut Vec<Event>| {
-            enc.encode(&pieces, engine.cx());
-            let events: Vec<Event> = pieces.into_iter().map(|p| engine.cx().event(p)).collect();
-            assert_eq!(merged(&decode(&enc, &mut ids)), merged(&events));
-            all.extend(events);
-        };
+    let mut check = |step: Step<'_>, all: &mut Vec<Event>| {
+        enc.encode(step.pieces, step.cx);
+        let events: Vec<Event> = step
+            .pieces
+            .iter()
+            .map(|p| step.cx.event(p.clone()))
+            .collect();
+        assert_eq!(merged(&decode(&enc, &mut ids)), merged(&events));
+        all.extend(events);
+    };
     for chunk in chunks {
-        let pieces = engine.push_text(chunk, Some("m")).unwrap().to_vec();
-        step(pieces, &engine, &mut all);
+        check(engine.push_text(chunk, Some("m")).unwrap(), &mut all);
     }
-    let pieces = engine.finish().unwrap().to_vec();
-    step(pieces, &engine, &mut all);
+    check(engine.finish().unwrap(), &mut all);
     all
 }
 

@@ -3,7 +3,7 @@ import * as core from "../gen/citeflow.js";
 import { citeflowError, describe } from "./errors.js";
 import { checkEvent, eventType, eventValue, RESPONSE } from "./events.js";
 import { memory, ready } from "./runtime.js";
-import { OutputTransformer } from "./transformers.js";
+import { OutputTransformer, registerCitationParser, STAGE } from "./transformers.js";
 
 export function parseCitations(text, options) {
   ready();
@@ -71,6 +71,10 @@ export class CitationParser extends OutputTransformer {
 
   fresh() {
     return new CitationParser(this.#options);
+  }
+
+  [STAGE]() {
+    return [{ type: "citations", kwargs: this.#options }];
   }
 
   push(input) {
@@ -177,3 +181,5 @@ export class CitationParser extends OutputTransformer {
     }
   }
 }
+
+registerCitationParser((options) => new CitationParser(options));

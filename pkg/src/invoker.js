@@ -371,10 +371,9 @@ export function buildLMInvoker(modelId, given) {
               finish();
               throw invokerError("INVALID_PROVIDER_DATA", `${modelId}: the answer to a stream request has no body`, { retryable: false }, secrets);
             }
-            let events = sent.body.pipeThrough(new ProviderBodyDecoder(sent.http.streamFormat).transformStream());
-            const chain = transformers();
-            if (chain) events = events.pipeThrough(chain.transformStream());
-            reader = events.getReader();
+            // Decoding and the output transformers run as one engine: one step per chunk.
+            const decoder = new ProviderBodyDecoder(sent.http.streamFormat, { transformers: outputTransformers });
+            reader = sent.body.pipeThrough(decoder.transformStream()).getReader();
           }
           try {
             const { value, done } = await reader.read();

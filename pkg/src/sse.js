@@ -1,8 +1,10 @@
 // Server-sent events from network bytes: the decoder providers' streams go through.
 import * as core from "../gen/citeflow.js";
-import { citeflowError, describe, isInstance, knownFields, prop } from "./errors.js";
+import { Engine } from "./engine.js";
+import { citeflowError, describe, isInstance, knownFields, list, prop } from "./errors.js";
 import { ready } from "./runtime.js";
 import { transformStreamOf } from "./streams.js";
+import { STAGE } from "./transformers.js";
 import { holdHalfPair } from "./surrogates.js";
 
 const encoder = new TextEncoder();
@@ -121,39 +123,69 @@ export class ProviderStreamDecoder {
 }
 
 /**
- * Response body bytes → citeflow events: SSE and provider decoding in one step per network
- * chunk (one trip into wasm per chunk rather than one per message).
+ * The engine configs of `transformers` (configs, built transformers, or a chain) for a
+ * decoder that runs them in the same engine.
+ */
+function transformerStages(transformers) {
+  if (transformers === undefined) return [];
+  const stages = [];
+  list(transformers, "INVALID_OPTION", "transformers").forEach((t, i) => {
+    if (t !== null && typeof t === "object" && typeof t[STAGE] === "function") {
+      const own = t[STAGE]();
+      if (own === null) throw citeflowError("INVALID_OPTION", `transformers[${i}] is written in JS and cannot run inside the decoder; pipe the decoder's events through it instead`);
+      stages.push(...own);
+    } else {
+      stages.push(t);
+    }
+  });
+  return stages;
+}
+
+/**
+ * Response body bytes → citeflow events: SSE framing, provider decoding and, when given,
+ * output transformers and the citation parser, all in one step per network chunk (one trip
+ * into wasm per chunk for the whole pipeline).
  */
 export class ProviderBodyDecoder {
-  #core;
+  #engine;
   #format;
+  #options;
   #utf8 = new Utf8Chunks("ProviderBodyDecoder");
 
-  constructor(format) {
+  /** `transformers`: configs or built transformers (ThinkTag, CitationParser, a chain, …) applied in order. */
+  constructor(format, options = {}) {
     ready();
     if (typeof format !== "string") throw citeflowError("UNKNOWN_PROVIDER", `ProviderBodyDecoder takes a format name ("openai", "openrouter", "openai-compatible", "anthropic"); got ${describe(format)}`);
-    this.#core = new core.ProviderBytesCore(format);
+    const { transformers } = knownFields(options, ["transformers"], "INVALID_OPTION", "ProviderBodyDecoder options");
+    this.#engine = new Engine(format, transformerStages(transformers));
     this.#format = format;
+    this.#options = options;
   }
 
   push(chunk) {
-    return this.#core.push(this.#utf8.bytes(chunk));
+    return this.#engine.pushBytes(this.#utf8.bytes(chunk));
   }
 
   finish() {
-    const out = this.#core.push(this.#utf8.flush());
-    return [...out, ...this.#core.finish()];
+    const out = this.#engine.pushBytes(this.#utf8.flush());
+    out.push(...this.#engine.finish());
+    return out;
+  }
+
+  /** Why the model stopped ("stop", "length", "end_turn", …), once it said so. */
+  get finishReason() {
+    return this.#engine.finishReason;
   }
 
   transformStream() {
-    return transformStreamOf(new ProviderBodyDecoder(this.#format));
+    return transformStreamOf(new ProviderBodyDecoder(this.#format, this.#options));
   }
 }
 
 /** A provider's streamed response body (a fetch body) as a stream of citeflow events. */
-export function decodeProviderStream(body, format) {
+export function decodeProviderStream(body, format, options = {}) {
   if (body === null || typeof body !== "object" || typeof prop(body, "pipeThrough", "INVALID_OPTION", "the body") !== "function") {
     throw citeflowError("INVALID_OPTION", `decodeProviderStream takes a ReadableStream of bytes (a fetch Response body); got ${describe(body)}`);
   }
-  return body.pipeThrough(new ProviderBodyDecoder(format).transformStream());
+  return body.pipeThrough(new ProviderBodyDecoder(format, options).transformStream());
 }

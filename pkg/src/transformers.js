@@ -2,13 +2,38 @@
 // only moves values across the boundary in the cheapest way for each transformer.
 import * as core from "../gen/citeflow.js";
 import { citeflowError, describe, isInstance, list, noMoreArguments } from "./errors.js";
+import { Engine } from "./engine.js";
 import { checkEvent, eventType, eventValue, RESPONSE, toEvent } from "./events.js";
 import { memory, ready } from "./runtime.js";
 import { transformStreamOf } from "./streams.js";
 import { holdHalfPair } from "./surrogates.js";
 
+/**
+ * The key of a method that describes a transformer as a stage of the core's streaming engine
+ * (its `{type, kwargs}` config), or returns null for one that runs only in JS (a subclass
+ * written by a user). Chains and provider decoders whose transformers all describe
+ * themselves run as one engine: one trip into wasm per chunk for the whole pipeline.
+ */
+export const STAGE = Symbol("citeflow.stage");
+
+/** The engine configs of these transformers, or null when one of them has none. */
+export function stagesOf(transformers) {
+  const stages = [];
+  for (const t of transformers) {
+    const own = typeof t[STAGE] === "function" ? t[STAGE]() : null;
+    if (own === null) return null;
+    stages.push(...own);
+  }
+  return stages;
+}
+
 /** Shared by every transformer: a web TransformStream over a fresh copy of it. */
 export class OutputTransformer {
+  /** Engine stage configs; none for transformers written in JS. */
+  [STAGE]() {
+    return null;
+  }
+
   /** A fresh copy with the same options and new stream state (each transformer has its own). */
   fresh() {
     throw citeflowError("NOT_IMPLEMENTED", `${this.constructor.name} does not implement fresh(), which transformStream() needs`);
@@ -54,6 +79,10 @@ export class ThinkTagOutputTransformer extends OutputTransformer {
 
   fresh() {
     return new ThinkTagOutputTransformer(this.#options);
+  }
+
+  [STAGE]() {
+    return [{ type: "think_tag", kwargs: this.#options }];
   }
 
   push(input) {
@@ -168,6 +197,10 @@ export class EventFilterOutputTransformer extends OutputTransformer {
     return new EventFilterOutputTransformer(this.#eventTypes);
   }
 
+  [STAGE]() {
+    return [{ type: "event_filter", kwargs: { eventTypes: this.#eventTypes } }];
+  }
+
   push(input) {
     const event = toEvent(input);
     if (this.#done) this.#core.ensureOpen();
@@ -229,6 +262,10 @@ export class IdentityOutputTransformer extends OutputTransformer {
     return new IdentityOutputTransformer();
   }
 
+  [STAGE]() {
+    return [{ type: "identity" }];
+  }
+
   push(input) {
     const event = toEvent(input);
     if (this.#done) this.#core.ensureOpen();
@@ -255,6 +292,10 @@ export class JSONOutputTransformer extends CoreTransformer {
   fresh() {
     return new JSONOutputTransformer();
   }
+
+  [STAGE]() {
+    return [{ type: "json" }];
+  }
 }
 
 export class ValidationOutputTransformer extends CoreTransformer {
@@ -268,10 +309,29 @@ export class ValidationOutputTransformer extends CoreTransformer {
   fresh() {
     return new ValidationOutputTransformer(this.#options);
   }
+
+  [STAGE]() {
+    return [{ type: "validation", kwargs: this.#options }];
+  }
+}
+
+/**
+ * The text of an event the engine can take as plain answer text (`response`, a string value,
+ * no fields of its own), or null.
+ */
+function plainText(event) {
+  if (eventType(event) !== RESPONSE) return null;
+  const value = eventValue(event);
+  if (typeof value !== "string") return null;
+  const { id, valueType } = event;
+  if (!(id === null || id === undefined || typeof id === "string") || !(valueType === undefined || valueType === "text")) return null;
+  for (const key of Object.keys(event)) if (key !== "id" && key !== "type" && key !== "value" && key !== "valueType") return null;
+  return value;
 }
 
 export class OutputTransformerChain extends OutputTransformer {
   #transformers;
+  #engine;
   #done = false;
 
   constructor(transformers, ...more) {
@@ -284,6 +344,9 @@ export class OutputTransformerChain extends OutputTransformer {
       }
     });
     this.#transformers = items;
+    const stages = stagesOf(items);
+    // Transformers written in JS cannot run in the engine: then each runs on its own.
+    this.#engine = stages === null ? null : new Engine(null, stages);
   }
 
   static fromConfigs(configs) {
@@ -296,6 +359,10 @@ export class OutputTransformerChain extends OutputTransformer {
 
   fresh() {
     return new OutputTransformerChain(this.#transformers.map((t) => t.fresh()));
+  }
+
+  [STAGE]() {
+    return stagesOf(this.#transformers);
   }
 
   #flow(from, events) {
@@ -311,7 +378,11 @@ export class OutputTransformerChain extends OutputTransformer {
     if (this.#done) {
       throw citeflowError("STREAM_FINISHED", "OutputTransformerChain has already finished; create a new transformer for a new stream");
     }
-    return this.#flow(0, [toEvent(input)]);
+    if (this.#engine === null) return this.#flow(0, [toEvent(input)]);
+    if (typeof input === "string") return this.#engine.pushText(input);
+    const event = checkEvent(input);
+    const text = plainText(event);
+    return text === null ? this.#engine.pushEvent(event) : this.#engine.pushText(text, event.id);
   }
 
   finish() {
@@ -319,6 +390,7 @@ export class OutputTransformerChain extends OutputTransformer {
       throw citeflowError("STREAM_FINISHED", "OutputTransformerChain has already finished; create a new transformer for a new stream");
     }
     this.#done = true;
+    if (this.#engine !== null) return this.#engine.finish();
     const out = [];
     this.#transformers.forEach((t, i) => out.push(...this.#flow(i + 1, t.finish())));
     return out;
@@ -327,6 +399,13 @@ export class OutputTransformerChain extends OutputTransformer {
   transform(output) {
     return this.#transformers.reduce((o, t) => t.transform(o), output);
   }
+}
+
+// The citation parser lives in citations.js (which extends OutputTransformer from here) and
+// registers how to build it, so that configs can name it without an import cycle.
+let buildCitationParser = null;
+export function registerCitationParser(build) {
+  buildCitationParser = build;
 }
 
 /** A transformer described as data: `{type, kwargs}`. */
@@ -359,6 +438,10 @@ export class OutputTransformerConfig {
     return new OutputTransformerConfig("validation", options);
   }
 
+  static citations(options = {}) {
+    return new OutputTransformerConfig("citations", options);
+  }
+
   /** From a type name, a `{type, kwargs}` object, or a config. */
   static fromConfig(config) {
     if (isInstance(config, OutputTransformerConfig)) return config;
@@ -380,6 +463,8 @@ export class OutputTransformerConfig {
         return new EventFilterOutputTransformer(k.eventTypes ?? k.event_types);
       case "validation":
         return new ValidationOutputTransformer(k);
+      case "citations":
+        if (buildCitationParser !== null) return buildCitationParser(k);
     }
     throw citeflowError("UNKNOWN_TRANSFORMER", `unknown output transformer type ${JSON.stringify(this.type)}`);
   }

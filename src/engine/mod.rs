@@ -63,6 +63,13 @@ impl EngineError {
 
 type Result<T> = std::result::Result<T, EngineError>;
 
+/// What one step released: its pieces, and the arena and ids they refer to.
+#[derive(Debug, Clone, Copy)]
+pub struct Step<'a> {
+    pub pieces: &'a [Piece],
+    pub cx: &'a Cx,
+}
+
 /// Provider decoding and stages in one machine. Each step returns the pieces it released;
 /// their text is in [`StreamEngine::cx`]'s arena until the next step.
 pub struct StreamEngine {
@@ -112,7 +119,7 @@ impl StreamEngine {
     }
 
     /// Response body bytes (of the format given at construction).
-    pub fn push_bytes(&mut self, bytes: &[u8]) -> Result<&[Piece]> {
+    pub fn push_bytes(&mut self, bytes: &[u8]) -> Result<Step<'_>> {
         self.begin()?;
         let Some(source) = self.source.as_mut() else {
             return Err(TransformError::InvalidEvent(
@@ -125,11 +132,11 @@ impl StreamEngine {
             self.out.push(piece);
         }
         self.run(0)?;
-        Ok(&self.out)
+        Ok(self.step())
     }
 
     /// A chunk of answer text (a `response` event with this id).
-    pub fn push_text(&mut self, text: &str, id: Option<&str>) -> Result<&[Piece]> {
+    pub fn push_text(&mut self, text: &str, id: Option<&str>) -> Result<Step<'_>> {
         self.begin()?;
         let id = self.cx.ids.intern_opt(id);
         let text = self.cx.arena.push(text);
@@ -139,21 +146,21 @@ impl StreamEngine {
             text,
         });
         self.run(0)?;
-        Ok(&self.out)
+        Ok(self.step())
     }
 
     /// Any event.
-    pub fn push_event(&mut self, event: Event) -> Result<&[Piece]> {
+    pub fn push_event(&mut self, event: Event) -> Result<Step<'_>> {
         self.begin()?;
         let piece = self.cx.piece(event);
         self.out.push(piece);
         self.run(0)?;
-        Ok(&self.out)
+        Ok(self.step())
     }
 
     /// Ends the stream: the provider must have said it was complete; each stage releases
     /// what it held back, through the stages after it.
-    pub fn finish(&mut self) -> Result<&[Piece]> {
+    pub fn finish(&mut self) -> Result<Step<'_>> {
         self.begin()?;
         self.lifecycle.finish()?;
         let mut done = Vec::new();
@@ -173,7 +180,14 @@ impl StreamEngine {
             done.append(&mut self.out);
         }
         self.out = done;
-        Ok(&self.out)
+        Ok(self.step())
+    }
+
+    fn step(&self) -> Step<'_> {
+        Step {
+            pieces: &self.out,
+            cx: &self.cx,
+        }
     }
 
     /// Feeds `self.out` through the stages from `from` on; the result is in `self.out`.

@@ -1,7 +1,7 @@
 //! The engine's events: typed [`Piece`]s whose text lives in one [`Arena`] per step, and the
 //! [`Ids`] table that names blocks without a string per event.
 
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 use std::ops::Range;
 
 use serde_json::Value;
@@ -108,7 +108,7 @@ impl Arena {
 #[derive(Debug, Clone)]
 pub struct Ids {
     names: Vec<String>,
-    index: HashMap<String, IdRef>,
+    index: BTreeMap<String, IdRef>,
     /// Unique per table, so a stage can tell whether an [`IdRef`] it kept is of this table.
     generation: u64,
 }
@@ -119,7 +119,7 @@ impl Default for Ids {
         static NEXT: AtomicU64 = AtomicU64::new(1);
         Self {
             names: Vec::new(),
-            index: HashMap::new(),
+            index: BTreeMap::new(),
             generation: NEXT.fetch_add(1, Ordering::Relaxed),
         }
     }

@@ -5,6 +5,7 @@ use wasm_bindgen::JsValue;
 
 use crate::chunk::ChunkError;
 use crate::cite::CiteError;
+use crate::engine::EngineError;
 use crate::error::TransformError;
 use crate::filter::SimilarityError;
 use crate::provider::{RequestError, SseError, StreamError};
@@ -43,6 +44,7 @@ macro_rules! js_errors_from {
 }
 
 js_errors_from!(
+    EngineError,
     TransformError,
     CiteError,
     RequestError,

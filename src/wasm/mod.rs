@@ -8,6 +8,8 @@ mod citations;
 mod convert;
 #[cfg(feature = "wasm-csl-module")]
 mod csl;
+#[cfg(not(feature = "wasm-csl-module"))]
+mod engine;
 mod errors;
 #[cfg(not(feature = "wasm-csl-module"))]
 mod event_filter;

@@ -7,8 +7,8 @@ use wasm_bindgen::prelude::*;
 use super::convert;
 use super::errors::js_error;
 use crate::provider::{
-    ProviderByteStream, ProviderStreamDecoder, SseDecoder, SseMessage, StreamFormat,
-    DEFAULT_MAX_EVENT_BYTES, DEFAULT_MAX_LINE_BYTES,
+    ProviderStreamDecoder, SseDecoder, SseMessage, StreamFormat, DEFAULT_MAX_EVENT_BYTES,
+    DEFAULT_MAX_LINE_BYTES,
 };
 
 /// A byte limit from JS: a whole number ≥ 1 (up to 2^32 − 1), or the default.
@@ -81,30 +81,6 @@ impl ProviderStreamCore {
     #[wasm_bindgen(js_name = finishReason)]
     pub fn finish_reason(&self) -> Option<String> {
         self.inner.finish_reason().map(str::to_owned)
-    }
-}
-
-/// Response body bytes → events in one step (`decodeProviderStream`).
-#[wasm_bindgen]
-pub struct ProviderBytesCore {
-    inner: ProviderByteStream,
-}
-
-#[wasm_bindgen]
-impl ProviderBytesCore {
-    #[wasm_bindgen(constructor)]
-    pub fn new(format: &str) -> Result<ProviderBytesCore, JsValue> {
-        Ok(Self {
-            inner: ProviderByteStream::new(stream_format(format)?),
-        })
-    }
-
-    pub fn push(&mut self, bytes: &[u8]) -> Result<JsValue, JsValue> {
-        Ok(convert::to_js(&self.inner.push(bytes)?))
-    }
-
-    pub fn finish(&mut self) -> Result<JsValue, JsValue> {
-        Ok(convert::to_js(&self.inner.finish()?))
     }
 }
 

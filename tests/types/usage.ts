@@ -35,6 +35,7 @@ import init, {
   SSEDecoder,
   type SSEMessage,
   decodeProviderStream,
+  ProviderBodyDecoder,
   buildLMInvoker,
   buildEMInvoker,
   buildDMInvoker,
@@ -131,3 +132,12 @@ new DMRelevanceFilter(buildDMInvoker("typesafe/jev-1.13"), { batch_size: 3 });
 await lmFilter.filter({ chunks: myChunks });
 const streamedResult: GenerationResult = await cf.result("Answer [1].", [{ content: "c", metadata: { type: "book", title: "t" } }]);
 console.log(streamedResult.text);
+
+// The streaming engine: a decoder running transformers, configs naming the citation parser.
+{
+  const decoder = new ProviderBodyDecoder("openai", { transformers: [new ThinkTagOutputTransformer(), OutputTransformerConfig.citations({ sourceCount: 2 }), { type: "event_filter", kwargs: { eventTypes: ["response"] } }] });
+  const events: Event[] = decoder.push(new Uint8Array());
+  const reason: string | null = decoder.finishReason;
+  void events;
+  void reason;
+}

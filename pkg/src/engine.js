@@ -1,0 +1,97 @@
+// The streaming engine of the core (provider SSE bytes → transformers → citations in one
+// machine, one trip into wasm per chunk), and the decoding of what each step returns: words
+// and one string, turned into event objects in a single pass (src/engine/ops.rs).
+import * as core from "../gen/citeflow.js";
+import { citeflowError } from "./errors.js";
+import { memory, ready } from "./runtime.js";
+
+const ID = 1;
+const START = 2;
+const TEXT = 3;
+const END = 4;
+const EVENT = 5;
+const HEADER = 3;
+const TYPES = [
+  ["response_start", "response", "response_end"],
+  ["thinking_start", "thinking", "thinking_end"],
+];
+// From this length on, TextEncoder.encodeInto beats wasm-bindgen's per-character copy.
+const ENCODE_INTO_MIN = 128;
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+export class Engine {
+  #core;
+  #ids = [null];
+  #u32 = null;
+
+  /** `format`: a provider stream format for byte input, or null; `stages`: transformer configs. */
+  constructor(format, stages) {
+    ready();
+    this.#core = new core.EngineCore(format, stages);
+  }
+
+  /** Response body bytes (a Uint8Array). */
+  pushBytes(bytes) {
+    const ptr = this.#core.inputBuffer(bytes.length);
+    new Uint8Array(memory().buffer, ptr, bytes.length).set(bytes);
+    return this.#decode(this.#core.pushBytes(bytes.length));
+  }
+
+  /** A chunk of answer text, as a `response` event with this id. */
+  pushText(text, id = null) {
+    if (text.length < ENCODE_INTO_MIN) return this.#decode(this.#core.pushText(text, id ?? undefined));
+    const max = text.length * 3;
+    const ptr = this.#core.inputBuffer(max);
+    const { written } = encoder.encodeInto(text, new Uint8Array(memory().buffer, ptr, max));
+    return this.#decode(this.#core.pushUtf8(written, id ?? undefined));
+  }
+
+  /** Any event object. */
+  pushEvent(event) {
+    return this.#decode(this.#core.pushEvent(event));
+  }
+
+  finish() {
+    return this.#decode(this.#core.finish());
+  }
+
+  get finishReason() {
+    return this.#core.finishReason() ?? null;
+  }
+
+  #decode(ptr) {
+    const buffer = memory().buffer;
+    if (this.#u32 === null || this.#u32.buffer !== buffer) this.#u32 = new Uint32Array(buffer);
+    const w = this.#u32;
+    const at = ptr >>> 2;
+    const end = at + w[at];
+    const text = w[at + 2] === 0 ? "" : decoder.decode(new Uint8Array(buffer, w[at + 1], w[at + 2]));
+    const ids = this.#ids;
+    const out = [];
+    for (let i = at + HEADER; i < end; ) {
+      switch (w[i]) {
+        case TEXT:
+          out.push({ id: ids[w[i + 2]], type: TYPES[w[i + 1]][1], value: text.slice(w[i + 3], w[i + 4]), valueType: "text" });
+          i += 5;
+          break;
+        case EVENT:
+          out.push(JSON.parse(text.slice(w[i + 1], w[i + 2])));
+          i += 3;
+          break;
+        case START:
+        case END:
+          out.push({ id: ids[w[i + 2]], type: TYPES[w[i + 1]][w[i] === START ? 0 : 2], value: "", valueType: "text" });
+          i += 3;
+          break;
+        case ID:
+          ids[w[i + 1]] = text.slice(w[i + 2], w[i + 3]);
+          i += 4;
+          break;
+        default:
+          throw citeflowError("INTERNAL", `the engine returned an unknown op ${w[i]}`);
+      }
+    }
+    return out;
+  }
+}

@@ -1,0 +1,137 @@
+//! `EngineCore`: the streaming engine behind every JS stream API. Each step returns the
+//! address of its encoding ([`crate::engine::ops`]): words, then one string the JS face
+//! decodes once and slices.
+
+use serde_json::Value;
+use wasm_bindgen::prelude::*;
+
+use super::convert;
+use super::errors::js_error;
+use crate::engine::{ops::Encoder, StreamEngine};
+use crate::event::Event;
+use crate::provider::StreamFormat;
+use crate::transform::OutputTransformerConfig;
+
+/// The largest chunk one step takes through the input buffer.
+const MAX_INPUT_BYTES: usize = 1 << 30;
+
+#[wasm_bindgen]
+pub struct EngineCore {
+    inner: StreamEngine,
+    encoder: Encoder,
+    input: Vec<u8>,
+}
+
+fn configs(stages: JsValue) -> Result<Vec<OutputTransformerConfig>, JsValue> {
+    if stages.is_undefined() || stages.is_null() {
+        return Ok(Vec::new());
+    }
+    let list: Vec<Value> = convert::from_js(stages, "INVALID_CONFIG", "the transformer configs")?;
+    Ok(list
+        .iter()
+        .map(OutputTransformerConfig::from_value)
+        .collect::<Result<_, _>>()?)
+}
+
+#[wasm_bindgen]
+impl EngineCore {
+    /// `format`: a provider stream format ("openai", "anthropic", …) for byte input, or
+    /// none for text and events; `stages`: transformer configs, applied in order.
+    #[wasm_bindgen(constructor)]
+    pub fn new(format: Option<String>, stages: JsValue) -> Result<EngineCore, JsValue> {
+        let format = format
+            .map(|name| {
+                StreamFormat::parse(&name).ok_or_else(|| {
+                    js_error("UNKNOWN_PROVIDER", &format!("unknown stream format {name:?}; use \"openai\", \"openrouter\", \"openai-compatible\" or \"anthropic\""))
+                })
+            })
+            .transpose()?;
+        Ok(Self {
+            inner: StreamEngine::new(format, &configs(stages)?)?,
+            encoder: Encoder::default(),
+            input: Vec::new(),
+        })
+    }
+
+    fn encoded(&mut self) -> *const u32 {
+        // The text's address, for JS to read it in place (wasm32 addresses fit in u32).
+        let address = self.encoder.text.as_ptr() as usize as u32;
+        if let Some(slot) = self.encoder.words.get_mut(1) {
+            *slot = address;
+        }
+        self.encoder.words.as_ptr()
+    }
+
+    /// Where to write the next chunk (at most `max` bytes); then `pushBytes` or `pushUtf8`.
+    #[wasm_bindgen(js_name = inputBuffer)]
+    pub fn input_buffer(&mut self, max: usize) -> Result<*mut u8, JsValue> {
+        if max > MAX_INPUT_BYTES {
+            return Err(js_error(
+                "INVALID_CHUNK",
+                &format!("a chunk of {max} bytes is more than one step takes ({MAX_INPUT_BYTES})"),
+            ));
+        }
+        if self.input.len() < max {
+            self.input
+                .try_reserve(max - self.input.len())
+                .map_err(|_| js_error("INVALID_CHUNK", "the chunk does not fit in memory"))?;
+            self.input.resize(max, 0);
+        }
+        Ok(self.input.as_mut_ptr())
+    }
+
+    /// Response body bytes written into the input buffer.
+    #[wasm_bindgen(js_name = pushBytes)]
+    pub fn push_bytes(&mut self, written: usize) -> Result<*const u32, JsValue> {
+        let bytes = self.input.get(..written).unwrap_or_default();
+        let step = self.inner.push_bytes(bytes)?;
+        self.encoder.encode(step.pieces, step.cx);
+        Ok(self.encoded())
+    }
+
+    /// Answer text written into the input buffer as UTF-8 (by `TextEncoder.encodeInto`).
+    #[wasm_bindgen(js_name = pushUtf8)]
+    pub fn push_utf8(&mut self, written: usize, id: Option<String>) -> Result<*const u32, JsValue> {
+        let bytes = self.input.get(..written).unwrap_or_default();
+        let text = std::str::from_utf8(bytes).map_err(|e| {
+            js_error(
+                "INVALID_CHUNK",
+                &format!("the chunk is not valid UTF-8: {e}"),
+            )
+        })?;
+        let step = self.inner.push_text(text, id.as_deref())?;
+        self.encoder.encode(step.pieces, step.cx);
+        Ok(self.encoded())
+    }
+
+    /// A chunk of answer text (a `response` event with this id).
+    #[wasm_bindgen(js_name = pushText)]
+    pub fn push_text(&mut self, text: &str, id: Option<String>) -> Result<*const u32, JsValue> {
+        let step = self.inner.push_text(text, id.as_deref())?;
+        self.encoder.encode(step.pieces, step.cx);
+        Ok(self.encoded())
+    }
+
+    /// Any event.
+    #[wasm_bindgen(js_name = pushEvent)]
+    pub fn push_event(&mut self, event: JsValue) -> Result<*const u32, JsValue> {
+        let event: Event = convert::from_js(event, "INVALID_EVENT", "event")?;
+        let step = self.inner.push_event(event)?;
+        self.encoder.encode(step.pieces, step.cx);
+        Ok(self.encoded())
+    }
+
+    pub fn finish(&mut self) -> Result<*const u32, JsValue> {
+        let step = self.inner.finish()?;
+        self.encoder.encode(step.pieces, step.cx);
+        let ptr = self.encoded();
+        // Nothing more will be pushed: the input buffer goes now, not at collection.
+        self.input = Vec::new();
+        Ok(ptr)
+    }
+
+    #[wasm_bindgen(js_name = finishReason)]
+    pub fn finish_reason(&self) -> Option<String> {
+        self.inner.finish_reason().map(str::to_owned)
+    }
+}

@@ -1,0 +1,136 @@
+// The core's streaming engine as the JS face uses it: a provider decoder running the
+// transformers in the same engine, and chains of built-in transformers running as one engine,
+// give the same events as each transformer run on its own (their JS fast paths included),
+// for any split of the input.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import {
+  CitationParser,
+  EventFilterOutputTransformer,
+  OutputTransformer,
+  OutputTransformerChain,
+  OutputTransformerConfig,
+  ProviderBodyDecoder,
+  ThinkTagOutputTransformer,
+} from "citeflow";
+import { assertCode, merged, rng } from "./helpers.mjs";
+
+const PIECES = ["<think>", "</think>", "<th", "ink>", "</", "<", "a", "b c", "é", "😀", "[", "]", "1", "2", "[1]", "(2)", " ", ".", "[1, 2]", "\n\n"];
+
+function randomText(random) {
+  let s = "";
+  const n = Math.floor(random() * 40);
+  for (let i = 0; i < n; i++) s += PIECES[Math.floor(random() * PIECES.length)];
+  return s;
+}
+
+/** `text` as an OpenAI-style SSE body, one delta per piece, cut into byte chunks anywhere. */
+function body(text, random) {
+  const deltas = [];
+  for (let i = 0; i < text.length; ) {
+    let j = Math.min(text.length, i + 1 + Math.floor(random() * 8));
+    if (j < text.length && /[\udc00-\udfff]/.test(text[j])) j++;
+    deltas.push(text.slice(i, j));
+    i = j;
+  }
+  const lines = deltas.map((content) => `data: ${JSON.stringify({ id: "c1", choices: [{ index: 0, delta: { content } }] })}\n\n`);
+  lines.push(`data: ${JSON.stringify({ id: "c1", choices: [{ index: 0, delta: {}, finish_reason: "stop" }] })}\n\ndata: [DONE]\n\n`);
+  const bytes = new TextEncoder().encode(lines.join(""));
+  const chunks = [];
+  for (let i = 0; i < bytes.length; ) {
+    const j = Math.min(bytes.length, i + 1 + Math.floor(random() * 300));
+    chunks.push(bytes.slice(i, j));
+    i = j;
+  }
+  return chunks;
+}
+
+/** What a UI shows: text merged per block, citations apart (where one falls between text depends on the chunks). */
+function shown(events) {
+  return { events: merged(events.filter((e) => e.type !== "citation" && !(e.type === "response" && e.value === ""))), citations: events.filter((e) => e.type === "citation").map((e) => e.value) };
+}
+
+const transformers = () => [new ThinkTagOutputTransformer({ idPrefix: "t" }), new CitationParser({ sourceCount: 2 }), new EventFilterOutputTransformer(["response", "thinking", "citation"])];
+
+function separately(chunks) {
+  const decoder = new ProviderBodyDecoder("openai");
+  let events = [];
+  for (const c of chunks) events.push(...decoder.push(c));
+  events.push(...decoder.finish());
+  for (const t of transformers()) {
+    const next = [];
+    for (const e of events) next.push(...t.push(e));
+    next.push(...t.finish());
+    events = next;
+  }
+  return events;
+}
+
+test("a decoder running the transformers gives what they give one by one, for any split", () => {
+  const random = rng(11);
+  for (let round = 0; round < 300; round++) {
+    const chunks = body(randomText(random), random);
+    const fused = new ProviderBodyDecoder("openai", { transformers: transformers() });
+    const events = [];
+    for (const c of chunks) events.push(...fused.push(c));
+    events.push(...fused.finish());
+    assert.deepEqual(shown(events), shown(separately(chunks)), `round ${round}`);
+    assert.equal(fused.finishReason, "stop");
+  }
+});
+
+test("a chain of built-in transformers (one engine) gives what they give one by one", () => {
+  const random = rng(12);
+  for (let round = 0; round < 300; round++) {
+    const text = randomText(random);
+    const chunks = [];
+    for (let i = 0; i < text.length; ) {
+      let j = Math.min(text.length, i + 1 + Math.floor(random() * 6));
+      if (j < text.length && /[\udc00-\udfff]/.test(text[j])) j++;
+      chunks.push(random() < 0.5 ? text.slice(i, j) : { id: "m", type: "response", value: text.slice(i, j), valueType: "text" });
+      i = j;
+    }
+    const chain = new OutputTransformerChain(transformers());
+    const events = [];
+    for (const c of chunks) events.push(...chain.push(c));
+    events.push(...chain.finish());
+    let one = chunks;
+    for (const t of transformers()) {
+      const next = [];
+      for (const e of one) next.push(...t.push(e));
+      next.push(...t.finish());
+      one = next;
+    }
+    assert.deepEqual(shown(events), shown(one), `round ${round}`);
+  }
+});
+
+test("configs work as transformers of a decoder; fields of an event's own are kept by a chain", () => {
+  const decoder = new ProviderBodyDecoder("openai", { transformers: [OutputTransformerConfig.thinkTag(), { type: "citations", kwargs: { sourceCount: 1 } }] });
+  const events = [...decoder.push(new TextEncoder().encode('data: {"choices":[{"delta":{"content":"<think>x</think>A [1]."},"finish_reason":"stop"}]}\n\n')), ...decoder.finish()];
+  assert.deepEqual(events.filter((e) => e.type === "citation").map((e) => e.value.sourceId), [1]);
+  assert.equal(events.filter((e) => e.type === "thinking")[0].value, "x");
+
+  const chain = new OutputTransformerChain([new CitationParser()]);
+  const out = [...chain.push({ type: "response", value: "Water [1].", level: 2 }), ...chain.push({ type: "status", value: { step: 1 } }), ...chain.finish()];
+  assert.ok(out.filter((e) => e.type === "response").every((e) => e.level === 2));
+  assert.deepEqual(out.find((e) => e.type === "status").value, { step: 1 });
+});
+
+test("transformers written in JS: a chain runs them on their own, a decoder refuses them", () => {
+  class Upper extends OutputTransformer {
+    push(e) {
+      return [typeof e === "string" ? e.toUpperCase() : { ...e, value: String(e.value).toUpperCase() }];
+    }
+    finish() {
+      return [];
+    }
+  }
+  const chain = new OutputTransformerChain([new Upper(), new CitationParser()]);
+  const out = [...chain.push("water [1]."), ...chain.finish()];
+  assert.equal(out.filter((e) => e.type === "response").map((e) => e.value).join(""), "WATER [1].");
+  assertCode(() => new ProviderBodyDecoder("openai", { transformers: [new Upper()] }), "INVALID_OPTION");
+  assertCode(() => new ProviderBodyDecoder("openai", { transformer: [] }), "INVALID_OPTION");
+  assertCode(() => new ProviderBodyDecoder("openai", { transformers: [{ type: "magic" }] }), "UNKNOWN_TRANSFORMER");
+  assertCode(() => new ProviderBodyDecoder("openai", { transformers: [{ type: "citations", kwargs: { sourceCont: 1 } }] }), "INVALID_OPTION");
+});
