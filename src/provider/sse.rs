@@ -172,12 +172,17 @@ impl SseDecoder {
                     limit: self.max_line,
                 });
             }
-            self.line.extend_from_slice(content);
-            let line = std::mem::take(&mut self.line);
-            let done = self.line_done(&line, out);
-            self.line = line;
-            self.line.clear();
-            done?;
+            if self.line.is_empty() {
+                // The whole line is in this chunk: read it where it is.
+                self.line_done(content, out)?;
+            } else {
+                self.line.extend_from_slice(content);
+                let line = std::mem::take(&mut self.line);
+                let done = self.line_done(&line, out);
+                self.line = line;
+                self.line.clear();
+                done?;
+            }
             // `tail` starts with the CR or LF memchr found.
             rest = match tail.split_first() {
                 Some((b'\r', after)) => match after.split_first() {
