@@ -228,7 +228,11 @@ impl SseDecoder {
         if line.first() == Some(&b':') {
             return Ok(());
         }
-        let line = String::from_utf8_lossy(line);
+        // Valid UTF-8 (the usual case) is checked at word speed; anything else is read lossily.
+        let line = match std::str::from_utf8(line) {
+            Ok(text) => std::borrow::Cow::Borrowed(text),
+            Err(_) => String::from_utf8_lossy(line),
+        };
         let (field, value) = match line.split_once(':') {
             Some((field, value)) => (field, value.strip_prefix(' ').unwrap_or(value)),
             None => (line.as_ref(), ""),

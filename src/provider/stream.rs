@@ -205,7 +205,7 @@ impl ProviderStreamDecoder {
         };
         // Only the first choice is followed (n > 1 is not streamed by chat UIs).
         if let Some(choice) = choice {
-            let delta = choice.delta;
+            let delta = choice.delta.0.unwrap_or_default();
             if let Some(text) = [&delta.reasoning_content, &delta.reasoning]
                 .into_iter()
                 .find_map(|r| r.str().filter(|t| !t.is_empty()))
@@ -281,7 +281,7 @@ impl ProviderStreamDecoder {
             "content_block_delta" => {
                 let index =
                     index.ok_or_else(|| self.invalid("content_block_delta without `index`"))?;
-                let delta = event.delta;
+                let delta = event.delta.0.unwrap_or_default();
                 let id = self.block_id(index);
                 match delta.kind.str() {
                     Some("text_delta") => {
@@ -318,7 +318,7 @@ impl ProviderStreamDecoder {
                 }
             }
             "message_delta" => {
-                if let Some(reason) = event.delta.stop_reason.into_string() {
+                if let Some(reason) = event.delta.0.and_then(|d| d.stop_reason.into_string()) {
                     self.finish_reason = Some(reason);
                 }
                 if let Some(usage) = event.usage.0 {

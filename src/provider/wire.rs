@@ -320,7 +320,7 @@ lenient_object! {
         "finish_reason" => finish_reason: Scalar<'a>,
         "message" => message: Boxed<Part<'a>>,
         "content_block" => content_block: Boxed<Part<'a>>,
-        "delta" => delta: Part<'a>,
+        "delta" => delta: Boxed<Part<'a>>,
         "usage" => usage: ObjectValue,
         "error" => error: AnyValue,
     }
