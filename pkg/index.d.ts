@@ -84,10 +84,24 @@ export type OutputItem =
   | { type: "thinking"; output: string }
   | { type: "structured"; output: Record<string, unknown> };
 
+/**
+ * Token usage in one shape for every provider. `inputTokens` counts every input token (cached
+ * ones included); a count the provider did not report is absent, never guessed. `raw` is the
+ * provider's own object as sent (OpenRouter's `cost` is there); for an answer made of several
+ * calls (an LM-backed decision model), one raw report per call.
+ */
 export interface TokenUsage {
   inputTokens?: number;
   outputTokens?: number;
-  [extra: string]: unknown;
+  totalTokens?: number;
+  /** Input tokens read from the provider's prompt cache. */
+  cachedInputTokens?: number;
+  /** Input tokens written to the prompt cache (Anthropic). */
+  cacheWriteTokens?: number;
+  /** Output tokens spent on reasoning (OpenAI-style `completion_tokens_details`). */
+  reasoningTokens?: number;
+  /** Always present in what citeflow's invokers and decoders return; optional for your own models. */
+  raw?: unknown;
 }
 
 /** A whole model output. Fields other than `outputs` are carried through every transformer. */
@@ -511,7 +525,7 @@ export const DMQuestion: {
 };
 export interface DMInvoker {
   readonly modelId: string;
-  invoke(request: { state: unknown; questions: Record<string, DMQuestionSpec> }, options?: { signal?: AbortSignal }): Promise<{ model: string; answers: Record<string, DMAnswer>; usage: { input_tokens: number; output_tokens: number } }>;
+  invoke(request: { state: unknown; questions: Record<string, DMQuestionSpec> }, options?: { signal?: AbortSignal }): Promise<{ model: string; answers: Record<string, DMAnswer>; usage: TokenUsage | null }>;
 }
 /**
  * A decision model. `typesafe/<model>` and `openrouter/typesafe/<model>` speak the System One

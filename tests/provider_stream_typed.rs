@@ -9,6 +9,7 @@ use std::borrow::Cow;
 
 use citeflow::event::{types, Event};
 use citeflow::provider::stream::MAX_CONTENT_BLOCKS;
+use citeflow::provider::usage::{normalize, UsageParts};
 use citeflow::provider::{ProviderStreamDecoder, SseMessage, StreamError, StreamFormat, USAGE};
 use proptest::prelude::*;
 use serde_json::{json, Map, Value};
@@ -38,6 +39,7 @@ mod oracle {
         /// UTF-16 length of the answer so far (where a cited block starts).
         answer16: usize,
         finish_reason: Option<String>,
+        usage: UsageParts,
     }
 
     impl ValueDecoder {
@@ -54,7 +56,13 @@ mod oracle {
                 blocks: Vec::new(),
                 answer16: 0,
                 finish_reason: None,
+                usage: UsageParts::default(),
             }
+        }
+
+        fn usage_event(&mut self) -> Option<Event> {
+            let usage = self.usage.take_changed()?;
+            Some(Event::json(USAGE, self.message_id.clone(), usage))
         }
 
         /// Why the model stopped, once it said so.
@@ -173,7 +181,11 @@ mod oracle {
                 }
             }
             if let Some(usage) = chunk.get("usage").filter(|u| u.is_object()) {
-                out.push(Event::json(USAGE, self.message_id.clone(), usage.clone()));
+                out.push(Event::json(
+                    USAGE,
+                    self.message_id.clone(),
+                    normalize(usage.clone()),
+                ));
             }
             Ok(out)
         }
@@ -196,8 +208,9 @@ mod oracle {
                 "message_start" => {
                     let message = event.get("message").unwrap_or(&Value::Null);
                     self.message_id = message.get("id").and_then(Value::as_str).map(str::to_owned);
-                    if let Some(usage) = message.get("usage").filter(|u| u.is_object()) {
-                        out.push(Event::json(USAGE, self.message_id.clone(), usage.clone()));
+                    // (Since usage is normalised: kept until message_delta, one event for both.)
+                    if let Some(usage) = message.get("usage") {
+                        self.usage.add(usage.clone());
                     }
                 }
                 "content_block_start" => {
@@ -278,11 +291,15 @@ mod oracle {
                     {
                         self.finish_reason = Some(reason.to_owned());
                     }
-                    if let Some(usage) = event.get("usage").filter(|u| u.is_object()) {
-                        out.push(Event::json(USAGE, self.message_id.clone(), usage.clone()));
+                    if let Some(usage) = event.get("usage") {
+                        self.usage.add(usage.clone());
                     }
+                    out.extend(self.usage_event());
                 }
-                "message_stop" => self.done = true,
+                "message_stop" => {
+                    self.done = true;
+                    out.extend(self.usage_event());
+                }
                 _ => {} // ping and event types added later
             }
             Ok(out)

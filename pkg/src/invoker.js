@@ -516,11 +516,14 @@ function lmDecisionInvoker(modelId, options, secrets) {
       const asked = Object.entries(questions).map(([name, q]) => [name, core.lmDecisionMessages(state, name, q)]);
       return scrubbing(secrets, async () => {
         const outputs = await Promise.all(asked.map(([, messages]) => lm.invoke(messages, { signal, temperature: 0, maxTokens: 1, topLogprobs: TOP_LOGPROBS })));
-        const usage = { input_tokens: 0, output_tokens: 0 };
+        // One question per call: the calls' counts summed, each call's own report under raw.
+        const usage = { inputTokens: 0, outputTokens: 0, totalTokens: 0, raw: [] };
         for (const output of outputs) {
-          usage.input_tokens += output.usage?.prompt_tokens ?? 0;
-          usage.output_tokens += output.usage?.completion_tokens ?? 0;
+          usage.inputTokens += output.usage?.inputTokens ?? 0;
+          usage.outputTokens += output.usage?.outputTokens ?? 0;
+          usage.raw.push(output.usage?.raw ?? null);
         }
+        usage.totalTokens = usage.inputTokens + usage.outputTokens;
         // Own keys whatever the names (a question named "__proto__" included).
         const answers = Object.fromEntries(asked.map(([name], i) => [name, core.lmDecisionAnswer(name, questions[name], outputs[i].logprobs ?? null)]));
         return { model: modelId, answers, usage };

@@ -139,7 +139,8 @@ pub fn parse_dm_response(
             )));
         }
     }
-    Ok(json!({ "model": v.get("model"), "answers": answers, "usage": v.get("usage") }))
+    let usage = v.get("usage").cloned().map(super::usage::normalize);
+    Ok(json!({ "model": v.get("model"), "answers": answers, "usage": usage }))
 }
 
 #[cfg(test)]

@@ -10,6 +10,7 @@ pub mod lm_decision;
 pub mod request;
 pub mod sse;
 pub mod stream;
+pub mod usage;
 mod wire;
 
 pub use decision::{build_dm_request, parse_dm_response};

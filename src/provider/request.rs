@@ -357,7 +357,7 @@ pub fn parse_response(provider: Provider, body: &str) -> Result<LmOutput, Reques
         }
     }
     if let Some(u) = v.get("usage") {
-        extra.insert("usage".into(), u.clone());
+        extra.insert("usage".into(), super::usage::normalize(u.clone()));
     }
     Ok(LmOutput { outputs, extra })
 }

@@ -3,17 +3,19 @@
 //!
 //! OpenAI Chat Completions (and compatible servers: OpenRouter, vLLM, llama.cpp, Ollama):
 //! `delta.content` → `response`; `delta.reasoning_content` (DeepSeek, vLLM) or
-//! `delta.reasoning` (OpenRouter) → `thinking`; `usage` (with OpenRouter's cost, as sent) → a
-//! `usage` event; `[DONE]` or a `finish_reason` ends the stream. Anthropic Messages: text and
+//! `delta.reasoning` (OpenRouter) → `thinking`; `usage` → a `usage` event (normalised, see
+//! [`super::usage`]; the provider's object, OpenRouter's cost included, under `raw`);
+//! `[DONE]` or a `finish_reason` ends the stream. Anthropic Messages: text and
 //! thinking content blocks become `response_*` / `thinking_*` blocks with the block's id,
 //! `citations_delta` → `citation` events (cited text, source span, document title),
-//! `message_start` / `message_delta` usage → `usage` events, `error` → an error.
+//! `message_start` and `message_delta` usage → one `usage` event with both, `error` → an error.
 //! A stream that stops before its end marker is an error, never a short answer.
 
 use serde_json::{json, Map, Value};
 use thiserror::Error;
 
 use super::sse::{SseDecoder, SseError, SseMessage};
+use super::usage::{normalize, UsageParts};
 use super::wire::{Choices, Message, Part};
 use crate::event::{types, Event};
 
@@ -46,7 +48,7 @@ impl StreamFormat {
 /// The most content blocks one Anthropic message may open.
 pub const MAX_CONTENT_BLOCKS: usize = 4096;
 
-/// The event type carrying token usage (value: the provider's usage object, as sent).
+/// The event type carrying token usage (value: normalised, the provider's object under `raw`).
 pub const USAGE: &str = "usage";
 
 #[derive(Debug, Clone, PartialEq, Error)]
@@ -103,6 +105,8 @@ pub struct ProviderStreamDecoder {
     /// UTF-16 length of the answer so far (where a cited block starts).
     answer16: usize,
     finish_reason: Option<String>,
+    /// Anthropic's usage so far (`message_start`'s, updated by `message_delta`).
+    usage: UsageParts,
 }
 
 impl ProviderStreamDecoder {
@@ -115,6 +119,7 @@ impl ProviderStreamDecoder {
             blocks: Vec::new(),
             answer16: 0,
             finish_reason: None,
+            usage: UsageParts::default(),
         }
     }
 
@@ -221,9 +226,19 @@ impl ProviderStreamDecoder {
             }
         }
         if let Some(usage) = chunk.usage.0 {
-            out.push(Event::json(USAGE, self.message_id.clone(), usage));
+            out.push(Event::json(
+                USAGE,
+                self.message_id.clone(),
+                normalize(usage),
+            ));
         }
         Ok(out)
+    }
+
+    /// A `usage` event with Anthropic's usage so far, if it changed since the last one.
+    fn usage_event(&mut self) -> Option<Event> {
+        let usage = self.usage.take_changed()?;
+        Some(Event::json(USAGE, self.message_id.clone(), usage))
     }
 
     fn block_id(&self, index: u64) -> Option<String> {
@@ -244,8 +259,9 @@ impl ProviderStreamDecoder {
             "message_start" => {
                 let message = event.message.0.unwrap_or_default();
                 self.message_id = message.id.into_string();
+                // Input tokens now, output tokens with `message_delta`: one event for both.
                 if let Some(usage) = message.usage.0 {
-                    out.push(Event::json(USAGE, self.message_id.clone(), usage));
+                    self.usage.add(usage);
                 }
             }
             "content_block_start" => {
@@ -322,10 +338,14 @@ impl ProviderStreamDecoder {
                     self.finish_reason = Some(reason);
                 }
                 if let Some(usage) = event.usage.0 {
-                    out.push(Event::json(USAGE, self.message_id.clone(), usage));
+                    self.usage.add(usage);
                 }
+                out.extend(self.usage_event());
             }
-            "message_stop" => self.done = true,
+            "message_stop" => {
+                self.done = true;
+                out.extend(self.usage_event());
+            }
             _ => {} // ping and event types added later
         }
         Ok(out)

@@ -84,10 +84,11 @@ test("usage objects keep a __proto__ key as an own key, on every decoder path", 
     assert.ok(Object.hasOwn(usage, "__proto__"), where);
     assert.equal(usage.polluted, undefined, where);
   };
-  check(new ProviderStreamDecoder("openai").push({ data })[0].value, "ProviderStreamDecoder.push");
-  const anthropic = new ProviderStreamDecoder("anthropic").push({ data: '{"type": "message_start", "message": {"id": "m", "usage": {"__proto__": {"polluted": true}}}}' });
-  check(anthropic[0].value, "anthropic message_start");
+  check(new ProviderStreamDecoder("openai").push({ data })[0].value.raw, "ProviderStreamDecoder.push");
+  const anthropic = new ProviderStreamDecoder("anthropic");
+  anthropic.push({ data: '{"type": "message_start", "message": {"id": "m", "usage": {"__proto__": {"polluted": true}}}}' });
+  check(anthropic.push({ data: '{"type": "message_delta", "delta": {}, "usage": {"output_tokens": 2}}' })[0].value.raw, "anthropic message_start + message_delta");
   const events = [];
   for await (const e of decodeProviderStream(ReadableStream.from([enc.encode(`data: ${data}\n\ndata: [DONE]\n\n`)]), "openai")) events.push(e);
-  check(events[0].value, "decodeProviderStream");
+  check(events[0].value.raw, "decodeProviderStream");
 });

@@ -49,7 +49,7 @@ export const invokerCases = {
   async "invoke: OpenAI-compatible answer as an LMOutput, request as the API expects"({ lib, assert, base, requests }) {
     const out = await lib.buildLMInvoker("openai-compatible/ok", { apiKey: "sk-test", baseUrl: base }).invoke([{ role: "system", content: "Be brief." }, { role: "user", content: "Hi" }], { temperature: 0.2, maxTokens: 50 });
     assert.deepEqual(out.outputs, [{ type: "text", output: "<think>hidden</think>Hello [1]." }]);
-    assert.deepEqual(out.usage, { prompt_tokens: 9, completion_tokens: 4, total_tokens: 13 });
+    assert.deepEqual(out.usage, { inputTokens: 9, outputTokens: 4, totalTokens: 13, raw: { prompt_tokens: 9, completion_tokens: 4, total_tokens: 13 } });
     assert.equal(out.finishReason, "stop");
     const sent = (await requests()).at(-1);
     assert.equal(sent.headers.authorization, "Bearer sk-test");
@@ -65,7 +65,7 @@ export const invokerCases = {
     const text = (type) => events.filter((e) => e.type === type).map((e) => e.value).join("");
     assert.equal(text("thinking"), "Think.more");
     assert.equal(text("response"), "Water boils at 100 °C [1].");
-    assert.deepEqual(events.find((e) => e.type === "usage").value, { prompt_tokens: 9, completion_tokens: 6, total_tokens: 15 });
+    assert.deepEqual(events.find((e) => e.type === "usage").value, { inputTokens: 9, outputTokens: 6, totalTokens: 15, raw: { prompt_tokens: 9, completion_tokens: 6, total_tokens: 15 } });
     assert.equal((await requests()).at(-1).body.stream, true);
   },
 
@@ -133,7 +133,7 @@ export const invokerCases = {
     const claude = (model, options = {}) => lib.buildLMInvoker(`anthropic/${model}`, { apiKey: "sk-ant-test", baseUrl: base, ...options });
     const out = await claude("claude-test").invoke([{ role: "system", content: "Be kind." }, { role: "user", content: "Hi" }]);
     assert.deepEqual(out.outputs, [{ type: "thinking", output: "Check." }, { type: "text", output: "Hi there." }]);
-    assert.deepEqual(out.usage, { input_tokens: 10, output_tokens: 5 });
+    assert.deepEqual(out.usage, { inputTokens: 10, outputTokens: 5, totalTokens: 15, raw: { input_tokens: 10, output_tokens: 5 } });
     const sent = (await requests()).at(-1);
     assert.equal(sent.url, "/v1/messages");
     assert.equal(sent.body.system, "Be kind.");
@@ -206,8 +206,8 @@ export const invokerCases = {
       assert.deepEqual(Object.keys(usage), ["prompt_tokens", "__proto__"], where);
       assert.equal(usage.polluted, undefined, where);
     };
-    own((await lm("proto-usage").invoke("Hi")).usage, "invoke");
-    own((await drain(lm("proto-usage").stream("Hi"))).find((e) => e.type === "usage").value, "stream");
+    own((await lm("proto-usage").invoke("Hi")).usage.raw, "invoke");
+    own((await drain(lm("proto-usage").stream("Hi"))).find((e) => e.type === "usage").value.raw, "stream");
   },
 
   async "limits: timeoutMs within setTimeout's range, response size"({ lib, assert, base }) {
@@ -248,7 +248,7 @@ export const invokerCases = {
     assert.match((await requests()).at(-1).body.grammar, /^root ::= sentence/);
     const streamed = await cf.stream({ prompt: "Say hello", sources }).finalize();
     assert.equal(streamed.text, "Water boils at 100 °C [1].");
-    assert.deepEqual(streamed.usage, { prompt_tokens: 9, completion_tokens: 6, total_tokens: 15 }, "the streamed answer's usage reaches the result");
+    assert.deepEqual(streamed.usage, { inputTokens: 9, outputTokens: 6, totalTokens: 15, raw: { prompt_tokens: 9, completion_tokens: 6, total_tokens: 15 } }, "the streamed answer's usage reaches the result");
     assert.ok(!streamed.text.includes("usage"));
   },
 
@@ -281,7 +281,7 @@ export const invokerCases = {
     assert.equal(out.answers.relevance_chunk_0.noul, 0.9);
     assert.equal(out.answers.tone.choice, "formal");
     assert.equal(out.answers.quality.score, 2);
-    assert.deepEqual(out.usage, { input_tokens: 20, output_tokens: 3 });
+    assert.deepEqual(out.usage, { inputTokens: 20, outputTokens: 3, totalTokens: 23, raw: { input_tokens: 20, output_tokens: 3 } });
     const sent = (await requests()).at(-1);
     assert.equal(sent.url, "/v1/systemone");
     assert.equal(sent.body.model, "typesafe/flaky");
@@ -302,7 +302,7 @@ export const invokerCases = {
     const out = await dm.invoke({ state: { query: "boiling", chunks: { chunk_0: "relevant: water boils at 100 °C", chunk_1: "cats sleep a lot" } }, questions: { a: question("chunk_0"), b: question("chunk_1") } });
     assert.ok(Math.abs(out.answers.a.noul - 0.9) < 1e-6, `P(yes) for the targeted relevant chunk: ${out.answers.a.noul}`);
     assert.ok(Math.abs(out.answers.b.noul - 0.2) < 1e-6, `P(yes) for the other chunk: ${out.answers.b.noul}`);
-    assert.deepEqual(out.usage, { input_tokens: 18, output_tokens: 2 });
+    assert.deepEqual(out.usage, { inputTokens: 18, outputTokens: 2, totalTokens: 20, raw: [{ prompt_tokens: 9, completion_tokens: 1, total_tokens: 10 }, { prompt_tokens: 9, completion_tokens: 1, total_tokens: 10 }] });
     const sent = (await requests()).at(-1).body;
     assert.equal(sent.max_tokens, 1);
     assert.equal(sent.top_logprobs, 20);
