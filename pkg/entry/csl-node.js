@@ -1,5 +1,6 @@
 // citeflow/csl for Node.js and Deno: instantiated at import time, or by `init(bytes)` where a
 // server bundle moved the module (see entry/node.js).
+import { readFileSync } from "node:fs";
 import initWasm, { initSync } from "../gen/csl/citeflow_csl.js";
 import { attachCsl, isCslReady } from "../src/csl.js";
 import { notFound } from "./explain.js";
@@ -7,7 +8,7 @@ import { readWasm } from "./read-wasm.js";
 
 const FILE = "citeflow_csl_bg.wasm";
 
-const bytes = readWasm(() => new URL("../gen/csl/citeflow_csl_bg.wasm", import.meta.url), import.meta.url, "../gen/csl/citeflow_csl_bg.wasm");
+const bytes = readWasm(() => readFileSync(new URL("../gen/csl/citeflow_csl_bg.wasm", import.meta.url)), import.meta.url, "../gen/csl/citeflow_csl_bg.wasm");
 if (bytes !== null) {
   initSync({ module: bytes });
   attachCsl();

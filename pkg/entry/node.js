@@ -1,5 +1,6 @@
 // Node.js and Deno: the module is read from disk and instantiated at import time. A server
 // bundle that moved it (and kept no file URL to it) leaves the package waiting for `init(bytes)`.
+import { readFileSync } from "node:fs";
 import initWasm, { initSync } from "../gen/citeflow.js";
 import { setCslLoader } from "../src/references.js";
 import { attach, isReady } from "../src/runtime.js";
@@ -8,7 +9,7 @@ import { readWasm } from "./read-wasm.js";
 
 const FILE = "citeflow_bg.wasm";
 
-const bytes = readWasm(() => new URL("../gen/citeflow_bg.wasm", import.meta.url), import.meta.url, "../gen/citeflow_bg.wasm");
+const bytes = readWasm(() => readFileSync(new URL("../gen/citeflow_bg.wasm", import.meta.url)), import.meta.url, "../gen/citeflow_bg.wasm");
 if (bytes !== null) attach(initSync({ module: bytes }));
 
 setCslLoader((source) => import("./csl-node.js").then(async (m) => {

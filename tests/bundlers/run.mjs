@@ -30,6 +30,8 @@ const VERBOSE = process.argv.includes("--verbose");
 const tool = (...path) => join(TOOLS, "node_modules", ...path);
 const VITE7 = tool("vite", "bin", "vite.js");
 const VITE8 = tool("vite8", "bin", "vite.js");
+const ESBUILD = tool("esbuild", "bin", "esbuild");
+const ROLLUP = tool("rollup", "dist", "bin", "rollup");
 const NEXT = tool("next", "dist", "bin", "next");
 const NEXT_START = [NEXT, "start", "-p", "PORT", "-H", "127.0.0.1"];
 
@@ -51,9 +53,11 @@ const CASES = [
   { name: "vite8-build", label: "Vite 8 build, no config", app: "vite", drop: ["vite.config.js"], page: "index.html", build: [VITE8, "build"], serve: "dist" },
   { name: "vite8-dev", label: "Vite 8 dev, no config", app: "vite", drop: ["vite.config.js"], page: "index.html", serve: [VITE8, "--port", "PORT", "--strictPort", "--host", "127.0.0.1"] },
   { name: "webpack", label: "webpack 5, no config but entry/output", app: "webpack", page: "dist/index.html", build: [tool("webpack-cli", "bin", "cli.js")], serve: "dist" },
-  { name: "esbuild", label: "esbuild (file loader + init(url), setCslWasmUrl)", app: "esbuild", page: "dist/index.html", build: [tool("esbuild", "bin", "esbuild"), "main.js", "--bundle", "--loader:.wasm=file", "--outdir=dist"], serve: "dist" },
-  { name: "esbuild-plain", label: "esbuild, no recipe: clear error", app: "esbuild-plain", page: "dist/index.html", build: [tool("esbuild", "bin", "esbuild"), "main.js", "--bundle", "--outdir=dist", "--log-level=error"], serve: "dist", expectError: "--loader:.wasm=file" },
-  { name: "rollup", label: "Rollup (node-resolve + import-meta-assets)", app: "rollup", page: "dist/index.html", build: [tool("rollup", "dist", "bin", "rollup"), "-c", "--silent"], serve: "dist" },
+  { name: "esbuild", label: "esbuild (file loader + init(url), setCslWasmUrl)", app: "esbuild", page: "dist/index.html", build: [ESBUILD, "main.js", "--bundle", "--loader:.wasm=file", "--outdir=dist"], serve: "dist" },
+  { name: "esbuild-plain", label: "esbuild, no recipe: clear error", app: "esbuild-plain", page: "dist/index.html", build: [ESBUILD, "main.js", "--bundle", "--outdir=dist", "--log-level=error"], serve: "dist", expectError: "--loader:.wasm=file" },
+  { name: "esbuild-node", label: "esbuild for Node (bytes to init, setCslWasmUrl)", app: "esbuild-node", build: [ESBUILD, "main.js", "--bundle", "--platform=node", "--target=node20", "--format=esm", "--loader:.wasm=binary", "--outfile=dist/main.mjs", "--log-level=error"], node: "dist/main.mjs" },
+  { name: "rollup", label: "Rollup (node-resolve + import-meta-assets)", app: "rollup", page: "dist/index.html", build: [ROLLUP, "-c", "--silent"], serve: "dist" },
+  { name: "rollup-plain", label: "Rollup, no assets plugin: clear error", app: "rollup", page: "dist/index.html", build: [ROLLUP, "-c", "rollup-no-assets.config.mjs", "--silent"], serve: "dist", expectError: "did not emit it" },
   { name: "next", label: "Next.js 16 (Turbopack; server render + client), no config", app: "next", build: [NEXT, "build"], serve: NEXT_START, server: true },
   { name: "next-webpack", label: "Next.js 16 --webpack (server render + client), no config", app: "next", build: [NEXT, "build", "--webpack"], serve: NEXT_START, server: true },
 ];
@@ -203,6 +207,24 @@ async function serverRendered(url) {
   return problems;
 }
 
+/** A Node program's report (its last line): waiting for init, then the same results as a page. */
+function nodeProblems(output) {
+  const problems = [];
+  let got;
+  try {
+    got = JSON.parse(output.trim().split("\n").at(-1));
+  } catch {
+    return [`no report from the program; it printed:\n${output}`];
+  }
+  if (VERBOSE) console.log(`     before init: ${got.beforeInit}\n     init(): ${got.initWithout}`);
+  if (!got.beforeInit.startsWith("NOT_INITIALIZED")) problems.push(`before init: ${got.beforeInit}, expected NOT_INITIALIZED`);
+  if (!got.initWithout.startsWith("NOT_INITIALIZED") || !got.initWithout.includes("init(")) problems.push(`init() without the wasm: ${got.initWithout}`);
+  for (const id of ["core", "citation", "references"]) {
+    if (got[id] !== EXPECTED[id]) problems.push(`${id}: ${JSON.stringify(got[id])}, expected ${JSON.stringify(EXPECTED[id])}`);
+  }
+  return problems;
+}
+
 async function runCase(browser, c, tarball, wasmHashes) {
   const dir = prepare(c, tarball);
   const started = Date.now();
@@ -214,6 +236,7 @@ async function runCase(browser, c, tarball, wasmHashes) {
     buildMs = Date.now() - started;
   }
   if (intoOutput) writePage(dir, c);
+  if (c.node) return { problems: nodeProblems(await run([process.execPath, c.node], dir, PAGE_TIMEOUT)), buildMs, totalMs: Date.now() - started };
   let url;
   let stop;
   if (c.serve === "dist") {
