@@ -27,8 +27,10 @@ export async function fetchedOrExplained(instantiate, file, how) {
   } catch (e) {
     const message = String(e?.message ?? e);
     let why;
-    if (/found 3c 21|found 3c 68/i.test(message)) {
-      why = `the server answered with an HTML page instead of ${file}. Vite's dev server does this when it pre-bundles citeflow: add optimizeDeps: { exclude: ["citeflow"] } to the Vite config`;
+    // Chromium names the bytes found ("3c" is "<"); Firefox and WebKit only say the magic
+    // number is wrong.
+    if (/found 3c |magic number|magic header|start with '\\0asm'/i.test(message)) {
+      why = `the server answered with something other than ${file}, most likely an HTML page. Vite's dev server (6 and 7) does this when it pre-bundles citeflow: add optimizeDeps: { exclude: ["citeflow"] } to the Vite config`;
     } else if (/failed to fetch Wasm: 404/.test(message)) {
       why = `${file} is not where the bundle looks for it (${message}): the bundler did not emit it. ${how}`;
     } else {
