@@ -41,6 +41,7 @@ test-runtimes:
 	node tests/browser/run.mjs --engine=webkit
 	node tests/smoke/demo.mjs
 	node tests/examples/run.mjs
+	node tests/bundlers/run.mjs
 
 bench: build
 	node benches/run.mjs

@@ -286,6 +286,13 @@ export type { BundledStyle, CslDate, CslItem, CslName, Reference, RenderOptions,
 /** The reference list of the cited sources; loads "citeflow/csl" on first use. */
 export function renderReferences(sources: SourceInput[], citations?: ({ sourceId: number } | number)[] | null, options?: RenderOptions): Promise<Reference[]>;
 export function bundledStyleNames(): Promise<BundledStyle[]>;
+/**
+ * Where `renderReferences` loads the CSL wasm module from, for a bundler that does not emit it
+ * beside the package's code (esbuild: `import cslWasmUrl from "citeflow/citeflow_csl_bg.wasm"`
+ * with a file loader): a URL, `Response`, bytes or compiled `WebAssembly.Module`, as `init`
+ * takes. Call it before the first `renderReferences`/`bundledStyleNames` (later: INVALID_OPTION).
+ */
+export function setCslWasmUrl(source: RequestInfo | URL | Response | BufferSource | WebAssembly.Module): void;
 
 // ---- the orchestrator -----------------------------------------------------------------------
 

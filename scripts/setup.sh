@@ -90,3 +90,6 @@ if [ ${#missing[@]} -gt 0 ]; then
   apt_install "${missing[@]}"
 fi
 log "done"
+
+# --- 5. the web toolchains of the bundler test (tests/bundlers/), outside the root package ----
+bash scripts/bundlers-setup.sh

@@ -3,16 +3,26 @@
 import initWasm from "../gen/citeflow.js";
 import { setCslLoader } from "../src/references.js";
 import { attach, isReady } from "../src/runtime.js";
+import { fetchedOrExplained, noModuleUrl } from "./explain.js";
 
-setCslLoader(() => import("./csl-browser.js").then(async (m) => {
-  await m.default();
+const FILE = "citeflow_bg.wasm";
+const HOW = 'Give init() its URL: import wasmUrl from "citeflow/citeflow_bg.wasm" as a file (esbuild: --loader:.wasm=file), then await init(wasmUrl)';
+
+setCslLoader((source) => import("./csl-browser.js").then(async (m) => {
+  await m.default(source);
   return m;
 }));
 
 export * from "../src/api.js";
+export { setCslWasmUrl } from "../src/references.js";
 
 export default async function init(input) {
   if (isReady()) return;
-  attach(await initWasm(input === undefined ? undefined : { module_or_path: input }));
+  if (input !== undefined) {
+    attach(await initWasm({ module_or_path: input }));
+    return;
+  }
+  if (typeof import.meta.url !== "string") throw noModuleUrl(FILE, HOW);
+  attach(await fetchedOrExplained(() => initWasm(), FILE, HOW));
 }
 export { init };

@@ -1,11 +1,28 @@
-// citeflow/csl for Node.js and Deno: instantiated at import time.
+// citeflow/csl for Node.js and Deno: instantiated at import time, or by `init(bytes)` where a
+// server bundle moved the module (see entry/node.js).
 import { readFileSync } from "node:fs";
-import { initSync } from "../gen/csl/citeflow_csl.js";
-import { attachCsl } from "../src/csl.js";
+import initWasm, { initSync } from "../gen/csl/citeflow_csl.js";
+import { attachCsl, isCslReady } from "../src/csl.js";
+import { notFound } from "./explain.js";
+import { readWasm } from "./read-wasm.js";
 
-initSync({ module: readFileSync(new URL("../gen/csl/citeflow_csl_bg.wasm", import.meta.url)) });
-attachCsl();
+const FILE = "citeflow_csl_bg.wasm";
+
+const bytes = readWasm(() => readFileSync(new URL("../gen/csl/citeflow_csl_bg.wasm", import.meta.url)), import.meta.url, "../gen/csl/citeflow_csl_bg.wasm");
+if (bytes !== null) {
+  initSync({ module: bytes });
+  attachCsl();
+}
 
 export { bundledStyleNames, renderReferences } from "../src/csl.js";
-export default async function init() {}
+
+/** Nothing to do where the module was read at import; otherwise give it: bytes, a URL or a Module. */
+export default async function init(input) {
+  if (isCslReady()) return;
+  if (input === undefined) {
+    throw notFound(FILE, 'Pass it to init() of "citeflow/csl", or to setCslWasmUrl() of "citeflow" before the first renderReferences');
+  }
+  await initWasm({ module_or_path: input });
+  attachCsl();
+}
 export { init };

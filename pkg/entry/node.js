@@ -1,15 +1,33 @@
-// Node.js and Deno: the module is read from disk and instantiated at import time.
+// Node.js and Deno: the module is read from disk and instantiated at import time. A server
+// bundle that moved it (and kept no file URL to it) leaves the package waiting for `init(bytes)`.
 import { readFileSync } from "node:fs";
-import { initSync } from "../gen/citeflow.js";
+import initWasm, { initSync } from "../gen/citeflow.js";
 import { setCslLoader } from "../src/references.js";
-import { attach } from "../src/runtime.js";
+import { attach, isReady } from "../src/runtime.js";
+import { notFound } from "./explain.js";
+import { readWasm } from "./read-wasm.js";
 
-attach(initSync({ module: readFileSync(new URL("../gen/citeflow_bg.wasm", import.meta.url)) }));
+const FILE = "citeflow_bg.wasm";
 
-setCslLoader(() => import("./csl-node.js"));
+const bytes = readWasm(() => readFileSync(new URL("../gen/citeflow_bg.wasm", import.meta.url)), import.meta.url, "../gen/citeflow_bg.wasm");
+if (bytes !== null) attach(initSync({ module: bytes }));
+
+setCslLoader((source) => import("./csl-node.js").then(async (m) => {
+  await m.default(source);
+  return m;
+}));
 
 export * from "../src/api.js";
+export { setCslWasmUrl } from "../src/references.js";
 
-/** Nothing to do here (initialised at import); kept so code runs unchanged everywhere. */
-export default async function init() {}
+/**
+ * Nothing to do where the module was read at import (Node and Deno with the package as
+ * installed); kept so code runs unchanged everywhere. Otherwise pass the module: its bytes, a
+ * fetchable URL or a compiled `WebAssembly.Module`.
+ */
+export default async function init(input) {
+  if (isReady()) return;
+  if (input === undefined) throw notFound(FILE, `Pass it to init(): import init from "citeflow"; await init(bytesOfTheWasmFile)`);
+  attach(await initWasm({ module_or_path: input }));
+}
 export { init };

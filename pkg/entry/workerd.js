@@ -9,6 +9,7 @@ attach(initSync({ module: wasmModule }));
 setCslLoader(() => import("./csl-workerd.js"));
 
 export * from "../src/api.js";
+export { setCslWasmUrl } from "../src/references.js";
 
 /** Nothing to do here (initialised at import); kept so code runs unchanged everywhere. */
 export default async function init() {}

@@ -141,6 +141,7 @@ function entryPoints({ lib, base }) {
       renderCitedHtml: () => [{ text: "Paris [1].", citations: lib.parseCitations("Paris [1].", { sourceCount: 1 }), references: [] }, { idPrefix: "r-" }],
       renderReferences: () => [[source()], [1], { style: "apa-7", format: "html" }],
       bundledStyleNames: () => [],
+      setCslWasmUrl: () => [new URL("https://example.invalid/citeflow_csl_bg.wasm")],
       buildLMInvoker: () => ["openai-compatible/ok", { apiKey: "sk-test", baseUrl: base, maxResponseBytes: 1 << 20, timeoutMs: 5000 }],
       buildEMInvoker: () => ["openai-compatible/embed", { apiKey: "sk-test", baseUrl: base }],
       buildDMInvoker: () => ["typesafe/dm", { apiKey: "sk-test", baseUrl: base }],

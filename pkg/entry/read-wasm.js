@@ -1,0 +1,28 @@
+// Node.js and Deno: reads a wasm file of the package, wherever a server bundle left it.
+import { readFileSync } from "node:fs";
+
+// What reading a file that is not where the URL says looks like: a bundler's site-relative URL
+// object ("/_next/static/…", which Node refuses), no import.meta.url at all, a non-file URL,
+// or no file there.
+const MOVED = new Set(["ERR_INVALID_ARG_TYPE", "ERR_INVALID_URL", "ERR_INVALID_URL_SCHEME", "ENOENT"]);
+
+function attempt(read) {
+  try {
+    return read();
+  } catch (e) {
+    if (MOVED.has(e?.code)) return null;
+    throw e;
+  }
+}
+
+/**
+ * The bytes of a wasm file of the package: `readEmitted()` is the entry's literal
+ * `readFileSync(new URL(name, import.meta.url))`, which works unbundled and where the bundler
+ * emitted the file with a file URL (webpack's server output), and which tells tracers (Next.js)
+ * to ship the file; else the file `name` beside `moduleUrl`, the entry's own `import.meta.url`,
+ * which server bundlers (Next.js with Turbopack) keep as the source file's URL. Null when neither
+ * is there: the caller then waits for `init`.
+ */
+export function readWasm(readEmitted, moduleUrl, name) {
+  return attempt(readEmitted) ?? attempt(() => readFileSync(new URL(name, moduleUrl)));
+}
