@@ -248,12 +248,10 @@ async function generate(models, prompt, constraint, params, onText, isCancelled 
   if (tokens.length + params.maxTokens > CHAT_CONTEXT_TOKENS) {
     throw new RequestError(`the prompt is ${tokens.length} tokens and max_tokens ${params.maxTokens}; together they may be at most ${CHAT_CONTEXT_TOKENS}`, 400, "context_length_exceeded");
   }
-  // Keep what the sequence already holds of this prompt (a shared system message, say) and
-  // evaluate only the rest; at least one token is evaluated, so there is a next-token distribution.
-  const held = sequence.contextTokens;
-  let common = 0;
-  while (common < held.length && common < tokens.length - 1 && held[common] === tokens[common]) common++;
-  if (common < sequence.nextTokenIndex) await sequence.eraseContextTokenRanges([{ start: common, end: sequence.nextTokenIndex }]);
+  // Every prompt is evaluated whole, in one batch. Reusing a cached prefix would save a fraction
+  // of a second but changes the arithmetic (other batch shapes), and with it, at near-ties, the
+  // greedy answer: the same request must give the same answer whatever came before it.
+  await sequence.clearHistory();
 
   const wantProbabilities = params.logprobs;
   const options = {
@@ -267,7 +265,7 @@ async function generate(models, prompt, constraint, params, onText, isCancelled 
   let released = "";
   let cut = null; // the whole answer, when a stop string or a complete JSON value ended it
   let finishReason = "length";
-  for await (const step of sequence.evaluateWithMetadata(tokens.slice(common), { probabilities: wantProbabilities }, options)) {
+  for await (const step of sequence.evaluateWithMetadata(tokens, { probabilities: wantProbabilities }, options)) {
     if (isCancelled()) {
       finishReason = "cancelled";
       break;
