@@ -11,8 +11,15 @@
 //   sentences of limited length with one marker each, decoding always finishes, and every
 //   sentence still ends in a marker naming a real source.
 
-/** Sentences in a small model's answer, characters per sentence, and a token budget that fits both. */
-export const SMALL_MODEL = Object.freeze({ sentences: 2, maxContentChars: 160, maxTokens: 160 });
+const SENTENCES = 2;
+const MAX_CONTENT_CHARS = 160;
+/**
+ * Sentences in a small model's answer, characters per sentence, and a token budget the grammar
+ * does not outrun: an answer has at most `sentences` × (content + " [N]." + a space)
+ * characters, and every token adds at least one (only a byte piece of a non-ASCII character
+ * adds less). Typical answers take a fifth of it.
+ */
+export const SMALL_MODEL = Object.freeze({ sentences: SENTENCES, maxContentChars: MAX_CONTENT_CHARS, maxTokens: SENTENCES * (MAX_CONTENT_CHARS + 6) });
 
 const FIRST_SOURCE = /(?:^|\n)Source 1:[^\n]*\n([^\n]*?[.!?])(?=\s|$)/;
 

@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { checkPolicy, citationGrammar, parseCitations, splitSentences } from "citeflow";
-import { boundedCitationGrammar, withCitedExample } from "../../www/small-model.js";
+import { SMALL_MODEL, boundedCitationGrammar, withCitedExample } from "../../www/small-model.js";
 import { SOURCES, lm, sourcesPrompt, textOf } from "./support.mjs";
 
 const messages = (question) => withCitedExample([
@@ -14,7 +14,7 @@ const messages = (question) => withCitedExample([
 test("the bounded grammar: the answer finishes, and every sentence ends in a valid marker", async () => {
   const grammar = boundedCitationGrammar(citationGrammar({ sourceCount: 2 }));
   for (const question of ["When was the Eiffel Tower completed?", "How do honeybees share where food is?"]) {
-    const out = await lm.invoke(messages(question), { grammar, temperature: 0, maxTokens: 160 });
+    const out = await lm.invoke(messages(question), { grammar, temperature: 0, maxTokens: SMALL_MODEL.maxTokens });
     const text = textOf(out);
     assert.equal(out.finishReason, "stop", `finished by the grammar, not max_tokens: ${text}`);
     const report = checkPolicy(text, { policy: "required", sourceCount: 2 });
@@ -41,7 +41,9 @@ test("Citeformer's own grammar, unbounded, still allows only valid markers, even
 
 test("the JSON-schema form through responseSchema: segments whose citations are source numbers", async () => {
   const schema = JSON.parse(citationGrammar({ sourceCount: 2, format: "json_schema", maxContentChars: 120 }));
-  const out = await lm.invoke(messages("When was the Eiffel Tower completed?"), { responseSchema: schema, temperature: 0, maxTokens: 200 });
+  // Bounded for the small model as the GBNF is (two segments), so the answer always closes.
+  schema.properties.segments.maxItems = 2;
+  const out = await lm.invoke(messages("When was the Eiffel Tower completed?"), { responseSchema: schema, temperature: 0, maxTokens: 400 });
   const answer = JSON.parse(textOf(out));
   assert.equal(out.finishReason, "stop");
   assert.ok(Array.isArray(answer.segments) && answer.segments.length >= 1);

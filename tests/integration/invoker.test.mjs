@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { CitationParser, ThinkTagOutputTransformer, citationGrammar, parseCitations } from "citeflow";
-import { boundedCitationGrammar, withCitedExample } from "../../www/small-model.js";
+import { SMALL_MODEL, boundedCitationGrammar, withCitedExample } from "../../www/small-model.js";
 import { SOURCES, drain, lm, sourcesPrompt, textOf } from "./support.mjs";
 
 const HELLO = [{ role: "user", content: "Say hello to Ada in one short sentence." }];
@@ -49,7 +49,7 @@ test("markers cut by real tokenisation are found as they stream, as in the whole
   ]);
   const grammar = boundedCitationGrammar(citationGrammar({ sourceCount: sources.length }));
   const events = await drain(
-    lm.stream(messages, { grammar, temperature: 0, maxTokens: 160 })
+    lm.stream(messages, { grammar, temperature: 0, maxTokens: SMALL_MODEL.maxTokens })
       .pipeThrough(new ThinkTagOutputTransformer().transformStream())
       .pipeThrough(new CitationParser({ sourceCount: sources.length }).transformStream()),
   );

@@ -63,7 +63,7 @@ try {
   const linked = links.every(([text, href]) => href === `#ref-${text.slice(1, -1)}` && entries.some(([id]) => `#${id}` === href));
   const cited = new Set(links.map(([, href]) => href));
   if (!linked || entries.length !== cited.size) fail("chips → references", { links, entries });
-  const kinds = ["Société d’Exploitation de la Tour Eiffel. (2023", "Loyrette, H. (1985)"];
+  const kinds = ["Tour Eiffel. (2023, March 31)", "Loyrette, H. (1985)"];
   if (!entries.every(([id, t]) => t.toLowerCase().includes(titles[Number(id.slice(4)) - 1].toLowerCase()) && t.includes(kinds[Number(id.slice(4)) - 1]))) fail("APA entries", entries);
   await chips.first().focus();
   const first = links[0][0];
