@@ -5,7 +5,8 @@
 // to its reference and showing its source on focus and hover, that switching the style
 // re-renders the list, that controls are named and text contrast meets WCAG AA in light and
 // dark schemes, that the provider form talks to the server it names (here the scripted
-// stand-in, whose reasoning the panel shows), that there are no console errors; saves a
+// stand-in, whose reasoning the panel shows), that the page served on the stand-in
+// (CITEFLOW_MODEL=scripted) says so and answers, that there are no console errors; saves a
 // screenshot at phone width. What the small model writes varies with the machine's arithmetic,
 // so the checks are about form (markers, chips, references), never about its wording.
 import { mkdirSync } from "node:fs";
@@ -140,8 +141,28 @@ try {
   if (!providerReasoning.includes("source 1 mentions") || (await page.locator("#reasoning-state").textContent()) !== "done") fail("reasoning from the provider", providerReasoning);
   await page.getByLabel("Base URL", { exact: true }).fill("");
 
+  // The page as `CITEFLOW_MODEL=scripted make demo` serves it: named as the stand-in, its
+  // word-overlap threshold, its reasoning and both Eiffel sources cited.
+  const standIn = await startServer({ model: "scripted", delayMs: 1 });
+  try {
+    const other = await browser.newPage({ viewport: { width: 390, height: 900 } });
+    other.on("pageerror", (e) => errors.push(String(e)));
+    await other.goto(`http://127.0.0.1:${standIn.address().port}/www/`);
+    await other.waitForSelector("body[data-ready=true]");
+    const standInNote = await other.locator("#model-note").textContent();
+    if ((await other.evaluate(() => document.body.dataset.backend)) !== "scripted" || !standInNote.includes("not a language model")) fail("the line naming the stand-in", standInNote);
+    if ((await other.locator("#threshold-value").textContent()) !== "0.15") fail("the stand-in's threshold", await other.locator("#threshold-value").textContent());
+    await other.getByRole("button", { name: "Ask" }).click();
+    await other.waitForSelector("body[data-answered='1']", { timeout: ANSWER_MS });
+    const standInAnswer = await other.locator("#answer").textContent();
+    if (!standInAnswer.includes("1889") || (await other.locator("#answer a.citeflow-cite").count()) !== 2) fail("the stand-in's answer", standInAnswer);
+    if ((await other.locator("#reasoning-state").textContent()) !== "done") fail("the stand-in's reasoning", await other.locator("#reasoning").textContent());
+  } finally {
+    standIn.close();
+  }
+
   if (errors.length) fail("console errors", errors);
-  console.log("demo ok: the real model named, relevance, chips on every sentence with sources, references, style switch, provider reasoning (screenshot tests/out/demo.png)");
+  console.log("demo ok: the real model named, relevance, chips on every sentence with sources, references, style switch, provider reasoning, the scripted stand-in (screenshot tests/out/demo.png)");
 } finally {
   await browser.close();
   server.close();
