@@ -130,8 +130,8 @@ function textOf(content, i) {
   throw new RequestError(`messages[${i}].content must be a string or an array of text parts`);
 }
 
-/** ChatML, as SmolLM2 was trained on, ending with the opened assistant turn. */
-function chatPrompt(messages) {
+/** The conversation's turns (roles checked, text only, SmolLM2's default system message first if none). */
+function chatTurns(messages) {
   if (!Array.isArray(messages) || messages.length === 0) throw new RequestError("`messages` must be a non-empty array");
   const turns = messages.map((m, i) => {
     if (m === null || typeof m !== "object" || !["system", "user", "assistant", "developer"].includes(m.role)) {
@@ -140,7 +140,7 @@ function chatPrompt(messages) {
     return { role: m.role === "developer" ? "system" : m.role, content: textOf(m.content, i) };
   });
   if (turns[0].role !== "system") turns.unshift({ role: "system", content: DEFAULT_SYSTEM });
-  return turns.map((t) => `<|im_start|>${t.role}\n${t.content}<|im_end|>\n`).join("") + "<|im_start|>assistant\n";
+  return turns;
 }
 
 /**
@@ -238,16 +238,28 @@ function tokenEntry(text, p) {
 }
 
 /**
+ * The prompt's tokens in ChatML, as SmolLM2 was trained on, ending with the opened assistant
+ * turn; refused when they and the answer would not fit the context. Only the template's own
+ * markers are special tokens: "<|im_end|>" written in a message stays text.
+ */
+function promptTokens(models, turns, params) {
+  const { chat } = models;
+  const tokens = [];
+  for (const t of turns) tokens.push(...chat.tokenize(`<|im_start|>${t.role}\n`, true), ...chat.tokenize(t.content, false), ...chat.tokenize("<|im_end|>\n", true));
+  tokens.push(...chat.tokenize("<|im_start|>assistant\n", true));
+  if (tokens.length + params.maxTokens > CHAT_CONTEXT_TOKENS) {
+    throw new RequestError(`the prompt is ${tokens.length} tokens and max_tokens ${params.maxTokens}; together they may be at most ${CHAT_CONTEXT_TOKENS}`, 400, "context_length_exceeded");
+  }
+  return tokens;
+}
+
+/**
  * Generates one answer on the model's one sequence. `onText(delta, logprobs)` receives the text
  * as it becomes final (never half a character or the start of a possible stop string) with the
  * log-probabilities of the tokens it completes. `isCancelled()` stops early (a closed client).
  */
-async function generate(models, prompt, constraint, params, onText, isCancelled = () => false) {
+async function generate(models, tokens, constraint, params, onText, isCancelled = () => false) {
   const { chat, sequence } = models;
-  const tokens = chat.tokenize(prompt, true);
-  if (tokens.length + params.maxTokens > CHAT_CONTEXT_TOKENS) {
-    throw new RequestError(`the prompt is ${tokens.length} tokens and max_tokens ${params.maxTokens}; together they may be at most ${CHAT_CONTEXT_TOKENS}`, 400, "context_length_exceeded");
-  }
   // Every prompt is evaluated whole, in one batch. Reusing a cached prefix would save a fraction
   // of a second but changes the arithmetic (other batch shapes), and with it, at near-ties, the
   // greedy answer: the same request must give the same answer whatever came before it.
@@ -331,14 +343,14 @@ const completionId = () => `chatcmpl-citeflow-${Date.now().toString(36)}-${(coun
 async function chatCompletions(models, req, res) {
   const body = await readJson(req);
   const params = chatParams(body);
-  const prompt = chatPrompt(body.messages);
+  const tokens = promptTokens(models, chatTurns(body.messages), params);
   const id = completionId();
   const created = Math.floor(Date.now() / 1000);
   const base = { id, created, model: CHAT_MODEL, system_fingerprint: "citeflow-local" };
   if (!params.stream) {
     let content = "";
     const entries = [];
-    const { finishReason, usage } = await models.queue(async () => generate(models, prompt, await grammarOf(models, body), params, (delta, lp) => {
+    const { finishReason, usage } = await models.queue(async () => generate(models, tokens, await grammarOf(models, body), params, (delta, lp) => {
       content += delta;
       entries.push(...lp);
     }));
@@ -358,7 +370,7 @@ async function chatCompletions(models, req, res) {
     res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-store" });
     send([{ index: 0, delta: { role: "assistant", content: "" }, logprobs: null, finish_reason: null }]);
     try {
-      const { finishReason, usage } = await generate(models, prompt, constraint, params, (delta, lp) => {
+      const { finishReason, usage } = await generate(models, tokens, constraint, params, (delta, lp) => {
         if (delta || lp.length) send([{ index: 0, delta: { content: delta }, logprobs: params.logprobs ? { content: lp } : null, finish_reason: null }]);
       }, () => closed);
       if (closed) return;

@@ -50,6 +50,7 @@ test("bad requests are 400s with an OpenAI-style error", async () => {
     { messages: ASK, top_logprobs: 2 },
     { messages: ASK, grammar: 'root ::= "a"', response_format: { type: "json_object" } },
     { messages: ASK, max_tokens: 5000 },
+    { messages: ASK, max_tokens: 2040, stream: true }, // prompt + answer beyond the 2048-token context
   ]) {
     const res = await post("/chat/completions", body);
     assert.equal(res.status, 400, JSON.stringify(body));
