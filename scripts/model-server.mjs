@@ -402,7 +402,9 @@ async function embeddings(models, req, res) {
       const n = models.embed.tokenize(text).length;
       if (n > limit) throw new RequestError(`input[${index}] is ${n} tokens; this model reads at most ${limit}`);
       tokens += n + 2;
-      const { vector } = await models.embedContext.getEmbeddingFor(text);
+      // A text with no tokens (empty, blank) is [CLS] [SEP], as the original tokenizer makes it;
+      // node-llama-cpp would give an empty vector.
+      const { vector } = await models.embedContext.getEmbeddingFor(n > 0 ? text : models.embed.tokenize("[CLS][SEP]", true));
       const norm = Math.hypot(...vector) || 1;
       const unit = Float32Array.from(vector, (x) => x / norm);
       out.push({ object: "embedding", index, embedding: format === "base64" ? Buffer.from(unit.buffer).toString("base64") : [...unit] });

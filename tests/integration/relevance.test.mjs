@@ -41,6 +41,12 @@ test("SimilarityReferenceFormatter lists the chunk an answer used", async () => 
   assert.deepEqual(kept.map((c) => c.id), ["bees"]);
 });
 
+test("an empty text has an embedding too", async () => {
+  const [empty, blank] = await em.invoke(["", "   "]);
+  assert.equal(empty.length, 384);
+  assert.deepEqual([...blank], [...empty]);
+});
+
 test("base64 embeddings are the same floats", async () => {
   const floats = (await post("/embeddings", { input: "waggle dance" })).body.data[0].embedding;
   const encoded = (await post("/embeddings", { input: "waggle dance", encoding_format: "base64" })).body.data[0].embedding;
