@@ -30,7 +30,8 @@ const NOTES = {
 
 /** Which local model /v1 serves, shown on the page; the real one gets a higher threshold (MiniLM cosines). */
 async function detectBackend() {
-  const ids = ((await (await fetch(new URL("/v1/models", location.href))).json()).data ?? []).map((m) => m.id);
+  const listed = await fetch(new URL("/v1/models", location.href)).then((r) => (r.ok ? r.json() : {}), () => ({}));
+  const ids = (listed.data ?? []).map((m) => m.id);
   const real = ids.includes("SmolLM2-135M-Instruct");
   backend = real ? { chat: "SmolLM2-135M-Instruct", embed: "all-MiniLM-L6-v2", real } : backend;
   $("model-note").textContent = NOTES[real ? "real" : "scripted"];
