@@ -186,6 +186,9 @@ async function grammarOf(models, body) {
   return { grammar: models.grammars.get(key), json };
 }
 
+const SEED_RANGE = 2 ** 32;
+const seedOf = (seed) => (seed === undefined ? undefined : ((seed % SEED_RANGE) + SEED_RANGE) % SEED_RANGE);
+
 function chatParams(body) {
   if (body.n !== undefined && body.n !== null && body.n !== 1) throw new RequestError("only `n: 1` is supported");
   const stop = body.stop === undefined || body.stop === null ? [] : typeof body.stop === "string" ? [body.stop] : body.stop;
@@ -199,7 +202,8 @@ function chatParams(body) {
     stream: body.stream === true,
     temperature: number(body, "temperature", { min: 0, max: 2, fallback: 0 }),
     topP: number(body, "top_p", { min: 0, max: 1, fallback: 1 }),
-    seed: number(body, "seed", { min: -(2 ** 53), max: 2 ** 53, integer: true, fallback: undefined }),
+    // Any safe integer, folded into the sampler's 32-bit seed.
+    seed: seedOf(number(body, "seed", { min: Number.MIN_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER, integer: true, fallback: undefined })),
     maxTokens: number(body, "max_completion_tokens", { min: 1, max: CHAT_CONTEXT_TOKENS, integer: true, fallback: undefined }) ??
       number(body, "max_tokens", { min: 1, max: CHAT_CONTEXT_TOKENS, integer: true, fallback: DEFAULT_MAX_TOKENS }),
     stop,
@@ -269,7 +273,7 @@ async function generate(models, tokens, constraint, params, onText, isCancelled 
   const options = {
     temperature: params.temperature,
     topP: params.topP,
-    seed: params.seed ?? (params.temperature > 0 ? Math.floor(Math.random() * 2 ** 31) : undefined),
+    seed: params.seed ?? (params.temperature > 0 ? Math.floor(Math.random() * SEED_RANGE) : undefined),
     grammarEvaluationState: constraint ? new models.GrammarState({ model: chat, grammar: constraint.grammar }) : undefined,
   };
   const generated = [];
