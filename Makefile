@@ -10,6 +10,7 @@ setup:
 build: setup
 	node scripts/build.mjs
 
+# The real local model by default; CITEFLOW_MODEL=scripted make demo for the scripted stand-in.
 demo: build
 	node scripts/serve.mjs
 
@@ -41,6 +42,7 @@ test-runtimes:
 	node tests/browser/run.mjs --engine=webkit
 	node tests/smoke/demo.mjs
 	node tests/examples/run.mjs
+	node tests/integration/run.mjs
 	node tests/bundlers/run.mjs
 
 bench: build

@@ -108,18 +108,27 @@ function send(res, status, value) {
 }
 
 /**
+ * What every `/v1` server here does first (this one and the real model, scripts/model-server.mjs):
+ * the path of a `/v1/...` request to route, with CORS allowed; otherwise the handler's result:
+ * false for a path outside `/v1/`, true for a preflight (answered here).
+ */
+export function openRoute(req, res) {
+  const path = new URL(req.url, "http://localhost").pathname;
+  if (!path.startsWith("/v1/")) return false;
+  res.setHeader("access-control-allow-origin", "*");
+  if (req.method !== "OPTIONS") return path;
+  res.writeHead(204, { "access-control-allow-headers": "authorization, content-type", "access-control-allow-methods": "GET, POST" });
+  res.end();
+  return true;
+}
+
+/**
  * Handles `/v1/...` requests; returns false for anything else (so a static server can mount it).
  * `delayMs`: the pause between streamed tokens.
  */
 export async function handleLocalModel(req, res, { delayMs = 25 } = {}) {
-  const path = new URL(req.url, "http://localhost").pathname;
-  if (!path.startsWith("/v1/")) return false;
-  res.setHeader("access-control-allow-origin", "*");
-  if (req.method === "OPTIONS") {
-    res.writeHead(204, { "access-control-allow-headers": "authorization, content-type", "access-control-allow-methods": "GET, POST" });
-    res.end();
-    return true;
-  }
+  const path = openRoute(req, res);
+  if (typeof path !== "string") return path;
   try {
     if (req.method === "GET" && path === "/v1/models") {
       send(res, 200, { object: "list", data: [CHAT_MODEL, EMBED_MODEL].map((id) => ({ id, object: "model", owned_by: "citeflow" })) });

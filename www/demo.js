@@ -7,9 +7,12 @@
 //      CitationParser (markers as they complete).
 //   3. References: the answer becomes safe HTML with citation chips (hover or focus one to see
 //      its source), and the reference list is rendered by the CSL module in the style picked.
-// With no settings it talks to the built-in local model server (scripts/local-model.mjs,
-// mounted at /v1 by `make demo`); with a base URL and key it talks to that provider instead.
+// With no settings it talks to the local model server mounted at /v1 by `make demo`: the real
+// one (scripts/model-server.mjs: SmolLM2-135M answers, MiniLM embeddings decide relevance) or
+// the scripted stand-in (scripts/local-model.mjs); with a base URL and key it talks to that
+// provider instead.
 import init, { Citeformer, CitationParser, SimilarityRelevanceFilter, ThinkTagOutputTransformer, buildEMInvoker, buildLMInvoker, renderCitedHtml, renderReferences } from "citeflow";
+import { smallModelOptions, withCitedExample } from "./small-model.js";
 
 const $ = (id) => document.getElementById(id);
 const LOCAL = new URL("/v1", location.href).href;
@@ -17,6 +20,24 @@ const CONTEXT = { fields: ["metadata", "content"], metadataKeys: ["file_name"], 
 let corpus = [];
 let last = null; // { text, citations, sources } of the latest answer
 let running = null; // the AbortController of the answer in progress
+// What /v1 serves: { chat, embed, real } (real: the small language model, not the scripted stand-in).
+let backend = { chat: "citeflow-local", embed: "citeflow-embed", real: false };
+
+const NOTES = {
+  real: "Answers here come from SmolLM2-135M-Instruct, a 135-million-parameter model running on this machine's CPU, and all-MiniLM-L6-v2 embeddings decide which chunks are relevant. A model this small writes short and often wrong answers: the citation grammar guarantees that every sentence ends in a marker naming a real source, not that the source says what the sentence claims. For better answers, use a real provider below.",
+  scripted: "Answers here come from a scripted stand-in (scripts/local-model.mjs), not a language model: it copies the best-matching sentence of each source and cites it, and its embeddings are word overlap. For real answers, use a real provider below.",
+};
+
+/** Which local model /v1 serves, shown on the page; the real one gets a higher threshold (MiniLM cosines). */
+async function detectBackend() {
+  const listed = await fetch(new URL("/v1/models", location.href)).then((r) => (r.ok ? r.json() : {}), () => ({}));
+  const ids = (listed.data ?? []).map((m) => m.id);
+  const real = ids.includes("SmolLM2-135M-Instruct");
+  backend = real ? { chat: "SmolLM2-135M-Instruct", embed: "all-MiniLM-L6-v2", real } : backend;
+  $("model-note").textContent = NOTES[real ? "real" : "scripted"];
+  document.body.dataset.backend = real ? "real" : "scripted";
+  if (real) $("threshold").value = $("threshold-value").value = "0.3";
+}
 
 const linkOf = (csl) => csl.URL ?? (csl.DOI ? `https://doi.org/${csl.DOI}` : undefined);
 
@@ -82,7 +103,7 @@ function settings() {
   return {
     baseUrl: base || LOCAL,
     apiKey: $("api-key").value || "local",
-    model: $("model").value.trim() || "citeflow-local",
+    model: $("model").value.trim() || backend.chat,
     local: base === "",
   };
 }
@@ -96,7 +117,7 @@ async function ask(question, signal) {
   const threshold = Number($("threshold").value);
 
   // 1. Retrieval: the corpus is local, so its embeddings always come from the demo server.
-  const em = buildEMInvoker("openai-compatible/citeflow-embed", { apiKey: "local", baseUrl: LOCAL });
+  const em = buildEMInvoker(`openai-compatible/${backend.embed}`, { apiKey: "local", baseUrl: LOCAL });
   const filter = new SimilarityRelevanceFilter(em, { threshold, contextConfig: CONTEXT });
   const evaluated = await filter.evaluate({ chunks: chunksOf(corpus), query: question, signal });
   showRelevance(evaluated, threshold);
@@ -110,10 +131,16 @@ async function ask(question, signal) {
   const sources = kept.map((e) => ({ content: e.chunk.content, metadata: byId.get(e.chunk.id).csl }));
 
   // 2. Generation.
-  const { baseUrl, apiKey, model } = settings();
+  const { baseUrl, apiKey, model, local } = settings();
   const lm = buildLMInvoker(`openai-compatible/${model}`, { apiKey, baseUrl });
   const cf = new Citeformer({ lmInvoker: lm, style: $("style").value });
-  const { messages } = cf.request({ prompt: question, sources });
+  const request = cf.request({ prompt: question, sources });
+  // The small local model gets an example exchange and Citeformer's grammar, bounded so it ends
+  // (see small-model.js); a provider gets Citeformer's messages as they are.
+  const small = local && backend.real;
+  const messages = small ? withCitedExample(request.messages) : request.messages;
+  const options = small ? { signal, ...smallModelOptions(request.options) } : { signal };
+  const started = performance.now();
   $("reasoning-state").textContent = "thinking…";
   const tap = new TransformStream({
     transform(event, controller) {
@@ -121,7 +148,7 @@ async function ask(question, signal) {
       controller.enqueue(event);
     },
   });
-  const events = lm.stream(messages, { signal })
+  const events = lm.stream(messages, options)
     .pipeThrough(tap)
     .pipeThrough(new ThinkTagOutputTransformer().transformStream())
     .pipeThrough(new CitationParser({ sourceCount: sources.length }).transformStream());
@@ -149,10 +176,12 @@ async function ask(question, signal) {
   last = { text, citations, sources };
   await showReferences();
   const chunks = $("raw").querySelectorAll(".boundary").length;
-  $("stats").textContent = `${chunks} chunks in, ${count} events out, ${citations.length} citations` + (usage ? `, ${usage.total_tokens ?? "?"} tokens.` : ".");
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  $("stats").textContent = `${chunks} chunks in, ${count} events out, ${citations.length} citations` + (usage ? `, ${usage.outputTokens ?? usage.completion_tokens ?? "?"} tokens answered` : "") + ` in ${seconds} s.`;
 }
 
 await init();
+await detectBackend();
 corpus = (await (await fetch("./corpus.json")).json()).chunks;
 $("style").addEventListener("change", () => showReferences());
 $("threshold").addEventListener("input", () => ($("threshold-value").value = $("threshold").value));
