@@ -23,7 +23,7 @@ function assertCited(result) {
 test("generate: a cited answer, its citations, APA references, and a verify report", async () => {
   const result = await cf.generate({ prompt, sources: SOURCES });
   assertCited(result);
-  assert.ok(result.usage.completion_tokens >= 1);
+  assert.ok(result.usage.outputTokens >= 1);
   const report = await result.verify();
   assert.equal(report.citationsChecked, result.citations.length);
   assert.deepEqual(report.missingSources, []);
@@ -40,7 +40,7 @@ test("stream: the text arrives in pieces and finalize() gives the same result as
   assert.ok(pieces.length > 1);
   assert.equal(pieces.join(""), result.text);
   assertCited(result);
-  assert.equal(result.usage.completion_tokens >= 1, true, "usage from the stream's last chunk");
+  assert.equal(result.usage.outputTokens >= 1, true, "usage from the stream's last chunk");
   const whole = await cf.generate({ prompt, sources: SOURCES });
   assert.equal(result.text, whole.text, "greedy decoding: streamed and whole answers agree");
 });

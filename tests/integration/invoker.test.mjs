@@ -12,8 +12,9 @@ test("invoke and stream give the same greedy answer; the stream ends with its to
   const whole = await lm.invoke(HELLO, { temperature: 0, maxTokens: 12 });
   const text = textOf(whole);
   assert.ok(text.length > 0);
-  assert.equal(whole.usage.completion_tokens, whole.usage.total_tokens - whole.usage.prompt_tokens);
-  assert.ok(whole.usage.completion_tokens >= 1 && whole.usage.completion_tokens <= 12);
+  assert.equal(whole.usage.outputTokens, whole.usage.totalTokens - whole.usage.inputTokens);
+  assert.ok(whole.usage.outputTokens >= 1 && whole.usage.outputTokens <= 12);
+  assert.equal(whole.usage.raw.completion_tokens, whole.usage.outputTokens, "the server's own report under raw");
 
   const events = await drain(lm.stream(HELLO, { temperature: 0, maxTokens: 12 }));
   const pieces = events.filter((e) => e.type === "response").map((e) => e.value);
@@ -27,7 +28,7 @@ test("invoke and stream give the same greedy answer; the stream ends with its to
 
 test("maxTokens bounds the answer and logprobs come back per token, greedy picking the most likely", async () => {
   const out = await lm.invoke(HELLO, { temperature: 0, maxTokens: 5, logprobs: true, topLogprobs: 3 });
-  assert.equal(out.usage.completion_tokens, 5);
+  assert.equal(out.usage.outputTokens, 5);
   assert.equal(out.finishReason, "length");
   const tokens = out.logprobs.content;
   assert.equal(tokens.length, 5);
