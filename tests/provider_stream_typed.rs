@@ -8,6 +8,7 @@
 use std::borrow::Cow;
 
 use citeflow::event::{types, Event};
+use citeflow::provider::framing::DeltaFraming;
 use citeflow::provider::stream::MAX_CONTENT_BLOCKS;
 use citeflow::provider::usage::{normalize, UsageParts};
 use citeflow::provider::{ProviderStreamDecoder, SseMessage, StreamError, StreamFormat, USAGE};
@@ -40,6 +41,7 @@ mod oracle {
         answer16: usize,
         finish_reason: Option<String>,
         usage: UsageParts,
+        framing: DeltaFraming,
     }
 
     impl ValueDecoder {
@@ -57,6 +59,7 @@ mod oracle {
                 answer16: 0,
                 finish_reason: None,
                 usage: UsageParts::default(),
+                framing: DeltaFraming::default(),
             }
         }
 
@@ -86,7 +89,9 @@ mod oracle {
             }
             if message.is_done() {
                 self.done = true;
-                return Ok(Vec::new());
+                let mut out = Vec::new();
+                self.framing.close(&self.message_id, &mut out);
+                return Ok(out);
             }
             let value: Value = serde_json::from_str(&message.data)
                 .map_err(|e| self.invalid(format!("{e} in {:?}", truncate(&message.data))))?;
@@ -164,6 +169,8 @@ mod oracle {
                         .and_then(Value::as_str)
                         .filter(|t| !t.is_empty())
                     {
+                        self.framing
+                            .before_text(types::THINKING, &self.message_id, &mut out);
                         out.push(self.text_event(types::THINKING, self.message_id.clone(), text));
                         break;
                     }
@@ -174,10 +181,13 @@ mod oracle {
                     .and_then(content_text)
                     .filter(|t| !t.is_empty())
                 {
+                    self.framing
+                        .before_text(types::RESPONSE, &self.message_id, &mut out);
                     out.push(self.text_event(types::RESPONSE, self.message_id.clone(), &text));
                 }
                 if let Some(reason) = choice.get("finish_reason").and_then(Value::as_str) {
                     self.finish_reason = Some(reason.to_owned());
+                    self.framing.close(&self.message_id, &mut out);
                 }
             }
             if let Some(usage) = chunk.get("usage").filter(|u| u.is_object()) {

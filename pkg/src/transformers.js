@@ -89,9 +89,11 @@ export class ThinkTagOutputTransformer extends OutputTransformer {
     let chunk = input;
     if (typeof input !== "string") {
       const event = checkEvent(input);
-      if (eventType(event) !== RESPONSE) {
+      const type = eventType(event);
+      if (type !== RESPONSE) {
         if (this.#done) this.#core.ensureOpen();
-        return [event];
+        // The input's own response blocks are replaced by the blocks split here (as the core does).
+        return type === "response_start" || type === "response_end" ? [] : [event];
       }
       chunk = eventValue(event);
       if (typeof chunk !== "string") {

@@ -6,6 +6,7 @@
 //! outside tests; bad input is an error with a stable code.
 
 pub mod decision;
+pub mod framing;
 pub mod lm_decision;
 pub mod request;
 pub mod sse;

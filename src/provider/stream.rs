@@ -14,6 +14,7 @@
 use serde_json::{json, Map, Value};
 use thiserror::Error;
 
+use super::framing::DeltaFraming;
 use super::sse::{SseDecoder, SseError, SseMessage};
 use super::usage::{normalize, UsageParts};
 use super::wire::{Choices, Message, Part};
@@ -107,6 +108,8 @@ pub struct ProviderStreamDecoder {
     finish_reason: Option<String>,
     /// Anthropic's usage so far (`message_start`'s, updated by `message_delta`).
     usage: UsageParts,
+    /// Blocks around OpenAI-style deltas.
+    framing: DeltaFraming,
 }
 
 impl ProviderStreamDecoder {
@@ -120,6 +123,7 @@ impl ProviderStreamDecoder {
             answer16: 0,
             finish_reason: None,
             usage: UsageParts::default(),
+            framing: DeltaFraming::default(),
         }
     }
 
@@ -144,7 +148,9 @@ impl ProviderStreamDecoder {
         }
         if message.is_done() {
             self.done = true;
-            return Ok(Vec::new());
+            let mut out = Vec::new();
+            self.framing.close(&self.message_id, &mut out);
+            return Ok(out);
         }
         // Typed and borrowed (see `wire`): no generic JSON tree for every token.
         let invalid =
@@ -215,14 +221,19 @@ impl ProviderStreamDecoder {
                 .into_iter()
                 .find_map(|r| r.str().filter(|t| !t.is_empty()))
             {
+                self.framing
+                    .before_text(types::THINKING, &self.message_id, &mut out);
                 out.push(self.text_event(types::THINKING, self.message_id.clone(), text));
             }
             // A string, or (some compatible servers) an array of content parts.
             if let Some(text) = delta.content.content().filter(|t| !t.is_empty()) {
+                self.framing
+                    .before_text(types::RESPONSE, &self.message_id, &mut out);
                 out.push(self.text_event(types::RESPONSE, self.message_id.clone(), text));
             }
             if let Some(reason) = choice.finish_reason.into_string() {
                 self.finish_reason = Some(reason);
+                self.framing.close(&self.message_id, &mut out);
             }
         }
         if let Some(usage) = chunk.usage.0 {

@@ -81,7 +81,7 @@ test("a string chunk ending in a high surrogate waits for its pair (every push t
   const text = `data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: "a😀b" }, finish_reason: "stop" }] })}\n\ndata: [DONE]\n\n`;
   const cut = text.indexOf("😀") + 1;
   const events = [...body.push(text.slice(0, cut)), ...body.push(""), ...body.push(text.slice(cut)), ...body.finish()];
-  assert.deepEqual(events.map((e) => e.value), ["a😀b"]);
+  assert.deepEqual(events.map((e) => [e.type, e.value]), [["response_start", ""], ["response", "a😀b"], ["response_end", ""]]);
   // Every UTF-16 split, including inside pairs, through the stream face too.
   const astral = "data: 😀🙂 x 𝄞\n\n";
   for (let i = 0; i <= astral.length; i++) {

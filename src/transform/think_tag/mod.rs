@@ -58,8 +58,10 @@ impl Block {
     }
 }
 
-/// Splits `response` text into thinking and response blocks; every other event passes
-/// through untouched.
+/// Splits `response` text into thinking and response blocks. The blocks of its input
+/// (`response_start` / `response_end` from a provider decoder) are consumed: the text is
+/// re-framed into the blocks it splits, so there is one framing, never one nested in another.
+/// Every other event passes through untouched.
 #[derive(Debug, Clone)]
 pub struct ThinkTagOutputTransformer {
     options: ThinkTagOptions,
@@ -244,6 +246,20 @@ impl Stage for ThinkTagOutputTransformer {
                     )))
                 }
             },
+            // The input's own response blocks: replaced by the blocks split here.
+            Piece::Start {
+                kind: Kind::Response,
+                ..
+            }
+            | Piece::End {
+                kind: Kind::Response,
+                ..
+            } => return Ok(()),
+            Piece::Event(event)
+                if event.kind == "response_start" || event.kind == "response_end" =>
+            {
+                return Ok(())
+            }
             _ => {
                 out.push(piece);
                 return Ok(());
