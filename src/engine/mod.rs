@@ -40,6 +40,7 @@ use thiserror::Error;
 
 use crate::error::TransformError;
 use crate::event::Event;
+use crate::provider::stream::EventSink;
 use crate::provider::{ProviderByteStream, StreamError, StreamFormat};
 use crate::transform::{Lifecycle, OutputTransformerConfig};
 
@@ -62,6 +63,26 @@ impl EngineError {
 }
 
 type Result<T> = std::result::Result<T, EngineError>;
+
+/// Decoded provider events as pieces: text straight into the arena, no event for it.
+struct PieceSink<'a> {
+    cx: &'a mut Cx,
+    out: &'a mut Vec<Piece>,
+}
+
+impl EventSink for PieceSink<'_> {
+    fn text(&mut self, kind: &'static str, id: Option<&str>, text: &str) {
+        let kind = Kind::parse(kind).unwrap_or(Kind::Response);
+        let id = self.cx.ids.intern_opt(id);
+        let text = self.cx.arena.push(text);
+        self.out.push(Piece::Text { kind, id, text });
+    }
+
+    fn event(&mut self, event: Event) {
+        let piece = self.cx.piece(event);
+        self.out.push(piece);
+    }
+}
 
 /// What one step released: its pieces, and the arena and ids they refer to.
 #[derive(Debug, Clone, Copy)]
@@ -127,10 +148,13 @@ impl StreamEngine {
             )
             .into());
         };
-        for event in source.push(bytes)? {
-            let piece = self.cx.piece(event);
-            self.out.push(piece);
-        }
+        source.push_into(
+            bytes,
+            &mut PieceSink {
+                cx: &mut self.cx,
+                out: &mut self.out,
+            },
+        )?;
         self.run(0)?;
         Ok(self.step())
     }

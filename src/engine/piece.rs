@@ -24,7 +24,7 @@ impl Kind {
         }
     }
 
-    fn parse(base: &str) -> Option<Self> {
+    pub fn parse(base: &str) -> Option<Self> {
         match base {
             types::RESPONSE => Some(Kind::Response),
             types::THINKING => Some(Kind::Thinking),
@@ -111,6 +111,8 @@ pub struct Ids {
     index: BTreeMap<String, IdRef>,
     /// Unique per table, so a stage can tell whether an [`IdRef`] it kept is of this table.
     generation: u64,
+    /// The id interned last: a stream names the same block token after token.
+    last: IdRef,
 }
 
 impl Default for Ids {
@@ -121,18 +123,26 @@ impl Default for Ids {
             names: Vec::new(),
             index: BTreeMap::new(),
             generation: NEXT.fetch_add(1, Ordering::Relaxed),
+            last: 0,
         }
     }
 }
 
 impl Ids {
     pub fn intern(&mut self, id: &str) -> IdRef {
-        if let Some(found) = self.index.get(id) {
-            return *found;
+        if self.name(self.last) == Some(id) {
+            return self.last;
         }
-        self.names.push(id.to_owned());
-        let n = u32::try_from(self.names.len()).unwrap_or(u32::MAX);
-        self.index.insert(id.to_owned(), n);
+        let n = match self.index.get(id) {
+            Some(found) => *found,
+            None => {
+                self.names.push(id.to_owned());
+                let n = u32::try_from(self.names.len()).unwrap_or(u32::MAX);
+                self.index.insert(id.to_owned(), n);
+                n
+            }
+        };
+        self.last = n;
         n
     }
 

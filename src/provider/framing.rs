@@ -5,6 +5,7 @@
 //! the kind changes (reasoning, then the answer) or the answer is complete, so a UI and the
 //! transformers after the decoder see the same shape whichever provider answered.
 
+use super::stream::EventSink;
 use crate::event::Event;
 
 /// Blocks around the deltas of a stream that sends none.
@@ -16,19 +17,24 @@ pub struct DeltaFraming {
 
 impl DeltaFraming {
     /// Before text of `kind`: closes a block of another kind, opens one of this kind.
-    pub fn before_text(&mut self, kind: &'static str, id: &Option<String>, out: &mut Vec<Event>) {
+    pub fn before_text(
+        &mut self,
+        kind: &'static str,
+        id: &Option<String>,
+        out: &mut dyn EventSink,
+    ) {
         if self.open == Some(kind) {
             return;
         }
         self.close(id, out);
-        out.push(Event::text(&format!("{kind}_start"), id.clone(), ""));
+        out.event(Event::text(&format!("{kind}_start"), id.clone(), ""));
         self.open = Some(kind);
     }
 
     /// Closes the open block, if any (the answer is complete).
-    pub fn close(&mut self, id: &Option<String>, out: &mut Vec<Event>) {
+    pub fn close(&mut self, id: &Option<String>, out: &mut dyn EventSink) {
         if let Some(kind) = self.open.take() {
-            out.push(Event::text(&format!("{kind}_end"), id.clone(), ""));
+            out.event(Event::text(&format!("{kind}_end"), id.clone(), ""));
         }
     }
 }

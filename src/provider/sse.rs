@@ -132,45 +132,62 @@ impl SseDecoder {
 
     /// Feeds bytes; returns the messages they complete.
     pub fn push(&mut self, bytes: &[u8]) -> Result<Vec<SseMessage>, SseError> {
-        if self.finished {
-            return Err(SseError::Finished);
-        }
         let mut out = Vec::new();
+        self.push_with(bytes, &mut |m: &SseMessage| {
+            out.push(m.clone());
+            Ok::<_, SseError>(())
+        })?;
+        Ok(out)
+    }
+
+    /// Feeds bytes; hands each message they complete to `each` as it completes, without a
+    /// copy (the decoder reuses the message's buffers). An error from `each` stops the step.
+    pub fn push_with<E: From<SseError>>(
+        &mut self,
+        bytes: &[u8],
+        each: &mut dyn FnMut(&SseMessage) -> Result<(), E>,
+    ) -> Result<(), E> {
+        if self.finished {
+            return Err(SseError::Finished.into());
+        }
         if bytes.is_empty() {
             // Nothing arrived: in particular a pending CR still waits for its LF.
-            return Ok(out);
+            return Ok(());
         }
         if self.at_start {
             // Hold the first bytes until we know whether they are a BOM.
             self.line.extend_from_slice(bytes);
             if self.line.len() < BOM.len() && BOM.starts_with(&self.line) {
-                return Ok(out);
+                return Ok(());
             }
             self.at_start = false;
             let mut held = std::mem::take(&mut self.line);
             if held.starts_with(BOM) {
                 held.drain(..BOM.len());
             }
-            self.scan(&held, &mut out)?;
-            return Ok(out);
+            return self.scan(&held, each);
         }
         let bytes = match (self.after_cr, bytes.strip_prefix(b"\n")) {
             (true, Some(rest)) => rest,
             _ => bytes,
         };
         self.after_cr = false;
-        self.scan(bytes, &mut out)?;
-        Ok(out)
+        self.scan(bytes, each)
     }
 
-    fn scan(&mut self, bytes: &[u8], out: &mut Vec<SseMessage>) -> Result<(), SseError> {
+    fn scan<E: From<SseError>>(
+        &mut self,
+        bytes: &[u8],
+        out: &mut dyn FnMut(&SseMessage) -> Result<(), E>,
+    ) -> Result<(), E> {
         let mut rest = bytes;
         while let Some(end) = memchr::memchr2(b'\n', b'\r', rest) {
             let (content, tail) = rest.split_at_checked(end).unwrap_or((rest, &[]));
             if self.line.len().saturating_add(content.len()) > self.max_line {
                 return Err(SseError::LineTooLong {
                     limit: self.max_line,
-                });
+                }
+                .into());
             }
             if self.line.is_empty() {
                 // The whole line is in this chunk: read it where it is.
@@ -200,25 +217,35 @@ impl SseDecoder {
         if self.line.len().saturating_add(rest.len()) > self.max_line {
             return Err(SseError::LineTooLong {
                 limit: self.max_line,
-            });
+            }
+            .into());
         }
         self.line.extend_from_slice(rest);
         Ok(())
     }
 
-    fn line_done(&mut self, line: &[u8], out: &mut Vec<SseMessage>) -> Result<(), SseError> {
+    fn line_done<E: From<SseError>>(
+        &mut self,
+        line: &[u8],
+        out: &mut dyn FnMut(&SseMessage) -> Result<(), E>,
+    ) -> Result<(), E> {
         if line.is_empty() {
             if self.has_data {
                 if self.data.ends_with('\n') {
                     self.data.pop();
                 }
-                out.push(SseMessage {
+                let message = SseMessage {
                     event: self.event.take(),
                     data: std::mem::take(&mut self.data),
                     id: self.last_id.clone(),
                     retry: self.retry.take(),
-                });
+                };
                 self.has_data = false;
+                let handled = out(&message);
+                // The data buffer serves the next event too.
+                self.data = message.data;
+                self.data.clear();
+                handled?;
             } else {
                 self.event = None;
                 self.data.clear();
@@ -249,7 +276,8 @@ impl SseDecoder {
                 {
                     return Err(SseError::EventTooLarge {
                         limit: self.max_event,
-                    });
+                    }
+                    .into());
                 }
                 self.data.push_str(value);
                 self.data.push('\n');

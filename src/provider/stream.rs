@@ -92,6 +92,25 @@ enum BlockKind {
     Other,
 }
 
+/// Where decoded events go: a `Vec<Event>` (the event API) or the streaming engine, which
+/// takes text as it is, borrowed from the message, without an event for it.
+pub trait EventSink {
+    /// Text of a `response` or `thinking` block.
+    fn text(&mut self, kind: &'static str, id: Option<&str>, text: &str);
+    /// Any other event.
+    fn event(&mut self, event: Event);
+}
+
+impl EventSink for Vec<Event> {
+    fn text(&mut self, kind: &'static str, id: Option<&str>, text: &str) {
+        self.push(Event::text(kind, id.map(str::to_owned), text));
+    }
+
+    fn event(&mut self, event: Event) {
+        self.push(event);
+    }
+}
+
 /// Decodes one provider stream.
 #[derive(Debug, Clone)]
 pub struct ProviderStreamDecoder {
@@ -140,17 +159,27 @@ impl ProviderStreamDecoder {
     }
 
     pub fn push(&mut self, message: &SseMessage) -> Result<Vec<Event>, StreamError> {
+        let mut out = Vec::new();
+        self.push_into(message, &mut out)?;
+        Ok(out)
+    }
+
+    /// [`Self::push`], the events going to `out` as they are decoded.
+    pub fn push_into(
+        &mut self,
+        message: &SseMessage,
+        out: &mut dyn EventSink,
+    ) -> Result<(), StreamError> {
         if self.finished {
             return Err(StreamError::Finished);
         }
         if self.done || message.data.is_empty() {
-            return Ok(Vec::new());
+            return Ok(());
         }
         if message.is_done() {
             self.done = true;
-            let mut out = Vec::new();
-            self.framing.close(&self.message_id, &mut out);
-            return Ok(out);
+            self.framing.close(&self.message_id, out);
+            return Ok(());
         }
         // Typed and borrowed (see `wire`): no generic JSON tree for every token.
         let invalid =
@@ -159,8 +188,8 @@ impl ProviderStreamDecoder {
         let parsed: Message = serde_json::from_str(&message.data).map_err(invalid)?;
         match (&parsed.error.0, self.format) {
             (Some(error), _) if !ping => Err(self.provider_error(error)),
-            (_, StreamFormat::OpenAi) => self.openai(parsed),
-            (_, StreamFormat::Anthropic) => self.anthropic(parsed),
+            (_, StreamFormat::OpenAi) => self.openai(parsed, out),
+            (_, StreamFormat::Anthropic) => self.anthropic(parsed, out),
         }
     }
 
@@ -197,15 +226,21 @@ impl ProviderStreamDecoder {
         }
     }
 
-    fn text_event(&mut self, kind: &str, id: Option<String>, text: &str) -> Event {
+    /// Text of a block, counted into the answer's length when it is answer text.
+    fn text(
+        answer16: &mut usize,
+        out: &mut dyn EventSink,
+        kind: &'static str,
+        id: Option<&str>,
+        text: &str,
+    ) {
         if kind == types::RESPONSE {
-            self.answer16 = self.answer16.saturating_add(text.encode_utf16().count());
+            *answer16 = answer16.saturating_add(text.encode_utf16().count());
         }
-        Event::text(kind, id, text)
+        out.text(kind, id, text);
     }
 
-    fn openai(&mut self, chunk: Message) -> Result<Vec<Event>, StreamError> {
-        let mut out = Vec::new();
+    fn openai(&mut self, chunk: Message, out: &mut dyn EventSink) -> Result<(), StreamError> {
         if let Some(id) = chunk.id.into_string() {
             self.message_id = Some(id);
         }
@@ -222,28 +257,30 @@ impl ProviderStreamDecoder {
                 .find_map(|r| r.str().filter(|t| !t.is_empty()))
             {
                 self.framing
-                    .before_text(types::THINKING, &self.message_id, &mut out);
-                out.push(self.text_event(types::THINKING, self.message_id.clone(), text));
+                    .before_text(types::THINKING, &self.message_id, out);
+                let id = self.message_id.as_deref();
+                Self::text(&mut self.answer16, out, types::THINKING, id, text);
             }
             // A string, or (some compatible servers) an array of content parts.
             if let Some(text) = delta.content.content().filter(|t| !t.is_empty()) {
                 self.framing
-                    .before_text(types::RESPONSE, &self.message_id, &mut out);
-                out.push(self.text_event(types::RESPONSE, self.message_id.clone(), text));
+                    .before_text(types::RESPONSE, &self.message_id, out);
+                let id = self.message_id.as_deref();
+                Self::text(&mut self.answer16, out, types::RESPONSE, id, text);
             }
             if let Some(reason) = choice.finish_reason.into_string() {
                 self.finish_reason = Some(reason);
-                self.framing.close(&self.message_id, &mut out);
+                self.framing.close(&self.message_id, out);
             }
         }
         if let Some(usage) = chunk.usage.0 {
-            out.push(Event::json(
+            out.event(Event::json(
                 USAGE,
                 self.message_id.clone(),
                 normalize(usage),
             ));
         }
-        Ok(out)
+        Ok(())
     }
 
     /// A `usage` event with Anthropic's usage so far, if it changed since the last one.
@@ -259,13 +296,12 @@ impl ProviderStreamDecoder {
         ))
     }
 
-    fn anthropic(&mut self, event: Message) -> Result<Vec<Event>, StreamError> {
+    fn anthropic(&mut self, event: Message, out: &mut dyn EventSink) -> Result<(), StreamError> {
         let kind = event
             .kind
             .str()
             .ok_or_else(|| self.invalid("an event without `type`"))?;
         let index = event.index.u64();
-        let mut out = Vec::new();
         match kind {
             "message_start" => {
                 let message = event.message.0.unwrap_or_default();
@@ -296,12 +332,18 @@ impl ProviderStreamDecoder {
                 let id = self.block_id(index);
                 match kind {
                     BlockKind::Text => {
-                        out.push(Event::text("response_start", id.clone(), ""));
+                        out.event(Event::text("response_start", id.clone(), ""));
                         if let Some(text) = block.text.str().filter(|t| !t.is_empty()) {
-                            out.push(self.text_event(types::RESPONSE, id, text));
+                            Self::text(
+                                &mut self.answer16,
+                                out,
+                                types::RESPONSE,
+                                id.as_deref(),
+                                text,
+                            );
                         }
                     }
-                    BlockKind::Thinking => out.push(Event::text("thinking_start", id, "")),
+                    BlockKind::Thinking => out.event(Event::text("thinking_start", id, "")),
                     BlockKind::Other => {}
                 }
             }
@@ -316,19 +358,25 @@ impl ProviderStreamDecoder {
                             .text
                             .str()
                             .ok_or_else(|| self.invalid("text_delta without `text`"))?;
-                        out.push(self.text_event(types::RESPONSE, id, text));
+                        Self::text(
+                            &mut self.answer16,
+                            out,
+                            types::RESPONSE,
+                            id.as_deref(),
+                            text,
+                        );
                     }
                     Some("thinking_delta") => {
                         let text = delta
                             .thinking
                             .str()
                             .ok_or_else(|| self.invalid("thinking_delta without `thinking`"))?;
-                        out.push(Event::text(types::THINKING, id, text));
+                        out.text(types::THINKING, id.as_deref(), text);
                     }
                     Some("citations_delta") => {
                         let c = delta.citation.0.unwrap_or_default();
                         let c = self.anthropic_citation(&c);
-                        out.push(Event::json(types::CITATION, id, c));
+                        out.event(Event::json(types::CITATION, id, c));
                     }
                     // signature_delta, input_json_delta: nothing to show.
                     _ => {}
@@ -339,8 +387,8 @@ impl ProviderStreamDecoder {
                     index.ok_or_else(|| self.invalid("content_block_stop without `index`"))?;
                 let id = self.block_id(index);
                 match self.blocks.iter().find(|(i, _)| *i == index).map(|b| b.1) {
-                    Some(BlockKind::Text) => out.push(Event::text("response_end", id, "")),
-                    Some(BlockKind::Thinking) => out.push(Event::text("thinking_end", id, "")),
+                    Some(BlockKind::Text) => out.event(Event::text("response_end", id, "")),
+                    Some(BlockKind::Thinking) => out.event(Event::text("thinking_end", id, "")),
                     _ => {}
                 }
             }
@@ -351,15 +399,19 @@ impl ProviderStreamDecoder {
                 if let Some(usage) = event.usage.0 {
                     self.usage.add(usage);
                 }
-                out.extend(self.usage_event());
+                if let Some(usage) = self.usage_event() {
+                    out.event(usage);
+                }
             }
             "message_stop" => {
                 self.done = true;
-                out.extend(self.usage_event());
+                if let Some(usage) = self.usage_event() {
+                    out.event(usage);
+                }
             }
             _ => {} // ping and event types added later
         }
-        Ok(out)
+        Ok(())
     }
 
     /// A document citation as a Citation: no marker in the text, so the span is where the
@@ -411,10 +463,16 @@ impl ProviderByteStream {
 
     pub fn push(&mut self, bytes: &[u8]) -> Result<Vec<Event>, StreamError> {
         let mut out = Vec::new();
-        for message in self.sse.push(bytes)? {
-            out.extend(self.provider.push(&message)?);
-        }
+        self.push_into(bytes, &mut out)?;
         Ok(out)
+    }
+
+    /// [`Self::push`], the events going to `out` as they are decoded: no message or event is
+    /// built on the way for text.
+    pub fn push_into(&mut self, bytes: &[u8], out: &mut dyn EventSink) -> Result<(), StreamError> {
+        let provider = &mut self.provider;
+        self.sse
+            .push_with(bytes, &mut |message| provider.push_into(message, out))
     }
 
     pub fn finish(&mut self) -> Result<Vec<Event>, StreamError> {
