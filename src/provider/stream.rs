@@ -240,6 +240,11 @@ impl ProviderStreamDecoder {
         out.text(kind, id, text);
     }
 
+    /// Answer text of an Anthropic block (its id is the block's, not borrowed from `self`).
+    fn answer(&mut self, out: &mut dyn EventSink, id: Option<&str>, text: &str) {
+        Self::text(&mut self.answer16, out, types::RESPONSE, id, text);
+    }
+
     fn openai(&mut self, chunk: Message, out: &mut dyn EventSink) -> Result<(), StreamError> {
         if let Some(id) = chunk.id.into_string() {
             self.message_id = Some(id);
@@ -334,13 +339,7 @@ impl ProviderStreamDecoder {
                     BlockKind::Text => {
                         out.event(Event::text("response_start", id.clone(), ""));
                         if let Some(text) = block.text.str().filter(|t| !t.is_empty()) {
-                            Self::text(
-                                &mut self.answer16,
-                                out,
-                                types::RESPONSE,
-                                id.as_deref(),
-                                text,
-                            );
+                            self.answer(out, id.as_deref(), text);
                         }
                     }
                     BlockKind::Thinking => out.event(Event::text("thinking_start", id, "")),
@@ -358,13 +357,7 @@ impl ProviderStreamDecoder {
                             .text
                             .str()
                             .ok_or_else(|| self.invalid("text_delta without `text`"))?;
-                        Self::text(
-                            &mut self.answer16,
-                            out,
-                            types::RESPONSE,
-                            id.as_deref(),
-                            text,
-                        );
+                        self.answer(out, id.as_deref(), text);
                     }
                     Some("thinking_delta") => {
                         let text = delta
