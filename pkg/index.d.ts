@@ -363,7 +363,15 @@ export interface CiteformerOptions {
 export interface GenerateArgs {
   prompt: string;
   sources: Source[];
+  /** This call's citation policy (default: the Citeformer's). */
   policy?: Policy;
+  /** This call's marker style (default: the Citeformer's); the prompt, grammar and parsing follow it. */
+  markerStyle?: MarkerStyle;
+  /**
+   * The model's own options for this call (temperature, maxTokens, signal, …), passed to its
+   * `invoke`/`stream` beside Citeformer's; a `grammar` here replaces the policy's grammar.
+   */
+  modelOptions?: InvokeOptions & { grammar?: string };
 }
 
 export class Citeformer {

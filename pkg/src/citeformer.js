@@ -13,7 +13,8 @@ export const SCHEMA_VERSION = 3;
 const DEFAULT_THRESHOLD = 0.5;
 
 const POLICY_RULES = {
-  required: "End every sentence with the number of the source that supports it, e.g. \"Water boils at 100 °C [1].\"",
+  // `N` becomes the example's marker, in the call's marker style.
+  required: "End every sentence with the number of the source that supports it, e.g. \"Water boils at 100 °C N.\"",
   quotes_only: "Follow every quotation with the number of the source it comes from.",
   auto: "Cite sources by number where they support a statement.",
 };
@@ -39,7 +40,8 @@ const contentOf = (s) => (typeof s.content === "string" ? s.content : plainText(
 function instructions(sources, policy, markerStyle) {
   const marker = { bracket: "[N]", paren: "(N)", curly: "{N}", caret: "^N" }[markerStyle];
   const listed = sources.map((s, i) => `Source ${i + 1}: ${metadataOf(s).title ?? ""}\n${contentOf(s)}`).join("\n\n");
-  return `Answer from the numbered sources below only. Cite a source as ${marker}, where N is its number. ${POLICY_RULES[policy]}\n\n${listed}`;
+  const rule = POLICY_RULES[policy].replace(" N.", ` ${marker.replace("N", "1")}.`);
+  return `Answer from the numbered sources below only. Cite a source as ${marker}, where N is its number. ${rule}\n\n${listed}`;
 }
 
 /** The answer text of a model output (a string or an LMOutput), reasoning removed. */
@@ -153,53 +155,61 @@ export class Citeformer {
   }
 
   #plan(args) {
-    const { prompt, sources: given, policy = this.#policy } = knownFields(args, ["prompt", "sources", "policy"], "INVALID_OPTION", "Citeformer's {prompt, sources, policy}");
+    const what = "Citeformer's {prompt, sources, policy, markerStyle, modelOptions}";
+    const { prompt, sources: given, policy = this.#policy, markerStyle = this.#markerStyle, modelOptions } = knownFields(args, ["prompt", "sources", "policy", "markerStyle", "modelOptions"], "INVALID_OPTION", what);
     if (typeof prompt !== "string") throw citeflowError("INVALID_TEXT", `prompt must be a string; got ${describe(prompt)}`);
     const sources = checkSources(given);
-    const markerStyle = this.#markerStyle;
     const grammar = citationGrammar({ policy, markerStyle, sourceCount: sources.length });
+    // The model's own options (temperature, maxTokens, signal, …) go to its invoke/stream as
+    // given, checked there; a grammar given there replaces the policy's.
+    const own = modelOptions === undefined ? {} : { ...fields(modelOptions, "INVALID_OPTION", "modelOptions") };
     return {
       messages: [{ role: "system", content: instructions(sources, policy, markerStyle) }, { role: "user", content: prompt }],
-      options: { grammar, policy, markerStyle, sourceCount: sources.length },
+      options: { grammar, policy, markerStyle, sourceCount: sources.length, ...own },
       sources,
+      markerStyle,
     };
   }
 
   async generate(args) {
-    const { messages, options, sources } = this.#plan(args);
+    const { messages, options, sources, markerStyle } = this.#plan(args);
     const { text, usage } = answerOf(await this.#lm.invoke(messages, options));
-    return this.result(text, sources, usage);
+    return this.#result(text, sources, usage, markerStyle);
   }
 
   stream(args) {
-    const { messages, options, sources } = this.#plan(args);
-    return new StreamingResult(this, this.#lm, messages, options, sources);
+    const { messages, options, sources, markerStyle } = this.#plan(args);
+    return new StreamingResult(this, this.#lm, messages, options, sources, (text, usage) => this.#result(text, sources, usage, markerStyle));
   }
 
   /** Builds the result for an answer text (used by generate and stream). */
-  async result(text, sources, usage = null) {
+  result(text, sources, usage = null) {
+    return this.#result(text, sources, usage, this.#markerStyle);
+  }
+
+  async #result(text, sources, usage, markerStyle) {
     if (typeof text !== "string") throw citeflowError("INVALID_TEXT", `result() needs the answer text; got ${describe(text)}`);
     sources = checkSources(sources);
-    const citations = parseCitations(text, { markerStyle: this.#markerStyle, sourceCount: sources.length });
+    const citations = parseCitations(text, { markerStyle, sourceCount: sources.length });
     const references = citations.some((c) => c.valid) ? await renderReferences(sources, citations, { style: this.#style }) : [];
-    return new GenerationResult({ text, citations, references, sources, usage, markerStyle: this.#markerStyle });
+    return new GenerationResult({ text, citations, references, sources, usage, markerStyle });
   }
 }
 
 /** Async-iterable over the answer's text chunks; `finalize()` gives the GenerationResult. */
 export class StreamingResult {
-  #citeformer;
+  #result;
   #sources;
   #pump;
   #text = "";
   #usage = null;
   #final = null;
 
-  constructor(citeformer, lm, messages, options, sources) {
-    if (!isInstance(citeformer, Citeformer)) {
+  constructor(citeformer, lm, messages, options, sources, result) {
+    if (!isInstance(citeformer, Citeformer) || typeof result !== "function") {
       throw citeflowError("INVALID_OPTION", "a StreamingResult comes from Citeformer.stream(); it is not constructed directly");
     }
-    this.#citeformer = citeformer;
+    this.#result = result;
     this.#sources = sources;
     this.#pump = this.#chunks(lm, messages, options);
   }
@@ -250,7 +260,7 @@ export class StreamingResult {
     if (this.#final === null) {
       this.#final = (async () => {
         for await (const _ of this.#pump);
-        return this.#citeformer.result(this.#text, this.#sources, this.#usage);
+        return this.#result(this.#text, this.#usage);
       })();
     }
     return this.#final;
