@@ -24,6 +24,9 @@ export class Engine {
   #core;
   #ids = [null];
   #u32 = null;
+  // Set at finish(), when the core's memory is released (not left to garbage collection).
+  #finishReason;
+  #finished = false;
 
   /** `format`: a provider stream format for byte input, or null; `stages`: transformer configs. */
   constructor(format, stages) {
@@ -33,6 +36,7 @@ export class Engine {
 
   /** Response body bytes (a Uint8Array). */
   pushBytes(bytes) {
+    this.#open();
     const ptr = this.#core.inputBuffer(bytes.length);
     new Uint8Array(memory().buffer, ptr, bytes.length).set(bytes);
     return this.#decode(this.#core.pushBytes(bytes.length));
@@ -40,6 +44,7 @@ export class Engine {
 
   /** A chunk of answer text, as a `response` event with this id. */
   pushText(text, id = null) {
+    this.#open();
     if (text.length < ENCODE_INTO_MIN) return this.#decode(this.#core.pushText(text, id ?? undefined));
     const max = text.length * 3;
     const ptr = this.#core.inputBuffer(max);
@@ -49,15 +54,27 @@ export class Engine {
 
   /** Any event object. */
   pushEvent(event) {
+    this.#open();
     return this.#decode(this.#core.pushEvent(event));
   }
 
+  /** Ends the stream and releases the engine's wasm memory at once. */
   finish() {
-    return this.#decode(this.#core.finish());
+    this.#open();
+    const out = this.#decode(this.#core.finish());
+    this.#finishReason = this.#core.finishReason() ?? null;
+    this.#finished = true;
+    this.#core.free();
+    this.#core = null;
+    return out;
   }
 
   get finishReason() {
-    return this.#core.finishReason() ?? null;
+    return this.#finished ? this.#finishReason : this.#core.finishReason() ?? null;
+  }
+
+  #open() {
+    if (this.#finished) throw citeflowError("STREAM_FINISHED", "the stream has already finished; create a new transformer or decoder for a new stream");
   }
 
   #decode(ptr) {

@@ -134,3 +134,26 @@ test("transformers written in JS: a chain runs them on their own, a decoder refu
   assertCode(() => new ProviderBodyDecoder("openai", { transformers: [{ type: "magic" }] }), "UNKNOWN_TRANSFORMER");
   assertCode(() => new ProviderBodyDecoder("openai", { transformers: [{ type: "citations", kwargs: { sourceCont: 1 } }] }), "INVALID_OPTION");
 });
+
+test("a finished stream releases its wasm memory at once (not at garbage collection), and refuses more input", async () => {
+  const { internals } = await import("../portable/internals.mjs");
+  const body = new TextEncoder().encode('data: {"choices":[{"delta":{"content":"<think>x</think>A [1]."},"finish_reason":"stop"}]}\n\n');
+  const configs = [OutputTransformerConfig.thinkTag(), OutputTransformerConfig.citations({ sourceCount: 2 })];
+  const keep = [];
+  const run = () => {
+    // Configs, not built transformers: these test the decoder's own memory only.
+    const decoder = new ProviderBodyDecoder("openai", { transformers: configs });
+    decoder.push(body);
+    decoder.finish();
+    keep.push(decoder); // still reachable: only finish() can have released it
+    return decoder;
+  };
+  for (let i = 0; i < 200; i++) run();
+  const before = internals.memoryBytes();
+  for (let i = 0; i < 20000; i++) run();
+  assert.ok(internals.memoryBytes() - before < 4 << 20, `wasm memory grew by ${internals.memoryBytes() - before} bytes over 20,000 finished decoders`);
+  const last = keep.at(-1);
+  assert.equal(last.finishReason, "stop");
+  assertCode(() => last.push(body), "STREAM_FINISHED");
+  assertCode(() => last.finish(), "STREAM_FINISHED");
+});
