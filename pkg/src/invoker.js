@@ -5,7 +5,7 @@ import * as core from "../gen/citeflow.js";
 import { citeflowError, describe, fields, isArray, knownFields, list } from "./errors.js";
 import { ready } from "./runtime.js";
 import { ProviderBodyDecoder } from "./sse.js";
-import { OutputTransformerChain } from "./transformers.js";
+import { OutputTransformerChain, OutputTransformerConfig } from "./transformers.js";
 
 const DEFAULT_TIMEOUT_MS = 60_000;
 /** setTimeout's longest delay (a signed 32-bit count of ms): past it, runtimes fire at once. */
@@ -313,7 +313,7 @@ export function buildLMInvoker(modelId, given) {
 
   async function invokeOnce(input, callOptions) {
     const { text, http } = await send(toMessages(input), callOptions, false);
-    const output = core.parseProviderResponse(http.provider, text);
+    const output = core.parseProviderResponse(http.provider, text, callOptions?.responseSchema !== undefined);
     const chain = transformers();
     return chain ? chain.transform(output) : output;
   }
@@ -372,7 +372,11 @@ export function buildLMInvoker(modelId, given) {
               throw invokerError("INVALID_PROVIDER_DATA", `${modelId}: the answer to a stream request has no body`, { retryable: false }, secrets);
             }
             // Decoding and the output transformers run as one engine: one step per chunk.
-            const decoder = new ProviderBodyDecoder(sent.http.streamFormat, { transformers: outputTransformers });
+            // A structured answer ends in a `structured` event from every provider (Anthropic
+            // sends its forced tool's input; OpenAI-style JSON text is read at the end).
+            const structured = callOptions?.responseSchema !== undefined && sent.http.streamFormat !== "anthropic";
+            const json = structured && !outputTransformers.some((c) => OutputTransformerConfig.fromConfig(c).type === "json");
+            const decoder = new ProviderBodyDecoder(sent.http.streamFormat, { transformers: json ? [{ type: "json" }, ...outputTransformers] : outputTransformers });
             reader = sent.body.pipeThrough(decoder.transformStream()).getReader();
           }
           try {

@@ -294,7 +294,14 @@ fn anthropic_request(
 }
 
 /// A whole (non-streamed) answer as an LMOutput, with `usage` (and `finishReason`).
-pub fn parse_response(provider: Provider, body: &str) -> Result<LmOutput, RequestError> {
+/// `structured`: the request asked for a structured answer (`responseSchema`); an
+/// OpenAI-style answer's JSON text becomes a structured item then, as Anthropic's forced tool
+/// input does, so both providers answer in one shape.
+pub fn parse_response(
+    provider: Provider,
+    body: &str,
+    structured: bool,
+) -> Result<LmOutput, RequestError> {
     let invalid = |detail: String| RequestError::InvalidResponse {
         provider: provider.name(),
         detail,
@@ -347,7 +354,16 @@ pub fn parse_response(provider: Provider, body: &str) -> Result<LmOutput, Reques
             }
         }
         if let Some(t) = message.get("content").and_then(content_text) {
-            outputs.push(OutputItem::Text(t.into_owned()));
+            if structured {
+                let value = serde_json::from_str(&t).map_err(|e| {
+                    invalid(format!(
+                        "the answer to a responseSchema request is not JSON ({e}); a cut answer (finish reason \"length\") needs a larger maxTokens"
+                    ))
+                })?;
+                outputs.push(OutputItem::Structured(value));
+            } else {
+                outputs.push(OutputItem::Text(t.into_owned()));
+            }
         }
         if let Some(r) = v.pointer("/choices/0/finish_reason") {
             extra.insert("finishReason".into(), r.clone());
@@ -752,14 +768,42 @@ mod tests {
     }
 
     #[test]
+    fn structured_answers_are_one_shape_for_every_provider() {
+        let openai = r#"{"choices":[{"message":{"content":"{\"answer\": \"Paris\"}"},"finish_reason":"stop"}]}"#;
+        let anthropic = r#"{"content":[{"type":"tool_use","id":"t","name":"answer","input":{"answer":"Paris"}}],"stop_reason":"tool_use"}"#;
+        let want = [OutputItem::Structured(
+            serde_json::json!({"answer": "Paris"}),
+        )];
+        assert_eq!(
+            parse_response(Provider::Openai, openai, true)
+                .unwrap()
+                .outputs,
+            want
+        );
+        assert_eq!(
+            parse_response(Provider::Anthropic, anthropic, true)
+                .unwrap()
+                .outputs,
+            want
+        );
+        let cut =
+            r#"{"choices":[{"message":{"content":"{\"answer\": \"Pa"},"finish_reason":"length"}]}"#;
+        let e = parse_response(Provider::Openai, cut, true).unwrap_err();
+        assert_eq!(e.code(), "INVALID_PROVIDER_DATA");
+        assert!(e.to_string().contains("maxTokens"));
+    }
+
+    #[test]
     fn content_parts_and_hostile_indexes() {
         let body = r#"{"choices":[{"message":{"content":[{"type":"text","text":"a"},{"type":"refusal","refusal":"no"},{"text":"b"}]}}]}"#;
         assert_eq!(
-            parse_response(Provider::Openai, body).unwrap().outputs,
+            parse_response(Provider::Openai, body, false)
+                .unwrap()
+                .outputs,
             [OutputItem::Text("ab".into())]
         );
         let body = r#"{"choices":[{"message":{"content":[{"type":"image_url"}]}}]}"#;
-        assert!(parse_response(Provider::Openai, body)
+        assert!(parse_response(Provider::Openai, body, false)
             .unwrap()
             .outputs
             .is_empty());

@@ -46,6 +46,9 @@ impl StreamFormat {
     }
 }
 
+/// The largest structured answer (an Anthropic `tool_use` input) a stream may send.
+pub const MAX_TOOL_INPUT_BYTES: usize = 8 << 20;
+
 /// The most content blocks one Anthropic message may open.
 pub const MAX_CONTENT_BLOCKS: usize = 4096;
 
@@ -89,6 +92,8 @@ impl StreamError {
 enum BlockKind {
     Text,
     Thinking,
+    /// A `tool_use` block: its input (a structured answer) arrives as JSON text in pieces.
+    Tool,
     Other,
 }
 
@@ -129,6 +134,8 @@ pub struct ProviderStreamDecoder {
     usage: UsageParts,
     /// Blocks around OpenAI-style deltas.
     framing: DeltaFraming,
+    /// The open Anthropic `tool_use` block's index and its input so far.
+    tool_input: Option<(u64, String)>,
 }
 
 impl ProviderStreamDecoder {
@@ -143,6 +150,7 @@ impl ProviderStreamDecoder {
             finish_reason: None,
             usage: UsageParts::default(),
             framing: DeltaFraming::default(),
+            tool_input: None,
         }
     }
 
@@ -323,6 +331,7 @@ impl ProviderStreamDecoder {
                 let kind = match block.kind.str() {
                     Some("text") => BlockKind::Text,
                     Some("thinking") | Some("redacted_thinking") => BlockKind::Thinking,
+                    Some("tool_use") => BlockKind::Tool,
                     _ => BlockKind::Other,
                 };
                 if let Some(block) = self.blocks.iter_mut().find(|(i, _)| *i == index) {
@@ -343,6 +352,7 @@ impl ProviderStreamDecoder {
                         }
                     }
                     BlockKind::Thinking => out.event(Event::text("thinking_start", id, "")),
+                    BlockKind::Tool => self.tool_input = Some((index, String::new())),
                     BlockKind::Other => {}
                 }
             }
@@ -371,7 +381,22 @@ impl ProviderStreamDecoder {
                         let c = self.anthropic_citation(&c);
                         out.event(Event::json(types::CITATION, id, c));
                     }
-                    // signature_delta, input_json_delta: nothing to show.
+                    Some("input_json_delta") => {
+                        let piece = delta.partial_json.str().unwrap_or_default();
+                        let too_large = match self.tool_input.as_mut() {
+                            Some((i, json)) if *i == index => {
+                                json.push_str(piece);
+                                json.len() > MAX_TOOL_INPUT_BYTES
+                            }
+                            _ => false,
+                        };
+                        if too_large {
+                            return Err(self.invalid(format!(
+                                "a tool_use input larger than {MAX_TOOL_INPUT_BYTES} bytes"
+                            )));
+                        }
+                    }
+                    // signature_delta: nothing to show.
                     _ => {}
                 }
             }
@@ -382,6 +407,21 @@ impl ProviderStreamDecoder {
                 match self.blocks.iter().find(|(i, _)| *i == index).map(|b| b.1) {
                     Some(BlockKind::Text) => out.event(Event::text("response_end", id, "")),
                     Some(BlockKind::Thinking) => out.event(Event::text("thinking_end", id, "")),
+                    Some(BlockKind::Tool) => {
+                        // The structured answer, whole: as a whole answer's tool_use input.
+                        let json = match self.tool_input.take() {
+                            Some((i, json)) if i == index => json,
+                            other => {
+                                self.tool_input = other;
+                                String::new()
+                            }
+                        };
+                        let text = if json.trim().is_empty() { "{}" } else { &json };
+                        let value: Value = serde_json::from_str(text).map_err(|e| {
+                            self.invalid(format!("a tool_use input that is not JSON: {e}"))
+                        })?;
+                        out.event(Event::json(types::STRUCTURED, id, value));
+                    }
                     _ => {}
                 }
             }

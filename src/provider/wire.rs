@@ -349,6 +349,7 @@ lenient_object! {
         "start_page_number" => start_page_number: Scalar<'a>,
         "end_page_number" => end_page_number: Scalar<'a>,
         "document_title" => document_title: Scalar<'a>,
+        "partial_json" => partial_json: Scalar<'a>,
     }
 }
 

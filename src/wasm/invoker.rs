@@ -40,10 +40,15 @@ pub fn build_http_request(
 }
 
 #[wasm_bindgen(js_name = parseProviderResponse)]
-pub fn parse_provider_response(provider_name: &str, body: &str) -> Result<JsValue, JsValue> {
+pub fn parse_provider_response(
+    provider_name: &str,
+    body: &str,
+    structured: bool,
+) -> Result<JsValue, JsValue> {
     Ok(convert::to_js(&parse_response(
         provider(provider_name)?,
         body,
+        structured,
     )?))
 }
 

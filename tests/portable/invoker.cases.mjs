@@ -72,8 +72,14 @@ export const invokerCases = {
   async "reasoning_content and structured output"({ lib, assert, base, requests }) {
     const lm = (model, options = {}) => lib.buildLMInvoker(`openai-compatible/${model}`, { apiKey: "sk-test", baseUrl: base, ...options });
     assert.deepEqual((await lm("reasoner").invoke("Hi")).outputs, [{ type: "thinking", output: "Because." }, { type: "text", output: "Answer." }]);
-    const out = await lm("ok", { outputTransformers: ["json"] }).invoke("Hi", { responseSchema: { type: "object", properties: { answer: { type: "number" } } } });
+    const responseSchema = { type: "object", properties: { answer: { type: "number" } } };
+    const out = await lm("ok", { outputTransformers: ["json"] }).invoke("Hi", { responseSchema });
     assert.deepEqual(out.outputs, [{ type: "structured", output: { answer: 42 } }]);
+    // A structured answer is a structured item (as from Anthropic's forced tool), transformer or not.
+    assert.deepEqual((await lm("ok").invoke("Hi", { responseSchema })).outputs, [{ type: "structured", output: { answer: 42 } }]);
+    const streamed = await drain(lm("json-stream").stream("Hi", { responseSchema }));
+    assert.deepEqual(streamed.filter((e) => e.type === "structured").map((e) => e.value), [{ answer: 42 }], "a streamed structured answer ends in one structured event");
+    assert.equal(streamed.filter((e) => e.type === "response").map((e) => e.value).join(""), '{"answer": 42}');
     assert.equal((await requests()).at(-1).body.response_format.type, "json_schema");
   },
 

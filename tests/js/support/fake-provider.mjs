@@ -165,6 +165,7 @@ export async function startFakeProvider() {
       // Content as an array of parts (newer APIs and some compatible servers).
       if (model === "parts") return json(200, completion([{ type: "text", text: "Part one, " }, { type: "image_url", image_url: { url: "https://example.org/x.png" } }, { type: "text", text: "part two." }]));
       if (body.stream) {
+        if (model === "json-stream") return sse([chunk({ role: "assistant", content: '{"answer": ' }), chunk({ content: "42}" }, "stop"), "data: [DONE]\n\n"]);
         if (model === "stream-cut") return sse([chunk({ role: "assistant", content: "Half an ans" })], { cut: true });
         if (model === "stream-garbage") return sse([chunk({ role: "assistant", content: "Half an ans" }), "data: {\"choices\": [{\"delta\": tru\n\n", "data: [DONE]\n\n"]);
         return sse([chunk({ role: "assistant", reasoning_content: "Think." }), chunk({ content: "<think>more</think>Water boils " }), chunk({ content: "at 100 °C [1]." }), chunk({}, "stop"), `data: ${JSON.stringify({ id: "chatcmpl-1", choices: [], usage: { prompt_tokens: 9, completion_tokens: 6, total_tokens: 15 } })}\n\n`, "data: [DONE]\n\n"]);
