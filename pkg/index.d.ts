@@ -316,7 +316,8 @@ export interface LMInvokerLike {
 export interface Source {
   /** The text the model reads (and verification judges against). */
   content?: string;
-  metadata: import("citeflow/csl").CslItem;
+  /** A CSL-JSON item, or retrieval metadata (file_name, file_url, …) that `toCslItem` maps. */
+  metadata: import("citeflow/csl").CslItem | Record<string, unknown>;
 }
 
 export type Judge = (premise: string, hypothesis: string) => number | Promise<number>;
@@ -359,6 +360,11 @@ export interface CiteformerOptions {
   citationPolicy?: Policy;
   /** Default "bracket". */
   markerStyle?: MarkerStyle;
+  /**
+   * Each source's CSL-JSON item for the reference list. Default `cslItemOf(source.metadata)`:
+   * CSL-JSON metadata as it is, retrieval metadata (file_name, file_url, …) mapped.
+   */
+  toCslItem?: (source: Source, index: number) => Record<string, unknown>;
 }
 export interface GenerateArgs {
   prompt: string;
@@ -586,6 +592,14 @@ export interface FormatChunkMetadataMap {
 }
 /** `[title](url)`, or the title; a missing title falls back to the URL, the id, then the content's first line. */
 export function formatChunkAsString(chunk: Chunk, metadataMap?: FormatChunkMetadataMap): string;
+/**
+ * A source's metadata as a CSL-JSON item. Metadata with a CSL `type` is returned as it is;
+ * retrieval metadata is mapped: title (or file_name), URL (url, file_url, source_url, an http(s)
+ * `source`), author(s) as literal names, a date (date, published, year, created), publisher,
+ * container (journal, site_name), page; type `webpage` for a link without a file, else
+ * `document`. Nothing is guessed: what is not understood is left out.
+ */
+export function cslItemOf(metadata: Record<string, unknown>): Record<string, unknown>;
 /** "References:\n1. a\n2. b", duplicates once; "" for an empty list. */
 export function formatReferencesAsString(items: string[]): string;
 

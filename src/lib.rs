@@ -51,6 +51,7 @@ pub mod filter;
 pub mod html;
 pub mod provider;
 pub mod reference;
+pub mod source_item;
 pub mod transform;
 pub mod utf16;
 

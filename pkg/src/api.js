@@ -29,6 +29,7 @@ export {
   SimilarityReferenceFormatter,
   SimilarityRelevanceFilter,
   cosineSimilarities,
+  cslItemOf,
   formatChunkAsString,
   formatReferencesAsString,
 } from "./relevance/index.js";

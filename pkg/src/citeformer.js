@@ -5,6 +5,7 @@ import * as core from "../gen/citeflow.js";
 import { checkPolicy, citationGrammar, parseCitations } from "./citations.js";
 import { citeflowError, describe, fields, isArray, isInstance, knownFields, list, prop } from "./errors.js";
 import { renderReferences } from "./references.js";
+import { cslItemOf } from "./relevance/chunks.js";
 import { ready } from "./runtime.js";
 import { iterableOf } from "./streams.js";
 import { ThinkTagOutputTransformer } from "./transformers.js";
@@ -133,9 +134,11 @@ export class Citeformer {
   #style;
   #policy;
   #markerStyle;
+  #toCslItem;
 
   constructor(args) {
-    const { lmInvoker, style = "apa-7", citationPolicy = "required", markerStyle = "bracket" } = knownFields(args, ["lmInvoker", "style", "citationPolicy", "markerStyle"], "INVALID_OPTION", "Citeformer options");
+    const { lmInvoker, style = "apa-7", citationPolicy = "required", markerStyle = "bracket", toCslItem = (source) => cslItemOf(metadataOf(source)) } = knownFields(args, ["lmInvoker", "style", "citationPolicy", "markerStyle", "toCslItem"], "INVALID_OPTION", "Citeformer options");
+    if (typeof toCslItem !== "function") throw citeflowError("INVALID_OPTION", `toCslItem must be a function (source, index) => CSL-JSON item; got ${describe(toCslItem)}`);
     ready();
     if (lmInvoker === null || typeof lmInvoker !== "object" || typeof prop(lmInvoker, "invoke", "INVALID_OPTION", "lmInvoker") !== "function") {
       throw citeflowError("INVALID_OPTION", `Citeformer needs an lmInvoker: an object with invoke(messages, options); got ${describe(lmInvoker)}`);
@@ -146,6 +149,7 @@ export class Citeformer {
     this.#style = style;
     this.#policy = citationPolicy;
     this.#markerStyle = markerStyle;
+    this.#toCslItem = toCslItem;
   }
 
   /** What the model is sent: messages with the numbered sources, and the grammar of the policy. */
@@ -191,7 +195,10 @@ export class Citeformer {
     if (typeof text !== "string") throw citeflowError("INVALID_TEXT", `result() needs the answer text; got ${describe(text)}`);
     sources = checkSources(sources);
     const citations = parseCitations(text, { markerStyle, sourceCount: sources.length });
-    const references = citations.some((c) => c.valid) ? await renderReferences(sources, citations, { style: this.#style }) : [];
+    // Each source's metadata as a CSL item: CSL-JSON as it is, retrieval metadata mapped
+    // (file_name, file_url, …), or the caller's own mapping.
+    const items = () => sources.map((s, i) => ({ content: s.content, metadata: this.#toCslItem(s, i) }));
+    const references = citations.some((c) => c.valid) ? await renderReferences(items(), citations, { style: this.#style }) : [];
     return new GenerationResult({ text, citations, references, sources, usage, markerStyle });
   }
 }

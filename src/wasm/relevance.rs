@@ -68,6 +68,20 @@ pub fn format_chunk(value: JsValue, metadata_map: JsValue) -> Result<String, JsV
     Ok(format_chunk_as_string(&chunk(value)?, &map))
 }
 
+/// A source's metadata as a CSL-JSON item (see [`crate::source_item`]).
+#[wasm_bindgen(js_name = cslItemOf)]
+pub fn csl_item_of(metadata: JsValue) -> Result<JsValue, JsValue> {
+    if !metadata.is_object() || convert::is_array(&metadata) {
+        return Err(js_error(
+            "INVALID_SOURCE",
+            "cslItemOf takes a source's metadata object",
+        ));
+    }
+    let value = convert::js_to_json(&metadata, "INVALID_SOURCE", "source metadata")?;
+    let item = crate::source_item::csl_item(value.as_object().unwrap_or(&serde_json::Map::new()));
+    Ok(convert::to_js(&Value::Object(item)))
+}
+
 #[wasm_bindgen(js_name = formatReferencesAsString)]
 pub fn format_references(items: JsValue) -> Result<String, JsValue> {
     if !convert::is_array(&items) {

@@ -118,3 +118,31 @@ test("bad input names the problem", async () => {
   await assert.rejects(new Citeformer({ lmInvoker: { invoke: async () => 42 } }).generate({ prompt: "q", sources }), (e) => e.code === "INVALID_OUTPUT");
   assertCode(() => renderCitedHtml(null), "INVALID_OPTION");
 });
+
+test("retrieve → relevance filter → Citeformer → references → verify, with retrieval chunks as they come", async () => {
+  const { SimilarityRelevanceFilter, cslItemOf } = await import("citeflow");
+  const retrieved = [
+    { content: "Water boils at 100 degrees Celsius at sea level.", metadata: { file_name: "boiling.pdf", file_url: "https://example.org/boiling.pdf", author: "Ada Lovelace", date: "2021-05-04" } },
+    { content: "Cats sleep for most of the day.", metadata: { file_name: "cats.txt" } },
+    { content: "Ice floats on water because it is less dense.", metadata: { title: "Ice", url: "https://example.org/ice", published: "2019" } },
+  ];
+  // An embedder of one's own: a bag of the words that matter here.
+  const words = ["water", "boils", "ice", "floats", "cats", "sleep"];
+  const em = { invoke: async (texts) => texts.map((t) => Float32Array.from(words, (w) => (t.toLowerCase().includes(w) ? 1 : 0))) };
+  const relevant = await new SimilarityRelevanceFilter(em, { threshold: 0.3 }).filter({ chunks: retrieved, query: "Why does ice float on water, and when does water boil?" });
+  assert.deepEqual(relevant.map((c) => c.metadata.file_name ?? c.metadata.title), ["boiling.pdf", "Ice"]);
+
+  const lmInvoker = { invoke: async () => "Water boils at 100 degrees Celsius [1]. Ice floats on water [2]." };
+  const result = await new Citeformer({ lmInvoker }).generate({ prompt: "Why does ice float, and when does water boil?", sources: relevant });
+  assert.deepEqual(result.references.map((r) => r.sourceId), [1, 2]);
+  assert.equal(result.references[0].entry, "Ada Lovelace. (2021, May 4). boiling.pdf. https://example.org/boiling.pdf", "names stay as written (literal): no guessing which part is the family name");
+  assert.match(result.references[1].entry, /^Ice\. \(2019.*https:\/\/example\.org\/ice$/);
+  const report = await result.verify();
+  assert.deepEqual(report.perCitation.map((c) => [c.sourceId, c.exists, c.supported]), [[1, true, true], [2, true, true]]);
+
+  assert.deepEqual(cslItemOf({ file_name: "a.pdf", file_url: "https://x.org/a.pdf" }), { type: "document", title: "a.pdf", URL: "https://x.org/a.pdf" });
+  // One's own mapping replaces the default one.
+  const own = await new Citeformer({ lmInvoker, toCslItem: (s, i) => ({ type: "book", title: `Book ${i + 1}` }) }).generate({ prompt: "?", sources: relevant });
+  assert.match(own.references[0].entry, /Book 1/);
+  assertCode(() => new Citeformer({ lmInvoker, toCslItem: "apa" }), "INVALID_OPTION");
+});

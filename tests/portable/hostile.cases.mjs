@@ -134,6 +134,7 @@ function entryPoints({ lib, base }) {
       citationGrammar: () => [{ policy: "required", sourceCount: 3, format: "gbnf" }],
       splitSentences: () => ["One. Two."],
       formatChunkAsString: () => [chunk(), { Title: "title" }],
+      cslItemOf: () => [chunk().metadata],
       formatReferencesAsString: () => [["Atlas", "Globe"]],
       cosineSimilarities: () => [new Float32Array([1, 0]), [new Float32Array([1, 0])]],
       decodeProviderStream: () => [new Response("data: [DONE]\n\n").body, "openai"],

@@ -12,6 +12,7 @@ import init, {
   SimilarityRelevanceFilter,
   cosineSimilarities,
   formatChunkAsString,
+  cslItemOf,
   formatReferencesAsString,
   type CiteflowError,
   type GenerationResult,
@@ -140,4 +141,12 @@ console.log(streamedResult.text);
   const reason: string | null = decoder.finishReason;
   void events;
   void reason;
+}
+
+// Retrieval chunks straight into Citeformer: the default CSL mapping, or one's own.
+{
+  const item: Record<string, unknown> = cslItemOf({ file_name: "a.pdf", file_url: "https://example.org/a.pdf" });
+  const cf = new Citeformer({ lmInvoker: { invoke: () => "x" }, toCslItem: (source, i) => ({ type: "document", title: `${i}: ${(source.content ?? "").slice(0, 10)}` }) });
+  void item;
+  void cf;
 }

@@ -25,6 +25,15 @@ export function formatChunkAsString(chunk, metadataMap) {
   return core.formatChunkAsString(chunk, metadataMap);
 }
 
+/**
+ * A source's metadata as a CSL-JSON item: metadata with a CSL `type` as it is; retrieval
+ * metadata (title or file_name, url or file_url, author, date, …) mapped to an item.
+ */
+export function cslItemOf(metadata) {
+  ready();
+  return core.cslItemOf(metadata);
+}
+
 /** "References:\n1. …\n2. …" with duplicates once; "" for none. */
 export function formatReferencesAsString(items) {
   ready();

@@ -1,5 +1,5 @@
 // Relevance filters (query-based) and reference formatters (answer-based).
-export { ContextConfig, formatChunkAsString, formatReferencesAsString } from "./chunks.js";
+export { ContextConfig, cslItemOf, formatChunkAsString, formatReferencesAsString } from "./chunks.js";
 export { NoOpReferenceFormatter } from "./formatter.js";
 export { cosineSimilarities, SimilarityReferenceFormatter, SimilarityRelevanceFilter } from "./similarity.js";
 export { LMReferenceFormatter, LMRelevanceFilter } from "./lm.js";
