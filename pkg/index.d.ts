@@ -125,6 +125,12 @@ export abstract class OutputTransformer {
   transformStream(): TransformStream<EventInput, Event>;
   /** A fresh copy with the same options and new stream state. */
   fresh(): this;
+  /** The listener `emit` and `emitFinish` hand events to (the original's event emitter). */
+  onEvent: ((event: Event) => void) | null;
+  /** `push`, each released event handed to `onEvent` (INVALID_OPTION when none is set). */
+  emit(input: EventInput): void;
+  /** `finish`, what was held back handed to `onEvent`. */
+  emitFinish(): void;
 }
 
 export class IdentityOutputTransformer extends OutputTransformer {
@@ -158,6 +164,12 @@ export interface ThinkTagOptions {
 /** Splits `<think>` reasoning from the answer, even when tags are cut across chunks. */
 export class ThinkTagOutputTransformer extends OutputTransformer {
   constructor(options?: ThinkTagOptions);
+  /** Whether the stream is inside a thinking block now. */
+  readonly thinking: boolean;
+  /** The id of the latest response block (null before the first). */
+  readonly responseId: string | null;
+  /** The id of the latest thinking block (null before the first). */
+  readonly thinkingId: string | null;
 }
 
 export type ItemType = OutputItem["type"];
@@ -178,8 +190,8 @@ export class ValidationOutputTransformer extends OutputTransformer {
  * transformer written in JS runs each member on its own.
  */
 export class OutputTransformerChain extends OutputTransformer {
-  constructor(transformers: OutputTransformer[]);
-  static fromConfigs(configs: OutputTransformerConfigInput[]): OutputTransformerChain;
+  constructor(transformers: OutputTransformer[], options?: { onEvent?: ((event: Event) => void) | null });
+  static fromConfigs(configs: OutputTransformerConfigInput[], options?: { onEvent?: ((event: Event) => void) | null }): OutputTransformerChain;
   readonly transformers: OutputTransformer[];
 }
 
@@ -347,6 +359,10 @@ export class GenerationResult {
 export class StreamingResult implements AsyncIterable<string> {
   /** The answer text so far. */
   readonly text: string;
+  /** The sources of this call, as checked. */
+  readonly sources: Source[];
+  /** The citation style of the references. */
+  readonly style: string;
   [Symbol.asyncIterator](): AsyncIterator<string>;
   /** Reads the rest if needed; always the same result. */
   finalize(): Promise<GenerationResult>;
@@ -382,6 +398,11 @@ export interface GenerateArgs {
 
 export class Citeformer {
   constructor(options: CiteformerOptions);
+  readonly style: string;
+  /** The default policy of calls. */
+  readonly policy: Policy;
+  /** The default marker style of calls. */
+  readonly markerStyle: MarkerStyle;
   generate(args: GenerateArgs): Promise<GenerationResult>;
   stream(args: GenerateArgs): StreamingResult;
   /** The messages and options a call would send. */

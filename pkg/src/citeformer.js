@@ -152,6 +152,21 @@ export class Citeformer {
     this.#toCslItem = toCslItem;
   }
 
+  /** The citation style references are rendered in (a bundled name or CSL XML). */
+  get style() {
+    return this.#style;
+  }
+
+  /** The default citation policy of calls. */
+  get policy() {
+    return this.#policy;
+  }
+
+  /** The default marker style of calls. */
+  get markerStyle() {
+    return this.#markerStyle;
+  }
+
   /** What the model is sent: messages with the numbered sources, and the grammar of the policy. */
   request(args) {
     const { messages, options } = this.#plan(args);
@@ -206,6 +221,7 @@ export class Citeformer {
 /** Async-iterable over the answer's text chunks; `finalize()` gives the GenerationResult. */
 export class StreamingResult {
   #result;
+  #citeformerStyle;
   #sources;
   #pump;
   #text = "";
@@ -217,6 +233,7 @@ export class StreamingResult {
       throw citeflowError("INVALID_OPTION", "a StreamingResult comes from Citeformer.stream(); it is not constructed directly");
     }
     this.#result = result;
+    this.#citeformerStyle = citeformer.style;
     this.#sources = sources;
     this.#pump = this.#chunks(lm, messages, options);
   }
@@ -224,6 +241,16 @@ export class StreamingResult {
   /** The answer text received so far. */
   get text() {
     return this.#text;
+  }
+
+  /** The sources the answer cites (as checked for this call). */
+  get sources() {
+    return this.#sources;
+  }
+
+  /** The citation style of the references. */
+  get style() {
+    return this.#citeformerStyle;
   }
 
   [Symbol.asyncIterator]() {

@@ -1,7 +1,7 @@
 // The output transformers, as JS classes over the wasm core. The core decides; this layer
 // only moves values across the boundary in the cheapest way for each transformer.
 import * as core from "../gen/citeflow.js";
-import { citeflowError, describe, isInstance, list, noMoreArguments } from "./errors.js";
+import { citeflowError, describe, isInstance, knownFields, list, noMoreArguments } from "./errors.js";
 import { Engine } from "./engine.js";
 import { checkEvent, eventType, eventValue, RESPONSE, toEvent } from "./events.js";
 import { memory, ready } from "./runtime.js";
@@ -42,7 +42,41 @@ export class OutputTransformer {
   transformStream() {
     return transformStreamOf(this.fresh());
   }
+
+  /**
+   * Called with each event `emit` and `emitFinish` release (the original library's event
+   * emitter, JS-style): a function, or null.
+   */
+  get onEvent() {
+    return LISTENERS.get(this) ?? null;
+  }
+
+  set onEvent(listener) {
+    if (listener !== null && typeof listener !== "function") throw citeflowError("INVALID_OPTION", `onEvent must be a function or null; got ${describe(listener)}`);
+    LISTENERS.set(this, listener);
+  }
+
+  /** Pushes a chunk or event and hands each event released to `onEvent`. */
+  emit(input) {
+    const listener = this.#listener();
+    for (const event of this.push(input)) listener(event);
+  }
+
+  /** Finishes the stream and hands what was held back to `onEvent`. */
+  emitFinish() {
+    const listener = this.#listener();
+    for (const event of this.finish()) listener(event);
+  }
+
+  #listener() {
+    const listener = this.onEvent;
+    if (listener === null) throw citeflowError("INVALID_OPTION", `${this.constructor.name}.emit needs an onEvent listener; set transformer.onEvent = (event) => …`);
+    return listener;
+  }
 }
+
+// Each transformer's onEvent listener (a WeakMap, so subclasses written in JS need no field).
+const LISTENERS = new WeakMap();
 
 // ThinkTagCore op codes: bit 0 is the block (response, thinking), the rest the action.
 const OP_TYPES = ["response_start", "thinking_start", "response", "thinking", "response_end", "thinking_end"];
@@ -64,6 +98,8 @@ export class ThinkTagOutputTransformer extends OutputTransformer {
   #openType = null;
   #idNumber = -1;
   #id = null;
+  #responseId = null;
+  #thinkingId = null;
   #done = false;
   #u32 = null;
 
@@ -79,6 +115,21 @@ export class ThinkTagOutputTransformer extends OutputTransformer {
 
   fresh() {
     return new ThinkTagOutputTransformer(this.#options);
+  }
+
+  /** Whether the stream is inside a thinking block now. */
+  get thinking() {
+    return this.#open && this.#openType === "thinking";
+  }
+
+  /** The id of the latest response block (null before the first). */
+  get responseId() {
+    return this.#responseId;
+  }
+
+  /** The id of the latest thinking block (null before the first). */
+  get thinkingId() {
+    return this.#thinkingId;
   }
 
   [STAGE]() {
@@ -165,6 +216,8 @@ export class ThinkTagOutputTransformer extends OutputTransformer {
       if (code < OP_TEXT) {
         this.#open = true;
         this.#openType = OP_TYPES[code + OP_TEXT];
+        if (code === 0) this.#responseId = this.#id;
+        else this.#thinkingId = this.#id;
       } else if (code < OP_END) {
         value = window.slice(w[i + 2], w[i + 3]);
       } else {
@@ -336,9 +389,12 @@ export class OutputTransformerChain extends OutputTransformer {
   #engine;
   #done = false;
 
-  constructor(transformers, ...more) {
-    noMoreArguments([transformers, ...more], 1, "OutputTransformerChain");
+  /** `options.onEvent`: the listener of `emit` / `emitFinish`. */
+  constructor(transformers, options = {}, ...more) {
+    noMoreArguments([transformers, options, ...more], 2, "OutputTransformerChain");
     super();
+    const { onEvent = null } = knownFields(options, ["onEvent"], "INVALID_OPTION", "OutputTransformerChain options");
+    this.onEvent = onEvent;
     const items = list(transformers, "INVALID_OPTION", "OutputTransformerChain's transformers");
     items.forEach((t, i) => {
       if (!isInstance(t, OutputTransformer)) {
@@ -351,8 +407,8 @@ export class OutputTransformerChain extends OutputTransformer {
     this.#engine = stages === null ? null : new Engine(null, stages);
   }
 
-  static fromConfigs(configs) {
-    return new OutputTransformerChain(list(configs, "INVALID_CONFIG", "fromConfigs' configs").map((c) => OutputTransformerConfig.fromConfig(c).build()));
+  static fromConfigs(configs, options = {}) {
+    return new OutputTransformerChain(list(configs, "INVALID_CONFIG", "fromConfigs' configs").map((c) => OutputTransformerConfig.fromConfig(c).build()), options);
   }
 
   get transformers() {

@@ -146,3 +146,11 @@ test("retrieve → relevance filter → Citeformer → references → verify, wi
   assert.match(own.references[0].entry, /Book 1/);
   assertCode(() => new Citeformer({ lmInvoker, toCslItem: "apa" }), "INVALID_OPTION");
 });
+
+test("Citeformer and its streams say their style, policy, marker style and sources", async () => {
+  const cf = new Citeformer({ lmInvoker: fakeLm("Water boils [1]."), style: "ieee", citationPolicy: "auto", markerStyle: "bracket" });
+  assert.deepEqual([cf.style, cf.policy, cf.markerStyle], ["ieee", "auto", "bracket"]);
+  const stream = cf.stream({ prompt: "q", sources });
+  assert.equal(stream.style, "ieee");
+  assert.deepEqual(stream.sources.map((s) => s.content), sources.map((s) => s.content));
+});

@@ -162,3 +162,31 @@ test("JSON written by a model cannot set prototypes: __proto__ stays an own key,
   assert.equal({}.isAdmin, undefined);
   assert.equal({}.x, undefined);
 });
+
+test("the original's observable surface: onEvent with emit/emitFinish, ThinkTag's thinking and block ids", () => {
+  const seen = [];
+  const chain = new OutputTransformerChain([new ThinkTagOutputTransformer({ idPrefix: "t" })], { onEvent: (e) => seen.push(e.type) });
+  chain.emit("<think>plan</think>Ans");
+  chain.emitFinish();
+  assert.deepEqual(seen, ["thinking_start", "thinking", "thinking_end", "response_start", "response", "response_end"]);
+  const fromConfigs = OutputTransformerChain.fromConfigs(["think_tag"], { onEvent: (e) => seen.push(e.type) });
+  fromConfigs.emit("x");
+  assert.equal(seen.at(-1), "response");
+
+  const think = new ThinkTagOutputTransformer({ idPrefix: "p" });
+  assert.equal(think.thinking, false);
+  assert.equal(think.responseId, null);
+  think.push("<think>a");
+  assert.equal(think.thinking, true);
+  assert.equal(think.thinkingId, "p-1");
+  think.push("</think>b");
+  assert.equal(think.thinking, false);
+  assert.equal(think.responseId, "p-2");
+  assertCode(() => think.emit("c"), "INVALID_OPTION");
+  const got = [];
+  think.onEvent = (e) => got.push(e.value);
+  think.emit("c");
+  assert.deepEqual(got, ["c"]);
+  assertCode(() => (think.onEvent = "log"), "INVALID_OPTION");
+  assertCode(() => new OutputTransformerChain([], { onEvnt: () => {} }), "INVALID_OPTION");
+});
