@@ -381,6 +381,11 @@ export interface CiteformerOptions {
    * CSL-JSON metadata as it is, retrieval metadata (file_name, file_url, …) mapped.
    */
   toCslItem?: (source: Source, index: number) => Record<string, unknown>;
+  /**
+   * Runs of adjacent markers in the answer ("[2] [2] [1] [2]") keep each id once, in the
+   * result's text, citations and verification. Default true.
+   */
+  deduplicateCites?: boolean;
 }
 export interface GenerateArgs {
   prompt: string;

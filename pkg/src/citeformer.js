@@ -2,7 +2,7 @@
 // parse the markers, render the references and verify the claims. Any object with
 // `invoke(messages, options)` (and optionally `stream(...)`) is a model.
 import * as core from "../gen/citeflow.js";
-import { checkPolicy, citationGrammar, parseCitations } from "./citations.js";
+import { checkPolicy, citationGrammar, deduplicateAdjacentCites, parseCitations } from "./citations.js";
 import { citeflowError, describe, fields, isArray, isInstance, knownFields, list, prop } from "./errors.js";
 import { renderReferences } from "./references.js";
 import { cslItemOf } from "./relevance/chunks.js";
@@ -135,9 +135,11 @@ export class Citeformer {
   #policy;
   #markerStyle;
   #toCslItem;
+  #deduplicate;
 
   constructor(args) {
-    const { lmInvoker, style = "apa-7", citationPolicy = "required", markerStyle = "bracket", toCslItem = (source) => cslItemOf(metadataOf(source)) } = knownFields(args, ["lmInvoker", "style", "citationPolicy", "markerStyle", "toCslItem"], "INVALID_OPTION", "Citeformer options");
+    const { lmInvoker, style = "apa-7", citationPolicy = "required", markerStyle = "bracket", toCslItem = (source) => cslItemOf(metadataOf(source)), deduplicateCites = true } = knownFields(args, ["lmInvoker", "style", "citationPolicy", "markerStyle", "toCslItem", "deduplicateCites"], "INVALID_OPTION", "Citeformer options");
+    if (typeof deduplicateCites !== "boolean") throw citeflowError("INVALID_OPTION", `deduplicateCites must be true or false; got ${describe(deduplicateCites)}`);
     if (typeof toCslItem !== "function") throw citeflowError("INVALID_OPTION", `toCslItem must be a function (source, index) => CSL-JSON item; got ${describe(toCslItem)}`);
     ready();
     if (lmInvoker === null || typeof lmInvoker !== "object" || typeof prop(lmInvoker, "invoke", "INVALID_OPTION", "lmInvoker") !== "function") {
@@ -150,6 +152,7 @@ export class Citeformer {
     this.#policy = citationPolicy;
     this.#markerStyle = markerStyle;
     this.#toCslItem = toCslItem;
+    this.#deduplicate = deduplicateCites;
   }
 
   /** The citation style references are rendered in (a bundled name or CSL XML). */
@@ -209,6 +212,9 @@ export class Citeformer {
   async #result(text, sources, usage, markerStyle) {
     if (typeof text !== "string") throw citeflowError("INVALID_TEXT", `result() needs the answer text; got ${describe(text)}`);
     sources = checkSources(sources);
+    // A grammar lets a small model fill a sentence's cite group by cycling ids ("[2] [2] [1]
+    // [2]"): each run keeps each id once, so the text and verify count each claim once.
+    if (this.#deduplicate) text = deduplicateAdjacentCites(text, { markerStyle });
     const citations = parseCitations(text, { markerStyle, sourceCount: sources.length });
     // Each source's metadata as a CSL item: CSL-JSON as it is, retrieval metadata mapped
     // (file_name, file_url, …), or the caller's own mapping.

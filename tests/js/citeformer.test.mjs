@@ -154,3 +154,16 @@ test("Citeformer and its streams say their style, policy, marker style and sourc
   assert.equal(stream.style, "ieee");
   assert.deepEqual(stream.sources.map((s) => s.content), sources.map((s) => s.content));
 });
+
+test("runs of adjacent markers keep each id once in the result (text, citations, verify), unless asked not to", async () => {
+  const answer = "Water boils at 100 degrees Celsius [1] [1] [2] [1]. Ice floats on water [2][2].";
+  const result = await new Citeformer({ lmInvoker: fakeLm(answer) }).generate({ prompt: "q", sources });
+  assert.equal(result.text, "Water boils at 100 degrees Celsius [1] [2]. Ice floats on water [2].");
+  assert.deepEqual(result.citations.map((c) => c.sourceId), [1, 2, 2]);
+  const report = await result.verify();
+  assert.equal(report.citationsChecked, 3);
+  const kept = await new Citeformer({ lmInvoker: fakeLm(answer), deduplicateCites: false }).generate({ prompt: "q", sources });
+  assert.equal(kept.text, answer);
+  assert.equal(kept.citations.length, 6);
+  assertCode(() => new Citeformer({ lmInvoker: fakeLm(answer), deduplicateCites: "yes" }), "INVALID_OPTION");
+});
