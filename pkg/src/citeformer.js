@@ -13,13 +13,6 @@ import { ThinkTagOutputTransformer } from "./transformers.js";
 export const SCHEMA_VERSION = 3;
 const DEFAULT_THRESHOLD = 0.5;
 
-const POLICY_RULES = {
-  // `N` becomes the example's marker, in the call's marker style.
-  required: "End every sentence with the number of the source that supports it, e.g. \"Water boils at 100 °C N.\"",
-  quotes_only: "Follow every quotation with the number of the source it comes from.",
-  auto: "Cite sources by number where they support a statement.",
-};
-
 /** The sources as plain snapshots (each source and its metadata copied once, safely). */
 function checkSources(sources) {
   const items = isArray(sources) ? list(sources, "INVALID_SOURCE", "sources") : [];
@@ -35,15 +28,6 @@ function checkSources(sources) {
 }
 
 const metadataOf = (s) => (s.metadata && typeof s.metadata === "object" ? s.metadata : s);
-const plainText = (v) => (typeof v === "string" ? v : typeof v === "number" ? String(v) : "");
-const contentOf = (s) => (typeof s.content === "string" ? s.content : plainText(metadataOf(s).abstract ?? metadataOf(s).title));
-
-function instructions(sources, policy, markerStyle) {
-  const marker = { bracket: "[N]", paren: "(N)", curly: "{N}", caret: "^N" }[markerStyle];
-  const listed = sources.map((s, i) => `Source ${i + 1}: ${metadataOf(s).title ?? ""}\n${contentOf(s)}`).join("\n\n");
-  const rule = POLICY_RULES[policy].replace(" N.", ` ${marker.replace("N", "1")}.`);
-  return `Answer from the numbered sources below only. Cite a source as ${marker}, where N is its number. ${rule}\n\n${listed}`;
-}
 
 /** The answer text of a model output (a string or an LMOutput), reasoning removed. */
 function answerOf(output) {
@@ -85,32 +69,23 @@ export class GenerationResult {
       throw citeflowError("INVALID_OPTION", `threshold must be a number in [0, 1]; got ${describe(threshold)}`);
     }
     if (typeof judge !== "function") throw citeflowError("INVALID_OPTION", `judge must be a function (premise, hypothesis) => score; got ${describe(judge)}`);
-    const plan = core.verifyPlan(this.text, { markerStyle: this.#markerStyle, sourceCount: this.sources.length });
+    // The core plans what to ask and aggregates the answers; only the judge's calls (async,
+    // the caller's own code) happen here.
+    const options = { markerStyle: this.#markerStyle, sourceCount: this.sources.length };
+    const plan = core.verifyPlan(this.text, options);
     const score = async (premise, hypothesis) => {
       const s = await judge(premise, hypothesis);
       if (typeof s !== "number" || !(s >= 0 && s <= 1)) throw citeflowError("INVALID_JUDGE_SCORE", `the judge must return a number in [0, 1]; got ${describe(s)}`);
       return s;
     };
-    const perCitation = [];
-    for (const claim of plan.claims) {
-      const entailmentScore = claim.valid ? await score(contentOf(this.sources[claim.sourceId - 1]), claim.hypothesis) : 0;
-      perCitation.push({ citationIndex: claim.citationIndex, sourceId: claim.sourceId, exists: claim.valid, entailmentScore, supported: claim.valid && entailmentScore >= threshold });
-    }
-    const uncitedButEntailed = [];
+    const texts = core.sourceTexts(this.sources);
+    const claimScores = [];
+    for (const claim of plan.claims) claimScores.push(claim.valid ? await score(texts[claim.sourceId - 1], claim.hypothesis) : 0);
+    const uncitedScores = [];
     for (const sentence of plan.uncited) {
-      for (let i = 0; i < this.sources.length; i++) {
-        const entailmentScore = await score(contentOf(this.sources[i]), sentence.text);
-        if (entailmentScore >= threshold) uncitedButEntailed.push({ span: sentence.span, candidateSourceId: i + 1, entailmentScore });
-      }
+      for (const text of texts) uncitedScores.push(await score(text, sentence.text));
     }
-    const supported = perCitation.filter((c) => c.supported).length;
-    return {
-      supportRate: perCitation.length === 0 ? 1 : supported / perCitation.length,
-      citationsChecked: perCitation.length,
-      missingSources: perCitation.filter((c) => !c.exists).map((c) => c.sourceId),
-      perCitation,
-      uncitedButEntailed,
-    };
+    return core.verifyReport(this.text, options, Float64Array.from(claimScores), Float64Array.from(uncitedScores), threshold);
   }
 
   toJSON() {
@@ -186,7 +161,7 @@ export class Citeformer {
     // given, checked there; a grammar given there replaces the policy's.
     const own = modelOptions === undefined ? {} : { ...fields(modelOptions, "INVALID_OPTION", "modelOptions") };
     return {
-      messages: [{ role: "system", content: instructions(sources, policy, markerStyle) }, { role: "user", content: prompt }],
+      messages: [{ role: "system", content: core.citeformerInstructions(sources, { policy, markerStyle }) }, { role: "user", content: prompt }],
       options: { grammar, policy, markerStyle, sourceCount: sources.length, ...own },
       sources,
       markerStyle,

@@ -26,6 +26,10 @@ pub use parser::{CitationParser, Released};
 pub mod options;
 pub use options::CiteOptions;
 pub mod cited_html;
+pub mod prompt;
 pub mod verify;
 pub use cited_html::{render_cited_html, ListedReference, MarkerLink};
-pub use verify::{lexical_entailment, verify_plan, Claim, UncitedSentence, VerifyPlan};
+pub use verify::{
+    lexical_entailment, verify_plan, verify_report, Claim, UncitedSentence, VerifyPlan,
+    VerifyReport,
+};

@@ -35,6 +35,104 @@ pub struct VerifyPlan {
     pub uncited: Vec<UncitedSentence>,
 }
 
+/// One citation's verdict.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CitationVerdict {
+    pub citation_index: usize,
+    pub source_id: u32,
+    pub exists: bool,
+    pub entailment_score: f64,
+    pub supported: bool,
+}
+
+/// An uncited sentence a source supports.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct UncitedSupport {
+    pub span: [usize; 2],
+    pub candidate_source_id: usize,
+    pub entailment_score: f64,
+}
+
+/// What `verify` reports.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct VerifyReport {
+    /// Supported citations / citations checked (1 when there are none).
+    pub support_rate: f64,
+    pub citations_checked: usize,
+    /// The ids of citations that name no source, in order.
+    pub missing_sources: Vec<u32>,
+    pub per_citation: Vec<CitationVerdict>,
+    pub uncited_but_entailed: Vec<UncitedSupport>,
+}
+
+/// The report for a plan and the judge's scores: `claim_scores[i]` for claim `i` (ignored for
+/// a claim whose id names no source: it is not judged), `uncited_scores` sentence by sentence,
+/// one score per source. A score counts as support from `threshold` on.
+pub fn verify_report(
+    plan: &VerifyPlan,
+    claim_scores: &[f64],
+    uncited_scores: &[f64],
+    source_count: usize,
+    threshold: f64,
+) -> VerifyReport {
+    let per_citation: Vec<CitationVerdict> = plan
+        .claims
+        .iter()
+        .enumerate()
+        .map(|(i, claim)| {
+            let score = if claim.valid {
+                claim_scores.get(i).copied().unwrap_or(0.0)
+            } else {
+                0.0
+            };
+            CitationVerdict {
+                citation_index: claim.citation_index,
+                source_id: claim.source_id,
+                exists: claim.valid,
+                entailment_score: score,
+                supported: claim.valid && score >= threshold,
+            }
+        })
+        .collect();
+    let uncited_but_entailed = plan
+        .uncited
+        .iter()
+        .enumerate()
+        .flat_map(|(i, sentence)| {
+            (0..source_count).filter_map(move |s| {
+                let score = uncited_scores
+                    .get(i.saturating_mul(source_count).saturating_add(s))
+                    .copied()
+                    .unwrap_or(0.0);
+                (score >= threshold).then_some(UncitedSupport {
+                    span: sentence.span,
+                    candidate_source_id: s + 1,
+                    entailment_score: score,
+                })
+            })
+        })
+        .collect();
+    let supported = per_citation.iter().filter(|c| c.supported).count();
+    VerifyReport {
+        support_rate: if per_citation.is_empty() {
+            1.0
+        } else {
+            supported as f64 / per_citation.len() as f64
+        },
+        citations_checked: per_citation.len(),
+        missing_sources: per_citation
+            .iter()
+            .filter(|c| !c.exists)
+            .map(|c| c.source_id)
+            .collect(),
+        per_citation,
+        uncited_but_entailed,
+    }
+}
+
 /// Splits the answer into sentences and lists the claims each citation makes.
 pub fn verify_plan(text: &str, options: ParseOptions) -> VerifyPlan {
     let mut plan = VerifyPlan::default();

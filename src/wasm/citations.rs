@@ -180,6 +180,50 @@ pub fn verify_plan(text: JsValue, opts: JsValue) -> Result<JsValue, JsValue> {
     )))
 }
 
+/// The report of `verify`: the plan of `text` with the judge's scores (claims in order; the
+/// uncited sentences' scores sentence by sentence, one per source).
+#[wasm_bindgen(js_name = verifyReport)]
+pub fn verify_report(
+    text: JsValue,
+    opts: JsValue,
+    claim_scores: Vec<f64>,
+    uncited_scores: Vec<f64>,
+    threshold: f64,
+) -> Result<JsValue, JsValue> {
+    let text = text_arg(&text, "text")?;
+    let o = options(opts)?;
+    let plan = cite::verify_plan(&text, o.parse_options());
+    let sources = o.source_count.unwrap_or(0) as usize;
+    Ok(convert::to_js(&cite::verify_report(
+        &plan,
+        &claim_scores,
+        &uncited_scores,
+        sources,
+        threshold,
+    )))
+}
+
+/// Citeformer's system message for these sources, policy and marker style.
+#[wasm_bindgen(js_name = citeformerInstructions)]
+pub fn citeformer_instructions(sources: JsValue, opts: JsValue) -> Result<String, JsValue> {
+    let sources = convert::js_to_json(&sources, "INVALID_SOURCE", "sources")?;
+    let o = options(opts)?;
+    Ok(cite::prompt::instructions(
+        sources.as_array().map(Vec::as_slice).unwrap_or_default(),
+        o.policy.unwrap_or_default(),
+        o.marker_style,
+    ))
+}
+
+/// The text of each source the model reads and verification judges against.
+#[wasm_bindgen(js_name = sourceTexts)]
+pub fn source_texts(sources: JsValue) -> Result<Vec<String>, JsValue> {
+    let sources = convert::js_to_json(&sources, "INVALID_SOURCE", "sources")?;
+    Ok(cite::prompt::source_texts(
+        sources.as_array().map(Vec::as_slice).unwrap_or_default(),
+    ))
+}
+
 /// The offline judge: share of the hypothesis's content words found in the premise.
 #[wasm_bindgen(js_name = lexicalEntailment)]
 pub fn lexical_entailment(premise: JsValue, hypothesis: JsValue) -> Result<f64, JsValue> {
