@@ -17,7 +17,7 @@ use thiserror::Error;
 use super::framing::DeltaFraming;
 use super::sse::{SseDecoder, SseError, SseMessage};
 use super::usage::{normalize, UsageParts};
-use super::wire::{Choices, Message, Part};
+use super::wire::{Choices, CitationPart, Message};
 use crate::event::{types, Event};
 
 /// Which wire format the stream speaks.
@@ -449,7 +449,7 @@ impl ProviderStreamDecoder {
 
     /// A document citation as a Citation: no marker in the text, so the span is where the
     /// cited text block starts in the answer.
-    fn anthropic_citation(&self, c: &Part) -> Value {
+    fn anthropic_citation(&self, c: &CitationPart) -> Value {
         let index = c.document_index.u64().unwrap_or(0);
         let mut citation = Map::new();
         citation.insert("sourceId".into(), json!(index.saturating_add(1)));

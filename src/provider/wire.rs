@@ -341,7 +341,15 @@ lenient_object! {
         "thinking" => thinking: Scalar<'a>,
         "stop_reason" => stop_reason: Scalar<'a>,
         "usage" => usage: ObjectValue,
-        "citation" => citation: Boxed<Part<'a>>,
+        "citation" => citation: Boxed<CitationPart<'a>>,
+        "partial_json" => partial_json: Scalar<'a>,
+    }
+}
+
+lenient_object! {
+    /// An Anthropic citation (`citations_delta`): kept apart from [`Part`] so the parts every
+    /// token carries stay small (they are moved several times per message).
+    CitationPart<'a> {
         "document_index" => document_index: Scalar<'a>,
         "cited_text" => cited_text: Scalar<'a>,
         "start_char_index" => start_char_index: Scalar<'a>,
@@ -349,7 +357,6 @@ lenient_object! {
         "start_page_number" => start_page_number: Scalar<'a>,
         "end_page_number" => end_page_number: Scalar<'a>,
         "document_title" => document_title: Scalar<'a>,
-        "partial_json" => partial_json: Scalar<'a>,
     }
 }
 
