@@ -5,6 +5,10 @@
 
 #[cfg(feature = "csl")]
 mod csl;
+/// citeflow's own CSL processor (src/csl/).
+#[cfg(feature = "csl")]
+#[path = "../csl/mod.rs"]
+pub mod engine;
 #[cfg(feature = "csl")]
 mod html;
 #[cfg(feature = "csl")]

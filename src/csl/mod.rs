@@ -1,0 +1,534 @@
+//! citeflow's own CSL 1.0.2 processor: styles and locales are parsed from their XML, items are
+//! CSL-JSON, output is text or HTML.
+//!
+//! ```
+//! use citeflow::reference::engine::{Format, Processor};
+//! let style = r#"<style xmlns="http://purl.org/net/xbiblio/csl" version="1.0" class="in-text">
+//!   <citation><layout><names variable="author"><name form="short"/></names></layout></citation>
+//!   <bibliography><layout><names variable="author"><name name-as-sort-order="all"/></names>
+//!   <date variable="issued" prefix=" (" suffix=")"><date-part name="year"/></date></layout></bibliography>
+//! </style>"#;
+//! let p = Processor::new(style, None).unwrap();
+//! let item = serde_json::json!({"id": "a", "type": "book",
+//!     "author": [{"family": "Poe", "given": "Edgar Allan"}], "issued": {"date-parts": [[1845]]}});
+//! assert_eq!(p.bibliography(&[item], Format::Text), vec!["Poe, Edgar Allan (1845)"]);
+//! ```
+
+mod dates;
+mod item;
+pub mod locale;
+mod names;
+mod numbers;
+pub mod output;
+mod render;
+mod richtext;
+mod sort;
+pub mod style;
+mod text_case;
+pub mod xml;
+
+use std::cmp::Ordering;
+use std::collections::HashMap;
+
+use serde_json::Value;
+
+use locale::{Locale, LocaleLayer, TermForm};
+pub use output::Format;
+use output::{Out, Quotes, Span};
+use render::{CiteInfo, Mode, Renderer};
+use style::Style;
+
+/// One cite in a citation (cluster).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Cite {
+    /// Index of the item in the item list.
+    pub item: usize,
+    pub locator: Option<String>,
+    pub label: Option<String>,
+    pub prefix: Option<String>,
+    pub suffix: Option<String>,
+    pub suppress_author: bool,
+    pub author_only: bool,
+}
+
+/// A parsed style with its locale, ready to render.
+pub struct Processor {
+    style: Style,
+    locale: Locale,
+}
+
+fn primary(lang: &str) -> &str {
+    lang.split(['-', '_']).next().unwrap_or(lang)
+}
+
+impl Processor {
+    /// The locale a style asks for (`default-locale`), if any.
+    pub fn style_locale(style_xml: &str) -> Option<String> {
+        Style::parse(style_xml).ok().and_then(|s| s.default_locale)
+    }
+
+    /// Parses a style; `locale_xml` is the locale file to use (en-US, built in, also serves
+    /// as the last fallback for missing terms).
+    pub fn new(style_xml: &str, locale_xml: Option<&str>) -> Result<Processor, String> {
+        let style = Style::parse(style_xml)?;
+        let file = match locale_xml {
+            Some(x) => Some(LocaleLayer::parse(x)?),
+            None => None,
+        };
+        let lang = file
+            .as_ref()
+            .and_then(|f| f.lang.clone())
+            .or_else(|| style.default_locale.clone())
+            .unwrap_or_else(|| "en-US".into());
+        let mut layers = Vec::new();
+        let own = |pred: &dyn Fn(Option<&str>) -> bool| -> Vec<LocaleLayer> {
+            style
+                .locales
+                .iter()
+                .filter(|l| pred(l.attr("xml:lang")))
+                .map(LocaleLayer::from_node)
+                .collect()
+        };
+        layers.extend(own(&|l| l == Some(lang.as_str())));
+        layers.extend(own(&|l| {
+            l.is_some_and(|l| l != lang && l == primary(&lang))
+        }));
+        layers.extend(own(&|l| l.is_none()));
+        let file_is_en_us = file
+            .as_ref()
+            .is_none_or(|f| f.lang.as_deref() == Some("en-US"));
+        if let Some(f) = file {
+            layers.push(f);
+        }
+        if file_is_en_us && locale_xml.is_some() {
+            // The given file is en-US already.
+        } else {
+            layers.push(LocaleLayer::parse(locale::EN_US_XML)?);
+        }
+        Ok(Processor {
+            style,
+            locale: Locale { layers },
+        })
+    }
+
+    fn quotes(&self) -> Quotes {
+        let t = |n: &str, d: &str| {
+            self.locale
+                .term(n, TermForm::Long, false)
+                .unwrap_or(d)
+                .to_owned()
+        };
+        Quotes {
+            open: t("open-quote", "\u{201c}"),
+            close: t("close-quote", "\u{201d}"),
+            open_inner: t("open-inner-quote", "\u{2018}"),
+            close_inner: t("close-inner-quote", "\u{2019}"),
+            punctuation_in_quote: self.locale.punctuation_in_quote(),
+        }
+    }
+
+    fn renderer<'a>(&'a self, items: &'a [Value], i: usize, mode: Mode) -> Renderer<'a> {
+        static NULL: Value = Value::Null;
+        Renderer::new(
+            &self.style,
+            &self.locale,
+            items.get(i).unwrap_or(&NULL),
+            mode,
+        )
+    }
+
+    /// Item indices in bibliography order, with their citation numbers.
+    fn bibliography_order(
+        &self,
+        items: &[Value],
+        registered: &[usize],
+    ) -> (Vec<usize>, HashMap<usize, usize>) {
+        let mut numbers: HashMap<usize, usize> = registered
+            .iter()
+            .enumerate()
+            .map(|(n, &i)| (i, n + 1))
+            .collect();
+        let Some(sort) = self
+            .style
+            .bibliography
+            .as_ref()
+            .and_then(|b| b.child("sort"))
+        else {
+            return (registered.to_vec(), numbers);
+        };
+        let by_number = sort
+            .children_named("key")
+            .any(|k| k.attr("variable") == Some("citation-number"));
+        let desc = sort::descending(sort);
+        let mut keyed: Vec<(usize, Vec<Option<sort::Key>>)> = registered
+            .iter()
+            .map(|&i| {
+                let mut r = self.renderer(items, i, Mode::Bibliography);
+                r.citation_number = numbers.get(&i).copied();
+                (i, r.sort_keys(sort))
+            })
+            .collect();
+        keyed.sort_by(|a, b| sort::compare(&a.1, &b.1, &desc));
+        let order: Vec<usize> = keyed.into_iter().map(|(i, _)| i).collect();
+        if !by_number {
+            numbers = order.iter().enumerate().map(|(n, &i)| (i, n + 1)).collect();
+        }
+        (order, numbers)
+    }
+
+    /// Year suffixes for items whose citations would read the same.
+    fn year_suffixes(&self, items: &[Value], order: &[usize]) -> HashMap<usize, String> {
+        let mut out = HashMap::new();
+        let wanted = self
+            .style
+            .citation
+            .as_ref()
+            .and_then(|c| c.attr("disambiguate-add-year-suffix"))
+            == Some("true");
+        if !wanted {
+            return out;
+        }
+        let Some(layout) = self.style.citation.as_ref().and_then(|c| c.child("layout")) else {
+            return out;
+        };
+        let mut groups: HashMap<String, Vec<usize>> = HashMap::new();
+        let mut keys: Vec<String> = Vec::new();
+        for &i in order {
+            let mut r = self.renderer(items, i, Mode::Citation);
+            let text = r
+                .render_children(&layout.children, "")
+                .map(|o| o.plain())
+                .unwrap_or_default();
+            if !groups.contains_key(&text) {
+                keys.push(text.clone());
+            }
+            groups.entry(text).or_default().push(i);
+        }
+        for k in keys {
+            let Some(g) = groups.get(&k) else { continue };
+            if g.len() < 2 {
+                continue;
+            }
+            for (n, &i) in g.iter().enumerate() {
+                out.insert(i, suffix_letters(n));
+            }
+        }
+        out
+    }
+
+    fn render_entry(
+        &self,
+        items: &[Value],
+        i: usize,
+        number: Option<usize>,
+        suffix: Option<String>,
+        layout: &xml::Node,
+        substitute_names: Option<&str>,
+    ) -> (Option<Out>, Option<String>) {
+        let mut r = self.renderer(items, i, Mode::Bibliography);
+        r.citation_number = number;
+        r.year_suffix = suffix;
+        r.substitute_first_names = substitute_names.map(str::to_owned);
+        let out = r.render_children(&layout.children, "");
+        (out, r.first_names.take())
+    }
+
+    /// Renders the bibliography of the items (all registered, in the given order), one entry
+    /// per item in the style's order.
+    pub fn bibliography(&self, items: &[Value], format: Format) -> Vec<String> {
+        let registered: Vec<usize> = (0..items.len()).collect();
+        self.bibliography_of(items, &registered, format)
+            .into_iter()
+            .map(|(_, s)| s)
+            .collect()
+    }
+
+    /// The bibliography of the registered items (indices into `items`), with each entry's
+    /// item index.
+    pub fn bibliography_of(
+        &self,
+        items: &[Value],
+        registered: &[usize],
+        format: Format,
+    ) -> Vec<(usize, String)> {
+        let Some(bib) = self.style.bibliography.as_ref() else {
+            return Vec::new();
+        };
+        let Some(layout) = bib.child("layout") else {
+            return Vec::new();
+        };
+        let (order, numbers) = self.bibliography_order(items, registered);
+        let suffixes = self.year_suffixes(items, &order);
+        let quotes = self.quotes();
+        let sas = bib.attr("subsequent-author-substitute");
+        let sas_rule = bib
+            .attr("subsequent-author-substitute-rule")
+            .unwrap_or("complete-all");
+        let second_field = bib.attr("second-field-align").is_some();
+        let mut previous_names: Option<String> = None;
+        let mut entries = Vec::new();
+        for &i in &order {
+            let number = numbers.get(&i).copied();
+            let suffix = suffixes.get(&i).cloned();
+            let (mut out, names) =
+                self.render_entry(items, i, number, suffix.clone(), layout, None);
+            if let (Some(sub), Some(n)) = (sas, &names) {
+                if previous_names.as_deref() == Some(n.as_str()) && !n.is_empty() {
+                    let replacement = if sas_rule == "complete-each" {
+                        "\u{1}each"
+                    } else {
+                        sub
+                    };
+                    let _ = replacement;
+                    out = self
+                        .render_entry(items, i, number, suffix.clone(), layout, Some(sub))
+                        .0;
+                }
+            }
+            if names.is_some() {
+                previous_names = names;
+            }
+            let Some(mut out) = out else {
+                continue;
+            };
+            if second_field {
+                if let Out::Span(span) = &mut out {
+                    split_second_field(span);
+                }
+            }
+            let out = decorate_layout(layout, out);
+            let mut s = output::write(&out, format, &quotes);
+            if format == Format::Text {
+                s = s.trim().to_owned();
+            }
+            entries.push((i, s));
+        }
+        entries
+    }
+
+    /// Renders citations: each a list of cites. Citation numbers and year suffixes follow the
+    /// bibliography of every cited item.
+    pub fn citations(
+        &self,
+        items: &[Value],
+        citations: &[Vec<Cite>],
+        format: Format,
+    ) -> Vec<String> {
+        let Some(cit) = self.style.citation.as_ref() else {
+            return Vec::new();
+        };
+        let Some(layout) = cit.child("layout") else {
+            return Vec::new();
+        };
+        let mut registered: Vec<usize> = Vec::new();
+        for c in citations {
+            for cite in c {
+                if cite.item < items.len() && !registered.contains(&cite.item) {
+                    registered.push(cite.item);
+                }
+            }
+        }
+        let (order, numbers) = self.bibliography_order(items, &registered);
+        let suffixes = self.year_suffixes(items, &order);
+        let quotes = self.quotes();
+        let delimiter = layout.attr("delimiter").unwrap_or("");
+        let sort = cit.child("sort");
+        let mut last_cited: Vec<(usize, Option<String>)> = Vec::new();
+        let mut seen: Vec<usize> = Vec::new();
+        let mut results = Vec::new();
+        for c in citations {
+            let mut cites: Vec<&Cite> = c.iter().filter(|x| x.item < items.len()).collect();
+            if let Some(sort) = sort {
+                let desc = sort::descending(sort);
+                let mut keyed: Vec<(&Cite, Vec<Option<sort::Key>>)> = cites
+                    .iter()
+                    .map(|cite| {
+                        let mut r = self.renderer(items, cite.item, Mode::Citation);
+                        r.citation_number = numbers.get(&cite.item).copied();
+                        (*cite, r.sort_keys(sort))
+                    })
+                    .collect();
+                keyed.sort_by(|a, b| sort::compare(&a.1, &b.1, &desc));
+                cites = keyed.into_iter().map(|(c, _)| c).collect();
+            }
+            let mut rendered: Vec<(Out, &Cite)> = Vec::new();
+            let single = cites.len() == 1;
+            for (k, cite) in cites.iter().enumerate() {
+                let mut info = CiteInfo {
+                    locator: cite.locator.clone(),
+                    label: cite.label.clone(),
+                    ..CiteInfo::default()
+                };
+                let previous = if k > 0 {
+                    cites.get(k - 1).map(|p| (p.item, p.locator.clone()))
+                } else if last_cited.len() == 1 {
+                    last_cited.first().cloned()
+                } else {
+                    None
+                };
+                info.position = if !seen.contains(&cite.item) {
+                    render::POSITION_FIRST
+                } else if let Some((prev, prev_loc)) = previous.filter(|(p, _)| *p == cite.item) {
+                    let _ = prev;
+                    if cite.locator.is_some() && cite.locator != prev_loc {
+                        render::POSITION_IBID_WITH_LOCATOR
+                    } else if cite.locator.is_none() && prev_loc.is_some() {
+                        render::POSITION_SUBSEQUENT
+                    } else {
+                        render::POSITION_IBID
+                    }
+                } else {
+                    render::POSITION_SUBSEQUENT
+                };
+                let _ = single;
+                seen.push(cite.item);
+                let mut r = self.renderer(items, cite.item, Mode::Citation);
+                r.citation_number = numbers.get(&cite.item).copied();
+                r.year_suffix = suffixes.get(&cite.item).cloned();
+                r.cite = info;
+                r.suppress_author = cite.suppress_author;
+                let Some(out) = r.render_children(&layout.children, "") else {
+                    continue;
+                };
+                let mut parts = Vec::new();
+                if let Some(p) = &cite.prefix {
+                    parts.push(richtext_parse(p));
+                }
+                parts.push(out);
+                if let Some(s) = &cite.suffix {
+                    parts.push(richtext_parse(s));
+                }
+                rendered.push((Out::group(parts), cite));
+            }
+            last_cited = cites.iter().map(|c| (c.item, c.locator.clone())).collect();
+            let collapsed = self.collapse(cit, &rendered, &numbers, delimiter);
+            let out = decorate_layout(layout, collapsed);
+            results.push(output::write(&out, format, &quotes));
+        }
+        results
+    }
+
+    /// Joins cites, collapsing runs of citation numbers (`1–3`) when the style asks.
+    fn collapse(
+        &self,
+        cit: &xml::Node,
+        rendered: &[(Out, &Cite)],
+        numbers: &HashMap<usize, usize>,
+        delimiter: &str,
+    ) -> Out {
+        let mut parts: Vec<Out> = Vec::new();
+        let collapse_numbers = cit.attr("collapse") == Some("citation-number");
+        if collapse_numbers {
+            let mut k = 0;
+            while k < rendered.len() {
+                let mut end = k;
+                let num = |j: usize| {
+                    rendered
+                        .get(j)
+                        .filter(|(_, c)| {
+                            c.prefix.is_none() && c.suffix.is_none() && c.locator.is_none()
+                        })
+                        .and_then(|(_, c)| numbers.get(&c.item).copied())
+                };
+                while let (Some(a), Some(b)) = (num(end), num(end + 1)) {
+                    if b != a + 1 {
+                        break;
+                    }
+                    end += 1;
+                }
+                if !parts.is_empty() {
+                    parts.push(Out::text(delimiter));
+                }
+                if end >= k + 2 {
+                    if let (Some(a), Some(b)) = (rendered.get(k), rendered.get(end)) {
+                        parts.push(a.0.clone());
+                        parts.push(Out::text("\u{2013}"));
+                        parts.push(b.0.clone());
+                    }
+                    k = end + 1;
+                } else {
+                    if let Some(a) = rendered.get(k) {
+                        parts.push(a.0.clone());
+                    }
+                    k += 1;
+                }
+            }
+            return Out::group(parts);
+        }
+        for (o, _) in rendered {
+            if !parts.is_empty() {
+                parts.push(Out::text(delimiter));
+            }
+            parts.push(o.clone());
+        }
+        Out::group(parts)
+    }
+}
+
+fn richtext_parse(s: &str) -> Out {
+    richtext::parse(s)
+}
+
+/// Layout affixes and formatting around a rendered entry or citation.
+fn decorate_layout(layout: &xml::Node, out: Out) -> Out {
+    let fmt = Renderer::fmt_of(layout);
+    let mut children = Vec::new();
+    if let Some(p) = layout.attr("prefix") {
+        children.push(richtext::parse(p));
+    }
+    children.push(if fmt.is_plain() {
+        out
+    } else {
+        Out::Span(Box::new(Span {
+            fmt,
+            children: vec![out],
+            ..Span::default()
+        }))
+    });
+    if let Some(s) = layout.attr("suffix") {
+        children.push(richtext::parse(s));
+    }
+    Out::group(children)
+}
+
+/// `second-field-align`: the first rendered element goes in the margin, the rest beside it.
+fn split_second_field(span: &mut Span) {
+    let Some(pos) = span.children.iter().position(|c| !c.is_empty()) else {
+        return;
+    };
+    let rest: Vec<Out> = span.children.split_off(pos + 1);
+    span.children.truncate(pos + 1);
+    if let Some(first) = span.children.pop() {
+        span.children.push(Out::Span(Box::new(Span {
+            display: Some("left-margin".into()),
+            children: vec![first],
+            ..Span::default()
+        })));
+    }
+    if !rest.is_empty() {
+        span.children.push(Out::Span(Box::new(Span {
+            display: Some("right-inline".into()),
+            children: rest,
+            ..Span::default()
+        })));
+    }
+}
+
+/// Year suffix letters: a … z, aa, ab …
+pub fn suffix_letters(n: usize) -> String {
+    let mut n = n;
+    let mut s = Vec::new();
+    loop {
+        s.push(char::from(b'a' + (n % 26) as u8));
+        if n < 26 {
+            break;
+        }
+        n = n / 26 - 1;
+    }
+    s.iter().rev().collect()
+}
+
+/// Compares two strings as bibliography sort keys do (for callers sorting by hand).
+pub fn collate(a: &str, b: &str) -> Ordering {
+    sort::fold(a).cmp(&sort::fold(b))
+}

@@ -1,0 +1,507 @@
+//! `<names>`: name lists with et-al, `and`, delimiters, sort order, initials, particles,
+//! name-part formatting, labels and `<substitute>`.
+
+use super::item::{self, Name};
+use super::locale::TermForm;
+use super::output::{Out, Span};
+use super::render::{Renderer, POSITION_FIRST};
+use super::text_case;
+use super::xml::Node;
+
+/// Options of one `<name>` after inheritance.
+struct NameOpts {
+    and: Option<String>,
+    delimiter: String,
+    delimiter_precedes_last: String,
+    delimiter_precedes_et_al: String,
+    et_al_min: usize,
+    et_al_use_first: usize,
+    et_al_use_last: bool,
+    form: String,
+    initialize: bool,
+    initialize_with: Option<String>,
+    name_as_sort_order: Option<String>,
+    sort_separator: String,
+    demote: String,
+}
+
+fn is_romanesque(s: &str) -> bool {
+    s.chars().all(|c| {
+        !c.is_alphabetic()
+            || (c as u32) < 0x0370
+            || (0x0370..0x0530).contains(&(c as u32))
+            || (0x1E00..0x2000).contains(&(c as u32))
+    })
+}
+
+fn join_words(parts: &[&str]) -> String {
+    let mut out = String::new();
+    for p in parts.iter().filter(|p| !p.is_empty()) {
+        if !out.is_empty() && !out.ends_with(['\'', '\u{2019}', '-']) {
+            out.push(' ');
+        }
+        out.push_str(p);
+    }
+    out
+}
+
+/// Initials of given names: `John Ronald` → `J. R.`, `Jae-won` → `J.-W.`.
+pub fn initialize(given: &str, with: &str, initialize: bool, hyphen: bool) -> String {
+    let mut out = String::new();
+    // Split "R.I." and "R. I." alike: periods end a name.
+    let normalized = given.replace('.', ". ");
+    let words: Vec<&str> = normalized.split_whitespace().collect();
+    for w in words {
+        let bare = w.trim_end_matches('.');
+        let is_initial = bare.chars().count() == 1
+            || bare.chars().all(char::is_uppercase)
+                && bare.chars().count() <= 2
+                && w.ends_with('.');
+        if bare.is_empty() {
+            continue;
+        }
+        if !initialize && !is_initial {
+            if !out.is_empty() && !out.ends_with(' ') {
+                out.push(' ');
+            }
+            out.push_str(w);
+            out.push(' ');
+            continue;
+        }
+        let pieces: Vec<&str> = bare.split('-').filter(|p| !p.is_empty()).collect();
+        let mut first = true;
+        for p in pieces {
+            let Some(c) = p.chars().next() else { continue };
+            if !first {
+                if hyphen {
+                    out = out.trim_end().to_owned();
+                    out.push('-');
+                } else if !out.ends_with(' ') && with.trim().is_empty() {
+                    // no separator
+                }
+            }
+            if c.is_lowercase() && !first {
+                out.extend(c.to_lowercase());
+            } else {
+                out.extend(c.to_uppercase());
+            }
+            out.push_str(with);
+            first = false;
+        }
+    }
+    out.trim_end().to_owned()
+}
+
+impl<'a> Renderer<'a> {
+    fn name_opts(&self, name: Option<&Node>) -> NameOpts {
+        let get = |attr: &str, inherited_as: &str| {
+            self.inherited(name.and_then(|n| n.attr(attr)), inherited_as)
+        };
+        let subsequent =
+            self.mode == super::render::Mode::Citation && self.cite.position != POSITION_FIRST;
+        let num = |s: Option<&str>| s.and_then(|v| v.trim().parse::<usize>().ok());
+        let mut et_al_min = num(get("et-al-min", "et-al-min")).unwrap_or(0);
+        let mut et_al_use_first = num(get("et-al-use-first", "et-al-use-first")).unwrap_or(0);
+        if subsequent {
+            if let Some(m) = num(get("et-al-subsequent-min", "et-al-subsequent-min")) {
+                et_al_min = m;
+            }
+            if let Some(m) = num(get(
+                "et-al-subsequent-use-first",
+                "et-al-subsequent-use-first",
+            )) {
+                et_al_use_first = m;
+            }
+        }
+        if self.sort_key {
+            if let Some(m) = self.sort_names_min {
+                et_al_min = m;
+            }
+            if let Some(m) = self.sort_names_use_first {
+                et_al_use_first = m;
+            }
+        }
+        NameOpts {
+            and: get("and", "and").map(str::to_owned),
+            delimiter: get("delimiter", "name-delimiter")
+                .unwrap_or(", ")
+                .to_owned(),
+            delimiter_precedes_last: get("delimiter-precedes-last", "delimiter-precedes-last")
+                .unwrap_or("contextual")
+                .to_owned(),
+            delimiter_precedes_et_al: get("delimiter-precedes-et-al", "delimiter-precedes-et-al")
+                .unwrap_or("contextual")
+                .to_owned(),
+            et_al_min,
+            et_al_use_first,
+            et_al_use_last: get("et-al-use-last", "et-al-use-last") == Some("true"),
+            form: get("form", "name-form").unwrap_or("long").to_owned(),
+            initialize: get("initialize", "initialize") != Some("false"),
+            initialize_with: get("initialize-with", "initialize-with").map(str::to_owned),
+            name_as_sort_order: if self.sort_key {
+                Some("all".into())
+            } else {
+                get("name-as-sort-order", "name-as-sort-order").map(str::to_owned)
+            },
+            sort_separator: get("sort-separator", "sort-separator")
+                .unwrap_or(", ")
+                .to_owned(),
+            demote: self
+                .style
+                .root
+                .attr("demote-non-dropping-particle")
+                .unwrap_or("display-and-sort")
+                .to_owned(),
+        }
+    }
+
+    /// Formats one name-part with its `<name-part>` element.
+    fn part(&self, name_el: Option<&Node>, which: &str, text: String) -> Out {
+        let Some(el) = name_el.and_then(|n| {
+            n.children_named("name-part")
+                .find(|p| p.attr("name") == Some(which))
+        }) else {
+            return Out::text(text);
+        };
+        let mut content = Out::text(text);
+        if let Some(case) = el.attr("text-case") {
+            text_case::apply(&mut content, case, true);
+        }
+        self.decorate(&strip_case(el), content, false)
+    }
+
+    fn render_name(&self, n: &Name, inverted: bool, o: &NameOpts, name_el: Option<&Node>) -> Out {
+        if n.is_literal() {
+            let lit = if n.literal.is_empty() {
+                &n.family
+            } else {
+                &n.literal
+            };
+            return super::richtext::parse(lit);
+        }
+        let roman = is_romanesque(&format!("{}{}", n.family, n.given));
+        let given = match &o.initialize_with {
+            Some(w) if roman && !n.given.is_empty() => {
+                let hyphen = self.style.root.attr("initialize-with-hyphen") != Some("false");
+                initialize(&n.given, w, o.initialize, hyphen)
+            }
+            _ => n.given.clone(),
+        };
+        if !roman {
+            let family = self.part(name_el, "family", n.family.clone());
+            if o.form == "short" {
+                return family;
+            }
+            let given = self.part(name_el, "given", given);
+            let sep = if inverted || n.static_ordering || !roman {
+                ""
+            } else {
+                " "
+            };
+            return Out::group(vec![family, Out::text(sep), given]);
+        }
+        let family_core = join_words(&[&n.non_dropping, &n.family]);
+        if o.form == "short" {
+            return self.part(name_el, "family", family_core);
+        }
+        let suffix_sep = if n.comma_suffix { ", " } else { " " };
+        if inverted && !n.static_ordering {
+            let sep = o.sort_separator.as_str();
+            let (fam, giv) = if o.demote == "display-and-sort" {
+                (
+                    n.family.clone(),
+                    join_words(&[&given, &n.dropping, &n.non_dropping]),
+                )
+            } else {
+                (family_core.clone(), join_words(&[&given, &n.dropping]))
+            };
+            let mut parts = vec![self.part(name_el, "family", fam)];
+            if !giv.is_empty() {
+                parts.push(Out::text(sep));
+                parts.push(self.part(name_el, "given", giv));
+            }
+            if !n.suffix.is_empty() {
+                parts.push(Out::text(sep));
+                parts.push(Out::text(n.suffix.clone()));
+            }
+            return Out::group(parts);
+        }
+        let giv = join_words(&[&given, &n.dropping]);
+        let mut parts = Vec::new();
+        if !giv.is_empty() {
+            parts.push(self.part(name_el, "given", giv));
+            parts.push(Out::text(" "));
+        }
+        parts.push(self.part(name_el, "family", family_core));
+        if !n.suffix.is_empty() {
+            parts.push(Out::text(suffix_sep));
+            parts.push(Out::text(n.suffix.clone()));
+        }
+        Out::group(parts)
+    }
+
+    /// A name list, or its count for `form="count"`.
+    fn render_name_list(
+        &mut self,
+        names: &[Name],
+        name_el: Option<&Node>,
+        et_al_el: Option<&Node>,
+    ) -> (Out, usize) {
+        let o = self.name_opts(name_el);
+        let count = names.len();
+        let mut shown = count;
+        let truncated = o.et_al_min > 0 && o.et_al_use_first > 0 && count >= o.et_al_min;
+        if truncated {
+            shown = o.et_al_use_first.min(count);
+        }
+        if let Some(m) = self.names_min {
+            shown = shown.max(m.min(count));
+        }
+        let truncated = shown < count;
+        if o.form == "count" {
+            return (Out::text(shown.to_string()), shown);
+        }
+        let mut rendered: Vec<(Out, bool)> = Vec::new();
+        for (i, n) in names.iter().take(shown).enumerate() {
+            let inverted = match o.name_as_sort_order.as_deref() {
+                Some("all") => true,
+                Some("first") => i == 0,
+                _ => false,
+            };
+            rendered.push((self.render_name(n, inverted, &o, name_el), inverted));
+        }
+        let name_node_fmt = name_el;
+        let and_term = match o.and.as_deref() {
+            Some("text") => Some(self.term("and", TermForm::Long, false)),
+            Some("symbol") => Some("&".to_owned()),
+            _ => None,
+        };
+        let mut parts: Vec<Out> = Vec::new();
+        let len = rendered.len();
+        let use_last = truncated && o.et_al_use_last && count >= shown + 2;
+        for (i, (r, _)) in rendered.iter().enumerate() {
+            if i > 0 {
+                let is_last = i + 1 == len && !truncated;
+                if is_last {
+                    if let Some(and) = &and_term {
+                        let prev_inverted = rendered.get(i - 1).is_some_and(|x| x.1);
+                        let precede = match o.delimiter_precedes_last.as_str() {
+                            "always" => true,
+                            "never" => false,
+                            "after-inverted-name" => prev_inverted,
+                            _ => len >= 3,
+                        };
+                        if precede {
+                            parts.push(Out::text(o.delimiter.clone()));
+                        } else {
+                            parts.push(Out::text(" "));
+                        }
+                        parts.push(Out::text(format!("{and} ")));
+                    } else {
+                        parts.push(Out::text(o.delimiter.clone()));
+                    }
+                } else {
+                    parts.push(Out::text(o.delimiter.clone()));
+                }
+            }
+            parts.push(r.clone());
+        }
+        if truncated && !self.sort_key {
+            if use_last {
+                if let Some(last) = names.last() {
+                    let inverted = o.name_as_sort_order.as_deref() == Some("all");
+                    parts.push(Out::text(o.delimiter.clone()));
+                    parts.push(Out::text("\u{2026} "));
+                    parts.push(self.render_name(last, inverted, &o, name_el));
+                }
+            } else {
+                let term = et_al_el.and_then(|e| e.attr("term")).unwrap_or("et-al");
+                let t = self.term(term, TermForm::Long, false);
+                if !t.is_empty() {
+                    let prev_inverted = rendered.last().is_some_and(|x| x.1);
+                    let precede = match o.delimiter_precedes_et_al.as_str() {
+                        "always" => true,
+                        "never" => false,
+                        "after-inverted-name" => prev_inverted,
+                        _ => shown >= 2,
+                    };
+                    parts.push(Out::text(if precede {
+                        o.delimiter.clone()
+                    } else {
+                        " ".into()
+                    }));
+                    let et = Out::text(t);
+                    parts.push(match et_al_el {
+                        Some(e) => self.decorate(e, et, false),
+                        None => et,
+                    });
+                }
+            }
+        }
+        let list = Out::group(parts);
+        let list = match name_node_fmt {
+            Some(n) => self.decorate(&strip_case(n), list, false),
+            None => list,
+        };
+        (list, shown)
+    }
+
+    pub fn render_names(&mut self, node: &Node) -> Option<Out> {
+        let outermost = self.in_substitute == 0 && !self.sort_key && self.first_names.is_none();
+        let out = self.render_names_inner(node)?;
+        if outermost && self.mode == super::render::Mode::Bibliography {
+            self.first_names = Some(out.plain());
+            if let Some(sub) = &self.substitute_first_names {
+                return Some(Out::text(sub.clone()));
+            }
+        }
+        Some(out)
+    }
+
+    fn render_names_inner(&mut self, node: &Node) -> Option<Out> {
+        let vars: Vec<&str> = node
+            .attr("variable")
+            .unwrap_or("")
+            .split_whitespace()
+            .collect();
+        let inherited = self.inherited_names.last().cloned();
+        let own_or_inherited = |name: &str| -> Option<Node> {
+            node.child(name)
+                .cloned()
+                .or_else(|| inherited.as_ref().and_then(|i| i.child(name).cloned()))
+        };
+        // Child elements (own or inherited from the names being substituted), kept alive for
+        // the borrow of the renderer.
+        let name_el = own_or_inherited("name");
+        let et_al_el = own_or_inherited("et-al");
+        let label_el = own_or_inherited("label");
+        let label_after = match (
+            node.children.iter().position(|c| c.name == "label"),
+            node.children.iter().position(|c| c.name == "name"),
+        ) {
+            (Some(l), Some(n)) => l > n,
+            (Some(_), None) => false,
+            _ => inherited.as_ref().is_none_or(|i| {
+                let l = i.children.iter().position(|c| c.name == "label");
+                let n = i.children.iter().position(|c| c.name == "name");
+                l.zip(n).is_none_or(|(l, n)| l > n)
+            }),
+        };
+        self.vars_called += 1;
+        let mut lists: Vec<(String, Vec<Name>)> = Vec::new();
+        for v in &vars {
+            if self.suppressed.contains(*v) {
+                continue;
+            }
+            let ns = item::names(self.item, v);
+            if !ns.is_empty() {
+                lists.push(((*v).to_owned(), ns));
+            }
+        }
+        // Editor and translator being the same people render once.
+        if lists.len() >= 2 {
+            let ed = lists.iter().position(|(v, _)| v == "editor");
+            let tr = lists.iter().position(|(v, _)| v == "translator");
+            if let (Some(e), Some(t)) = (ed, tr) {
+                if lists.get(e).map(|x| &x.1) == lists.get(t).map(|x| &x.1) {
+                    if let Some(slot) = lists.get_mut(e) {
+                        slot.0 = "editortranslator".into();
+                    }
+                    lists.remove(t);
+                }
+            }
+        }
+        if lists.is_empty() {
+            let subst = node.child("substitute")?;
+            let mut parent = node.clone();
+            parent.children.retain(|c| c.name != "substitute");
+            if let Some(n) = &name_el {
+                if parent.child("name").is_none() {
+                    parent.children.push(n.clone());
+                }
+            }
+            self.inherited_names.push(parent);
+            self.in_substitute += 1;
+            let mut result = None;
+            for c in &subst.children {
+                let (called, filled) = (self.vars_called, self.vars_filled);
+                let r = self.render(c);
+                if let Some(r) = r.filter(|r| !r.is_empty()) {
+                    result = Some(r);
+                    break;
+                }
+                self.vars_called = called;
+                self.vars_filled = filled;
+            }
+            self.in_substitute -= 1;
+            self.inherited_names.pop();
+            let r = result?;
+            return Some(self.decorate(node, r, false));
+        }
+        self.vars_filled += 1;
+        if self.in_substitute > 0 {
+            for (v, _) in &lists {
+                self.suppressed.insert(v.clone());
+            }
+        }
+        let delimiter = self
+            .inherited(node.attr("delimiter"), "names-delimiter")
+            .unwrap_or("")
+            .to_owned();
+        let mut outs: Vec<Out> = Vec::new();
+        let mut total = 0usize;
+        for (var, ns) in &lists {
+            let (list, shown) = self.render_name_list(ns, name_el.as_ref(), et_al_el.as_ref());
+            total += shown;
+            let mut pieces = vec![list];
+            if let Some(l) = &label_el {
+                let term = if var == "editortranslator" {
+                    "editortranslator"
+                } else {
+                    var.as_str()
+                };
+                let plural = match l.attr("plural") {
+                    Some("always") => true,
+                    Some("never") => false,
+                    _ => ns.len() > 1,
+                };
+                let t = self.term(term, TermForm::parse(l.attr("form")), plural);
+                if !t.is_empty() {
+                    let lab = self.decorate(l, self.strip_periods(l, Out::text(t)), true);
+                    if label_after {
+                        pieces.push(lab);
+                    } else {
+                        pieces.insert(0, lab);
+                    }
+                }
+            }
+            if !outs.is_empty() && !delimiter.is_empty() {
+                outs.push(Out::text(delimiter.clone()));
+            }
+            outs.push(Out::group(pieces));
+        }
+        let is_count = name_el.as_ref().and_then(|n| n.attr("form")) == Some("count");
+        if is_count {
+            if total == 0 {
+                return None;
+            }
+            return Some(self.decorate(node, Out::text(total.to_string()), false));
+        }
+        let out = Out::Span(Box::new(Span {
+            children: outs,
+            ..Span::default()
+        }));
+        Some(self.decorate(node, out, false))
+    }
+}
+
+/// A copy of an element without `text-case` (applied separately to name parts).
+fn strip_case(n: &Node) -> Node {
+    let mut c = Node {
+        name: n.name.clone(),
+        attrs: n.attrs.clone(),
+        ..Node::default()
+    };
+    c.attrs.retain(|(k, _)| k != "text-case");
+    c
+}
