@@ -34,7 +34,8 @@ impl Name {
 
 fn field(v: &Value, k: &str) -> String {
     match v.get(k) {
-        Some(Value::String(s)) => s.trim().to_owned(),
+        // Typographic apostrophes, as in other field values.
+        Some(Value::String(s)) => s.trim().replace('\'', "\u{2019}"),
         Some(Value::Number(n)) => n.to_string(),
         _ => String::new(),
     }
@@ -63,8 +64,8 @@ fn split_family(family: &str) -> (String, String) {
     } else {
         (String::new(), family.to_owned())
     };
-    // An apostrophe particle glued to the name: d'Alembert, de l'Isle.
-    if let Some(pos) = rest.find(['\'', '\u{2019}']) {
+    // An apostrophe or hyphen particle glued to the name: d'Alembert, al-One.
+    if let Some(pos) = rest.find(['\'', '\u{2019}', '-']) {
         let head = rest.get(..pos).unwrap_or("");
         if !head.is_empty()
             && head.len() <= 3

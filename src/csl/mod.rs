@@ -24,6 +24,7 @@ mod render;
 mod richtext;
 mod sort;
 pub mod style;
+mod superscript;
 mod text_case;
 pub mod xml;
 
@@ -293,10 +294,14 @@ impl Processor {
             };
             if second_field {
                 if let Out::Span(span) = &mut out {
+                    // The layout's suffix stays beside the entry, not after its box.
+                    if let Some(sfx) = layout.attr("suffix") {
+                        span.children.push(richtext::parse(sfx));
+                    }
                     split_second_field(span);
                 }
             }
-            let out = decorate_layout(layout, out);
+            let out = decorate_layout(layout, out, !second_field);
             let mut s = output::write(&out, format, &quotes);
             if format == Format::Text {
                 s = s.trim().to_owned();
@@ -402,7 +407,7 @@ impl Processor {
             }
             last_cited = cites.iter().map(|c| (c.item, c.locator.clone())).collect();
             let collapsed = self.collapse(cit, &rendered, &numbers, delimiter);
-            let out = decorate_layout(layout, collapsed);
+            let out = decorate_layout(layout, collapsed, true);
             results.push(output::write(&out, format, &quotes));
         }
         results
@@ -470,7 +475,7 @@ fn richtext_parse(s: &str) -> Out {
 }
 
 /// Layout affixes and formatting around a rendered entry or citation.
-fn decorate_layout(layout: &xml::Node, out: Out) -> Out {
+fn decorate_layout(layout: &xml::Node, out: Out, with_suffix: bool) -> Out {
     let fmt = Renderer::fmt_of(layout);
     let mut children = Vec::new();
     if let Some(p) = layout.attr("prefix") {
@@ -485,7 +490,7 @@ fn decorate_layout(layout: &xml::Node, out: Out) -> Out {
             ..Span::default()
         }))
     });
-    if let Some(s) = layout.attr("suffix") {
+    if let Some(s) = layout.attr("suffix").filter(|_| with_suffix) {
         children.push(richtext::parse(s));
     }
     Out::group(children)

@@ -45,45 +45,53 @@ fn join_words(parts: &[&str]) -> String {
     out
 }
 
-/// Initials of given names: `John Ronald` → `J. R.`, `Jae-won` → `J.-W.`.
+/// Initials of given names: `John Ronald` → `J. R.`, `Jae-won` → `J.-W.`. A name written
+/// with a period (`Ph.`, `Me.`) is an abbreviation already and is kept whole; a single letter
+/// is an initial even when `initialize` is false.
 pub fn initialize(given: &str, with: &str, initialize: bool, hyphen: bool) -> String {
     let mut out = String::new();
-    // Split "R.I." and "R. I." alike: periods end a name.
-    let normalized = given.replace('.', ". ");
-    let words: Vec<&str> = normalized.split_whitespace().collect();
-    for w in words {
-        let bare = w.trim_end_matches('.');
-        let is_initial = bare.chars().count() == 1
-            || bare.chars().all(char::is_uppercase)
-                && bare.chars().count() <= 2
-                && w.ends_with('.');
-        if bare.is_empty() {
+    let mut rest = given.trim();
+    while !rest.is_empty() {
+        let end = rest
+            .find(|c: char| c == '.' || c.is_whitespace())
+            .unwrap_or(rest.len());
+        let word = rest.get(..end).unwrap_or("");
+        let abbreviated = rest.get(end..).is_some_and(|r| r.starts_with('.'));
+        rest = rest
+            .get(end..)
+            .unwrap_or("")
+            .trim_start_matches(|c: char| c == '.' || c.is_whitespace());
+        if word.is_empty() {
             continue;
         }
-        if !initialize && !is_initial {
-            if !out.is_empty() && !out.ends_with(' ') {
+        let single = word.chars().count() == 1;
+        if abbreviated || single {
+            out.push_str(word);
+            out.push_str(with);
+            continue;
+        }
+        if !initialize {
+            out = out.trim_end().to_owned();
+            if !out.is_empty() {
                 out.push(' ');
             }
-            out.push_str(w);
+            out.push_str(word);
             out.push(' ');
             continue;
         }
-        let pieces: Vec<&str> = bare.split('-').filter(|p| !p.is_empty()).collect();
         let mut first = true;
-        for p in pieces {
-            let Some(c) = p.chars().next() else { continue };
-            if !first {
-                if hyphen {
-                    out = out.trim_end().to_owned();
-                    out.push('-');
-                } else if !out.ends_with(' ') && with.trim().is_empty() {
-                    // no separator
-                }
+        for piece in word.split('-').filter(|p| !p.is_empty()) {
+            let Some(c) = piece.chars().next() else {
+                continue;
+            };
+            if !first && hyphen {
+                out = out.trim_end().to_owned();
+                out.push('-');
             }
-            if c.is_lowercase() && !first {
-                out.extend(c.to_lowercase());
-            } else {
+            if first || !c.is_lowercase() {
                 out.extend(c.to_uppercase());
+            } else {
+                out.push(c);
             }
             out.push_str(with);
             first = false;
@@ -207,7 +215,12 @@ impl<'a> Renderer<'a> {
         let suffix_sep = if n.comma_suffix { ", " } else { " " };
         if inverted && !n.static_ordering {
             let sep = o.sort_separator.as_str();
-            let (fam, giv) = if o.demote == "display-and-sort" {
+            let demote = if self.sort_key {
+                o.demote != "never"
+            } else {
+                o.demote == "display-and-sort"
+            };
+            let (fam, giv) = if demote {
                 (
                     n.family.clone(),
                     join_words(&[&given, &n.dropping, &n.non_dropping]),

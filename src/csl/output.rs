@@ -47,6 +47,10 @@ pub struct Span {
     pub display: Option<String>,
     /// Text case must not touch this span (`<span class="nocase">`).
     pub nocase: bool,
+    /// Markup from a field value: italic/bold/small caps flip against the surrounding state.
+    pub toggle: bool,
+    /// `<span class="nodecor">`: every active formatting is turned off.
+    pub nodecor: bool,
     pub children: Vec<Out>,
 }
 
@@ -245,7 +249,17 @@ impl Writer<'_> {
                 closes.push("</div>");
             }
         }
-        let f = span.fmt;
+        let mut f = span.fmt;
+        if span.toggle {
+            f.italic = f.italic.map(|_| !self.italic);
+            f.bold = f.bold.map(|_| !self.bold);
+            f.small_caps = f.small_caps.map(|_| !self.small_caps);
+        }
+        if span.nodecor {
+            f.italic = self.italic.then_some(false);
+            f.bold = self.bold.then_some(false);
+            f.small_caps = self.small_caps.then_some(false);
+        }
         if let Some(it) = f.italic {
             if it != self.italic {
                 self.tag(if it {
@@ -329,7 +343,14 @@ pub fn escape_html(s: &str) -> String {
             '&' => out.push_str("&#38;"),
             '<' => out.push_str("&#60;"),
             '>' => out.push_str("&#62;"),
-            _ => out.push(c),
+            _ => match super::superscript::base(c) {
+                Some(b) => {
+                    out.push_str("<sup>");
+                    out.push_str(&b);
+                    out.push_str("</sup>");
+                }
+                None => out.push(c),
+            },
         }
     }
     out

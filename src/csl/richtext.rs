@@ -11,26 +11,42 @@ const TAGS: &[(&str, &str)] = &[
     ("<sup>", "</sup>"),
     ("<sub>", "</sub>"),
     ("<span class=\"nocase\">", "</span>"),
+    ("<span class=\"nodecor\">", "</span>"),
     ("<span style=\"font-variant:small-caps;\">", "</span>"),
     ("<span style=\"font-variant: small-caps;\">", "</span>"),
 ];
 
 fn span_for(open: &str) -> Span {
-    let mut s = Span::default();
+    let mut s = Span {
+        toggle: true,
+        ..Span::default()
+    };
     match open {
         "<i>" => s.fmt.italic = Some(true),
         "<b>" => s.fmt.bold = Some(true),
         "<sup>" => s.fmt.valign = Some(VAlign::Sup),
         "<sub>" => s.fmt.valign = Some(VAlign::Sub),
         "<span class=\"nocase\">" => s.nocase = true,
+        "<span class=\"nodecor\">" => s.nodecor = true,
         _ => s.fmt.small_caps = Some(true),
     }
     s
 }
 
+/// Whether a single quote later closes a quotation (one not followed by a letter).
+fn has_closing_single(rest: &str) -> bool {
+    let mut chars = rest.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\'' && !chars.peek().is_some_and(|n| n.is_alphanumeric()) {
+            return true;
+        }
+    }
+    false
+}
+
 /// Parses a field value. Values without markup stay one text leaf.
 pub fn parse(s: &str) -> Out {
-    if !s.contains('<') && !s.contains('"') {
+    if !s.contains(['<', '"', '\'']) {
         return Out::text(s);
     }
     // Frames: the span being built and the closing tag it waits for.
@@ -91,6 +107,41 @@ pub fn parse(s: &str) -> Out {
                 continue;
             }
         }
+        if c == '\'' {
+            let next = rest.get(1..).and_then(|r| r.chars().next());
+            let in_single = stack.last().map(|(_, c)| *c) == Some("'");
+            let at_word_start = text.is_empty()
+                || text.ends_with(|p: char| p.is_whitespace() || p == '(' || p == '[');
+            if in_single && !next.is_some_and(char::is_alphanumeric) {
+                flush(&mut stack, &mut text);
+                if let Some((done, _)) = stack.pop() {
+                    if let Some((top, _)) = stack.last_mut() {
+                        top.children.push(Out::Span(Box::new(done)));
+                    }
+                }
+                rest = rest.get(1..).unwrap_or("");
+                continue;
+            }
+            if at_word_start
+                && next.is_some_and(char::is_alphanumeric)
+                && has_closing_single(rest.get(1..).unwrap_or(""))
+            {
+                flush(&mut stack, &mut text);
+                stack.push((
+                    Span {
+                        quotes: true,
+                        ..Span::default()
+                    },
+                    "'",
+                ));
+                rest = rest.get(1..).unwrap_or("");
+                continue;
+            }
+            // An apostrophe.
+            text.push('\u{2019}');
+            rest = rest.get(1..).unwrap_or("");
+            continue;
+        }
         text.push(c);
         rest = rest.get(c.len_utf8()..).unwrap_or("");
     }
@@ -101,6 +152,8 @@ pub fn parse(s: &str) -> Out {
             if let Some((top, _)) = stack.last_mut() {
                 if close == "\"" {
                     top.children.push(Out::text("\""));
+                } else if close == "'" {
+                    top.children.push(Out::text("\u{2019}"));
                 }
                 top.children.extend(done.children);
             }

@@ -28,7 +28,7 @@ pub fn fold(s: &str) -> String {
             'ý' | 'ÿ' | 'Ý' => 'y',
             c => c,
         };
-        if c.is_alphanumeric() || c == ' ' || c == ',' {
+        if c.is_alphanumeric() || c == ' ' {
             out.extend(c.to_lowercase());
         }
     }
