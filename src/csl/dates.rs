@@ -21,15 +21,16 @@ impl<'a> Renderer<'a> {
             return None;
         }
         let d = item::date(self.item, var)?;
-        self.vars_filled += 1;
         if self.in_substitute > 0 {
             self.suppressed.insert(var.to_owned());
         }
         if self.sort_key {
+            self.vars_filled += 1;
             return Some(Out::text(d.sort_key()));
         }
         if let Some(lit) = &d.literal {
             if d.start()[0] == 0 {
+                self.vars_filled += 1;
                 return Some(self.decorate(node, Out::text(lit.clone()), true));
             }
         }
@@ -126,9 +127,10 @@ impl<'a> Renderer<'a> {
                 out.extend(tail);
             }
         }
-        if out.is_empty() {
+        if out.iter().all(Out::is_empty) {
             return None;
         }
+        self.vars_filled += 1;
         let mut content = Out::group(out);
         if node.attr("form").is_some() {
             // Localized formats keep the locale's affixes; the style's own affixes go around.

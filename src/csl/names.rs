@@ -393,7 +393,7 @@ impl<'a> Renderer<'a> {
             node.children.iter().position(|c| c.name == "name"),
         ) {
             (Some(l), Some(n)) => l > n,
-            (Some(_), None) => false,
+            (Some(_), None) => true,
             _ => inherited.as_ref().is_none_or(|i| {
                 let l = i.children.iter().position(|c| c.name == "label");
                 let n = i.children.iter().position(|c| c.name == "name");

@@ -236,6 +236,10 @@ impl Writer<'_> {
         }
         let saved = (self.italic, self.bold, self.small_caps);
         let mut closes: Vec<&'static str> = Vec::new();
+        if self.format == Format::Text && span.display.as_deref() == Some("right-inline") {
+            // In text the margin box is a space.
+            self.push_text(" ");
+        }
         if let Some(d) = &span.display {
             let class = match d.as_str() {
                 "block" => "csl-block",

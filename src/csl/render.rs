@@ -132,20 +132,42 @@ impl<'a> Renderer<'a> {
         }
     }
 
-    /// Renders a sequence of elements, joined by a delimiter.
+    /// Renders a sequence of elements, joined by a delimiter. A `<choose>` is transparent:
+    /// the children of its chosen branch take part in the delimiting as if written here.
     pub fn render_children(&mut self, nodes: &[super::xml::Node], delimiter: &str) -> Option<Out> {
-        let mut parts: Vec<Out> = Vec::new();
+        let mut outs: Vec<Out> = Vec::new();
+        self.collect(nodes, &mut outs, 0);
+        if outs.is_empty() {
+            return None;
+        }
+        let mut parts = Vec::with_capacity(outs.len() * 2);
+        for o in outs {
+            if !parts.is_empty() && !delimiter.is_empty() {
+                parts.push(Out::text(delimiter));
+            }
+            parts.push(o);
+        }
+        Some(Out::group(parts))
+    }
+
+    fn collect(&mut self, nodes: &[super::xml::Node], outs: &mut Vec<Out>, depth: usize) {
         for n in nodes {
+            if n.name == "choose" && depth < MAX_MACRO_DEPTH {
+                self.evaluations += 1;
+                if self.evaluations > MAX_EVALUATIONS {
+                    return;
+                }
+                if let Some(branch) = self.choose_branch(n) {
+                    self.collect(&branch.children, outs, depth + 1);
+                }
+                continue;
+            }
             if let Some(o) = self.render(n) {
                 if !o.is_empty() {
-                    if !parts.is_empty() && !delimiter.is_empty() {
-                        parts.push(Out::text(delimiter));
-                    }
-                    parts.push(o);
+                    outs.push(o);
                 }
             }
         }
-        (!parts.is_empty()).then(|| Out::group(parts))
     }
 
     pub fn render(&mut self, node: &super::xml::Node) -> Option<Out> {
@@ -166,20 +188,23 @@ impl<'a> Renderer<'a> {
     }
 
     fn render_group(&mut self, node: &super::xml::Node) -> Option<Out> {
+        let out = self.implicit_group(|r| {
+            r.render_children(&node.children, node.attr("delimiter").unwrap_or(""))
+        })?;
+        Some(self.decorate(node, out, false))
+    }
+
+    /// Groups and macros are suppressed when they call variables and all of them are empty;
+    /// when they render something, that counts as content for the enclosing group.
+    fn implicit_group(&mut self, f: impl FnOnce(&mut Self) -> Option<Out>) -> Option<Out> {
         let (called, filled) = (self.vars_called, self.vars_filled);
-        let out = self.render_children(&node.children, node.attr("delimiter").unwrap_or(""));
-        let called_inside = self.vars_called > called;
-        let filled_inside = self.vars_filled > filled;
-        // A group is suppressed when it calls variables and all of them are empty.
-        if called_inside && !filled_inside {
+        let out = f(self);
+        if self.vars_called > called && self.vars_filled == filled {
             return None;
         }
-        // A group that rendered, counts as a filled variable for an enclosing group.
-        if filled_inside || out.is_none() {
-            // nothing to add
-        }
-        let out = out?;
-        Some(self.decorate(node, out, false))
+        let out = out.filter(|o| !o.is_empty())?;
+        self.vars_filled += 1;
+        Some(out)
     }
 
     pub fn call_macro(&mut self, name: &str) -> Option<Out> {
@@ -189,7 +214,7 @@ impl<'a> Renderer<'a> {
             return None;
         }
         self.macro_depth += 1;
-        let out = self.render_children(&m.children, "");
+        let out = self.implicit_group(|r| r.render_children(&m.children, ""));
         self.macro_depth -= 1;
         out
     }
@@ -253,12 +278,7 @@ impl<'a> Renderer<'a> {
             return Some(self.decorate(node, content, true));
         }
         if let Some(m) = node.attr("macro") {
-            let (called, filled) = (self.vars_called, self.vars_filled);
-            let out = self.call_macro(m);
-            // A macro that renders only terms still counts as filled content for groups when it
-            // called no variables; otherwise it inherits its variables' state.
-            let _ = (called, filled);
-            let out = out?;
+            let out = self.call_macro(m)?;
             return Some(self.decorate(node, out, true));
         }
         if let Some(t) = node.attr("term") {
@@ -394,17 +414,18 @@ impl<'a> Renderer<'a> {
     }
 
     fn render_choose(&mut self, node: &super::xml::Node) -> Option<Out> {
-        for branch in &node.children {
-            let hit = match branch.name.as_str() {
+        let branch = self.choose_branch(node)?;
+        self.render_children(&branch.children, "")
+    }
+
+    fn choose_branch<'n>(&mut self, node: &'n super::xml::Node) -> Option<&'n super::xml::Node> {
+        node.children
+            .iter()
+            .find(|branch| match branch.name.as_str() {
                 "if" | "else-if" => self.test(branch),
                 "else" => true,
                 _ => false,
-            };
-            if hit {
-                return self.render_children(&branch.children, "");
-            }
-        }
-        None
+            })
     }
 
     fn test(&mut self, node: &super::xml::Node) -> bool {

@@ -68,6 +68,17 @@ const STOP_WORDS: &[&str] = &[
     "within",
     "without",
     "yet",
+    "de",
+    "d",
+    "von",
+    "van",
+    "der",
+    "la",
+    "le",
+    "du",
+    "des",
+    "et",
+    "v",
 ];
 
 fn upper_first(w: &str) -> String {
@@ -164,18 +175,26 @@ fn title(out: &mut Out) {
                     .to_lowercase();
                 let first = *after_colon;
                 let last = *index + 1 == total_words;
-                let out = if protected || !is_lower_word(&w) {
-                    w.clone()
-                } else if STOP_WORDS.contains(&core.as_str()) && !first && !last {
+                let out = if protected {
                     w.clone()
                 } else {
-                    // Each part of a hyphenated word.
+                    // Each part of a hyphenated word on its own.
                     w.split('-')
-                        .map(|p| {
-                            let lead: String =
-                                p.chars().take_while(|c| !c.is_alphanumeric()).collect();
-                            let rest = p.get(lead.len()..).unwrap_or("");
-                            format!("{lead}{}", upper_first(rest))
+                        .enumerate()
+                        .map(|(k, p)| {
+                            let core: String = p
+                                .trim_matches(|c: char| !c.is_alphanumeric())
+                                .to_lowercase();
+                            let stop =
+                                STOP_WORDS.contains(&core.as_str()) && !(first && k == 0) && !last;
+                            if !is_lower_word(p) || stop {
+                                p.to_owned()
+                            } else {
+                                let lead: String =
+                                    p.chars().take_while(|c| !c.is_alphanumeric()).collect();
+                                let rest = p.get(lead.len()..).unwrap_or("");
+                                format!("{lead}{}", upper_first(rest))
+                            }
                         })
                         .collect::<Vec<_>>()
                         .join("-")
@@ -207,5 +226,8 @@ mod tests {
         let mut o = Out::text("the art of war and arXiv: a study in PyTorch");
         apply(&mut o, "title", true);
         assert_eq!(o.plain(), "The Art of War and arXiv: A Study in PyTorch");
+        let mut o = Out::text("Mémoires de guerre");
+        apply(&mut o, "title", true);
+        assert_eq!(o.plain(), "Mémoires de Guerre");
     }
 }
