@@ -221,7 +221,10 @@ impl<'a> Renderer<'a> {
 
     fn render_text(&mut self, node: &super::xml::Node) -> Option<Out> {
         if let Some(var) = node.attr("variable") {
-            self.vars_called += 1;
+            // The year suffix comes from disambiguation: its absence suppresses nothing.
+            if var != "year-suffix" {
+                self.vars_called += 1;
+            }
             let form = node.attr("form");
             let mut value = None;
             let mut used = var.to_owned();
