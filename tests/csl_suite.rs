@@ -63,7 +63,7 @@ fn normalise(s: &str, plain: bool) -> String {
         .replace("&gt;", "&#62;");
     s = s.replace("<strong>", "<b>").replace("</strong>", "</b>");
     s = s.replace("<em>", "<i>").replace("</em>", "</i>");
-    s = Regex::new(r#"<a href="[^"]*">"#)
+    s = Regex::new(r#"<a href="[^"]*"[^>]*>"#)
         .unwrap()
         .replace_all(&s, "")
         .replace("</a>", "");

@@ -118,7 +118,7 @@ pub fn parse_name(v: &Value) -> Option<Name> {
         comma_suffix: v.get("comma-suffix").is_some_and(truthy),
         static_ordering: v.get("static-ordering").is_some_and(truthy),
     };
-    let parse = !v.get("parse-names").is_some_and(|p| !truthy(p));
+    let parse = v.get("parse-names").is_none_or(truthy);
     if n.literal.is_empty() && n.family.is_empty() && n.given.is_empty() {
         return None;
     }
@@ -284,7 +284,7 @@ fn parse_raw(raw: &str) -> Option<DateVal> {
         let mut parts = [0i32; 3];
         let mut numbers: Vec<i32> = Vec::new();
         let mut month = 0;
-        for tok in piece.split(|c: char| c == '-' || c == ' ' || c == ',' || c == '.') {
+        for tok in piece.split(['-', ' ', ',', '.']) {
             if tok.is_empty() {
                 continue;
             }
@@ -333,7 +333,7 @@ mod tests {
         assert_eq!(n.family, "Berg");
         assert_eq!(n.suffix, "Jr.");
         let n = parse_name(&json!({"family": "d'Alembert", "given": "Jean de"})).unwrap();
-        assert_eq!(n.non_dropping, "d'");
+        assert_eq!(n.non_dropping, "d\u{2019}");
         assert_eq!(n.dropping, "de");
     }
 

@@ -112,6 +112,14 @@ impl Processor {
         })
     }
 
+    /// Whether the style has a bibliography.
+    pub fn has_bibliography(&self) -> bool {
+        self.style
+            .bibliography
+            .as_ref()
+            .is_some_and(|b| b.child("layout").is_some())
+    }
+
     fn quotes(&self) -> Quotes {
         let t = |n: &str, d: &str| {
             self.locale

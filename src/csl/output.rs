@@ -51,6 +51,8 @@ pub struct Span {
     pub toggle: bool,
     /// `<span class="nodecor">`: every active formatting is turned off.
     pub nodecor: bool,
+    /// A link target (URL and DOI variables); HTML output links only http(s) targets.
+    pub link: Option<String>,
     pub children: Vec<Out>,
 }
 
@@ -212,7 +214,13 @@ impl Writer<'_> {
                 }
             }
         }
-        if !s.is_empty() {
+        if s.is_empty() {
+            return;
+        }
+        // Adjacent text is one run, so punctuation rules see across the pieces.
+        if let Some(Tok::Text(last)) = self.toks.last_mut() {
+            last.push_str(&s);
+        } else {
             self.toks.push(Tok::Text(s));
         }
     }
@@ -315,6 +323,13 @@ impl Writer<'_> {
                 closes.push("</span>");
             }
             None => {}
+        }
+        if let Some(url) = span.link.as_deref().filter(|u| crate::html::is_safe_url(u)) {
+            self.tag(&format!(
+                "<a href=\"{}\" rel=\"noopener noreferrer\">",
+                crate::html::escape(url)
+            ));
+            closes.push("</a>");
         }
         if span.quotes {
             let (open, close) = if self.quote_depth % 2 == 0 {

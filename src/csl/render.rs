@@ -227,13 +227,9 @@ impl<'a> Renderer<'a> {
             }
             let form = node.attr("form");
             let mut value = None;
-            let mut used = var.to_owned();
             if form == Some("short") {
-                let short = format!("{var}-short");
-                value = self.variable(&short);
-                if value.is_some() {
-                    used = short;
-                } else if var == "container-title" {
+                value = self.variable(&format!("{var}-short"));
+                if value.is_none() && var == "container-title" {
                     value = self.variable("journalAbbreviation");
                 }
             }
@@ -245,7 +241,6 @@ impl<'a> Renderer<'a> {
             if self.in_substitute > 0 {
                 self.suppressed.insert(var.to_owned());
             }
-            let _ = used;
             let content = match var {
                 "page" | "locator"
                     if var == "page" || self.cite.label.as_deref().is_none_or(|l| l == "page") =>
@@ -253,31 +248,30 @@ impl<'a> Renderer<'a> {
                     Out::text(self.format_page_range(&value))
                 }
                 "citation-number" | "first-reference-note-number" => Out::text(value),
-                "URL" | "DOI" | "PMID" | "PMCID" => Out::text(value),
-                "title"
-                | "container-title"
-                | "collection-title"
-                | "title-short"
-                | "container-title-short"
-                | "original-title"
-                | "event-title"
-                | "part-title"
-                | "volume-title"
-                | "reviewed-title" => richtext::parse(&value),
+                "URL" | "DOI" => {
+                    let prefix = node.attr("prefix").unwrap_or("");
+                    let link = if var == "URL" {
+                        value.clone()
+                    } else if prefix.starts_with("http") {
+                        format!("{prefix}{value}")
+                    } else if value.starts_with("http") {
+                        value.clone()
+                    } else {
+                        format!("https://doi.org/{value}")
+                    };
+                    Out::Span(Box::new(Span {
+                        link: Some(link),
+                        children: vec![Out::text(value)],
+                        ..Span::default()
+                    }))
+                }
+                "PMID" | "PMCID" => Out::text(value),
                 _ => richtext::parse(&value),
             };
-            let mut content = content;
-            if var == "title" || var == "container-title" {
-                // Titles quoted inside a quoted field flip at write time.
-            }
-            if let Some(ys) = (var == "year-suffix").then_some(()) {
-                let _ = ys;
+            if var == "year-suffix" {
                 self.year_suffix_done = true;
             }
-            if node.attr("text-case").is_some() && var.ends_with("title") {
-                // handled in decorate
-            }
-            content = self.strip_periods(node, content);
+            let content = self.strip_periods(node, content);
             return Some(self.decorate(node, content, true));
         }
         if let Some(m) = node.attr("macro") {
@@ -509,7 +503,7 @@ pub fn is_numeric(s: &str) -> bool {
     if s.is_empty() {
         return false;
     }
-    s.split(|c: char| c == '-' || c == '\u{2013}' || c == ',' || c == '&' || c == '+')
+    s.split(['-', '\u{2013}', ',', '&', '+'])
         .map(str::trim)
         .all(|part| {
             let digits = part.chars().filter(|c| c.is_ascii_digit()).count();

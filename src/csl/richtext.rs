@@ -4,6 +4,10 @@
 
 use super::output::{Fmt, Out, Span, VAlign};
 
+/// How deeply markup in a field value may nest; deeper tags stay literal text (the output
+/// tree is walked recursively).
+const MAX_NESTING: usize = 16;
+
 const TAGS: &[(&str, &str)] = &[
     ("<i>", "</i>"),
     ("<b>", "</b>"),
@@ -62,7 +66,11 @@ pub fn parse(s: &str) -> Out {
     };
     while let Some(c) = rest.chars().next() {
         if c == '<' {
-            if let Some((open, close)) = TAGS.iter().find(|(o, _)| rest.starts_with(o)) {
+            if let Some((open, close)) = TAGS
+                .iter()
+                .find(|(o, _)| rest.starts_with(o))
+                .filter(|_| stack.len() <= MAX_NESTING)
+            {
                 flush(&mut stack, &mut text);
                 stack.push((span_for(open), close));
                 rest = rest.get(open.len()..).unwrap_or("");
@@ -84,7 +92,11 @@ pub fn parse(s: &str) -> Out {
             let opening = stack.last().map(|(_, c)| *c) != Some("\"");
             let at_word_start = text.is_empty()
                 || text.ends_with(|p: char| p.is_whitespace() || p == '(' || p == '[');
-            if opening && at_word_start && rest.get(1..).is_some_and(|r| r.contains('"')) {
+            if opening
+                && at_word_start
+                && stack.len() <= MAX_NESTING
+                && rest.get(1..).is_some_and(|r| r.contains('"'))
+            {
                 flush(&mut stack, &mut text);
                 stack.push((
                     Span {
@@ -178,5 +190,7 @@ mod tests {
         assert_eq!(out.plain(), "A b c d");
         assert_eq!(parse("plain").plain(), "plain");
         assert_eq!(parse("x <i>open").plain(), "x open");
+        let deep = "<i>".repeat(10_000);
+        assert!(parse(&deep).plain().contains("<i>"));
     }
 }

@@ -160,7 +160,7 @@ fn title(out: &mut Out) {
     out.leaves_mut(false, &mut |s, protected| {
         let mut r = String::with_capacity(s.len());
         let mut word = String::new();
-        let mut finish =
+        let finish =
             |word: &mut String, r: &mut String, index: &mut usize, after_colon: &mut bool| {
                 if word.is_empty() {
                     return;
@@ -170,9 +170,6 @@ fn title(out: &mut Out) {
                 } else {
                     word.clone()
                 };
-                let core: String = w
-                    .trim_matches(|c: char| !c.is_alphanumeric())
-                    .to_lowercase();
                 let first = *after_colon;
                 let last = *index + 1 == total_words;
                 let out = if protected {

@@ -1,7 +1,8 @@
 //! References: the list of cited sources, rendered in a citation style.
 //!
-//! Source metadata is a CSL-JSON item. Rendering with a real CSL engine (hayagriva) is behind
-//! the `csl` feature and ships as the separate `citeflow/csl` wasm module.
+//! Source metadata is a CSL-JSON item. Rendering with citeflow's own CSL 1.0.2 processor
+//! ([`engine`], in src/csl/) is behind the `csl` feature and ships as the separate
+//! `citeflow/csl` wasm module.
 
 #[cfg(feature = "csl")]
 mod csl;
@@ -10,11 +11,7 @@ mod csl;
 #[path = "../csl/mod.rs"]
 pub mod engine;
 #[cfg(feature = "csl")]
-mod html;
-#[cfg(feature = "csl")]
 mod source;
-#[cfg(feature = "csl")]
-mod style_fix;
 #[cfg(feature = "csl")]
 mod style_guard;
 
