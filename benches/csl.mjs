@@ -1,4 +1,4 @@
-// Rendering 1,000 references in APA with citeflow/csl (hayagriva in wasm) and with citeproc-js,
+// Rendering 1,000 references in APA with citeflow/csl (its own CSL engine in wasm) and with citeproc-js,
 // from the same style and locale XML, same process; plus the CSL module's size and the time
 // from loading it to its first rendered list, in a fresh process.
 import { execFileSync } from "node:child_process";
