@@ -76,7 +76,8 @@ impl<'a> Renderer<'a> {
                     let end = match format {
                         Some("minimal") => minimal(a, &full, 1),
                         Some("minimal-two") => minimal(a, &full, 2),
-                        Some("chicago" | "chicago-15" | "chicago-16") => chicago(a, b),
+                        Some("chicago" | "chicago-15") => chicago(a, b, true),
+                        Some("chicago-16") => chicago(a, b, false),
                         Some("expanded") => full,
                         _ => (*b).to_owned(),
                     };
@@ -166,9 +167,9 @@ fn expand(a: &str, b: &str) -> String {
     }
 }
 
-/// Chicago's rules: under 100 full; x00 full; 101-109 etc. minimal; else at least two digits,
-/// four-digit numbers with three or more changed digits in full.
-fn chicago(a: &str, b: &str) -> String {
+/// Chicago's rules: under 100 full; x00 full; 101-109 etc. minimal; else at least two digits;
+/// in the 15th edition, four-digit numbers with three or more changed digits in full.
+fn chicago(a: &str, b: &str, fifteenth: bool) -> String {
     let b = expand(a, b);
     let start: u64 = a.parse().unwrap_or(0);
     if start < 100 || start % 100 == 0 {
@@ -178,7 +179,7 @@ fn chicago(a: &str, b: &str) -> String {
         return minimal(a, &b, 1);
     }
     let m = minimal(a, &b, 2);
-    if a.len() == 4 && m.len() >= 3 {
+    if fifteenth && a.len() == 4 && m.len() >= 3 {
         return b;
     }
     m
@@ -192,9 +193,10 @@ mod tests {
     fn page_range_forms() {
         assert_eq!(minimal("321", "328", 1), "8");
         assert_eq!(minimal("321", "328", 2), "28");
-        assert_eq!(chicago("321", "28"), "28");
-        assert_eq!(chicago("101", "108"), "8");
-        assert_eq!(chicago("1496", "1504"), "1504");
+        assert_eq!(chicago("321", "28", true), "28");
+        assert_eq!(chicago("101", "108", true), "8");
+        assert_eq!(chicago("1496", "1504", true), "1504");
+        assert_eq!(chicago("6893", "6902", false), "902");
         assert_eq!(roman(14), "xiv");
     }
 }

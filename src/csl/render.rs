@@ -477,10 +477,9 @@ impl<'a> Renderer<'a> {
         }
     }
 
+    /// Conditions see the item as it is: a variable substituted for the names stays visible
+    /// to `variable="…"` tests (as in citeproc-js).
     fn has_variable(&self, name: &str) -> bool {
-        if self.suppressed.contains(name) {
-            return false;
-        }
         match name {
             "locator" | "citation-number" | "year-suffix" | "first-reference-note-number" => {
                 self.variable(name).is_some()
