@@ -15,6 +15,7 @@
 //! ```
 
 mod dates;
+mod disambiguate;
 mod item;
 pub mod locale;
 mod names;
@@ -185,58 +186,19 @@ impl Processor {
         (order, numbers)
     }
 
-    /// Year suffixes for items whose citations would read the same.
-    fn year_suffixes(&self, items: &[Value], order: &[usize]) -> HashMap<usize, String> {
-        let mut out = HashMap::new();
-        let wanted = self
-            .style
-            .citation
-            .as_ref()
-            .and_then(|c| c.attr("disambiguate-add-year-suffix"))
-            == Some("true");
-        if !wanted {
-            return out;
-        }
-        let Some(layout) = self.style.citation.as_ref().and_then(|c| c.child("layout")) else {
-            return out;
-        };
-        let mut groups: HashMap<String, Vec<usize>> = HashMap::new();
-        let mut keys: Vec<String> = Vec::new();
-        for &i in order {
-            let mut r = self.renderer(items, i, Mode::Citation);
-            let text = r
-                .render_children(&layout.children, "")
-                .map(|o| o.plain())
-                .unwrap_or_default();
-            if !groups.contains_key(&text) {
-                keys.push(text.clone());
-            }
-            groups.entry(text).or_default().push(i);
-        }
-        for k in keys {
-            let Some(g) = groups.get(&k) else { continue };
-            if g.len() < 2 {
-                continue;
-            }
-            for (n, &i) in g.iter().enumerate() {
-                out.insert(i, suffix_letters(n));
-            }
-        }
-        out
-    }
-
     fn render_entry(
         &self,
         items: &[Value],
         i: usize,
         number: Option<usize>,
-        suffix: Option<String>,
+        d: &disambiguate::Disamb,
         layout: &xml::Node,
         substitute_names: Option<&str>,
     ) -> (Option<Out>, Option<String>) {
         let mut r = self.renderer(items, i, Mode::Bibliography);
         r.citation_number = number;
-        r.year_suffix = suffix;
+        r.year_suffix = d.year_suffix.clone();
+        r.disambiguate = d.condition;
         r.substitute_first_names = substitute_names.map(str::to_owned);
         let out = r.render_children(&layout.children, "");
         (out, r.first_names.take())
@@ -267,7 +229,7 @@ impl Processor {
             return Vec::new();
         };
         let (order, numbers) = self.bibliography_order(items, registered);
-        let suffixes = self.year_suffixes(items, &order);
+        let dis = self.disambiguate(items, &order);
         let quotes = self.quotes();
         let sas = bib.attr("subsequent-author-substitute");
         let sas_rule = bib
@@ -278,9 +240,8 @@ impl Processor {
         let mut entries = Vec::new();
         for &i in &order {
             let number = numbers.get(&i).copied();
-            let suffix = suffixes.get(&i).cloned();
-            let (mut out, names) =
-                self.render_entry(items, i, number, suffix.clone(), layout, None);
+            let d = dis.items.get(&i).cloned().unwrap_or_default();
+            let (mut out, names) = self.render_entry(items, i, number, &d, layout, None);
             if let (Some(sub), Some(n)) = (sas, &names) {
                 if previous_names.as_deref() == Some(n.as_str()) && !n.is_empty() {
                     let replacement = if sas_rule == "complete-each" {
@@ -289,9 +250,7 @@ impl Processor {
                         sub
                     };
                     let _ = replacement;
-                    out = self
-                        .render_entry(items, i, number, suffix.clone(), layout, Some(sub))
-                        .0;
+                    out = self.render_entry(items, i, number, &d, layout, Some(sub)).0;
                 }
             }
             if names.is_some() {
@@ -342,7 +301,7 @@ impl Processor {
             }
         }
         let (order, numbers) = self.bibliography_order(items, &registered);
-        let suffixes = self.year_suffixes(items, &order);
+        let dis = self.disambiguate(items, &order);
         let quotes = self.quotes();
         let delimiter = layout.attr("delimiter").unwrap_or("");
         let sort = cit.child("sort");
@@ -397,7 +356,11 @@ impl Processor {
                 seen.push(cite.item);
                 let mut r = self.renderer(items, cite.item, Mode::Citation);
                 r.citation_number = numbers.get(&cite.item).copied();
-                r.year_suffix = suffixes.get(&cite.item).cloned();
+                let d = dis.items.get(&cite.item).cloned().unwrap_or_default();
+                r.year_suffix = d.year_suffix;
+                r.names_min = d.names_min;
+                r.disambiguate = d.condition;
+                r.given_levels = Some(dis.given.clone());
                 r.cite = info;
                 r.suppress_author = cite.suppress_author;
                 let Some(out) = r.render_children(&layout.children, "") else {

@@ -9,6 +9,7 @@ use super::text_case;
 use super::xml::Node;
 
 /// Options of one `<name>` after inheritance.
+#[derive(Clone)]
 struct NameOpts {
     and: Option<String>,
     delimiter: String,
@@ -188,6 +189,25 @@ impl<'a> Renderer<'a> {
             return super::richtext::parse(lit);
         }
         let roman = is_romanesque(&format!("{}{}", n.family, n.given));
+        // Disambiguation may show initials or the full given name.
+        let level = super::disambiguate::level_of(self.given_levels.as_ref(), n);
+        let expanded;
+        let o = if level > 0 {
+            expanded = NameOpts {
+                form: "long".into(),
+                initialize_with: if level == 1 && o.form == "short" {
+                    o.initialize_with.clone()
+                } else if level == 1 {
+                    o.initialize_with.clone()
+                } else {
+                    None
+                },
+                ..o.clone()
+            };
+            &expanded
+        } else {
+            o
+        };
         let given = match &o.initialize_with {
             Some(w) if roman && !n.given.is_empty() => {
                 let hyphen = self.style.root.attr("initialize-with-hyphen") != Some("false");

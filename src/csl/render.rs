@@ -68,6 +68,10 @@ pub struct Renderer<'a> {
     pub first_names: Option<String>,
     /// Replaces the first names element's output.
     pub substitute_first_names: Option<String>,
+    /// Disambiguation: the `disambiguate="true"` condition holds.
+    pub disambiguate: bool,
+    /// Disambiguation: names shown with initials or given names.
+    pub given_levels: Option<std::rc::Rc<super::disambiguate::GivenLevels>>,
     /// Whether a date rendered its year (for the implicit year-suffix).
     pub suppress_author: bool,
 }
@@ -96,6 +100,8 @@ impl<'a> Renderer<'a> {
             year_suffix_done: false,
             first_names: None,
             substitute_first_names: None,
+            disambiguate: false,
+            given_levels: None,
             suppress_author: false,
         }
     }

@@ -1,0 +1,272 @@
+//! Disambiguation of in-text citations: more names (`disambiguate-add-names`), given names or
+//! initials (`disambiguate-add-givenname` with its `givenname-disambiguation-rule`), the
+//! `disambiguate="true"` condition, and year suffixes, tried in that order on the cites that
+//! still read alike. The result serves both citations and the bibliography.
+
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use serde_json::Value;
+
+use super::item::{self, Name};
+use super::render::Mode;
+use super::{suffix_letters, Processor};
+
+/// How far a name is expanded: 1 = initials (or the full given name when the style has no
+/// `initialize-with`), 2 = the full given name.
+pub type GivenLevels = HashMap<(String, String), u8>;
+
+/// What disambiguation decided for one item.
+#[derive(Debug, Clone, Default)]
+pub struct Disamb {
+    pub names_min: Option<usize>,
+    pub condition: bool,
+    pub year_suffix: Option<String>,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct State {
+    pub items: HashMap<usize, Disamb>,
+    pub given: Rc<GivenLevels>,
+}
+
+/// How many distinct values a list has.
+fn distinct(keys: &[String]) -> usize {
+    let mut k: Vec<&String> = keys.iter().collect();
+    k.sort();
+    k.dedup();
+    k.len()
+}
+
+pub fn name_key(n: &Name) -> (String, String) {
+    let family = if n.non_dropping.is_empty() {
+        n.family.clone()
+    } else {
+        format!("{} {}", n.non_dropping, n.family)
+    };
+    (family, n.given.clone())
+}
+
+fn initials(given: &str) -> String {
+    given
+        .split(|c: char| c.is_whitespace() || c == '.' || c == '-')
+        .filter_map(|w| w.chars().next())
+        .collect()
+}
+
+const NAME_VARS: &[&str] = &["author", "editor", "translator", "composer", "director"];
+
+impl Processor {
+    /// The plain text of an item's cite under a disambiguation state.
+    fn cite_key(&self, items: &[Value], i: usize, d: &Disamb, given: &Rc<GivenLevels>) -> String {
+        let Some(layout) = self.style.citation.as_ref().and_then(|c| c.child("layout")) else {
+            return String::new();
+        };
+        let mut r = self.renderer(items, i, Mode::Citation);
+        r.names_min = d.names_min;
+        r.disambiguate = d.condition;
+        r.given_levels = Some(given.clone());
+        r.render_children(&layout.children, "")
+            .map(|o| o.plain())
+            .unwrap_or_default()
+    }
+
+    /// Decides how each registered item is disambiguated; `order` is bibliography order
+    /// (which year suffixes follow).
+    pub fn disambiguate(&self, items: &[Value], order: &[usize]) -> State {
+        let mut st = State::default();
+        let Some(cit) = self.style.citation.as_ref() else {
+            return st;
+        };
+        let flag = |n: &str| cit.attr(n) == Some("true");
+        let (add_names, add_given, add_suffix) = (
+            flag("disambiguate-add-names"),
+            flag("disambiguate-add-givenname"),
+            flag("disambiguate-add-year-suffix"),
+        );
+        let rule = cit
+            .attr("givenname-disambiguation-rule")
+            .unwrap_or("by-cite");
+        let max_level: u8 = if rule.ends_with("with-initials") {
+            1
+        } else {
+            2
+        };
+        if add_given && rule != "by-cite" {
+            st.given = Rc::new(self.global_given_levels(items, order, rule, max_level));
+        }
+        let has_condition = uses_disambiguate_condition(&self.style.root);
+        if !(add_names || add_given || add_suffix || has_condition) {
+            return st;
+        }
+        let keys = |st: &State| -> Vec<String> {
+            order
+                .iter()
+                .map(|&i| {
+                    let d = st.items.get(&i).cloned().unwrap_or_default();
+                    self.cite_key(items, i, &d, &st.given)
+                })
+                .collect()
+        };
+        let mut current = keys(&st);
+        // Groups of items whose cites read alike.
+        let groups_of = |keys: &[String]| -> Vec<Vec<usize>> {
+            let mut groups: Vec<(String, Vec<usize>)> = Vec::new();
+            for (k, &i) in keys.iter().zip(order) {
+                match groups.iter_mut().find(|(g, _)| g == k) {
+                    Some((_, members)) => members.push(i),
+                    None => groups.push((k.clone(), vec![i])),
+                }
+            }
+            groups
+                .into_iter()
+                .map(|(_, m)| m)
+                .filter(|m| m.len() > 1)
+                .collect()
+        };
+        for group in groups_of(&current) {
+            let group_keys = |st: &State| -> Vec<String> {
+                group
+                    .iter()
+                    .map(|&i| {
+                        let d = st.items.get(&i).cloned().unwrap_or_default();
+                        self.cite_key(items, i, &d, &st.given)
+                    })
+                    .collect()
+            };
+            let mut best = distinct(&group_keys(&st));
+            let max_names = group
+                .iter()
+                .map(|&i| {
+                    NAME_VARS
+                        .iter()
+                        .map(|v| item::names(items.get(i).unwrap_or(&Value::Null), v).len())
+                        .max()
+                        .unwrap_or(0)
+                })
+                .max()
+                .unwrap_or(0);
+            if add_names && best < group.len() {
+                let saved = st.clone();
+                let mut helped = false;
+                for n in 1..=max_names {
+                    for &i in &group {
+                        st.items.entry(i).or_default().names_min = Some(n);
+                    }
+                    let d = distinct(&group_keys(&st));
+                    if d > best {
+                        best = d;
+                        helped = true;
+                    }
+                    if best == group.len() {
+                        break;
+                    }
+                }
+                if !helped || (best < group.len() && add_suffix && !add_given) {
+                    st = saved;
+                    best = distinct(&group_keys(&st));
+                }
+            }
+            if add_given && best < group.len() {
+                for pos in 0..max_names.max(1) {
+                    for level in 1..=max_level {
+                        let saved = st.given.clone();
+                        let mut levels = (*st.given).clone();
+                        for &i in &group {
+                            let names = item::names(items.get(i).unwrap_or(&Value::Null), "author");
+                            if let Some(n) = names.get(pos) {
+                                let e = levels.entry(name_key(n)).or_insert(0);
+                                *e = (*e).max(level);
+                            }
+                        }
+                        st.given = Rc::new(levels);
+                        let d = distinct(&group_keys(&st));
+                        if d > best {
+                            best = d;
+                        } else {
+                            st.given = saved;
+                        }
+                        if best == group.len() {
+                            break;
+                        }
+                    }
+                    if best == group.len() {
+                        break;
+                    }
+                }
+            }
+            if has_condition && best < group.len() {
+                for &i in &group {
+                    st.items.entry(i).or_default().condition = true;
+                }
+            }
+        }
+        if add_suffix {
+            current = keys(&st);
+            for group in groups_of(&current) {
+                for (n, &i) in group.iter().enumerate() {
+                    st.items.entry(i).or_default().year_suffix = Some(suffix_letters(n));
+                }
+            }
+        }
+        st
+    }
+
+    /// Name expansion under the global rules (`all-names`, `primary-name` and their
+    /// `-with-initials` forms): every name that shares its family name with another person.
+    fn global_given_levels(
+        &self,
+        items: &[Value],
+        order: &[usize],
+        rule: &str,
+        max_level: u8,
+    ) -> GivenLevels {
+        let primary_only = rule.starts_with("primary-name");
+        let mut by_family: HashMap<String, Vec<String>> = HashMap::new();
+        for &i in order {
+            let item = items.get(i).unwrap_or(&Value::Null);
+            for var in NAME_VARS {
+                for (pos, n) in item::names(item, var).iter().enumerate() {
+                    if primary_only && pos > 0 {
+                        break;
+                    }
+                    let (family, given) = name_key(n);
+                    let list = by_family.entry(family).or_default();
+                    if !list.contains(&given) {
+                        list.push(given);
+                    }
+                }
+            }
+        }
+        let mut levels = GivenLevels::new();
+        for (family, givens) in by_family {
+            if givens.len() < 2 {
+                continue;
+            }
+            let mut inits: Vec<String> = givens.iter().map(|g| initials(g)).collect();
+            inits.sort();
+            inits.dedup();
+            let level = if inits.len() == givens.len() {
+                1
+            } else {
+                max_level
+            };
+            for g in givens {
+                levels.insert((family.clone(), g), level);
+            }
+        }
+        levels
+    }
+}
+
+fn uses_disambiguate_condition(node: &super::xml::Node) -> bool {
+    node.attr("disambiguate") == Some("true")
+        || node.children.iter().any(uses_disambiguate_condition)
+}
+
+/// The level of one name.
+pub fn level_of(levels: Option<&Rc<GivenLevels>>, n: &Name) -> u8 {
+    levels
+        .and_then(|l| l.get(&name_key(n)).copied())
+        .unwrap_or(0)
+}
