@@ -30,14 +30,6 @@ pub struct State {
     pub given: Rc<GivenLevels>,
 }
 
-/// How many distinct values a list has.
-fn distinct(keys: &[String]) -> usize {
-    let mut k: Vec<&String> = keys.iter().collect();
-    k.sort();
-    k.dedup();
-    k.len()
-}
-
 pub fn name_key(n: &Name) -> (String, String) {
     let family = if n.non_dropping.is_empty() {
         n.family.clone()
@@ -125,81 +117,16 @@ impl Processor {
                 .collect()
         };
         for group in groups_of(&current) {
-            let group_keys = |st: &State| -> Vec<String> {
-                group
-                    .iter()
-                    .map(|&i| {
-                        let d = st.items.get(&i).cloned().unwrap_or_default();
-                        self.cite_key(items, i, &d, &st.given)
-                    })
-                    .collect()
-            };
-            let mut best = distinct(&group_keys(&st));
-            let max_names = group
-                .iter()
-                .map(|&i| {
-                    NAME_VARS
-                        .iter()
-                        .map(|v| item::names(items.get(i).unwrap_or(&Value::Null), v).len())
-                        .max()
-                        .unwrap_or(0)
-                })
-                .max()
-                .unwrap_or(0);
-            if add_names && best < group.len() {
-                let saved = st.clone();
-                let mut helped = false;
-                for n in 1..=max_names {
-                    for &i in &group {
-                        st.items.entry(i).or_default().names_min = Some(n);
-                    }
-                    let d = distinct(&group_keys(&st));
-                    if d > best {
-                        best = d;
-                        helped = true;
-                    }
-                    if best == group.len() {
-                        break;
-                    }
-                }
-                if !helped || (best < group.len() && add_suffix && !add_given) {
-                    st = saved;
-                    best = distinct(&group_keys(&st));
-                }
-            }
-            if add_given && best < group.len() {
-                for pos in 0..max_names.max(1) {
-                    for level in 1..=max_level {
-                        let saved = st.given.clone();
-                        let mut levels = (*st.given).clone();
-                        for &i in &group {
-                            let names = item::names(items.get(i).unwrap_or(&Value::Null), "author");
-                            if let Some(n) = names.get(pos) {
-                                let e = levels.entry(name_key(n)).or_insert(0);
-                                *e = (*e).max(level);
-                            }
-                        }
-                        st.given = Rc::new(levels);
-                        let d = distinct(&group_keys(&st));
-                        if d > best {
-                            best = d;
-                        } else {
-                            st.given = saved;
-                        }
-                        if best == group.len() {
-                            break;
-                        }
-                    }
-                    if best == group.len() {
-                        break;
-                    }
-                }
-            }
-            if has_condition && best < group.len() {
-                for &i in &group {
-                    st.items.entry(i).or_default().condition = true;
-                }
-            }
+            self.resolve_group(
+                items,
+                &group,
+                &mut st,
+                add_names,
+                add_given,
+                has_condition,
+                max_level,
+                add_suffix,
+            );
         }
         if add_suffix {
             current = keys(&st);
@@ -210,6 +137,108 @@ impl Processor {
             }
         }
         st
+    }
+
+    /// Members of `group` whose cite differs from every other member's.
+    fn unique_members(&self, items: &[Value], group: &[usize], st: &State) -> Vec<usize> {
+        let keys: Vec<String> = group
+            .iter()
+            .map(|&i| {
+                let d = st.items.get(&i).cloned().unwrap_or_default();
+                self.cite_key(items, i, &d, &st.given)
+            })
+            .collect();
+        group
+            .iter()
+            .zip(&keys)
+            .filter(|(_, k)| keys.iter().filter(|x| x == k).count() == 1)
+            .map(|(&i, _)| i)
+            .collect()
+    }
+
+    /// Tries each method in turn on the members still ambiguous; a member stays as it was
+    /// when it becomes unique.
+    #[allow(clippy::too_many_arguments)]
+    fn resolve_group(
+        &self,
+        items: &[Value],
+        group: &[usize],
+        st: &mut State,
+        add_names: bool,
+        add_given: bool,
+        has_condition: bool,
+        max_level: u8,
+        add_suffix: bool,
+    ) {
+        let mut open: Vec<usize> = group.to_vec();
+        let max_names = group
+            .iter()
+            .map(|&i| {
+                NAME_VARS
+                    .iter()
+                    .map(|v| item::names(items.get(i).unwrap_or(&Value::Null), v).len())
+                    .max()
+                    .unwrap_or(0)
+            })
+            .max()
+            .unwrap_or(0);
+        let settle = |st: &State, open: &mut Vec<usize>| {
+            let unique = self.unique_members(items, group, st);
+            open.retain(|i| !unique.contains(i));
+        };
+        if add_names {
+            let before = st.clone();
+            let open_before = open.len();
+            for n in 1..=max_names {
+                for &i in open.iter() {
+                    st.items.entry(i).or_default().names_min = Some(n);
+                }
+                settle(st, &mut open);
+                if open.is_empty() {
+                    break;
+                }
+            }
+            // Names that did not help are dropped again when a year suffix will do the work.
+            if open.len() == open_before || (!open.is_empty() && add_suffix && !add_given) {
+                for &i in &open {
+                    let base = before.items.get(&i).and_then(|d| d.names_min);
+                    st.items.entry(i).or_default().names_min = base;
+                }
+            }
+        }
+        if add_given && !open.is_empty() {
+            'positions: for pos in 0..max_names.max(1) {
+                for level in 1..=max_level {
+                    let saved = st.clone();
+                    let mut levels = (*st.given).clone();
+                    for &i in &open {
+                        let names = item::names(items.get(i).unwrap_or(&Value::Null), "author");
+                        if let Some(n) = names.get(pos) {
+                            let e = levels.entry(name_key(n)).or_insert(0);
+                            *e = (*e).max(level);
+                        }
+                        if add_names {
+                            let d = st.items.entry(i).or_default();
+                            d.names_min = Some(d.names_min.unwrap_or(0).max(pos + 1));
+                        }
+                    }
+                    st.given = Rc::new(levels);
+                    let before = open.len();
+                    settle(st, &mut open);
+                    if open.len() == before {
+                        *st = saved;
+                    }
+                    if open.is_empty() {
+                        break 'positions;
+                    }
+                }
+            }
+        }
+        if has_condition && !open.is_empty() {
+            for &i in &open {
+                st.items.entry(i).or_default().condition = true;
+            }
+        }
     }
 
     /// Name expansion under the global rules (`all-names`, `primary-name` and their
