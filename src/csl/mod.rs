@@ -40,6 +40,14 @@ use output::{Out, Quotes, Span};
 use render::{CiteInfo, Mode, Renderer};
 use style::Style;
 
+/// What rendering one cite needs besides the cite.
+struct CiteContext<'a> {
+    items: &'a [Value],
+    numbers: &'a HashMap<usize, usize>,
+    dis: &'a disambiguate::State,
+    layout: &'a xml::Node,
+}
+
 /// One cite in a citation (cluster).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Cite {
@@ -324,7 +332,7 @@ impl Processor {
                 cites = keyed.into_iter().map(|(c, _)| c).collect();
             }
             let mut rendered: Vec<(Out, &Cite)> = Vec::new();
-            let single = cites.len() == 1;
+            let mut infos: Vec<(CiteInfo, Option<String>)> = Vec::new();
             for (k, cite) in cites.iter().enumerate() {
                 let mut info = CiteInfo {
                     locator: cite.locator.clone(),
@@ -340,8 +348,7 @@ impl Processor {
                 };
                 info.position = if !seen.contains(&cite.item) {
                     render::POSITION_FIRST
-                } else if let Some((prev, prev_loc)) = previous.filter(|(p, _)| *p == cite.item) {
-                    let _ = prev;
+                } else if let Some((_, prev_loc)) = previous.filter(|(p, _)| *p == cite.item) {
                     if cite.locator.is_some() && cite.locator != prev_loc {
                         render::POSITION_IBID_WITH_LOCATOR
                     } else if cite.locator.is_none() && prev_loc.is_some() {
@@ -352,36 +359,186 @@ impl Processor {
                 } else {
                     render::POSITION_SUBSEQUENT
                 };
-                let _ = single;
                 seen.push(cite.item);
-                let mut r = self.renderer(items, cite.item, Mode::Citation);
-                r.citation_number = numbers.get(&cite.item).copied();
-                let d = dis.items.get(&cite.item).cloned().unwrap_or_default();
-                r.year_suffix = d.year_suffix;
-                r.names_min = d.names_min;
-                r.disambiguate = d.condition;
-                r.given_levels = Some(dis.given.clone());
-                r.cite = info;
-                r.suppress_author = cite.suppress_author;
-                let Some(out) = r.render_children(&layout.children, "") else {
+                let ctx = CiteContext {
+                    items,
+                    numbers: &numbers,
+                    dis: &dis,
+                    layout,
+                };
+                let Some((out, key)) = self.render_cite(&ctx, cite, &info, cite.suppress_author)
+                else {
                     continue;
                 };
-                let mut parts = Vec::new();
-                if let Some(p) = &cite.prefix {
-                    parts.push(richtext_parse(p));
-                }
-                parts.push(out);
-                if let Some(s) = &cite.suffix {
-                    parts.push(richtext_parse(s));
-                }
-                rendered.push((Out::group(parts), cite));
+                rendered.push((out, cite));
+                infos.push((info, key));
             }
+            let ctx = CiteContext {
+                items,
+                numbers: &numbers,
+                dis: &dis,
+                layout,
+            };
+            let grouped = self.group_cites(cit, &ctx, &rendered, &infos, delimiter);
             last_cited = cites.iter().map(|c| (c.item, c.locator.clone())).collect();
-            let collapsed = self.collapse(cit, &rendered, &numbers, delimiter);
+            let collapsed = match grouped {
+                Some(g) => g,
+                None => self.collapse(cit, &rendered, &numbers, delimiter),
+            };
             let out = decorate_layout(layout, collapsed, true);
             results.push(output::write(&out, format, &quotes));
         }
         results
+    }
+
+    /// One cite with its affixes, and the text of its first names (for grouping).
+    fn render_cite(
+        &self,
+        ctx: &CiteContext<'_>,
+        cite: &Cite,
+        info: &CiteInfo,
+        suppress_author: bool,
+    ) -> Option<(Out, Option<String>)> {
+        let mut r = self.renderer(ctx.items, cite.item, Mode::Citation);
+        r.citation_number = ctx.numbers.get(&cite.item).copied();
+        let d = ctx.dis.items.get(&cite.item).cloned().unwrap_or_default();
+        r.year_suffix = d.year_suffix;
+        r.names_min = d.names_min;
+        r.disambiguate = d.condition;
+        r.given_levels = Some(ctx.dis.given.clone());
+        r.cite = info.clone();
+        r.suppress_author = suppress_author;
+        let out = r.render_children(&ctx.layout.children, "")?;
+        let mut parts = Vec::new();
+        if let Some(p) = &cite.prefix {
+            parts.push(richtext_parse(p));
+        }
+        parts.push(out);
+        if let Some(s) = &cite.suffix {
+            parts.push(richtext_parse(s));
+        }
+        Some((Out::group(parts), r.first_names.take()))
+    }
+
+    /// Cite grouping and year collapsing (`collapse="year"`, `"year-suffix"`,
+    /// `"year-suffix-ranged"`, `cite-group-delimiter`): cites by the same names sit together,
+    /// the later ones without the names (or only their year suffix). `None` when the style
+    /// does not group.
+    fn group_cites(
+        &self,
+        cit: &xml::Node,
+        ctx: &CiteContext<'_>,
+        rendered: &[(Out, &Cite)],
+        infos: &[(CiteInfo, Option<String>)],
+        delimiter: &str,
+    ) -> Option<Out> {
+        let mode = cit.attr("collapse").unwrap_or("");
+        let collapse_year = matches!(mode, "year" | "year-suffix" | "year-suffix-ranged");
+        if !collapse_year && cit.attr("cite-group-delimiter").is_none() {
+            return None;
+        }
+        let group_delim = cit.attr("cite-group-delimiter").unwrap_or(delimiter);
+        let suffix_delim = cit.attr("year-suffix-delimiter").unwrap_or(delimiter);
+        let after_delim = cit.attr("after-collapse-delimiter").unwrap_or(delimiter);
+        // Groups in order of first appearance.
+        let mut groups: Vec<(Option<String>, Vec<usize>)> = Vec::new();
+        for (k, (_, key)) in infos.iter().enumerate() {
+            match groups.iter_mut().find(|(g, _)| g.is_some() && g == key) {
+                Some((_, members)) => members.push(k),
+                None => groups.push((key.clone(), vec![k])),
+            }
+        }
+        let year_of = |k: usize| {
+            rendered
+                .get(k)
+                .and_then(|(_, c)| ctx.items.get(c.item))
+                .and_then(|it| item::date(it, "issued"))
+                .map(|d| d.start()[0])
+        };
+        let suffix_of = |k: usize| {
+            rendered
+                .get(k)
+                .and_then(|(_, c)| ctx.dis.items.get(&c.item))
+                .and_then(|d| d.year_suffix.clone())
+        };
+        let mut parts: Vec<Out> = Vec::new();
+        let mut previous_was_group = false;
+        for (_, members) in &groups {
+            if !parts.is_empty() {
+                parts.push(Out::text(if previous_was_group {
+                    after_delim
+                } else {
+                    delimiter
+                }));
+            }
+            previous_was_group = members.len() > 1 && collapse_year;
+            let mut k = 0;
+            while let Some(&m) = members.get(k) {
+                let Some((out, cite)) = rendered.get(m) else {
+                    break;
+                };
+                if k == 0 {
+                    parts.push(out.clone());
+                    k += 1;
+                    continue;
+                }
+                let plain =
+                    cite.prefix.is_none() && cite.suffix.is_none() && cite.locator.is_none();
+                let prev = members.get(k - 1).copied().unwrap_or(m);
+                let same_year = year_of(m).is_some() && year_of(m) == year_of(prev);
+                if mode.starts_with("year-suffix")
+                    && plain
+                    && same_year
+                    && suffix_of(m).is_some()
+                    && suffix_of(prev).is_some()
+                {
+                    // A run of three or more consecutive suffixes reads "a–c" when ranged.
+                    let letter =
+                        |x: usize| suffix_of(x).and_then(|s| s.chars().last()).map(u32::from);
+                    let follows = |x: usize, y: usize| {
+                        mode == "year-suffix-ranged"
+                            && rendered.get(y).is_some_and(|(_, c)| {
+                                c.prefix.is_none() && c.suffix.is_none() && c.locator.is_none()
+                            })
+                            && year_of(y) == year_of(x)
+                            && letter(x).zip(letter(y)).is_some_and(|(a, b)| b == a + 1)
+                    };
+                    let prev_joins = follows(prev, m);
+                    let mut end = k;
+                    while let (Some(&cur), Some(&next)) = (members.get(end), members.get(end + 1)) {
+                        if !follows(cur, next) {
+                            break;
+                        }
+                        end += 1;
+                    }
+                    let run = end - k + 1 + usize::from(prev_joins);
+                    if run >= 3 {
+                        if !prev_joins {
+                            parts.push(Out::text(suffix_delim));
+                            parts.push(Out::text(suffix_of(m).unwrap_or_default()));
+                        }
+                        parts.push(Out::text("\u{2013}"));
+                        let last = members.get(end).copied().unwrap_or(m);
+                        parts.push(Out::text(suffix_of(last).unwrap_or_default()));
+                        k = end + 1;
+                    } else {
+                        parts.push(Out::text(suffix_delim));
+                        parts.push(Out::text(suffix_of(m).unwrap_or_default()));
+                        k += 1;
+                    }
+                    continue;
+                }
+                let (info, _) = infos.get(m).cloned().unwrap_or_default();
+                parts.push(Out::text(group_delim));
+                if let Some((out, _)) =
+                    self.render_cite(ctx, cite, &info, collapse_year || cite.suppress_author)
+                {
+                    parts.push(out);
+                }
+                k += 1;
+            }
+        }
+        Some(Out::group(parts))
     }
 
     /// Joins cites, collapsing runs of citation numbers (`1–3`) when the style asks.

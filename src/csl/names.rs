@@ -382,8 +382,11 @@ impl<'a> Renderer<'a> {
     pub fn render_names(&mut self, node: &Node) -> Option<Out> {
         let outermost = self.in_substitute == 0 && !self.sort_key && self.first_names.is_none();
         let out = self.render_names_inner(node)?;
-        if outermost && self.mode == super::render::Mode::Bibliography {
+        if outermost {
             self.first_names = Some(out.plain());
+            if self.suppress_author {
+                return None;
+            }
             if let Some(sub) = &self.substitute_first_names {
                 return Some(Out::text(sub.clone()));
             }
