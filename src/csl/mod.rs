@@ -602,26 +602,26 @@ fn richtext_parse(s: &str) -> Out {
     richtext::parse(s)
 }
 
-/// Layout affixes and formatting around a rendered entry or citation.
+/// Layout affixes and formatting around a rendered entry or citation: the formatting covers
+/// the affixes too (as citeproc-js renders it).
 fn decorate_layout(layout: &xml::Node, out: Out, with_suffix: bool) -> Out {
     let fmt = Renderer::fmt_of(layout);
     let mut children = Vec::new();
     if let Some(p) = layout.attr("prefix") {
         children.push(richtext::parse(p));
     }
-    children.push(if fmt.is_plain() {
-        out
-    } else {
-        Out::Span(Box::new(Span {
-            fmt,
-            children: vec![out],
-            ..Span::default()
-        }))
-    });
+    children.push(out);
     if let Some(s) = layout.attr("suffix").filter(|_| with_suffix) {
         children.push(richtext::parse(s));
     }
-    Out::group(children)
+    if fmt.is_plain() {
+        return Out::group(children);
+    }
+    Out::Span(Box::new(Span {
+        fmt,
+        children,
+        ..Span::default()
+    }))
 }
 
 /// `second-field-align`: the first rendered element goes in the margin, the rest beside it.
