@@ -467,9 +467,7 @@ impl<'a> Renderer<'a> {
                         }
                     }));
                 }
-                "disambiguate" => {
-                    results.push(v == "true" && self.names_min.is_some_and(|_| false))
-                }
+                "disambiguate" => results.push((v == "true") == self.disambiguate),
                 _ => {}
             }
         }
