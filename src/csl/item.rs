@@ -3,9 +3,27 @@
 
 use serde_json::Value;
 
+/// A variable written in the `note` field as a `name: value` line (as Zotero stores fields
+/// it has no slot for).
+pub fn note_field(item: &Value, name: &str) -> Option<String> {
+    let note = item.get("note")?.as_str()?;
+    note.lines().find_map(|line| {
+        let (k, v) = line.split_once(':')?;
+        (k.trim() == name)
+            .then(|| v.trim().to_owned())
+            .filter(|v| !v.is_empty())
+    })
+}
+
 /// A string or number variable as text.
 pub fn var_str(item: &Value, name: &str) -> Option<String> {
-    let v = item.get(name)?;
+    let Some(v) = item.get(name) else {
+        return if name == "note" {
+            None
+        } else {
+            note_field(item, name)
+        };
+    };
     let s = match v {
         Value::String(s) => s.trim().to_owned(),
         Value::Number(n) => n.to_string(),
@@ -217,7 +235,9 @@ fn num(v: &Value) -> Option<i32> {
 }
 
 pub fn date(item: &Value, var: &str) -> Option<DateVal> {
-    let v = item.get(var)?;
+    let Some(v) = item.get(var) else {
+        return note_field(item, var).and_then(|raw| parse_raw(&raw));
+    };
     let mut d = DateVal::default();
     if let Value::String(s) = v {
         return parse_raw(s);

@@ -267,6 +267,21 @@ impl Processor {
             let Some(mut out) = out else {
                 continue;
             };
+            let suffix_inside = !second_field && layout.attr("suffix").is_some() && {
+                // An entry ending in a display box takes the layout's suffix inside that box.
+                match &mut out {
+                    Out::Span(span) => match span.children.iter_mut().rev().find(|c| !c.is_empty())
+                    {
+                        Some(Out::Span(last)) if last.display.is_some() => {
+                            last.children
+                                .push(richtext::parse(layout.attr("suffix").unwrap_or("")));
+                            true
+                        }
+                        _ => false,
+                    },
+                    Out::Text(_) => false,
+                }
+            };
             if second_field {
                 if let Out::Span(span) = &mut out {
                     // The layout's suffix stays beside the entry, not after its box.
@@ -276,7 +291,7 @@ impl Processor {
                     split_second_field(span);
                 }
             }
-            let out = decorate_layout(layout, out, !second_field);
+            let out = decorate_layout(layout, out, !second_field && !suffix_inside);
             let mut s = output::write(&out, format, &quotes);
             if format == Format::Text {
                 s = s.trim().to_owned();

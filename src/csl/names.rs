@@ -248,9 +248,14 @@ impl<'a> Renderer<'a> {
             } else {
                 (family_core.clone(), join_words(&[&given, &n.dropping]))
             };
-            let mut parts = vec![self.part(name_el, "family", fam)];
+            let mut parts = Vec::new();
+            if !fam.is_empty() {
+                parts.push(self.part(name_el, "family", fam));
+            }
             if !giv.is_empty() {
-                parts.push(Out::text(sep));
+                if !parts.is_empty() {
+                    parts.push(Out::text(sep));
+                }
                 parts.push(self.part(name_el, "given", giv));
             }
             if !n.suffix.is_empty() {
@@ -301,6 +306,8 @@ impl<'a> Renderer<'a> {
                 Some("first") => i == 0,
                 _ => false,
             };
+            // A literal (institutional) name is never inverted.
+            let inverted = inverted && !n.is_literal();
             rendered.push((self.render_name(n, inverted, &o, name_el), inverted));
         }
         let name_node_fmt = name_el;

@@ -272,6 +272,12 @@ impl<'a> Renderer<'a> {
                     }))
                 }
                 "PMID" | "PMCID" => Out::text(value),
+                // Numeric ranges get an en dash, as page ranges do.
+                "issue" | "volume" | "number" | "collection-number" | "chapter-number"
+                    if is_numeric(&value) && value.contains('-') =>
+                {
+                    Out::text(value.replace('-', "\u{2013}"))
+                }
                 _ => richtext::parse(&value),
             };
             if var == "year-suffix" {
