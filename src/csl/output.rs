@@ -272,17 +272,6 @@ impl Writer<'_> {
             f.bold = self.bold.then_some(false);
             f.small_caps = self.small_caps.then_some(false);
         }
-        if let Some(it) = f.italic {
-            if it != self.italic {
-                self.tag(if it {
-                    "<i>"
-                } else {
-                    "<span style=\"font-style:normal;\">"
-                });
-                closes.push(if it { "</i>" } else { "</span>" });
-                self.italic = it;
-            }
-        }
         if let Some(b) = f.bold {
             if b != self.bold {
                 self.tag(if b {
@@ -292,6 +281,17 @@ impl Writer<'_> {
                 });
                 closes.push(if b { "</b>" } else { "</span>" });
                 self.bold = b;
+            }
+        }
+        if let Some(it) = f.italic {
+            if it != self.italic {
+                self.tag(if it {
+                    "<i>"
+                } else {
+                    "<span style=\"font-style:normal;\">"
+                });
+                closes.push(if it { "</i>" } else { "</span>" });
+                self.italic = it;
             }
         }
         if let Some(sc) = f.small_caps {
