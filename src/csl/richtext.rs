@@ -25,6 +25,8 @@ fn span_for(open: &str) -> Span {
         toggle: true,
         ..Span::default()
     };
+    // Small caps, superscript and subscript from the data are left alone by text case.
+    s.nocase = !matches!(open, "<i>" | "<b>");
     match open {
         "<i>" => s.fmt.italic = Some(true),
         "<b>" => s.fmt.bold = Some(true),

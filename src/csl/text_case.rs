@@ -148,13 +148,33 @@ fn capitalize_first(out: &mut Out) {
     });
 }
 
+fn has_alnum(w: &str) -> bool {
+    w.chars().any(char::is_alphanumeric)
+}
+
+/// Title case of one part of a word (words split at hyphens, slashes and dashes).
+fn title_part(p: &str, first: bool, last: bool) -> String {
+    let core: String = p
+        .trim_matches(|c: char| !c.is_alphanumeric())
+        .to_lowercase();
+    let stop = STOP_WORDS.contains(&core.as_str()) && !first && !last;
+    if !is_lower_word(p) || stop {
+        return p.to_owned();
+    }
+    let lead: String = p.chars().take_while(|c| !c.is_alphanumeric()).collect();
+    let rest = p.get(lead.len()..).unwrap_or("");
+    format!("{lead}{}", upper_first(rest))
+}
+
+/// Title case: lowercase words are capitalized except stop words that are neither first, last
+/// nor after a colon; words with capitals stay as written.
 fn title(out: &mut Out) {
-    let all_caps = {
-        let p = out.plain();
-        p.chars().any(char::is_alphabetic) && !p.chars().any(char::is_lowercase)
-    };
-    // Words of the whole title, to know the first and last ones across leaves.
-    let total_words = out.plain().split_whitespace().count();
+    // Words of the whole title (with letters or digits), to know the last one across leaves.
+    let total_words = out
+        .plain()
+        .split_whitespace()
+        .filter(|w| has_alnum(w))
+        .count();
     let mut index = 0usize;
     let mut after_colon = true;
     out.leaves_mut(false, &mut |s, protected| {
@@ -165,39 +185,36 @@ fn title(out: &mut Out) {
                 if word.is_empty() {
                     return;
                 }
-                let w = if all_caps && !protected {
-                    word.to_lowercase()
-                } else {
-                    word.clone()
-                };
+                if !has_alnum(word) {
+                    r.push_str(word);
+                    if word.ends_with([':', '?', '!']) {
+                        *after_colon = true;
+                    }
+                    word.clear();
+                    return;
+                }
                 let first = *after_colon;
                 let last = *index + 1 == total_words;
-                let out = if protected {
-                    w.clone()
+                if protected {
+                    r.push_str(word);
                 } else {
-                    // Each part of a hyphenated word on its own.
-                    w.split('-')
-                        .enumerate()
-                        .map(|(k, p)| {
-                            let core: String = p
-                                .trim_matches(|c: char| !c.is_alphanumeric())
-                                .to_lowercase();
-                            let stop =
-                                STOP_WORDS.contains(&core.as_str()) && !(first && k == 0) && !last;
-                            if !is_lower_word(p) || stop {
-                                p.to_owned()
-                            } else {
-                                let lead: String =
-                                    p.chars().take_while(|c| !c.is_alphanumeric()).collect();
-                                let rest = p.get(lead.len()..).unwrap_or("");
-                                format!("{lead}{}", upper_first(rest))
-                            }
-                        })
-                        .collect::<Vec<_>>()
-                        .join("-")
-                };
-                r.push_str(&out);
-                *after_colon = w.ends_with([':', '?', '!']) || w == "-" || w == "\u{2013}";
+                    // Parts between hyphens, slashes and dashes, each on its own; after a
+                    // dash a stop word stays lowercase.
+                    let mut part = String::new();
+                    let mut k = 0;
+                    for c in word.chars() {
+                        if matches!(c, '-' | '/' | '\u{2013}' | '\u{2014}') {
+                            r.push_str(&title_part(&part, first && k == 0, last));
+                            r.push(c);
+                            part.clear();
+                            k += 1;
+                        } else {
+                            part.push(c);
+                        }
+                    }
+                    r.push_str(&title_part(&part, first && k == 0, last));
+                }
+                *after_colon = word.ends_with([':', '?', '!']);
                 *index += 1;
                 word.clear();
             };
