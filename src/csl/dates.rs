@@ -83,6 +83,14 @@ impl<'a> Renderer<'a> {
         match end {
             None => {
                 out = self.date_parts(&parts, start, &d, &delimiter, None);
+                if d.open_end() && !out.is_empty() {
+                    let range_delim = parts
+                        .iter()
+                        .find(|p| p.attr("name") == Some("year"))
+                        .and_then(|p| p.attr("range-delimiter"))
+                        .unwrap_or("\u{2013}");
+                    out.push(Out::text(range_delim));
+                }
             }
             Some(end) => {
                 // The largest part that differs decides what is shared.
@@ -174,6 +182,9 @@ impl<'a> Renderer<'a> {
                         Some(s)
                     }
                 }
+                "month" if (13..=16).contains(&m) => {
+                    Some(self.term(&format!("season-{:02}", m - 12), TermForm::Long, false))
+                }
                 "month" => {
                     if m == 0 {
                         d.season.as_ref().map(|s| match s.trim().parse::<i32>() {
@@ -193,7 +204,7 @@ impl<'a> Renderer<'a> {
                     }
                 }
                 "day" => {
-                    if day == 0 || m == 0 {
+                    if day == 0 || m == 0 || m > 12 {
                         None
                     } else {
                         Some(match part.attr("form") {

@@ -200,6 +200,11 @@ impl DateVal {
         self.parts.first().copied().unwrap_or([0; 3])
     }
 
+    /// A range whose end is left open (`[[1987], [0]]`).
+    pub fn open_end(&self) -> bool {
+        self.parts.get(1).is_some_and(|e| *e == [0; 3])
+    }
+
     pub fn end(&self) -> Option<[i32; 3]> {
         self.parts
             .get(1)
@@ -271,12 +276,12 @@ pub fn date(item: &Value, var: &str) -> Option<DateVal> {
             }
         }
     }
-    // Month 13-16 and 21-24 are seasons.
+    // Months 13-16 (and 21-24) are seasons; they stay in the month's place as 13-16.
     for p in &mut d.parts {
-        if (13..=16).contains(&p[1]) || (21..=24).contains(&p[1]) {
-            if d.season.is_none() {
-                d.season = Some(((p[1] - 1) % 4 + 1).to_string());
-            }
+        if (21..=24).contains(&p[1]) {
+            p[1] -= 8;
+        }
+        if p[1] > 16 || p[1] < 0 {
             p[1] = 0;
         }
     }
