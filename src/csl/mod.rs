@@ -452,13 +452,13 @@ impl Processor {
         if !collapse_year && cit.attr("cite-group-delimiter").is_none() {
             return None;
         }
-        let group_delim = cit.attr("cite-group-delimiter").unwrap_or(delimiter);
-        let suffix_delim = cit.attr("year-suffix-delimiter").unwrap_or(delimiter);
+        let group_delim = cit.attr("cite-group-delimiter").unwrap_or(", ");
+        let suffix_delim = cit.attr("year-suffix-delimiter").unwrap_or(group_delim);
         let after_delim = cit.attr("after-collapse-delimiter").unwrap_or(delimiter);
-        // Groups in order of first appearance.
+        // Runs of adjacent cites by the same names.
         let mut groups: Vec<(Option<String>, Vec<usize>)> = Vec::new();
         for (k, (_, key)) in infos.iter().enumerate() {
-            match groups.iter_mut().find(|(g, _)| g.is_some() && g == key) {
+            match groups.last_mut().filter(|(g, _)| g.is_some() && g == key) {
                 Some((_, members)) => members.push(k),
                 None => groups.push((key.clone(), vec![k])),
             }

@@ -180,6 +180,10 @@ impl<'a> Renderer<'a> {
     }
 
     fn render_name(&self, n: &Name, inverted: bool, o: &NameOpts, name_el: Option<&Node>) -> Out {
+        if n.family.is_empty() && n.literal.is_empty() {
+            // Only a given name (Banksy): written as it is.
+            return Out::text(n.given.clone());
+        }
         if n.is_literal() {
             let lit = if n.literal.is_empty() {
                 &n.family
@@ -267,8 +271,12 @@ impl<'a> Renderer<'a> {
         let giv = join_words(&[&given, &n.dropping]);
         let mut parts = Vec::new();
         if !giv.is_empty() {
+            // A particle ending in an apostrophe joins the name: d’Aubignac.
+            let glued = n.non_dropping.is_empty() && giv.ends_with(['\'', '\u{2019}']);
             parts.push(self.part(name_el, "given", giv));
-            parts.push(Out::text(" "));
+            if !glued {
+                parts.push(Out::text(" "));
+            }
         }
         parts.push(self.part(name_el, "family", family_core));
         if !n.suffix.is_empty() {
@@ -446,7 +454,12 @@ impl<'a> Renderer<'a> {
             let ed = lists.iter().position(|(v, _)| v == "editor");
             let tr = lists.iter().position(|(v, _)| v == "translator");
             if let (Some(e), Some(t)) = (ed, tr) {
-                if lists.get(e).map(|x| &x.1) == lists.get(t).map(|x| &x.1) {
+                let has_term = label_el.as_ref().is_none_or(|l| {
+                    !self
+                        .term("editortranslator", TermForm::parse(l.attr("form")), false)
+                        .is_empty()
+                });
+                if has_term && lists.get(e).map(|x| &x.1) == lists.get(t).map(|x| &x.1) {
                     if let Some(slot) = lists.get_mut(e) {
                         slot.0 = "editortranslator".into();
                     }

@@ -134,6 +134,14 @@ impl<'a> Renderer<'a> {
             "citation-number" => self.citation_number.map(|n| n.to_string()),
             "year-suffix" => self.year_suffix.clone(),
             "first-reference-note-number" => self.cite.first_note.map(|n| n.to_string()),
+            "page-first" => item::var_str(self.item, "page-first").or_else(|| {
+                item::var_str(self.item, "page").and_then(|p| {
+                    p.split(['-', '\u{2013}', ',', '&'])
+                        .next()
+                        .map(|f| f.trim().to_owned())
+                        .filter(|f| !f.is_empty())
+                })
+            }),
             _ => item::var_str(self.item, name),
         }
     }
@@ -491,9 +499,11 @@ impl<'a> Renderer<'a> {
     /// to `variable="…"` tests (as in citeproc-js).
     fn has_variable(&self, name: &str) -> bool {
         match name {
-            "locator" | "citation-number" | "year-suffix" | "first-reference-note-number" => {
-                self.variable(name).is_some()
-            }
+            "locator"
+            | "citation-number"
+            | "year-suffix"
+            | "first-reference-note-number"
+            | "page-first" => self.variable(name).is_some(),
             _ => match self.item.get(name) {
                 Some(Value::String(s)) => !s.trim().is_empty(),
                 Some(Value::Number(_)) => true,
