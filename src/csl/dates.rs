@@ -25,8 +25,28 @@ impl<'a> Renderer<'a> {
             self.suppressed.insert(var.to_owned());
         }
         if self.sort_key {
+            // A key holds only the parts the element shows.
             self.vars_filled += 1;
-            return Some(Out::text(d.sort_key()));
+            let shown: Vec<usize> = match node.attr("form") {
+                Some(_) => match node.attr("date-parts") {
+                    Some("year") => vec![0],
+                    Some("year-month") => vec![0, 1],
+                    _ => vec![0, 1, 2],
+                },
+                None => node
+                    .children_named("date-part")
+                    .map(|p| part_index(p.attr("name").unwrap_or("")))
+                    .collect(),
+            };
+            let mut keyed = d.clone();
+            for p in &mut keyed.parts {
+                for (k, v) in p.iter_mut().enumerate() {
+                    if !shown.contains(&k) {
+                        *v = 0;
+                    }
+                }
+            }
+            return Some(Out::text(keyed.sort_key()));
         }
         if let Some(lit) = &d.literal {
             if d.start()[0] == 0 {

@@ -326,7 +326,9 @@ impl<'a> Renderer<'a> {
         };
         let mut parts: Vec<Out> = Vec::new();
         let len = rendered.len();
-        let use_last = truncated && o.et_al_use_last && count >= shown + 2;
+        let use_last = truncated
+            && (o.et_al_use_last || self.sort_key && self.sort_names_use_last)
+            && count >= shown + 2;
         for (i, (r, _)) in rendered.iter().enumerate() {
             if i > 0 {
                 let is_last = i + 1 == len && !truncated;
@@ -354,7 +356,7 @@ impl<'a> Renderer<'a> {
             }
             parts.push(r.clone());
         }
-        if truncated && !self.sort_key {
+        if truncated && (!self.sort_key || use_last) {
             if use_last {
                 if let Some(last) = names.last() {
                     let inverted = o.name_as_sort_order.as_deref() == Some("all");

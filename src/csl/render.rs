@@ -55,6 +55,7 @@ pub struct Renderer<'a> {
     /// `names-min` / `names-use-first` of the sort key being rendered.
     pub sort_names_min: Option<usize>,
     pub sort_names_use_first: Option<usize>,
+    pub sort_names_use_last: bool,
     pub suppressed: HashSet<String>,
     pub in_substitute: usize,
     /// Names element options of the enclosing `<names>` while its substitute renders.
@@ -90,6 +91,7 @@ impl<'a> Renderer<'a> {
             names_min: None,
             sort_names_min: None,
             sort_names_use_first: None,
+            sort_names_use_last: false,
             suppressed: HashSet::new(),
             in_substitute: 0,
             inherited_names: Vec::new(),

@@ -108,6 +108,7 @@ impl<'a> Renderer<'a> {
             self.sort_key = true;
             self.sort_names_min = k.attr("names-min").and_then(|v| v.parse().ok());
             self.sort_names_use_first = k.attr("names-use-first").and_then(|v| v.parse().ok());
+            self.sort_names_use_last = k.attr("names-use-last") == Some("true");
             let key = if let Some(var) = k.attr("variable") {
                 self.variable_key(var)
             } else if let Some(m) = k.attr("macro") {
