@@ -136,6 +136,11 @@ impl<'a> Renderer<'a> {
             "citation-number" => self.citation_number.map(|n| n.to_string()),
             "year-suffix" => self.year_suffix.clone(),
             "first-reference-note-number" => self.cite.first_note.map(|n| n.to_string()),
+            // CSL-JSON from Zotero and Mendeley spells the short forms this way.
+            "container-title-short" => item::var_str(self.item, name)
+                .or_else(|| item::var_str(self.item, "journalAbbreviation")),
+            "title-short" => item::var_str(self.item, name)
+                .or_else(|| item::var_str(self.item, "shortTitle")),
             "page-first" => item::var_str(self.item, "page-first").or_else(|| {
                 item::var_str(self.item, "page").and_then(|p| {
                     p.split(['-', '\u{2013}', ',', '&'])
