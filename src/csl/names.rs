@@ -398,14 +398,28 @@ impl<'a> Renderer<'a> {
 
     pub fn render_names(&mut self, node: &Node) -> Option<Out> {
         let outermost = self.in_substitute == 0 && !self.sort_key && self.first_names.is_none();
-        let out = self.render_names_inner(node)?;
         if outermost {
-            self.first_names = Some(out.plain());
+            // The first name list rendered (here or through a substitute) is the one
+            // subsequent-author-substitute compares and replaces.
+            self.capture_names = true;
+        }
+        let out = self.render_names_inner(node);
+        // Still set: a substitute rendered something other than names (a title, a
+        // publisher), which then stands for the names.
+        let captured_text = outermost && self.capture_names;
+        if outermost {
+            self.capture_names = false;
+        }
+        let out = out?;
+        if outermost {
+            if captured_text {
+                self.first_names = Some(out.plain());
+                if let Some(sub) = &self.substitute_first_names {
+                    return Some(Out::text(sub.clone()));
+                }
+            }
             if self.suppress_author {
                 return None;
-            }
-            if let Some(sub) = &self.substitute_first_names {
-                return Some(Out::text(sub.clone()));
             }
         }
         Some(out)
@@ -509,10 +523,17 @@ impl<'a> Renderer<'a> {
         let mut outs: Vec<Out> = Vec::new();
         let mut total = 0usize;
         for (var, ns) in &lists {
-            let (list, shown) = self.render_name_list(ns, name_el.as_ref(), et_al_el.as_ref());
+            let (mut list, shown) = self.render_name_list(ns, name_el.as_ref(), et_al_el.as_ref());
             total += shown;
+            if self.capture_names {
+                self.capture_names = false;
+                self.first_names = Some(list.plain());
+                if let Some(sub) = &self.substitute_first_names {
+                    list = Out::text(sub.clone());
+                }
+            }
             let mut pieces = vec![list];
-            if let Some(l) = &label_el {
+            if let Some(l) = label_el.as_ref().filter(|_| !self.sort_key) {
                 let term = if var == "editortranslator" {
                     "editortranslator"
                 } else {

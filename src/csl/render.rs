@@ -67,8 +67,10 @@ pub struct Renderer<'a> {
     pub year_suffix_done: bool,
     /// The plain text of the first names element rendered (subsequent-author-substitute).
     pub first_names: Option<String>,
-    /// Replaces the first names element's output.
+    /// Replaces the first name list's output.
     pub substitute_first_names: Option<String>,
+    /// The next name list rendered is the first one (see `first_names`).
+    pub capture_names: bool,
     /// Disambiguation: the `disambiguate="true"` condition holds.
     pub disambiguate: bool,
     /// Disambiguation: names shown with initials or given names.
@@ -102,6 +104,7 @@ impl<'a> Renderer<'a> {
             year_suffix_done: false,
             first_names: None,
             substitute_first_names: None,
+            capture_names: false,
             disambiguate: false,
             given_levels: None,
             suppress_author: false,
@@ -139,8 +142,9 @@ impl<'a> Renderer<'a> {
             // CSL-JSON from Zotero and Mendeley spells the short forms this way.
             "container-title-short" => item::var_str(self.item, name)
                 .or_else(|| item::var_str(self.item, "journalAbbreviation")),
-            "title-short" => item::var_str(self.item, name)
-                .or_else(|| item::var_str(self.item, "shortTitle")),
+            "title-short" => {
+                item::var_str(self.item, name).or_else(|| item::var_str(self.item, "shortTitle"))
+            }
             "page-first" => item::var_str(self.item, "page-first").or_else(|| {
                 item::var_str(self.item, "page").and_then(|p| {
                     p.split(['-', '\u{2013}', ',', '&'])
