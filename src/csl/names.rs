@@ -16,7 +16,8 @@ struct NameOpts {
     delimiter_precedes_last: String,
     delimiter_precedes_et_al: String,
     et_al_min: usize,
-    et_al_use_first: usize,
+    /// `None`: never truncated.
+    et_al_use_first: Option<usize>,
     et_al_use_last: bool,
     form: String,
     initialize: bool,
@@ -110,7 +111,7 @@ impl<'a> Renderer<'a> {
             self.mode == super::render::Mode::Citation && self.cite.position != POSITION_FIRST;
         let num = |s: Option<&str>| s.and_then(|v| v.trim().parse::<usize>().ok());
         let mut et_al_min = num(get("et-al-min", "et-al-min")).unwrap_or(0);
-        let mut et_al_use_first = num(get("et-al-use-first", "et-al-use-first")).unwrap_or(0);
+        let mut et_al_use_first = num(get("et-al-use-first", "et-al-use-first"));
         if subsequent {
             if let Some(m) = num(get("et-al-subsequent-min", "et-al-subsequent-min")) {
                 et_al_min = m;
@@ -119,7 +120,7 @@ impl<'a> Renderer<'a> {
                 "et-al-subsequent-use-first",
                 "et-al-subsequent-use-first",
             )) {
-                et_al_use_first = m;
+                et_al_use_first = Some(m);
             }
         }
         if self.sort_key {
@@ -127,7 +128,7 @@ impl<'a> Renderer<'a> {
                 et_al_min = m;
             }
             if let Some(m) = self.sort_names_use_first {
-                et_al_use_first = m;
+                et_al_use_first = Some(m);
             }
         }
         NameOpts {
@@ -170,9 +171,10 @@ impl<'a> Renderer<'a> {
             n.children_named("name-part")
                 .find(|p| p.attr("name") == Some(which))
         }) else {
-            return Out::text(text);
+            // Names may carry markup too (`<sup>`, `<b>`).
+            return super::richtext::parse(&text);
         };
-        let mut content = Out::text(text);
+        let mut content = super::richtext::parse(&text);
         if let Some(case) = el.attr("text-case") {
             text_case::apply(&mut content, case, true);
         }
@@ -296,9 +298,11 @@ impl<'a> Renderer<'a> {
         let o = self.name_opts(name_el);
         let count = names.len();
         let mut shown = count;
-        let truncated = o.et_al_min > 0 && o.et_al_use_first > 0 && count >= o.et_al_min;
-        if truncated {
-            shown = o.et_al_use_first.min(count);
+        if let Some(first) = o
+            .et_al_use_first
+            .filter(|_| o.et_al_min > 0 && count >= o.et_al_min)
+        {
+            shown = first.min(count);
         }
         if let Some(m) = self.names_min {
             shown = shown.max(m.min(count));
@@ -306,6 +310,10 @@ impl<'a> Renderer<'a> {
         let truncated = shown < count;
         if o.form == "count" {
             return (Out::text(shown.to_string()), shown);
+        }
+        if shown == 0 {
+            // et-al-use-first="0": no names at all.
+            return (Out::text(""), 0);
         }
         let mut rendered: Vec<(Out, bool)> = Vec::new();
         for (i, n) in names.iter().take(shown).enumerate() {
