@@ -145,6 +145,7 @@ impl<'a> Renderer<'a> {
             "title-short" => {
                 item::var_str(self.item, name).or_else(|| item::var_str(self.item, "shortTitle"))
             }
+            "citation-label" => item::var_str(self.item, name).or_else(|| self.trigraph()),
             "page-first" => item::var_str(self.item, "page-first").or_else(|| {
                 item::var_str(self.item, "page").and_then(|p| {
                     p.split(['-', '\u{2013}', ',', '&'])
@@ -155,6 +156,38 @@ impl<'a> Renderer<'a> {
             }),
             _ => item::var_str(self.item, name),
         }
+    }
+
+    /// The default citation label ("trigraph"): letters of up to four authors' family names
+    /// (4 for one author, 2 each for two or three, 1 each for four or more) and the year's last
+    /// two digits: Doe65, RoNo78.
+    fn trigraph(&self) -> Option<String> {
+        let mut names = item::names(self.item, "author");
+        if names.is_empty() {
+            names = item::names(self.item, "editor");
+        }
+        let year = item::date(self.item, "issued").map(|d| d.start()[0]);
+        if names.is_empty() && year.is_none() {
+            return None;
+        }
+        let per = match names.len() {
+            1 => 4,
+            2 | 3 => 2,
+            _ => 1,
+        };
+        let mut label = String::new();
+        for n in names.iter().take(4) {
+            let family = if n.family.is_empty() {
+                &n.literal
+            } else {
+                &n.family
+            };
+            label.extend(family.chars().filter(|c| c.is_alphabetic()).take(per));
+        }
+        if let Some(y) = year.filter(|y| *y > 0) {
+            label.push_str(&format!("{:02}", y % 100));
+        }
+        Some(label)
     }
 
     /// Renders a sequence of elements, joined by a delimiter. A `<choose>` is transparent:
@@ -302,6 +335,21 @@ impl<'a> Renderer<'a> {
             if var == "year-suffix" {
                 self.year_suffix_done = true;
             }
+            // A rendered label takes the implicit year suffix (Doe65a).
+            let content = if var == "citation-label"
+                && !self.style.renders_year_suffix
+                && !self.year_suffix_done
+            {
+                match self.year_suffix.clone() {
+                    Some(ys) => {
+                        self.year_suffix_done = true;
+                        Out::group(vec![content, Out::text(ys)])
+                    }
+                    None => content,
+                }
+            } else {
+                content
+            };
             let content = self.strip_periods(node, content);
             return Some(self.decorate(node, content, true));
         }
