@@ -87,7 +87,7 @@ impl Processor {
         if add_given && rule != "by-cite" {
             st.given = Rc::new(self.global_given_levels(items, order, rule, max_level));
         }
-        let has_condition = uses_disambiguate_condition(&self.style.root);
+        let has_condition = self.style.tests_disambiguate;
         if !(add_names || add_given || add_suffix || has_condition) {
             return st;
         }
@@ -286,11 +286,6 @@ impl Processor {
         }
         levels
     }
-}
-
-fn uses_disambiguate_condition(node: &super::xml::Node) -> bool {
-    node.attr("disambiguate") == Some("true")
-        || node.children.iter().any(uses_disambiguate_condition)
 }
 
 /// The level of one name.

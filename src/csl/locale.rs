@@ -2,6 +2,7 @@
 //! style's own `<locale>` overrides first, then the locale file, then built-in en-US).
 
 use std::collections::HashMap;
+use std::sync::{Arc, OnceLock};
 
 use super::xml::{self, Node};
 
@@ -126,10 +127,18 @@ impl LocaleLayer {
     }
 }
 
+/// The built-in en-US layer, parsed once.
+pub fn en_us() -> Result<Arc<LocaleLayer>, String> {
+    static EN_US: OnceLock<Result<Arc<LocaleLayer>, String>> = OnceLock::new();
+    EN_US
+        .get_or_init(|| LocaleLayer::parse(EN_US_XML).map(Arc::new))
+        .clone()
+}
+
 /// The locale an item is rendered in: layers searched in order.
 #[derive(Debug, Clone, Default)]
 pub struct Locale {
-    pub layers: Vec<LocaleLayer>,
+    pub layers: Vec<Arc<LocaleLayer>>,
 }
 
 impl Locale {

@@ -31,6 +31,7 @@ pub mod xml;
 
 use std::cmp::Ordering;
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use serde_json::Value;
 
@@ -91,12 +92,12 @@ impl Processor {
             .or_else(|| style.default_locale.clone())
             .unwrap_or_else(|| "en-US".into());
         let mut layers = Vec::new();
-        let own = |pred: &dyn Fn(Option<&str>) -> bool| -> Vec<LocaleLayer> {
+        let own = |pred: &dyn Fn(Option<&str>) -> bool| -> Vec<Arc<LocaleLayer>> {
             style
                 .locales
                 .iter()
                 .filter(|l| pred(l.attr("xml:lang")))
-                .map(LocaleLayer::from_node)
+                .map(|n| Arc::new(LocaleLayer::from_node(n)))
                 .collect()
         };
         layers.extend(own(&|l| l == Some(lang.as_str())));
@@ -108,12 +109,11 @@ impl Processor {
             .as_ref()
             .is_none_or(|f| f.lang.as_deref() == Some("en-US"));
         if let Some(f) = file {
-            layers.push(f);
+            layers.push(Arc::new(f));
         }
-        if file_is_en_us && locale_xml.is_some() {
-            // The given file is en-US already.
-        } else {
-            layers.push(LocaleLayer::parse(locale::EN_US_XML)?);
+        // en-US fills what the given locale lacks (unless it is en-US itself).
+        if !(file_is_en_us && locale_xml.is_some()) {
+            layers.push(locale::en_us()?);
         }
         Ok(Processor {
             style,

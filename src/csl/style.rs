@@ -20,6 +20,12 @@ pub struct Style {
     pub class: String,
     /// Whether any element renders `year-suffix` itself (else it follows the first year).
     pub renders_year_suffix: bool,
+    /// Whether any condition tests `disambiguate="true"`.
+    pub tests_disambiguate: bool,
+}
+
+fn tests_disambiguate(node: &Node) -> bool {
+    node.attr("disambiguate") == Some("true") || node.children.iter().any(tests_disambiguate)
 }
 
 fn uses_var(node: &Node, var: &str) -> bool {
@@ -30,25 +36,28 @@ fn uses_var(node: &Node, var: &str) -> bool {
 
 impl Style {
     pub fn parse(text: &str) -> Result<Style, String> {
-        let root = xml::parse(text, MAX_STYLE_DEPTH)?;
+        let mut root = xml::parse(text, MAX_STYLE_DEPTH)?;
         if root.name != "style" {
             return Err(format!("the root element is <{}>, not <style>", root.name));
         }
+        let renders_year_suffix = uses_var(&root, "year-suffix");
+        let tests_disambiguate = tests_disambiguate(&root);
         let mut macros = HashMap::new();
         let mut citation = None;
         let mut bibliography = None;
         let mut locales = Vec::new();
-        for c in &root.children {
+        // The parts move out of the tree (no copies); `root` keeps its attributes and info.
+        for c in std::mem::take(&mut root.children) {
             match c.name.as_str() {
                 "macro" => {
                     if let Some(n) = c.attr("name") {
-                        macros.insert(n.to_owned(), c.clone());
+                        macros.insert(n.to_owned(), c);
                     }
                 }
-                "citation" => citation = Some(c.clone()),
-                "bibliography" => bibliography = Some(c.clone()),
-                "locale" => locales.push(c.clone()),
-                _ => {}
+                "citation" => citation = Some(c),
+                "bibliography" => bibliography = Some(c),
+                "locale" => locales.push(c),
+                _ => root.children.push(c),
             }
         }
         if citation.is_none() && bibliography.is_none() {
@@ -60,7 +69,6 @@ impl Style {
             }
             return Err("the style has neither a citation nor a bibliography".into());
         }
-        let renders_year_suffix = uses_var(&root, "year-suffix");
         Ok(Style {
             default_locale: root.attr("default-locale").map(str::to_owned),
             class: root.attr("class").unwrap_or("in-text").to_owned(),
@@ -70,6 +78,7 @@ impl Style {
             bibliography,
             locales,
             renders_year_suffix,
+            tests_disambiguate,
         })
     }
 

@@ -1,6 +1,8 @@
 //! Rendering reference lists with citeflow's own CSL processor ([`super::engine`]).
 
+use std::cell::RefCell;
 use std::collections::HashSet;
+use std::rc::Rc;
 
 use serde_json::Value;
 
@@ -71,6 +73,43 @@ impl Default for RenderOptions {
     }
 }
 
+/// How many parsed styles (with their locale) are kept for later calls: re-rendering the same
+/// list in another style, or the next answer's list in the same one, skips parsing.
+const CACHED_PROCESSORS: usize = 4;
+
+type CacheEntry = (StyleSource, Option<String>, Rc<Processor>);
+
+thread_local! {
+    static PROCESSORS: RefCell<Vec<CacheEntry>> = const { RefCell::new(Vec::new()) };
+}
+
+/// The processor for these options, parsed once and kept (most recent first).
+fn cached_processor(options: &RenderOptions) -> Result<Rc<Processor>, ReferenceError> {
+    let hit = PROCESSORS.with(|c| {
+        let mut cache = c.borrow_mut();
+        let pos = cache
+            .iter()
+            .position(|(s, l, _)| *s == options.style && *l == options.locale_xml)?;
+        let entry = cache.remove(pos);
+        let p = entry.2.clone();
+        cache.insert(0, entry);
+        Some(p)
+    });
+    if let Some(p) = hit {
+        return Ok(p);
+    }
+    let p = Rc::new(processor(options)?);
+    PROCESSORS.with(|c| {
+        let mut cache = c.borrow_mut();
+        cache.insert(
+            0,
+            (options.style.clone(), options.locale_xml.clone(), p.clone()),
+        );
+        cache.truncate(CACHED_PROCESSORS);
+    });
+    Ok(p)
+}
+
 fn processor(options: &RenderOptions) -> Result<Processor, ReferenceError> {
     let xml: &str = match &options.style {
         StyleSource::Name(name) => BUNDLED
@@ -132,7 +171,7 @@ pub fn render_references(
         }
         items.push(item);
     }
-    let processor = processor(options)?;
+    let processor = cached_processor(options)?;
     if !processor.has_bibliography() {
         return Err(ReferenceError::InvalidStyle(
             "the style has no bibliography".into(),
