@@ -16,6 +16,13 @@ use super::{suffix_letters, Processor};
 /// `initialize-with`), 2 = the full given name.
 pub type GivenLevels = HashMap<(String, String), u8>;
 
+/// How many names disambiguation adds at most: beyond this, more names do not tell works
+/// apart in practice, and each step re-renders every cite of the group.
+const MAX_ADDED_NAMES: usize = 12;
+/// Groups of alike cites larger than this skip the name steps (straight to the condition and
+/// year suffixes): the steps cost group size times names times renders.
+const MAX_GROUP_FOR_NAMES: usize = 64;
+
 /// What disambiguation decided for one item.
 #[derive(Debug, Clone, Default)]
 pub struct Disamb {
@@ -103,18 +110,19 @@ impl Processor {
         let mut current = keys(&st);
         // Groups of items whose cites read alike.
         let groups_of = |keys: &[String]| -> Vec<Vec<usize>> {
-            let mut groups: Vec<(String, Vec<usize>)> = Vec::new();
+            // In order of first appearance.
+            let mut index: HashMap<&String, usize> = HashMap::new();
+            let mut groups: Vec<Vec<usize>> = Vec::new();
             for (k, &i) in keys.iter().zip(order) {
-                match groups.iter_mut().find(|(g, _)| g == k) {
-                    Some((_, members)) => members.push(i),
-                    None => groups.push((k.clone(), vec![i])),
+                match index.get(k).and_then(|&g| groups.get_mut(g)) {
+                    Some(members) => members.push(i),
+                    None => {
+                        index.insert(k, groups.len());
+                        groups.push(vec![i]);
+                    }
                 }
             }
-            groups
-                .into_iter()
-                .map(|(_, m)| m)
-                .filter(|m| m.len() > 1)
-                .collect()
+            groups.into_iter().filter(|m| m.len() > 1).collect()
         };
         for group in groups_of(&current) {
             self.resolve_group(
@@ -148,10 +156,14 @@ impl Processor {
                 self.cite_key(items, i, &d, &st.given)
             })
             .collect();
+        let mut counts: HashMap<&String, usize> = HashMap::new();
+        for k in &keys {
+            *counts.entry(k).or_default() += 1;
+        }
         group
             .iter()
             .zip(&keys)
-            .filter(|(_, k)| keys.iter().filter(|x| x == k).count() == 1)
+            .filter(|(_, k)| counts.get(k) == Some(&1))
             .map(|(&i, _)| i)
             .collect()
     }
@@ -181,7 +193,13 @@ impl Processor {
                     .unwrap_or(0)
             })
             .max()
-            .unwrap_or(0);
+            .unwrap_or(0)
+            .min(MAX_ADDED_NAMES);
+        let (add_names, add_given) = if group.len() > MAX_GROUP_FOR_NAMES {
+            (false, false)
+        } else {
+            (add_names, add_given)
+        };
         let settle = |st: &State, open: &mut Vec<usize>| {
             let unique = self.unique_members(items, group, st);
             open.retain(|i| !unique.contains(i));

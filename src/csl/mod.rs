@@ -680,3 +680,105 @@ pub fn suffix_letters(n: usize) -> String {
 pub fn collate(a: &str, b: &str) -> Ordering {
     sort::fold(a).cmp(&sort::fold(b))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn style(body: &str) -> String {
+        format!(
+            r#"<style xmlns="http://purl.org/net/xbiblio/csl" version="1.0" class="in-text">{body}</style>"#
+        )
+    }
+
+    fn item() -> Value {
+        json!({"id": "a", "type": "book", "title": "T", "author": [{"family": "Poe", "given": "Edgar"}],
+            "issued": {"date-parts": [[2019], [2020]]}})
+    }
+
+    #[test]
+    fn self_calling_macros_stop() {
+        // The renderer's own bounds, without the style guard in front.
+        let xml = style(
+            r#"<macro name="m"><text macro="m"/><text macro="m"/><text variable="title"/></macro>
+            <citation><layout><text macro="m"/></layout></citation>
+            <bibliography><layout><text macro="m"/></layout></bibliography>"#,
+        );
+        let p = Processor::new(&xml, None).unwrap();
+        let out = p.bibliography(&[item()], Format::Text);
+        assert_eq!(out.len(), 1);
+        assert!(out[0].starts_with('T'), "{out:?}");
+    }
+
+    #[test]
+    fn deep_styles_are_refused_and_bad_xml_is_an_error() {
+        let deep = format!(
+            "{}{}",
+            "<group>".repeat(style::MAX_STYLE_DEPTH + 1),
+            "</group>".repeat(style::MAX_STYLE_DEPTH + 1)
+        );
+        assert!(Processor::new(
+            &style(&format!("<citation><layout>{deep}</layout></citation>")),
+            None
+        )
+        .is_err());
+        assert!(Processor::new("<style><citation>", None).is_err());
+        assert!(Processor::new("not xml", None).is_err());
+        assert!(Processor::new(&style(""), None).is_err());
+        assert!(Processor::new(
+            &style("<citation><layout/></citation>"),
+            Some("<locale><terms>")
+        )
+        .is_err());
+    }
+
+    #[test]
+    fn odd_items_render_without_panicking() {
+        let xml = style(
+            r#"<citation disambiguate-add-names="true" disambiguate-add-givenname="true" disambiguate-add-year-suffix="true" collapse="year-suffix-ranged">
+              <layout delimiter="; "><names variable="author"><name form="short"/></names><date variable="issued" prefix=" "><date-part name="year"/></date></layout></citation>
+            <bibliography subsequent-author-substitute="---"><sort><key variable="author"/><key macro="x"/></sort>
+              <layout><names variable="author"><name name-as-sort-order="all" initialize-with=". "/></names>
+              <date variable="issued" form="text" prefix=" "/><number variable="volume" form="roman" prefix=" "/>
+              <text variable="page" prefix=" "/><label variable="page" prefix=" "/></layout></bibliography>"#,
+        );
+        let p = Processor::new(&xml, None).unwrap();
+        let items = vec![
+            json!({"type": "book"}),
+            json!({"type": "book", "author": [{"family": ""}, {"given": "Å-é"}, {"literal": "<i>x"}, 7]}),
+            json!({"type": "book", "issued": {"date-parts": [[-40000, 99, -3], ["x"]]}, "volume": "99999999999999999999"}),
+            json!({"type": "book", "issued": {"raw": "2020-05-17/"}, "page": "-", "title": "<b><i>'\"\u{2019}"}),
+            json!({"type": "book", "issued": {"date-parts": [[2020, 21]]}, "page": "10-2, 3-1"}),
+            item(),
+            item(),
+        ];
+        // The bare item renders nothing and has no entry; every other one has one.
+        let entries = p.bibliography(&items, Format::Html);
+        assert_eq!(entries.len(), items.len() - 1);
+        assert!(entries.iter().all(|e| !e.is_empty()));
+        let cites: Vec<Vec<Cite>> = (0..items.len() + 2)
+            .map(|i| {
+                vec![Cite {
+                    item: i,
+                    locator: Some("1-2".into()),
+                    ..Cite::default()
+                }]
+            })
+            .collect();
+        assert_eq!(p.citations(&items, &cites, Format::Text).len(), cites.len());
+    }
+
+    #[test]
+    fn a_date_range_renders() {
+        let xml = style(
+            r#"<citation><layout><text variable="title"/></layout></citation>
+            <bibliography><layout><date variable="issued" form="text"/></layout></bibliography>"#,
+        );
+        let p = Processor::new(&xml, None).unwrap();
+        assert_eq!(
+            p.bibliography(&[item()], Format::Text),
+            vec!["2019\u{2013}2020"]
+        );
+    }
+}

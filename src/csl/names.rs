@@ -201,9 +201,8 @@ impl<'a> Renderer<'a> {
         let o = if level > 0 {
             expanded = NameOpts {
                 form: "long".into(),
-                initialize_with: if level == 1 && o.form == "short" {
-                    o.initialize_with.clone()
-                } else if level == 1 {
+                // Level 1: initials where the style initializes; level 2: full given names.
+                initialize_with: if level == 1 {
                     o.initialize_with.clone()
                 } else {
                     None

@@ -266,6 +266,22 @@ mod tests {
     }
 
     #[test]
+    fn alike_works_with_many_authors_stay_cheap() {
+        // Disambiguation re-renders alike cites per added name: bounded, so this many alike
+        // works by this many authors still render quickly.
+        let authors: Vec<Value> = (0..300)
+            .map(|i| json!({"family": format!("F{i}"), "given": "G"}))
+            .collect();
+        let sources: Vec<Value> = (0..200)
+            .map(|_| json!({"type": "book", "title": "T", "author": authors, "issued": {"date-parts": [[2020]]}}))
+            .collect();
+        let started = std::time::Instant::now();
+        let refs = render_references(&sources, None, &RenderOptions::default()).unwrap();
+        assert_eq!(refs.len(), 200);
+        assert!(started.elapsed() < std::time::Duration::from_secs(20), "{:?}", started.elapsed());
+    }
+
+    #[test]
     fn html_escapes_metadata() {
         let mut item = poe();
         item["title"] = json!("<script>x</script> & co");
