@@ -54,7 +54,7 @@ export function compare(style) {
 const FLOORS = {
   apa: 44,
   "modern-language-association": 44,
-  "chicago-author-date": 41,
+  "chicago-author-date": 44,
   ieee: 44,
   nature: 44,
   vancouver: 44,
