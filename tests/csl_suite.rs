@@ -160,6 +160,64 @@ fn cite_of(v: &Value, ids: &HashMap<String, usize>) -> Option<Cite> {
     })
 }
 
+/// Replays `processCitationCluster` calls (each: a citation, the citations before it and after
+/// it) and prints the final document the way citeproc-js's runner does: one line per citation,
+/// `>>[i]` for those the last call rendered anew or changed, `..[i]` for the others.
+fn replay_citations(
+    p: &Processor,
+    items: &[Value],
+    ids: &HashMap<String, usize>,
+    calls: &[Value],
+    format: Format,
+) -> String {
+    let mut known: HashMap<String, Vec<Cite>> = HashMap::new();
+    let mut previous: HashMap<String, String> = HashMap::new();
+    let mut lines = Vec::new();
+    for (n, call) in calls.iter().enumerate() {
+        let Some(citation) = call.get(0) else {
+            continue;
+        };
+        let Some(id) = citation.get("citationID").and_then(Value::as_str) else {
+            continue;
+        };
+        let cites: Vec<Cite> = citation
+            .get("citationItems")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(|c| cite_of(c, ids))
+            .collect();
+        known.insert(id.to_owned(), cites);
+        let ids_of = |v: Option<&Value>| -> Vec<String> {
+            v.and_then(Value::as_array)
+                .map(|a| {
+                    a.iter()
+                        .filter_map(|p| p.get(0).and_then(Value::as_str).map(str::to_owned))
+                        .collect()
+                })
+                .unwrap_or_default()
+        };
+        let mut order = ids_of(call.get(1));
+        order.push(id.to_owned());
+        order.extend(ids_of(call.get(2)));
+        let clusters: Vec<Vec<Cite>> = order
+            .iter()
+            .map(|c| known.get(c).cloned().unwrap_or_default())
+            .collect();
+        let rendered = p.citations(items, &clusters, format);
+        let last = n + 1 == calls.len();
+        lines.clear();
+        for (k, (cid, text)) in order.iter().zip(rendered.iter()).enumerate() {
+            if last {
+                let fresh = cid == id || previous.get(cid) != Some(text);
+                lines.push(format!("{}[{k}] {text}", if fresh { ">>" } else { ".." }));
+            }
+        }
+        previous = order.iter().cloned().zip(rendered).collect();
+    }
+    lines.join("\n")
+}
+
 enum Outcome {
     Pass,
     Fail(String),
@@ -266,8 +324,17 @@ fn run_fixture(sec: &HashMap<String, String>) -> Outcome {
             }
         }
         "citation" => {
-            if sec.contains_key("CITATIONS") {
-                return Outcome::Unsupported;
+            if let Some(calls) = sec.get("CITATIONS") {
+                let Ok(Value::Array(calls)) = serde_json::from_str::<Value>(calls) else {
+                    return Outcome::Unsupported;
+                };
+                let got = replay_citations(&p, &items, &ids, &calls, format);
+                let (g, w) = (normalise(&got, plain), normalise(result, plain));
+                return if g == w {
+                    Outcome::Pass
+                } else {
+                    Outcome::Fail(format!("want {w:?}\n got {g:?}"))
+                };
             }
             let clusters: Vec<Vec<Cite>> = match sec.get("CITATION-ITEMS") {
                 Some(ci) => {
