@@ -453,7 +453,11 @@ impl Processor {
             return None;
         }
         let group_delim = cit.attr("cite-group-delimiter").unwrap_or(", ");
-        let suffix_delim = cit.attr("year-suffix-delimiter").unwrap_or(group_delim);
+        // Without its own attribute: the cite-group delimiter the style sets, else the layout's.
+        let suffix_delim = cit
+            .attr("year-suffix-delimiter")
+            .or_else(|| cit.attr("cite-group-delimiter"))
+            .unwrap_or(delimiter);
         let after_delim = cit.attr("after-collapse-delimiter").unwrap_or(delimiter);
         // Runs of adjacent cites by the same names.
         let mut groups: Vec<(Option<String>, Vec<usize>)> = Vec::new();

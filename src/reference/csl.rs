@@ -278,7 +278,11 @@ mod tests {
         let started = std::time::Instant::now();
         let refs = render_references(&sources, None, &RenderOptions::default()).unwrap();
         assert_eq!(refs.len(), 200);
-        assert!(started.elapsed() < std::time::Duration::from_secs(20), "{:?}", started.elapsed());
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(20),
+            "{:?}",
+            started.elapsed()
+        );
     }
 
     #[test]
