@@ -43,6 +43,8 @@ use style::Style;
 
 /// What rendering one cite needs besides the cite.
 struct CiteContext<'a> {
+    /// The cite is the first of its citation.
+    first: bool,
     items: &'a [Value],
     numbers: &'a HashMap<usize, usize>,
     dis: &'a disambiguate::State,
@@ -376,6 +378,7 @@ impl Processor {
                 };
                 seen.push(cite.item);
                 let ctx = CiteContext {
+                    first: k == 0,
                     items,
                     numbers: &numbers,
                     dis: &dis,
@@ -389,6 +392,7 @@ impl Processor {
                 infos.push((info, key));
             }
             let ctx = CiteContext {
+                first: false,
                 items,
                 numbers: &numbers,
                 dis: &dis,
@@ -423,7 +427,21 @@ impl Processor {
         r.given_levels = Some(ctx.dis.given.clone());
         r.cite = info.clone();
         r.suppress_author = suppress_author;
-        let out = r.render_children(&ctx.layout.children, "")?;
+        let mut out = r.render_children(&ctx.layout.children, "")?;
+        // In a note, a term opening the citation, or following a prefix that ends a sentence,
+        // starts with a capital (Ibid.); a one-word prefix is an abbreviation (Cf. ibid.).
+        let sentence_start = match cite.prefix.as_deref().map(str::trim_end) {
+            None | Some("") => ctx.first,
+            Some(p) => p.ends_with(['.', '!', '?']) && p.split_whitespace().count() > 1,
+        };
+        if sentence_start && r.starts_with_term == Some(true) && self.style.class == "note" {
+            if let Some(t) = out.first_text_mut() {
+                let mut chars = t.chars();
+                if let Some(c) = chars.next() {
+                    *t = c.to_uppercase().chain(chars).collect();
+                }
+            }
+        }
         let mut parts = Vec::new();
         if let Some(p) = &cite.prefix {
             parts.push(richtext_parse(p));

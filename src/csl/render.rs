@@ -71,6 +71,8 @@ pub struct Renderer<'a> {
     pub substitute_first_names: Option<String>,
     /// The next name list rendered is the first one (see `first_names`).
     pub capture_names: bool,
+    /// Whether the first thing rendered was a term (capitalized at the start of a citation).
+    pub starts_with_term: Option<bool>,
     /// Disambiguation: the `disambiguate="true"` condition holds.
     pub disambiguate: bool,
     /// Disambiguation: names shown with initials or given names.
@@ -105,6 +107,7 @@ impl<'a> Renderer<'a> {
             first_names: None,
             substitute_first_names: None,
             capture_names: false,
+            starts_with_term: None,
             disambiguate: false,
             given_levels: None,
             suppress_author: false,
@@ -233,7 +236,9 @@ impl<'a> Renderer<'a> {
         if self.evaluations > MAX_EVALUATIONS {
             return None;
         }
-        match node.name.as_str() {
+        let leaf = matches!(node.name.as_str(), "number" | "label" | "date" | "names")
+            || node.name == "text" && node.attr("macro").is_none();
+        let out = match node.name.as_str() {
             "text" => self.render_text(node),
             "number" => self.render_number(node),
             "label" => self.render_label(node),
@@ -242,7 +247,11 @@ impl<'a> Renderer<'a> {
             "date" => self.render_date(node),
             "names" => self.render_names(node),
             _ => None,
+        };
+        if leaf && self.starts_with_term.is_none() && out.as_ref().is_some_and(|o| !o.is_empty()) {
+            self.starts_with_term = Some(node.name == "text" && node.attr("term").is_some());
         }
+        out
     }
 
     fn render_group(&mut self, node: &super::xml::Node) -> Option<Out> {
