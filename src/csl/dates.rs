@@ -102,7 +102,7 @@ impl<'a> Renderer<'a> {
         let mut out = Vec::new();
         match end {
             None => {
-                out = self.date_parts(&parts, start, &d, &delimiter, None);
+                out = self.date_parts(&parts, start, &d, &delimiter);
                 if d.open_end() && !out.is_empty() {
                     let range_delim = parts
                         .iter()
@@ -140,15 +140,15 @@ impl<'a> Renderer<'a> {
                 if let Some(f) = b2.first_mut() {
                     f.attrs.retain(|(k, _)| k != "prefix");
                 }
-                out.extend(self.date_parts(&before, start, &d, &delimiter, None));
-                let mut first_half = self.date_parts(&b1, start, &d, &delimiter, None);
-                let second_half = self.date_parts(&b2, end, &d, &delimiter, None);
+                out.extend(self.date_parts(&before, start, &d, &delimiter));
+                let mut first_half = self.date_parts(&b1, start, &d, &delimiter);
+                let second_half = self.date_parts(&b2, end, &d, &delimiter);
                 if !first_half.is_empty() && !second_half.is_empty() {
                     first_half.push(Out::text(range_delim));
                 }
                 out.extend(first_half);
                 out.extend(second_half);
-                let tail = self.date_parts(&after, start, &d, &delimiter, None);
+                let tail = self.date_parts(&after, start, &d, &delimiter);
                 if !tail.is_empty() && !delimiter.is_empty() && !out.is_empty() {
                     out.push(Out::text(delimiter.clone()));
                 }
@@ -173,7 +173,6 @@ impl<'a> Renderer<'a> {
         p: [i32; 3],
         d: &DateVal,
         delimiter: &str,
-        _: Option<()>,
     ) -> Vec<Out> {
         let mut out: Vec<Out> = Vec::new();
         for part in parts {

@@ -29,7 +29,6 @@ mod superscript;
 mod text_case;
 pub mod xml;
 
-use std::cmp::Ordering;
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -242,9 +241,6 @@ impl Processor {
         let dis = self.disambiguate(items, &order);
         let quotes = self.quotes();
         let sas = bib.attr("subsequent-author-substitute");
-        let sas_rule = bib
-            .attr("subsequent-author-substitute-rule")
-            .unwrap_or("complete-all");
         let second_field = bib.attr("second-field-align").is_some();
         let mut previous_names: Option<String> = None;
         let mut entries = Vec::new();
@@ -253,13 +249,9 @@ impl Processor {
             let d = dis.items.get(&i).cloned().unwrap_or_default();
             let (mut out, names) = self.render_entry(items, i, number, &d, layout, None);
             if let (Some(sub), Some(n)) = (sas, &names) {
+                // Every rule replaces names that all match (the partial rules, which replace
+                // the leading matching names only, are not supported yet).
                 if previous_names.as_deref() == Some(n.as_str()) && !n.is_empty() {
-                    let replacement = if sas_rule == "complete-each" {
-                        "\u{1}each"
-                    } else {
-                        sub
-                    };
-                    let _ = replacement;
                     out = self.render_entry(items, i, number, &d, layout, Some(sub)).0;
                 }
             }
@@ -696,11 +688,6 @@ pub fn suffix_letters(n: usize) -> String {
         n = n / 26 - 1;
     }
     s.iter().rev().collect()
-}
-
-/// Compares two strings as bibliography sort keys do (for callers sorting by hand).
-pub fn collate(a: &str, b: &str) -> Ordering {
-    sort::fold(a).cmp(&sort::fold(b))
 }
 
 #[cfg(test)]

@@ -81,9 +81,4 @@ impl Style {
             tests_disambiguate,
         })
     }
-
-    /// An option attribute of the citation or bibliography element.
-    pub fn opt<'a>(node: Option<&'a Node>, name: &str) -> Option<&'a str> {
-        node.and_then(|n| n.attr(name))
-    }
 }
