@@ -157,6 +157,7 @@ fn cite_of(v: &Value, ids: &HashMap<String, usize>) -> Option<Cite> {
             .get("author-only")
             .and_then(Value::as_bool)
             .unwrap_or(false),
+        note: None,
     })
 }
 
@@ -180,12 +181,18 @@ fn replay_citations(
         let Some(id) = citation.get("citationID").and_then(Value::as_str) else {
             continue;
         };
+        let note = citation
+            .pointer("/properties/noteIndex")
+            .and_then(Value::as_u64)
+            .and_then(|n| u32::try_from(n).ok())
+            .filter(|&n| n > 0);
         let cites: Vec<Cite> = citation
             .get("citationItems")
             .and_then(Value::as_array)
             .into_iter()
             .flatten()
             .filter_map(|c| cite_of(c, ids))
+            .map(|c| Cite { note, ..c })
             .collect();
         known.insert(id.to_owned(), cites);
         let ids_of = |v: Option<&Value>| -> Vec<String> {

@@ -40,6 +40,9 @@ use output::{Out, Quotes, Span};
 use render::{CiteInfo, Mode, Renderer};
 use style::Style;
 
+/// CSL's default `near-note-distance`.
+const DEFAULT_NEAR_NOTE_DISTANCE: u32 = 5;
+
 /// What rendering one cite needs besides the cite.
 struct CiteContext<'a> {
     /// The cite is the first of its citation.
@@ -61,6 +64,8 @@ pub struct Cite {
     pub suffix: Option<String>,
     pub suppress_author: bool,
     pub author_only: bool,
+    /// The footnote the citation sits in (note styles; `None` in the text).
+    pub note: Option<u32>,
 }
 
 /// A parsed style with its locale, ready to render.
@@ -323,6 +328,12 @@ impl Processor {
         let delimiter = layout.attr("delimiter").unwrap_or("");
         let sort = cit.child("sort");
         let mut last_cited: Vec<(usize, Option<String>)> = Vec::new();
+        let mut first_notes: HashMap<usize, u32> = HashMap::new();
+        let mut last_notes: HashMap<usize, u32> = HashMap::new();
+        let near_distance: u32 = cit
+            .attr("near-note-distance")
+            .and_then(|d| d.parse().ok())
+            .unwrap_or(DEFAULT_NEAR_NOTE_DISTANCE);
         let mut seen: Vec<usize> = Vec::new();
         let mut results = Vec::new();
         for c in citations {
@@ -368,6 +379,16 @@ impl Processor {
                 } else {
                     render::POSITION_SUBSEQUENT
                 };
+                // Note numbers: where the work was first cited, and whether its last cite is
+                // near (within `near-note-distance` notes).
+                if let Some(note) = cite.note {
+                    info.first_note = first_notes.get(&cite.item).copied();
+                    info.near_note = last_notes
+                        .get(&cite.item)
+                        .is_some_and(|&last| note.saturating_sub(last) <= near_distance);
+                    first_notes.entry(cite.item).or_insert(note);
+                    last_notes.insert(cite.item, note);
+                }
                 seen.push(cite.item);
                 let ctx = CiteContext {
                     first: k == 0,
