@@ -6,7 +6,8 @@ use std::sync::{Arc, OnceLock};
 
 use super::xml::{self, Node};
 
-/// The en-US locale of the CSL project (CC BY-SA 3.0), built in so that rendering works offline.
+/// The en-US locale of the CSL project (CC BY-SA 3.0; comments and indentation removed), built
+/// in so that rendering works offline.
 pub const EN_US_XML: &str = include_str!("locales/en-US.xml");
 
 /// How deeply a locale's elements may nest.
