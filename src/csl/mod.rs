@@ -314,10 +314,14 @@ impl Processor {
         let Some(layout) = cit.child("layout") else {
             return Vec::new();
         };
+        let sort = cit.child("sort");
+        // Items register in the order they are cited, each citation in its sorted order.
         let mut registered: Vec<usize> = Vec::new();
+        let provisional = HashMap::new();
         for c in citations {
-            for cite in c {
-                if cite.item < items.len() && !registered.contains(&cite.item) {
+            let cites: Vec<&Cite> = c.iter().filter(|x| x.item < items.len()).collect();
+            for cite in self.sort_cites(items, cites, sort, &provisional) {
+                if !registered.contains(&cite.item) {
                     registered.push(cite.item);
                 }
             }
@@ -326,7 +330,6 @@ impl Processor {
         let dis = self.disambiguate(items, &order);
         let quotes = self.quotes();
         let delimiter = layout.attr("delimiter").unwrap_or("");
-        let sort = cit.child("sort");
         let mut last_cited: Vec<(usize, Option<String>)> = Vec::new();
         let mut first_notes: HashMap<usize, u32> = HashMap::new();
         let mut last_notes: HashMap<usize, u32> = HashMap::new();
@@ -338,19 +341,7 @@ impl Processor {
         let mut results = Vec::new();
         for c in citations {
             let mut cites: Vec<&Cite> = c.iter().filter(|x| x.item < items.len()).collect();
-            if let Some(sort) = sort {
-                let desc = sort::descending(sort);
-                let mut keyed: Vec<(&Cite, Vec<Option<sort::Key>>)> = cites
-                    .iter()
-                    .map(|cite| {
-                        let mut r = self.renderer(items, cite.item, Mode::Citation);
-                        r.citation_number = numbers.get(&cite.item).copied();
-                        (*cite, r.sort_keys(sort))
-                    })
-                    .collect();
-                keyed.sort_by(|a, b| sort::compare(&a.1, &b.1, &desc));
-                cites = keyed.into_iter().map(|(c, _)| c).collect();
-            }
+            cites = self.sort_cites(items, cites, sort, &numbers);
             let mut rendered: Vec<(Out, &Cite)> = Vec::new();
             let mut infos: Vec<(CiteInfo, Option<String>)> = Vec::new();
             for (k, cite) in cites.iter().enumerate() {
@@ -421,6 +412,30 @@ impl Processor {
             results.push(output::write(&out, format, &quotes));
         }
         results
+    }
+
+    /// The cites of one citation in the style's citation order.
+    fn sort_cites<'c>(
+        &self,
+        items: &[Value],
+        cites: Vec<&'c Cite>,
+        sort: Option<&xml::Node>,
+        numbers: &HashMap<usize, usize>,
+    ) -> Vec<&'c Cite> {
+        let Some(sort) = sort else {
+            return cites;
+        };
+        let desc = sort::descending(sort);
+        let mut keyed: Vec<(&Cite, Vec<Option<sort::Key>>)> = cites
+            .into_iter()
+            .map(|cite| {
+                let mut r = self.renderer(items, cite.item, Mode::Citation);
+                r.citation_number = numbers.get(&cite.item).copied();
+                (cite, r.sort_keys(sort))
+            })
+            .collect();
+        keyed.sort_by(|a, b| sort::compare(&a.1, &b.1, &desc));
+        keyed.into_iter().map(|(c, _)| c).collect()
     }
 
     /// One cite with its affixes, and the text of its first names (for grouping).
