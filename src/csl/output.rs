@@ -142,6 +142,25 @@ impl Default for Quotes {
     }
 }
 
+/// What happens when punctuation follows punctuation (citeproc-js's table): the second mark
+/// is dropped (`?.` → `?`), replaces the first (`:!` → `!`), or both stay (`.:`).
+#[derive(PartialEq)]
+enum Collision {
+    Drop,
+    Replace,
+    Keep,
+}
+
+fn collide(prev: Option<char>, next: char) -> Collision {
+    match (prev, next) {
+        (Some(':' | ';' | '!' | '?'), ':') => Collision::Drop,
+        (Some(':' | '.' | ';' | '!' | '?'), '.') => Collision::Drop,
+        (Some(':' | ';'), '!' | '?') => Collision::Replace,
+        (Some(p), c) if p == c => Collision::Drop,
+        _ => Collision::Keep,
+    }
+}
+
 enum Tok {
     Text(String),
     Tag(String),
@@ -196,20 +215,22 @@ impl Writer<'_> {
                     } else {
                         quotes_tail.chars().last()
                     };
-                    let drop = match (target_last, first) {
-                        (Some(p), c) if p == c && c != '!' && c != '?' => true,
-                        (Some('!' | '?'), '.') => true,
-                        (Some('!' | '?' | '.'), ',') if moves_in => false,
-                        (Some(':' | ';'), '.') => false,
-                        _ => false,
-                    };
-                    if drop {
-                        s.remove(0);
-                    } else if moves_in {
-                        s.remove(0);
-                        prev.truncate(body_len);
-                        prev.push(first);
-                        prev.push_str(&quotes_tail);
+                    match collide(target_last, first) {
+                        Collision::Drop => {
+                            s.remove(0);
+                        }
+                        Collision::Replace if quotes_tail.is_empty() => {
+                            s.remove(0);
+                            prev.pop();
+                            prev.push(first);
+                        }
+                        _ if moves_in => {
+                            s.remove(0);
+                            prev.truncate(body_len);
+                            prev.push(first);
+                            prev.push_str(&quotes_tail);
+                        }
+                        _ => {}
                     }
                 }
             }
