@@ -505,10 +505,17 @@ impl Processor {
             .or_else(|| cit.attr("cite-group-delimiter"))
             .unwrap_or(delimiter);
         let after_delim = cit.attr("after-collapse-delimiter").unwrap_or(delimiter);
-        // Runs of adjacent cites by the same names.
+        // Cites by the same names sit together: in a sorted citation wherever they were sorted
+        // to (in order of the first), otherwise only when adjacent.
+        let anywhere = cit.child("sort").is_some();
         let mut groups: Vec<(Option<String>, Vec<usize>)> = Vec::new();
         for (k, (_, key)) in infos.iter().enumerate() {
-            match groups.last_mut().filter(|(g, _)| g.is_some() && g == key) {
+            let found = if anywhere {
+                groups.iter_mut().find(|(g, _)| g.is_some() && g == key)
+            } else {
+                groups.last_mut().filter(|(g, _)| g.is_some() && g == key)
+            };
+            match found {
                 Some((_, members)) => members.push(k),
                 None => groups.push((key.clone(), vec![k])),
             }
