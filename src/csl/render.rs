@@ -314,6 +314,14 @@ impl<'a> Renderer<'a> {
                 {
                     Out::text(self.format_page_range(&value))
                 }
+                // Other numeric locators (chapters, sections) get the en dash only.
+                "locator" if is_numeric(&value) && value.contains('-') => Out::text(
+                    value
+                        .split('-')
+                        .map(str::trim)
+                        .collect::<Vec<_>>()
+                        .join("\u{2013}"),
+                ),
                 "citation-number" | "first-reference-note-number" => Out::text(value),
                 "URL" | "DOI" => {
                     let prefix = node.attr("prefix").unwrap_or("");
