@@ -494,7 +494,14 @@ impl<'a> Renderer<'a> {
                 "number-of-pages" | "number-of-volumes" => {
                     value.trim().parse::<i64>().map(|n| n > 1).unwrap_or(false)
                 }
-                _ => is_plural(&value),
+                _ => {
+                    // "213 et 235": the locale's own "and" joins numbers too.
+                    let and = format!(" {} ", self.term("and", TermForm::Long, false));
+                    is_plural(&value)
+                        || !and.trim().is_empty()
+                            && value.contains(&and)
+                            && value.chars().filter(char::is_ascii_digit).count() > 1
+                }
             },
         };
         let form = TermForm::parse(node.attr("form"));
