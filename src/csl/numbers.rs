@@ -67,28 +67,41 @@ impl<'a> Renderer<'a> {
                 .map(str::trim)
                 .filter(|p| !p.is_empty())
                 .collect();
-            match parts.as_slice() {
-                [a, b]
-                    if a.chars().all(|c| c.is_ascii_digit())
-                        && b.chars().all(|c| c.is_ascii_digit()) =>
-                {
-                    let full = expand(a, b);
-                    let end = match format {
-                        Some("minimal") => minimal(a, &full, 1),
-                        Some("minimal-two") => minimal(a, &full, 2),
-                        Some("chicago" | "chicago-15") => chicago(a, b, true),
-                        Some("chicago-16") => chicago(a, b, false),
-                        Some("expanded") => full,
-                        _ => (*b).to_owned(),
-                    };
-                    out.push_str(a);
-                    out.push_str(&delim);
-                    out.push_str(&end);
+            let shorten = |a: &str, b: &str| -> String {
+                let full = expand(a, b);
+                match format {
+                    Some("minimal") => minimal(a, &full, 1),
+                    Some("minimal-two") => minimal(a, &full, 2),
+                    Some("chicago" | "chicago-15") => chicago(a, b, true),
+                    Some("chicago-16") => chicago(a, b, false),
+                    Some("expanded") => full,
+                    _ => b.to_owned(),
                 }
-                [a, b] if !piece.contains(" - ") => {
+            };
+            let digits = |x: &str| !x.is_empty() && x.chars().all(|c| c.is_ascii_digit());
+            match parts.as_slice() {
+                [a, b] if digits(a) && digits(b) => {
                     out.push_str(a);
                     out.push_str(&delim);
-                    out.push_str(b);
+                    out.push_str(&shorten(a, b));
+                }
+                [a, b] => {
+                    // A shared prefix (N110-N115, 8n11564-8n11568) ranges over the numbers;
+                    // anything else (110-N6, Michaelson-Morely) is left with its hyphen.
+                    let ((pa, na), (pb, nb)) = (split_prefix(a), split_prefix(b));
+                    if !pa.is_empty() && pa == pb && digits(na) && digits(nb) {
+                        out.push_str(a);
+                        out.push_str(&delim);
+                        let end = shorten(na, nb);
+                        if format == Some("expanded") || end.len() == na.len() && format.is_none() {
+                            out.push_str(pb);
+                        }
+                        out.push_str(&end);
+                    } else {
+                        out.push_str(a);
+                        out.push('-');
+                        out.push_str(b);
+                    }
                 }
                 _ => out.push_str(piece),
             }
@@ -157,6 +170,19 @@ impl<'a> Renderer<'a> {
         let content = Out::text(text);
         Some(self.decorate(node, content, true))
     }
+}
+
+/// `8n11564` → (`8n`, `11564`): the trailing digits and what comes before them.
+fn split_prefix(x: &str) -> (&str, &str) {
+    let num_start = x
+        .char_indices()
+        .rev()
+        .find(|(_, c)| !c.is_ascii_digit())
+        .map_or(0, |(i, c)| i + c.len_utf8());
+    (
+        x.get(..num_start).unwrap_or(""),
+        x.get(num_start..).unwrap_or(""),
+    )
 }
 
 fn expand(a: &str, b: &str) -> String {
