@@ -99,6 +99,17 @@ impl<'a> Renderer<'a> {
         };
         let start = d.start();
         let end = d.end();
+        // Parts with no value at either end render nothing and take no part in ranges.
+        let mut parts = parts;
+        parts.retain(|p| {
+            let has = |x: [i32; 3]| match p.attr("name") {
+                Some("year") => x[0] != 0,
+                Some("month") => x[1] != 0 || d.season.is_some(),
+                Some("day") => x[2] != 0 && x[1] != 0,
+                _ => false,
+            };
+            has(start) || end.is_some_and(has)
+        });
         let mut out = Vec::new();
         match end {
             None => {

@@ -601,7 +601,15 @@ impl Processor {
                     continue;
                 }
                 let (info, _) = infos.get(m).cloned().unwrap_or_default();
-                parts.push(Out::text(group_delim));
+                // After a run collapsed to suffixes, the after-collapse delimiter.
+                let after_run = mode.starts_with("year-suffix")
+                    && k >= 2
+                    && members.get(k - 1).and_then(|&x| suffix_of(x)).is_some()
+                    && members
+                        .get(k - 2)
+                        .zip(members.get(k - 1))
+                        .is_some_and(|(&x, &y)| year_of(x).is_some() && year_of(x) == year_of(y));
+                parts.push(Out::text(if after_run { after_delim } else { group_delim }));
                 if let Some((out, _)) =
                     self.render_cite(ctx, cite, &info, collapse_year || cite.suppress_author)
                 {

@@ -377,9 +377,20 @@ impl<'a> Renderer<'a> {
         if let Some(t) = node.attr("term") {
             let plural = node.attr("plural") == Some("true");
             let form = TermForm::parse(node.attr("form"));
-            let s = self.term(t, form, plural);
+            let mut s = self.term(t, form, plural);
             if s.is_empty() {
                 return None;
+            }
+            // Without a date, the implicit year suffix follows "n.d.": n.d.-a.
+            if t == "no date"
+                && self.mode == Mode::Citation
+                && !self.style.renders_year_suffix
+                && !self.year_suffix_done
+            {
+                if let Some(ys) = self.year_suffix.clone() {
+                    s = format!("{s}-{ys}");
+                    self.year_suffix_done = true;
+                }
             }
             let content = self.strip_periods(node, richtext::parse(&s));
             return Some(self.decorate(node, content, true));
