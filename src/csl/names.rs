@@ -67,6 +67,16 @@ pub fn initialize(given: &str, with: &str, initialize: bool, hyphen: bool) -> St
             continue;
         }
         let single = word.chars().count() == 1;
+        // A lowercase word among given names is a particle and stays whole: J.B. de C.M.
+        if word.chars().next().is_some_and(char::is_lowercase) && !single {
+            out = out.trim_end().to_owned();
+            if !out.is_empty() {
+                out.push(' ');
+            }
+            out.push_str(word);
+            out.push(' ');
+            continue;
+        }
         if abbreviated || single {
             out.push_str(word);
             out.push_str(with);
