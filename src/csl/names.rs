@@ -279,6 +279,36 @@ impl<'a> Renderer<'a> {
             }
             return Out::group(parts);
         }
+        let family_el = name_el.and_then(|e| {
+            e.children_named("name-part")
+                .find(|p| p.attr("name") == Some("family"))
+        });
+        let family_affixes =
+            family_el.is_some_and(|f| f.attr("prefix").is_some() || f.attr("suffix").is_some());
+        if family_affixes && !n.dropping.is_empty() {
+            // The family name-part's affixes enclose the particles before it and the suffix:
+            // [Jean] (de La Fontaine III).
+            let mut inner = vec![self.part(None, "given", n.dropping.clone())];
+            if !n.dropping.ends_with(['\'', '\u{2019}']) {
+                inner.push(Out::text(" "));
+            }
+            inner.push(self.part_formatting_only(name_el, "family", family_core));
+            if !n.suffix.is_empty() {
+                inner.push(Out::text(suffix_sep));
+                inner.push(Out::text(n.suffix.clone()));
+            }
+            let mut parts = Vec::new();
+            if !given.is_empty() {
+                parts.push(self.part(name_el, "given", given));
+                parts.push(Out::text(" "));
+            }
+            let family = Out::group(inner);
+            parts.push(match family_el {
+                Some(f) => self.decorate(&affixes_only(f), family, false),
+                None => family,
+            });
+            return Out::group(parts);
+        }
         let giv = join_words(&[&given, &n.dropping]);
         let mut parts = Vec::new();
         if !giv.is_empty() {
@@ -295,6 +325,23 @@ impl<'a> Renderer<'a> {
             parts.push(Out::text(n.suffix.clone()));
         }
         Out::group(parts)
+    }
+
+    /// A name-part's formatting and text case, without its affixes.
+    fn part_formatting_only(&self, name_el: Option<&Node>, which: &str, text: String) -> Out {
+        let Some(el) = name_el.and_then(|n| {
+            n.children_named("name-part")
+                .find(|p| p.attr("name") == Some(which))
+        }) else {
+            return super::richtext::parse(&text);
+        };
+        let mut content = super::richtext::parse(&text);
+        if let Some(case) = el.attr("text-case") {
+            text_case::apply(&mut content, case, true);
+        }
+        let mut bare = strip_case(el);
+        bare.attrs.retain(|(k, _)| k != "prefix" && k != "suffix");
+        self.decorate(&bare, content, false)
     }
 
     /// A name list, or its count for `form="count"`.
@@ -588,6 +635,20 @@ impl<'a> Renderer<'a> {
             ..Span::default()
         }));
         Some(self.decorate(node, out, false))
+    }
+}
+
+/// A copy of an element with only its affixes.
+fn affixes_only(n: &Node) -> Node {
+    Node {
+        name: n.name.clone(),
+        attrs: n
+            .attrs
+            .iter()
+            .filter(|(k, _)| k == "prefix" || k == "suffix")
+            .cloned()
+            .collect(),
+        ..Node::default()
     }
 }
 
