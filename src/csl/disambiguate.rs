@@ -35,6 +35,8 @@ pub struct Disamb {
 pub struct State {
     pub items: HashMap<usize, Disamb>,
     pub given: Rc<GivenLevels>,
+    /// Under a `primary-name` rule, only first names are expanded.
+    pub primary_only: bool,
 }
 
 pub fn name_key(n: &Name) -> (String, String) {
@@ -57,7 +59,14 @@ const NAME_VARS: &[&str] = &["author", "editor", "translator", "composer", "dire
 
 impl Processor {
     /// The plain text of an item's cite under a disambiguation state.
-    fn cite_key(&self, items: &[Value], i: usize, d: &Disamb, given: &Rc<GivenLevels>) -> String {
+    fn cite_key(
+        &self,
+        items: &[Value],
+        i: usize,
+        d: &Disamb,
+        given: &Rc<GivenLevels>,
+        primary_only: bool,
+    ) -> String {
         let Some(layout) = self.style.citation.as_ref().and_then(|c| c.child("layout")) else {
             return String::new();
         };
@@ -65,6 +74,7 @@ impl Processor {
         r.names_min = d.names_min;
         r.disambiguate = d.condition;
         r.given_levels = Some(given.clone());
+        r.given_primary_only = primary_only;
         r.render_children(&layout.children, "")
             .map(|o| o.plain())
             .unwrap_or_default()
@@ -91,6 +101,7 @@ impl Processor {
         } else {
             2
         };
+        st.primary_only = add_given && rule.starts_with("primary-name");
         if add_given && rule != "by-cite" {
             st.given = Rc::new(self.global_given_levels(items, order, rule, max_level));
         }
@@ -103,7 +114,7 @@ impl Processor {
                 .iter()
                 .map(|&i| {
                     let d = st.items.get(&i).cloned().unwrap_or_default();
-                    self.cite_key(items, i, &d, &st.given)
+                    self.cite_key(items, i, &d, &st.given, st.primary_only)
                 })
                 .collect()
         };
@@ -153,7 +164,7 @@ impl Processor {
             .iter()
             .map(|&i| {
                 let d = st.items.get(&i).cloned().unwrap_or_default();
-                self.cite_key(items, i, &d, &st.given)
+                self.cite_key(items, i, &d, &st.given, st.primary_only)
             })
             .collect();
         let mut counts: HashMap<&String, usize> = HashMap::new();
@@ -298,6 +309,10 @@ impl Processor {
             } else {
                 max_level
             };
+            // Initials that cannot tell the people apart are no use under a -with-initials rule.
+            if level == 1 && inits.len() != givens.len() {
+                continue;
+            }
             for g in givens {
                 levels.insert((family.clone(), g), level);
             }

@@ -453,6 +453,7 @@ impl Processor {
         r.names_min = d.names_min;
         r.disambiguate = d.condition;
         r.given_levels = Some(ctx.dis.given.clone());
+        r.given_primary_only = ctx.dis.primary_only;
         r.cite = info.clone();
         r.suppress_author = suppress_author;
         let mut out = r.render_children(&ctx.layout.children, "")?;

@@ -191,7 +191,14 @@ impl<'a> Renderer<'a> {
         self.decorate(&strip_case(el), content, false)
     }
 
-    fn render_name(&self, n: &Name, inverted: bool, o: &NameOpts, name_el: Option<&Node>) -> Out {
+    fn render_name(
+        &self,
+        n: &Name,
+        position: usize,
+        inverted: bool,
+        o: &NameOpts,
+        name_el: Option<&Node>,
+    ) -> Out {
         if n.family.is_empty() && n.literal.is_empty() {
             // Only a given name (Banksy): written as it is.
             return Out::text(n.given.clone());
@@ -206,7 +213,11 @@ impl<'a> Renderer<'a> {
         }
         let roman = is_romanesque(&format!("{}{}", n.family, n.given));
         // Disambiguation may show initials or the full given name.
-        let level = super::disambiguate::level_of(self.given_levels.as_ref(), n);
+        let level = if self.given_primary_only && position > 0 {
+            0
+        } else {
+            super::disambiguate::level_of(self.given_levels.as_ref(), n)
+        };
         let expanded;
         let o = if level > 0 {
             expanded = NameOpts {
@@ -380,7 +391,7 @@ impl<'a> Renderer<'a> {
             };
             // A literal (institutional) name is never inverted.
             let inverted = inverted && !n.is_literal();
-            rendered.push((self.render_name(n, inverted, &o, name_el), inverted));
+            rendered.push((self.render_name(n, i, inverted, &o, name_el), inverted));
         }
         let name_node_fmt = name_el;
         let and_term = match o.and.as_deref() {
@@ -426,7 +437,7 @@ impl<'a> Renderer<'a> {
                     let inverted = o.name_as_sort_order.as_deref() == Some("all");
                     parts.push(Out::text(o.delimiter.clone()));
                     parts.push(Out::text("\u{2026} "));
-                    parts.push(self.render_name(last, inverted, &o, name_el));
+                    parts.push(self.render_name(last, count - 1, inverted, &o, name_el));
                 }
             } else {
                 let term = et_al_el.and_then(|e| e.attr("term")).unwrap_or("et-al");

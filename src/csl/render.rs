@@ -77,6 +77,8 @@ pub struct Renderer<'a> {
     pub disambiguate: bool,
     /// Disambiguation: names shown with initials or given names.
     pub given_levels: Option<std::rc::Rc<super::disambiguate::GivenLevels>>,
+    /// The levels apply to the first name of a list only (`primary-name` rules).
+    pub given_primary_only: bool,
     /// Whether a date rendered its year (for the implicit year-suffix).
     pub suppress_author: bool,
 }
@@ -110,6 +112,7 @@ impl<'a> Renderer<'a> {
             starts_with_term: None,
             disambiguate: false,
             given_levels: None,
+            given_primary_only: false,
             suppress_author: false,
         }
     }
