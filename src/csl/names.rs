@@ -96,15 +96,15 @@ pub fn initialize(given: &str, with: &str, initialize: bool, hyphen: bool) -> St
             let Some(c) = piece.chars().next() else {
                 continue;
             };
+            // A lowercase part after a hyphen gives no initial: Guo-ping → G.
+            if !first && c.is_lowercase() {
+                continue;
+            }
             if !first && hyphen {
                 out = out.trim_end().to_owned();
                 out.push('-');
             }
-            if first || !c.is_lowercase() {
-                out.extend(c.to_uppercase());
-            } else {
-                out.push(c);
-            }
+            out.extend(c.to_uppercase());
             out.push_str(with);
             first = false;
         }
