@@ -537,7 +537,11 @@ impl Processor {
         let mut parts: Vec<Out> = Vec::new();
         let mut previous_was_group = false;
         for (_, members) in &groups {
-            if !parts.is_empty() {
+            let first_cite = members
+                .first()
+                .and_then(|&m| rendered.get(m))
+                .map(|(_, c)| *c);
+            if !parts.is_empty() && !first_cite.is_some_and(prefix_punctuated) {
                 parts.push(Out::text(if previous_was_group {
                     after_delim
                 } else {
@@ -610,10 +614,12 @@ impl Processor {
                         .get(k - 2)
                         .zip(members.get(k - 1))
                         .is_some_and(|(&x, &y)| year_of(x).is_some() && year_of(x) == year_of(y));
-                parts.push(Out::text(if after_run { after_delim } else { group_delim }));
-                if let Some((out, _)) =
-                    self.render_cite(ctx, cite, &info, collapse_year || cite.suppress_author)
+                // A cite that shows nothing once its names are gone takes no delimiter either.
+                if let Some((out, _)) = self
+                    .render_cite(ctx, cite, &info, collapse_year || cite.suppress_author)
+                    .filter(|(o, _)| !o.is_empty())
                 {
+                    parts.push(Out::text(if after_run { after_delim } else { group_delim }));
                     parts.push(out);
                 }
                 k += 1;
@@ -669,14 +675,22 @@ impl Processor {
             }
             return Out::group(parts);
         }
-        for (o, _) in rendered {
-            if !parts.is_empty() {
+        for (o, cite) in rendered {
+            if !parts.is_empty() && !prefix_punctuated(cite) {
                 parts.push(Out::text(delimiter));
             }
             parts.push(o.clone());
         }
         Out::group(parts)
     }
+}
+
+/// A cite whose prefix starts with punctuation (", cited in", ". He said") takes the place of
+/// the delimiter before it.
+fn prefix_punctuated(cite: &Cite) -> bool {
+    cite.prefix
+        .as_deref()
+        .is_some_and(|p| p.starts_with([',', '.', ';', ':']))
 }
 
 fn richtext_parse(s: &str) -> Out {

@@ -64,6 +64,7 @@ pub fn parse(s: &str) -> Out {
     let mut rest = s;
     let closing_single = last_closing_single(s);
     let last_double = s.rfind('"');
+    let last_close_double = s.rfind('\u{201d}');
     let flush = |stack: &mut Vec<(Span, &'static str)>, text: &mut String| {
         if !text.is_empty() {
             if let Some((top, _)) = stack.last_mut() {
@@ -126,6 +127,17 @@ pub fn parse(s: &str) -> Out {
                 continue;
             }
         }
+        // Typographic double quotes in the data are quotes too (they flip inside quotes).
+        if c == '\u{201c}' && room && last_close_double.is_some_and(|l| l > s.len() - rest.len()) {
+            open(&mut stack, &mut text, quote(), "\u{201d}");
+            rest = rest.get(c.len_utf8()..).unwrap_or("");
+            continue;
+        }
+        if c == '\u{201d}' && top == "\u{201d}" {
+            close(&mut stack, &mut text);
+            rest = rest.get(c.len_utf8()..).unwrap_or("");
+            continue;
+        }
         if c == '\'' {
             if top == "'" && !next.is_some_and(char::is_alphanumeric) {
                 close(&mut stack, &mut text);
@@ -158,6 +170,8 @@ pub fn parse(s: &str) -> Out {
                     top.children.push(Out::text("\""));
                 } else if close == "'" {
                     top.children.push(Out::text("\u{2019}"));
+                } else if close == "\u{201d}" {
+                    top.children.push(Out::text("\u{201c}"));
                 }
                 top.children.extend(done.children);
             }
