@@ -67,22 +67,15 @@ pub fn initialize(given: &str, with: &str, initialize: bool, hyphen: bool) -> St
             continue;
         }
         let single = word.chars().count() == 1;
-        // A lowercase word among given names is a particle and stays whole: J.B. de C.M.
-        if word.chars().next().is_some_and(char::is_lowercase) && !single {
-            out = out.trim_end().to_owned();
-            if !out.is_empty() {
-                out.push(' ');
-            }
-            out.push_str(word);
-            out.push(' ');
-            continue;
-        }
-        if abbreviated || single {
+        // A lowercase word among given names is a particle and stays whole (J.B. de C.M.), as
+        // do full names when initialize="false".
+        let particle = word.chars().next().is_some_and(char::is_lowercase) && !single;
+        if abbreviated && !particle || single {
             out.push_str(word);
             out.push_str(with);
             continue;
         }
-        if !initialize {
+        if particle || !initialize {
             out = out.trim_end().to_owned();
             if !out.is_empty() {
                 out.push(' ');
@@ -177,18 +170,31 @@ impl<'a> Renderer<'a> {
 
     /// Formats one name-part with its `<name-part>` element.
     fn part(&self, name_el: Option<&Node>, which: &str, text: String) -> Out {
+        self.name_part(name_el, which, text, true)
+    }
+
+    /// A name-part's formatting and text case, without its affixes.
+    fn part_formatting_only(&self, name_el: Option<&Node>, which: &str, text: String) -> Out {
+        self.name_part(name_el, which, text, false)
+    }
+
+    fn name_part(&self, name_el: Option<&Node>, which: &str, text: String, affixes: bool) -> Out {
+        // Names may carry markup too (`<sup>`, `<b>`).
+        let mut content = super::richtext::parse(&text);
         let Some(el) = name_el.and_then(|n| {
             n.children_named("name-part")
                 .find(|p| p.attr("name") == Some(which))
         }) else {
-            // Names may carry markup too (`<sup>`, `<b>`).
-            return super::richtext::parse(&text);
+            return content;
         };
-        let mut content = super::richtext::parse(&text);
         if let Some(case) = el.attr("text-case") {
             text_case::apply(&mut content, case, true);
         }
-        self.decorate(&strip_case(el), content, false)
+        let mut bare = strip_case(el);
+        if !affixes {
+            bare.attrs.retain(|(k, _)| k != "prefix" && k != "suffix");
+        }
+        self.decorate(&bare, content, false)
     }
 
     fn render_name(
@@ -336,23 +342,6 @@ impl<'a> Renderer<'a> {
             parts.push(Out::text(n.suffix.clone()));
         }
         Out::group(parts)
-    }
-
-    /// A name-part's formatting and text case, without its affixes.
-    fn part_formatting_only(&self, name_el: Option<&Node>, which: &str, text: String) -> Out {
-        let Some(el) = name_el.and_then(|n| {
-            n.children_named("name-part")
-                .find(|p| p.attr("name") == Some(which))
-        }) else {
-            return super::richtext::parse(&text);
-        };
-        let mut content = super::richtext::parse(&text);
-        if let Some(case) = el.attr("text-case") {
-            text_case::apply(&mut content, case, true);
-        }
-        let mut bare = strip_case(el);
-        bare.attrs.retain(|(k, _)| k != "prefix" && k != "suffix");
-        self.decorate(&bare, content, false)
     }
 
     /// A name list, or its count for `form="count"`.
