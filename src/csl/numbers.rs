@@ -80,6 +80,12 @@ impl<'a> Renderer<'a> {
             };
             let digits = |x: &str| !x.is_empty() && x.chars().all(|c| c.is_ascii_digit());
             match parts.as_slice() {
+                // Roman numerals (front matter): xxv–xxviii.
+                [a, b] if roman_numeral(a) && roman_numeral(b) => {
+                    out.push_str(a);
+                    out.push_str(&delim);
+                    out.push_str(b);
+                }
                 [a, b] if digits(a) && digits(b) => {
                     out.push_str(a);
                     out.push_str(&delim);
@@ -170,6 +176,11 @@ impl<'a> Renderer<'a> {
         let content = Out::text(text);
         Some(self.decorate(node, content, true))
     }
+}
+
+fn roman_numeral(x: &str) -> bool {
+    !x.is_empty()
+        && (x.chars().all(|c| "ivxlcdm".contains(c)) || x.chars().all(|c| "IVXLCDM".contains(c)))
 }
 
 /// `8n11564` → (`8n`, `11564`): the trailing digits and what comes before them.
