@@ -1,6 +1,7 @@
-// Rendering 1,000 references in APA with citeflow/csl (hayagriva in wasm) and with citeproc-js,
-// from the same style and locale XML, same process; plus the CSL module's size and the time
-// from loading it to its first rendered list, in a fresh process.
+// Rendering 1,000 references in APA with citeflow/csl (its own CSL engine in wasm) and with citeproc-js,
+// from the same style and locale XML, same process; plus the CSL module's size, the time from
+// loading it to its first rendered list, and the first bibliography of 10 items in a fresh
+// process for APA, MLA, Chicago and IEEE, each engine from its import to the list.
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
@@ -32,6 +33,49 @@ renderReferences([{ type: "book", title: "T", author: [{ family: "Poe", given: "
 console.log(JSON.stringify({ load: loaded - t0, first: performance.now() - loaded }));
 `;
 
+// A fresh process renders the first 10 corpus items in one style, from the import on.
+const FIRST_TEN = {
+  citeflow: (style) => `
+const t0 = performance.now();
+const { renderReferences } = await import("citeflow/csl");
+const { readFileSync } = await import("node:fs");
+const corpus = JSON.parse(readFileSync("tests/fixtures/csl-corpus.json", "utf8")).slice(0, 10);
+const refs = renderReferences(corpus, null, { style: ${JSON.stringify(style.ours)} });
+if (refs.length !== 10) throw new Error("expected 10 entries");
+console.log(JSON.stringify({ ms: performance.now() - t0 }));
+`,
+  citeproc: (style) => `
+const t0 = performance.now();
+const { default: CSL } = await import("citeproc");
+const { readFileSync } = await import("node:fs");
+const shared = process.env.CITEFLOW_SHARED ?? "../shared";
+const corpus = JSON.parse(readFileSync("tests/fixtures/csl-corpus.json", "utf8")).slice(0, 10);
+const styleXml = readFileSync(\`\${shared}/csl/styles/${style.file}.csl\`, "utf8");
+const localeXml = readFileSync(\`\${shared}/csl/locales/locales-en-US.xml\`, "utf8");
+const byId = Object.fromEntries(corpus.map((it) => [it.id, structuredClone(it)]));
+const engine = new CSL.Engine({ retrieveLocale: () => localeXml, retrieveItem: (id) => byId[id] }, styleXml, "en-US", true);
+engine.setOutputFormat("text");
+engine.updateItems(corpus.map((it) => it.id));
+const entries = engine.makeBibliography()[1];
+if (entries.length !== 10) throw new Error("expected 10 entries");
+console.log(JSON.stringify({ ms: performance.now() - t0 }));
+`,
+};
+const FIRST_STYLES = [
+  { ours: "apa", file: "apa" },
+  { ours: "mla", file: "modern-language-association" },
+  { ours: "chicago", file: "chicago-author-date" },
+  { ours: "ieee", file: "ieee" },
+];
+
+function firstTen(engine, style, probes = 3) {
+  return median(
+    Array.from({ length: probes }, () =>
+      JSON.parse(execFileSync(process.execPath, ["--input-type=module", "-e", FIRST_TEN[engine](style)], { cwd: root, encoding: "utf8" })).ms,
+    ),
+  );
+}
+
 export async function run({ runs = 5 } = {}) {
   const list = items(1000);
   const ours = () => renderReferences(list, null, { style: styleXml, locale: localeXml });
@@ -48,6 +92,11 @@ export async function run({ runs = 5 } = {}) {
   const probes = Array.from({ length: 3 }, () =>
     JSON.parse(execFileSync(process.execPath, ["--input-type=module", "-e", FIRST], { cwd: root, encoding: "utf8" })),
   );
+  const first = FIRST_STYLES.map((style) => {
+    const citeflowMs = firstTen("citeflow", style);
+    const citeprocMs = firstTen("citeproc", style);
+    return { style: style.ours, citeflowMs, citeprocMs, ratio: citeprocMs / citeflowMs };
+  });
   const wasm = readFileSync(`${root}pkg/gen/csl/citeflow_csl_bg.wasm`);
   return {
     name: "csl",
@@ -58,12 +107,16 @@ export async function run({ runs = 5 } = {}) {
     firstRenderMs: median(probes.map((p) => p.first)),
     bytes: wasm.length,
     gzipBytes: gzipSync(wasm, { level: 9 }).length,
+    first,
   };
 }
 
 export function print(r) {
   console.log(`CSL: 1,000 APA references: citeflow ${r.citeflowMs.toFixed(0)} ms, citeproc-js ${r.citeprocMs.toFixed(0)} ms (ratio ${r.ratio.toFixed(2)} = citeproc time / citeflow time)`);
   console.log(`CSL module: ${r.bytes} B, ${r.gzipBytes} B gzip; load ${r.loadMs.toFixed(0)} ms, first render after loading ${r.firstRenderMs.toFixed(0)} ms (fresh process, median of 3)`);
+  for (const f of r.first) {
+    console.log(`CSL first bibliography of 10 items, fresh process, ${f.style}: citeflow ${f.citeflowMs.toFixed(0)} ms, citeproc-js ${f.citeprocMs.toFixed(0)} ms (ratio ${f.ratio.toFixed(1)})`);
+  }
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) print(await run());

@@ -1,4 +1,4 @@
-// Types of "citeflow/csl": reference lists rendered with a real CSL engine (hayagriva).
+// Types of "citeflow/csl": reference lists rendered by citeflow's own CSL 1.0.2 engine.
 
 /** Initialises the CSL module. Required once in browsers; a no-op in Node, Deno and Workers. */
 export default function init(input?: RequestInfo | URL | Response | BufferSource | WebAssembly.Module): Promise<void>;
@@ -39,7 +39,7 @@ export type BundledStyle = "apa-7" | "apa" | "mla-9" | "mla" | "chicago-author-d
 export interface RenderOptions {
   /** A bundled style name (default "apa-7"), or a CSL style's XML. */
   style?: BundledStyle | (string & {});
-  /** A CSL locale's XML (default: the style's locale from the bundled set, en-US). */
+  /** A CSL locale's XML (default: en-US, built in; the style's own `<locale>` overrides apply either way). */
   locale?: string;
   format?: "text" | "html";
 }

@@ -1,4 +1,4 @@
-// The CSL module's API (entry "citeflow/csl"): styled reference lists with hayagriva.
+// The CSL module's API (entry "citeflow/csl"): styled reference lists with citeflow's own CSL engine.
 // Its instance is guarded like the core's (see instance.js).
 import * as csl from "../gen/csl/citeflow_csl.js";
 import { citeflowError } from "./errors.js";

@@ -1,40 +1,44 @@
-//! Rendering reference lists with hayagriva, Typst's CSL engine.
+//! Rendering reference lists with citeflow's own CSL processor ([`super::engine`]).
 
-use std::borrow::Cow;
-use std::sync::OnceLock;
+use std::cell::RefCell;
+use std::collections::HashSet;
+use std::rc::Rc;
 
-use hayagriva::archive::{locales, ArchivedStyle};
-use hayagriva::citationberg::json::Item;
-use hayagriva::citationberg::{IndependentStyle, Locale, LocaleFile, Style};
-use hayagriva::{
-    BibliographyDriver, BibliographyRequest, BufWriteFormat, CitationItem, CitationRequest,
-    ElemChildren,
-};
 use serde_json::Value;
 
-use super::html::write_children;
+use super::engine::{Cite, Format, Processor};
 use super::source::csl_item;
 use super::{RefFormat, Reference, ReferenceError};
 
 /// How many sources one call renders at most: the engine's work grows faster than linearly
-/// with the number of works by one author (disambiguation), and a call is synchronous.
+/// with the number of works by one author (year suffixes), and a call is synchronous.
 pub const MAX_RENDERED_SOURCES: usize = 1_000;
 
 /// The style used when none is named.
 pub const DEFAULT_STYLE: &str = "apa-7";
 
-/// Our style names (and aliases) and the engine's archive names they stand for.
+/// The bundled styles: the CSL project's styles (CC BY-SA 3.0, comments and indentation
+/// removed), each parsed only when asked for.
+const APA: &str = include_str!("../csl/styles/apa.csl");
+const MLA: &str = include_str!("../csl/styles/modern-language-association.csl");
+const CHICAGO: &str = include_str!("../csl/styles/chicago-author-date.csl");
+const IEEE: &str = include_str!("../csl/styles/ieee.csl");
+const NATURE: &str = include_str!("../csl/styles/nature.csl");
+const VANCOUVER: &str = include_str!("../csl/styles/vancouver.csl");
+const HARVARD: &str = include_str!("../csl/styles/harvard-cite-them-right.csl");
+
+/// Our style names (and aliases) and their XML.
 const BUNDLED: &[(&str, &str)] = &[
-    ("apa-7", "apa"),
-    ("apa", "apa"),
-    ("mla-9", "modern-language-association"),
-    ("mla", "modern-language-association"),
-    ("chicago-author-date", "chicago-author-date"),
-    ("chicago", "chicago-author-date"),
-    ("ieee", "ieee"),
-    ("nature", "nature"),
-    ("vancouver", "vancouver"),
-    ("harvard", "harvard-cite-them-right"),
+    ("apa-7", APA),
+    ("apa", APA),
+    ("mla-9", MLA),
+    ("mla", MLA),
+    ("chicago-author-date", CHICAGO),
+    ("chicago", CHICAGO),
+    ("ieee", IEEE),
+    ("nature", NATURE),
+    ("vancouver", VANCOUVER),
+    ("harvard", HARVARD),
 ];
 
 /// The bundled style names, aliases included.
@@ -54,7 +58,7 @@ pub enum StyleSource {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RenderOptions {
     pub style: StyleSource,
-    /// A CSL locale as XML, tried before the bundled locales.
+    /// A CSL locale as XML; without one, en-US (built in).
     pub locale_xml: Option<String>,
     pub format: RefFormat,
 }
@@ -69,85 +73,65 @@ impl Default for RenderOptions {
     }
 }
 
-fn bundled_locales() -> &'static [Locale] {
-    static LOCALES: OnceLock<Vec<Locale>> = OnceLock::new();
-    LOCALES.get_or_init(locales)
+/// How many parsed styles (with their locale) are kept for later calls: re-rendering the same
+/// list in another style, or the next answer's list in the same one, skips parsing.
+const CACHED_PROCESSORS: usize = 4;
+
+type CacheEntry = (StyleSource, Option<String>, Rc<Processor>);
+
+thread_local! {
+    static PROCESSORS: RefCell<Vec<CacheEntry>> = const { RefCell::new(Vec::new()) };
 }
 
-fn style(source: &StyleSource) -> Result<IndependentStyle, ReferenceError> {
-    let mut style = parse_style(source)?;
-    super::style_fix::add_missing_name_elements(&mut style);
-    Ok(style)
+/// The processor for these options, parsed once and kept (most recent first).
+fn cached_processor(options: &RenderOptions) -> Result<Rc<Processor>, ReferenceError> {
+    let hit = PROCESSORS.with(|c| {
+        let mut cache = c.borrow_mut();
+        let pos = cache
+            .iter()
+            .position(|(s, l, _)| *s == options.style && *l == options.locale_xml)?;
+        let entry = cache.remove(pos);
+        let p = entry.2.clone();
+        cache.insert(0, entry);
+        Some(p)
+    });
+    if let Some(p) = hit {
+        return Ok(p);
+    }
+    let p = Rc::new(processor(options)?);
+    PROCESSORS.with(|c| {
+        let mut cache = c.borrow_mut();
+        cache.insert(
+            0,
+            (options.style.clone(), options.locale_xml.clone(), p.clone()),
+        );
+        cache.truncate(CACHED_PROCESSORS);
+    });
+    Ok(p)
 }
 
-fn parse_style(source: &StyleSource) -> Result<IndependentStyle, ReferenceError> {
-    match source {
-        StyleSource::Name(name) => {
-            let archived = BUNDLED
-                .iter()
-                .find(|(ours, _)| ours == name)
-                .and_then(|(_, theirs)| ArchivedStyle::by_name(theirs))
-                .ok_or_else(|| ReferenceError::UnknownStyle {
-                    name: name.clone(),
-                    bundled: bundled_style_names().join(", "),
-                })?;
-            match archived.get() {
-                Style::Independent(s) => Ok(s),
-                Style::Dependent(_) => Err(ReferenceError::InvalidStyle(format!(
-                    "bundled style {name:?} is a dependent style"
-                ))),
-            }
-        }
+fn processor(options: &RenderOptions) -> Result<Processor, ReferenceError> {
+    let xml: &str = match &options.style {
+        StyleSource::Name(name) => BUNDLED
+            .iter()
+            .find(|(ours, _)| ours == name)
+            .map(|(_, xml)| *xml)
+            .ok_or_else(|| ReferenceError::UnknownStyle {
+                name: name.clone(),
+                bundled: bundled_style_names().join(", "),
+            })?,
         StyleSource::Xml(xml) => {
             super::style_guard::check_style(xml)?;
-            match Style::from_xml(xml).map_err(|e| ReferenceError::InvalidStyle(e.to_string()))? {
-                Style::Independent(s) => Ok(s),
-                Style::Dependent(d) => Err(ReferenceError::InvalidStyle(format!(
-                    "this is a dependent style (its parent is {}); pass the parent style's XML",
-                    d.parent_link.href
-                ))),
-            }
+            xml
         }
-    }
-}
-
-/// Whether two of the cited sources share a first author (or its absence) and a year: the only
-/// case where year suffixes can appear.
-fn may_need_year_suffixes(sources: &[Value], order: &[usize]) -> bool {
-    let key = |source: &Value| {
-        let meta = source
-            .get("metadata")
-            .filter(|m| m.is_object())
-            .unwrap_or(source);
-        let author = meta
-            .pointer("/author/0/family")
-            .or_else(|| meta.pointer("/author/0/literal"))
-            .map(|v| v.to_string());
-        let year = meta
-            .pointer("/issued/date-parts/0/0")
-            .map(|v| v.to_string());
-        (author, year)
     };
-    let mut keys: Vec<_> = order
-        .iter()
-        .filter_map(|&i| sources.get(i))
-        .map(key)
-        .collect();
-    keys.sort();
-    keys.windows(2).any(|w| w.first() == w.last())
-}
-
-fn plain(children: &ElemChildren) -> String {
-    let mut s = String::new();
-    // Writing into a String cannot fail.
-    let _ = children.write_buf(&mut s, BufWriteFormat::Plain);
-    s.trim().to_owned()
-}
-
-fn html(children: &ElemChildren) -> String {
-    let mut s = String::new();
-    write_children(children, &mut s);
-    s
+    if let Some(locale) = &options.locale_xml {
+        super::style_guard::check_xml_depth(locale, "locale")
+            .map_err(ReferenceError::InvalidLocale)?;
+        // A bad locale is a locale error, not a style error.
+        super::engine::locale::LocaleLayer::parse(locale).map_err(ReferenceError::InvalidLocale)?;
+    }
+    Processor::new(xml, options.locale_xml.as_deref()).map_err(ReferenceError::InvalidStyle)
 }
 
 /// Renders the reference list of the cited sources.
@@ -169,39 +153,30 @@ pub fn render_references(
             limit: MAX_RENDERED_SOURCES,
         });
     }
-    let mut items: Vec<Item> = Vec::with_capacity(sources.len());
-    let mut seen = std::collections::HashSet::new();
+    let mut items: Vec<Value> = Vec::with_capacity(sources.len());
+    let mut seen = HashSet::new();
     for (i, source) in sources.iter().enumerate() {
         let mut item = csl_item(i, source)?;
-        let id = item.id().map(|c| c.into_owned()).unwrap_or_default();
+        let id = item
+            .get("id")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_owned();
         if !seen.insert(id.clone()) {
             let unique = format!("{id}-{}", i + 1);
-            item.0.insert(
-                "id".into(),
-                hayagriva::citationberg::json::Value::String(unique.clone()),
-            );
+            if let Value::Object(map) = &mut item {
+                map.insert("id".into(), Value::String(unique.clone()));
+            }
             seen.insert(unique);
         }
         items.push(item);
     }
-    let style = style(&options.style)?;
-    // The bundled locales are parsed once; they are copied only when a caller's locale must go
-    // in front of them.
-    let locale_files: Cow<[Locale]> = match &options.locale_xml {
-        None => Cow::Borrowed(bundled_locales()),
-        Some(xml) => {
-            super::style_guard::check_xml_depth(xml, "locale")
-                .map_err(ReferenceError::InvalidLocale)?;
-            let own: Locale = LocaleFile::from_xml(xml)
-                .map_err(|e| ReferenceError::InvalidLocale(e.to_string()))?
-                .into();
-            Cow::Owned(
-                std::iter::once(own)
-                    .chain(bundled_locales().iter().cloned())
-                    .collect(),
-            )
-        }
-    };
+    let processor = cached_processor(options)?;
+    if !processor.has_bibliography() {
+        return Err(ReferenceError::InvalidStyle(
+            "the style has no bibliography".into(),
+        ));
+    }
 
     let mut order: Vec<usize> = Vec::new();
     match cited {
@@ -218,93 +193,108 @@ pub fn render_references(
     if order.is_empty() {
         return Ok(Vec::new());
     }
-
-    let render = |order: &[usize]| {
-        let mut driver = BibliographyDriver::new();
-        for item in order.iter().filter_map(|&i| items.get(i)) {
-            driver.citation(CitationRequest::from_items(
-                vec![CitationItem::with_entry(item)],
-                &style,
-                &locale_files,
-            ));
-        }
-        driver.finish(BibliographyRequest {
-            style: &style,
-            locale: None,
-            locale_files: &locale_files,
-        })
+    let format = match options.format {
+        RefFormat::Text => Format::Text,
+        RefFormat::Html => Format::Html,
     };
-    let mut rendered = render(&order);
-    // CSL assigns year suffixes (2020a, 2020b) in bibliography order; hayagriva assigns them in
-    // citation order. Where the style sorts its bibliography (author-date styles), render again
-    // with the citations in that order, which changes nothing else there.
-    // Only worth it when two cited works could share an author and a year.
-    if style
-        .bibliography
-        .as_ref()
-        .is_some_and(|b| b.sort.is_some())
-        && may_need_year_suffixes(sources, &order)
-    {
-        if let Some(bibliography) = &rendered.bibliography {
-            let by_bibliography: Vec<usize> = bibliography
-                .items
-                .iter()
-                .filter_map(|e| {
-                    items
-                        .iter()
-                        .position(|it| it.id().as_deref() == Some(e.key.as_str()))
-                })
-                .collect();
-            if by_bibliography.len() == order.len() && by_bibliography != order {
-                order = by_bibliography;
-                rendered = render(&order);
-            }
-        }
-    }
-
-    // The marker is metadata too: escaped like the entry when the output is HTML.
-    let markers: Vec<String> = rendered
-        .citations
+    // Each source cited alone, in citation order: its in-text marker.
+    let clusters: Vec<Vec<Cite>> = order
         .iter()
-        .map(|c| match options.format {
-            RefFormat::Text => plain(&c.citation),
-            RefFormat::Html => html(&c.citation),
+        .map(|&i| {
+            vec![Cite {
+                item: i,
+                ..Cite::default()
+            }]
         })
         .collect();
-    let Some(bibliography) = rendered.bibliography else {
-        return Err(ReferenceError::InvalidStyle(
-            "the style has no bibliography".into(),
-        ));
-    };
-    let mut references = Vec::with_capacity(bibliography.items.len());
-    for entry in bibliography.items {
-        let Some(i) = items
-            .iter()
-            .position(|it| it.id().as_deref() == Some(entry.key.as_str()))
-        else {
-            continue;
-        };
-        let k = order.iter().position(|&o| o == i).unwrap_or(0);
-        // A style with second-field-align puts the first field ("[1]") in the margin: a
-        // space in text, its own box in HTML.
-        let first = entry.first_field.map(|f| ElemChildren(vec![f]));
-        let text = match (options.format, first) {
-            (RefFormat::Text, None) => plain(&entry.content),
-            (RefFormat::Text, Some(first)) => {
-                format!("{} {}", plain(&first), plain(&entry.content))
+    let markers = processor.citations(&items, &clusters, format);
+    let entries = processor.bibliography_of(&items, &order, format);
+    Ok(entries
+        .into_iter()
+        .map(|(i, entry)| {
+            let k = order.iter().position(|&o| o == i).unwrap_or(0);
+            Reference {
+                source_id: (i + 1) as u32,
+                inline_marker: markers.get(k).cloned().unwrap_or_default(),
+                entry,
             }
-            (RefFormat::Html, None) => html(&entry.content),
-            (RefFormat::Html, Some(first)) => format!(
-                "<div class=\"csl-left-margin\">{}</div><div class=\"csl-right-inline\">{}</div>",
-                html(&first),
-                html(&entry.content)
-            ),
-        };
-        references.push(Reference {
-            source_id: (i + 1) as u32,
-            inline_marker: markers.get(k).cloned().unwrap_or_default(),
-            entry: text,
-        });
+        })
+        .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn poe() -> Value {
+        json!({"type": "book", "title": "The purloined letter",
+            "author": [{"family": "Poe", "given": "Edgar Allan"}],
+            "issued": {"date-parts": [[1845]]}, "publisher": "Wiley"})
     }
-    Ok(references)
+
+    #[test]
+    fn renders_apa_with_marker() {
+        let refs = render_references(&[poe()], None, &RenderOptions::default()).unwrap();
+        assert_eq!(refs.len(), 1);
+        assert_eq!(refs[0].inline_marker, "(Poe, 1845)");
+        assert_eq!(
+            refs[0].entry,
+            "Poe, E. A. (1845). The purloined letter. Wiley."
+        );
+    }
+
+    #[test]
+    fn date_ranges_render() {
+        let mut item = poe();
+        item["issued"] = json!({"date-parts": [[2019], [2020]]});
+        let refs = render_references(&[item], None, &RenderOptions::default()).unwrap();
+        assert!(refs[0].entry.contains("2019–2020"), "{}", refs[0].entry);
+    }
+
+    #[test]
+    fn every_bundled_style_renders() {
+        for name in bundled_style_names() {
+            let options = RenderOptions {
+                style: StyleSource::Name(name.into()),
+                ..RenderOptions::default()
+            };
+            let refs = render_references(&[poe()], Some(&[1]), &options).unwrap();
+            assert!(refs[0].entry.contains("Poe"), "{name}: {}", refs[0].entry);
+            assert!(!refs[0].inline_marker.is_empty(), "{name}");
+        }
+    }
+
+    #[test]
+    fn alike_works_with_many_authors_stay_cheap() {
+        // Disambiguation re-renders alike cites per added name: bounded, so this many alike
+        // works by this many authors still render quickly.
+        let authors: Vec<Value> = (0..300)
+            .map(|i| json!({"family": format!("F{i}"), "given": "G"}))
+            .collect();
+        let sources: Vec<Value> = (0..200)
+            .map(|_| json!({"type": "book", "title": "T", "author": authors, "issued": {"date-parts": [[2020]]}}))
+            .collect();
+        let started = std::time::Instant::now();
+        let refs = render_references(&sources, None, &RenderOptions::default()).unwrap();
+        assert_eq!(refs.len(), 200);
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(20),
+            "{:?}",
+            started.elapsed()
+        );
+    }
+
+    #[test]
+    fn html_escapes_metadata() {
+        let mut item = poe();
+        item["title"] = json!("<script>x</script> & co");
+        let options = RenderOptions {
+            format: RefFormat::Html,
+            ..RenderOptions::default()
+        };
+        let refs = render_references(&[item], None, &options).unwrap();
+        assert!(!refs[0].entry.contains("<script>"), "{}", refs[0].entry);
+        assert!(refs[0].entry.contains("&#38; co"), "{}", refs[0].entry);
+    }
 }

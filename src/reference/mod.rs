@@ -1,16 +1,17 @@
 //! References: the list of cited sources, rendered in a citation style.
 //!
-//! Source metadata is a CSL-JSON item. Rendering with a real CSL engine (hayagriva) is behind
-//! the `csl` feature and ships as the separate `citeflow/csl` wasm module.
+//! Source metadata is a CSL-JSON item. Rendering with citeflow's own CSL 1.0.2 processor
+//! ([`engine`], in src/csl/) is behind the `csl` feature and ships as the separate
+//! `citeflow/csl` wasm module.
 
 #[cfg(feature = "csl")]
 mod csl;
+/// citeflow's own CSL processor (src/csl/).
 #[cfg(feature = "csl")]
-mod html;
+#[path = "../csl/mod.rs"]
+pub mod engine;
 #[cfg(feature = "csl")]
 mod source;
-#[cfg(feature = "csl")]
-mod style_fix;
 #[cfg(feature = "csl")]
 mod style_guard;
 

@@ -1,4 +1,4 @@
-//! The CSL module's JS face (`citeflow/csl`): reference rendering with hayagriva.
+//! The CSL module's JS face (`citeflow/csl`): reference rendering with citeflow's own CSL engine.
 
 use serde::Deserialize;
 use serde_json::Value;

@@ -1,0 +1,267 @@
+//! Locale data: terms, localized date formats and locale options, looked up through layers (the
+//! style's own `<locale>` overrides first, then the locale file, then built-in en-US).
+
+use std::collections::HashMap;
+use std::sync::{Arc, OnceLock};
+
+use super::xml::{self, Node};
+
+/// The en-US locale of the CSL project (CC BY-SA 3.0; comments and indentation removed), built
+/// in so that rendering works offline.
+pub const EN_US_XML: &str = include_str!("locales/en-US.xml");
+
+/// How deeply a locale's elements may nest.
+const MAX_LOCALE_DEPTH: usize = 16;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum TermForm {
+    Long,
+    Short,
+    Verb,
+    VerbShort,
+    Symbol,
+}
+
+impl TermForm {
+    pub fn parse(s: Option<&str>) -> Self {
+        match s {
+            Some("short") => Self::Short,
+            Some("verb") => Self::Verb,
+            Some("verb-short") => Self::VerbShort,
+            Some("symbol") => Self::Symbol,
+            _ => Self::Long,
+        }
+    }
+
+    fn fallback(self) -> Option<Self> {
+        match self {
+            Self::Long => None,
+            Self::Short | Self::Verb => Some(Self::Long),
+            Self::VerbShort => Some(Self::Verb),
+            Self::Symbol => Some(Self::Short),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct Term {
+    pub single: String,
+    pub multiple: String,
+    pub gender: Option<String>,
+    pub gender_form: Option<String>,
+    pub match_: Option<String>,
+}
+
+/// One layer of locale data.
+#[derive(Debug, Clone, Default)]
+pub struct LocaleLayer {
+    pub lang: Option<String>,
+    terms: HashMap<(String, TermForm), Vec<Term>>,
+    pub dates: HashMap<String, Node>,
+    pub punctuation_in_quote: Option<bool>,
+    pub limit_day_ordinals: Option<bool>,
+    /// Whether this layer defines any ordinal term (then it replaces all lower ordinal terms).
+    has_ordinals: bool,
+}
+
+impl LocaleLayer {
+    pub fn from_node(node: &Node) -> Self {
+        let mut layer = LocaleLayer {
+            lang: node.attr("xml:lang").map(str::to_owned),
+            ..Self::default()
+        };
+        for child in &node.children {
+            match child.name.as_str() {
+                "terms" => {
+                    for t in child.children_named("term") {
+                        let Some(name) = t.attr("name") else { continue };
+                        let form = TermForm::parse(t.attr("form"));
+                        let (single, multiple) = match (t.child("single"), t.child("multiple")) {
+                            (None, None) => (t.text.clone(), t.text.clone()),
+                            (s, m) => (
+                                s.map(|n| n.text.clone()).unwrap_or_default(),
+                                m.map(|n| n.text.clone()).unwrap_or_default(),
+                            ),
+                        };
+                        if name.starts_with("ordinal") || name.starts_with("long-ordinal") {
+                            layer.has_ordinals = true;
+                        }
+                        let term = Term {
+                            single,
+                            multiple,
+                            gender: t.attr("gender").map(str::to_owned),
+                            gender_form: t.attr("gender-form").map(str::to_owned),
+                            match_: t.attr("match").map(str::to_owned),
+                        };
+                        let slot = layer.terms.entry((name.to_owned(), form)).or_default();
+                        // A later definition of the same term and gender form replaces the
+                        // earlier one.
+                        slot.retain(|x| x.gender_form != term.gender_form);
+                        slot.push(term);
+                    }
+                }
+                "date" => {
+                    if let Some(form) = child.attr("form") {
+                        layer.dates.insert(form.to_owned(), child.clone());
+                    }
+                }
+                "style-options" => {
+                    if let Some(v) = child.attr("punctuation-in-quote") {
+                        layer.punctuation_in_quote = Some(v == "true");
+                    }
+                    if let Some(v) = child.attr("limit-day-ordinals-to-day-1") {
+                        layer.limit_day_ordinals = Some(v == "true");
+                    }
+                }
+                _ => {}
+            }
+        }
+        layer
+    }
+
+    pub fn parse(xml_text: &str) -> Result<Self, String> {
+        let root = xml::parse(xml_text, MAX_LOCALE_DEPTH)?;
+        if root.name != "locale" {
+            return Err(format!("the root element is <{}>, not <locale>", root.name));
+        }
+        Ok(Self::from_node(&root))
+    }
+}
+
+/// The built-in en-US layer, parsed once.
+pub fn en_us() -> Result<Arc<LocaleLayer>, String> {
+    static EN_US: OnceLock<Result<Arc<LocaleLayer>, String>> = OnceLock::new();
+    EN_US
+        .get_or_init(|| LocaleLayer::parse(EN_US_XML).map(Arc::new))
+        .clone()
+}
+
+/// The locale an item is rendered in: layers searched in order.
+#[derive(Debug, Clone, Default)]
+pub struct Locale {
+    pub layers: Vec<Arc<LocaleLayer>>,
+}
+
+impl Locale {
+    pub fn lang(&self) -> &str {
+        self.layers
+            .iter()
+            .rev()
+            .find_map(|l| l.lang.as_deref())
+            .unwrap_or("en-US")
+    }
+
+    /// Whether the locale is English (title case only applies to English).
+    pub fn is_english(&self) -> bool {
+        self.layers
+            .iter()
+            .find_map(|l| l.lang.as_deref())
+            .is_none_or(|l| l.starts_with("en"))
+    }
+
+    fn find(&self, name: &str, form: TermForm, gender_form: Option<&str>) -> Option<&Term> {
+        let is_ordinal = name.starts_with("ordinal") || name.starts_with("long-ordinal");
+        for layer in &self.layers {
+            if let Some(terms) = layer.terms.get(&(name.to_owned(), form)) {
+                let pick = terms
+                    .iter()
+                    .find(|t| t.gender_form.as_deref() == gender_form)
+                    .or_else(|| terms.iter().find(|t| t.gender_form.is_none()));
+                if pick.is_some() {
+                    return pick;
+                }
+            }
+            if is_ordinal && layer.has_ordinals {
+                return None;
+            }
+        }
+        None
+    }
+
+    /// A term with form fallback; `None` when the locale has none (empty terms are `Some("")`).
+    pub fn term(&self, name: &str, form: TermForm, plural: bool) -> Option<&str> {
+        let mut f = Some(form);
+        while let Some(form) = f {
+            if let Some(t) = self.find(name, form, None) {
+                return Some(if plural { &t.multiple } else { &t.single });
+            }
+            f = form.fallback();
+        }
+        None
+    }
+
+    pub fn term_or_empty(&self, name: &str, form: TermForm, plural: bool) -> String {
+        self.term(name, form, plural).unwrap_or("").to_owned()
+    }
+
+    /// The gender of a term (for ordinals of months and numbered variables).
+    pub fn gender(&self, name: &str) -> Option<&str> {
+        self.find(name, TermForm::Long, None)
+            .and_then(|t| t.gender.as_deref())
+    }
+
+    pub fn date_format(&self, form: &str) -> Option<&Node> {
+        self.layers.iter().find_map(|l| l.dates.get(form))
+    }
+
+    pub fn punctuation_in_quote(&self) -> bool {
+        self.layers
+            .iter()
+            .find_map(|l| l.punctuation_in_quote)
+            .unwrap_or(false)
+    }
+
+    pub fn limit_day_ordinals(&self) -> bool {
+        self.layers
+            .iter()
+            .find_map(|l| l.limit_day_ordinals)
+            .unwrap_or(false)
+    }
+
+    /// The ordinal suffix of `n` (CSL 1.0.1 rules: `ordinal-00`…`ordinal-99` with `match`).
+    pub fn ordinal_suffix(&self, n: i64, gender: Option<&str>) -> String {
+        let n = n.unsigned_abs();
+        let two = n % 100;
+        let one = n % 10;
+        let get = |name: &str| {
+            self.find(name, TermForm::Long, gender)
+                .or_else(|| self.find(name, TermForm::Long, None))
+        };
+        if let Some(t) = get(&format!("ordinal-{two:02}")) {
+            let default = if two >= 10 {
+                "last-two-digits"
+            } else {
+                "last-digit"
+            };
+            let fits = match t.match_.as_deref().unwrap_or(default) {
+                "whole-number" => n == two,
+                "last-two-digits" => true,
+                _ => two < 10,
+            };
+            if fits {
+                return t.single.clone();
+            }
+        }
+        if let Some(t) = get(&format!("ordinal-{one:02}")) {
+            let fits = match t.match_.as_deref().unwrap_or("last-digit") {
+                "whole-number" => n == one,
+                "last-two-digits" => two == one,
+                _ => true,
+            };
+            if fits {
+                return t.single.clone();
+            }
+        }
+        get("ordinal").map(|t| t.single.clone()).unwrap_or_default()
+    }
+
+    pub fn long_ordinal(&self, n: i64, gender: Option<&str>) -> Option<String> {
+        if !(1..=10).contains(&n) {
+            return None;
+        }
+        let name = format!("long-ordinal-{n:02}");
+        self.find(&name, TermForm::Long, gender)
+            .or_else(|| self.find(&name, TermForm::Long, None))
+            .map(|t| t.single.clone())
+    }
+}

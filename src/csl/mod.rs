@@ -1,0 +1,859 @@
+//! citeflow's own CSL 1.0.2 processor: styles and locales are parsed from their XML, items are
+//! CSL-JSON, output is text or HTML.
+//!
+//! ```
+//! use citeflow::reference::engine::{Format, Processor};
+//! let style = r#"<style xmlns="http://purl.org/net/xbiblio/csl" version="1.0" class="in-text">
+//!   <citation><layout><names variable="author"><name form="short"/></names></layout></citation>
+//!   <bibliography><layout><names variable="author"><name name-as-sort-order="all"/></names>
+//!   <date variable="issued" prefix=" (" suffix=")"><date-part name="year"/></date></layout></bibliography>
+//! </style>"#;
+//! let p = Processor::new(style, None).unwrap();
+//! let item = serde_json::json!({"id": "a", "type": "book",
+//!     "author": [{"family": "Poe", "given": "Edgar Allan"}], "issued": {"date-parts": [[1845]]}});
+//! assert_eq!(p.bibliography(&[item], Format::Text), vec!["Poe, Edgar Allan (1845)"]);
+//! ```
+
+mod dates;
+mod disambiguate;
+mod item;
+pub mod locale;
+mod names;
+mod numbers;
+pub mod output;
+mod render;
+mod richtext;
+mod sort;
+pub mod style;
+mod superscript;
+mod text_case;
+pub mod xml;
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use serde_json::Value;
+
+use locale::{Locale, LocaleLayer, TermForm};
+pub use output::Format;
+use output::{Out, Quotes, Span};
+use render::{CiteInfo, Mode, Renderer};
+use style::Style;
+
+/// CSL's default `near-note-distance`.
+const DEFAULT_NEAR_NOTE_DISTANCE: u32 = 5;
+
+/// What rendering one cite needs besides the cite.
+struct CiteContext<'a> {
+    /// The cite is the first of its citation.
+    first: bool,
+    items: &'a [Value],
+    numbers: &'a HashMap<usize, usize>,
+    dis: &'a disambiguate::State,
+    layout: &'a xml::Node,
+}
+
+/// One cite in a citation (cluster).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Cite {
+    /// Index of the item in the item list.
+    pub item: usize,
+    pub locator: Option<String>,
+    pub label: Option<String>,
+    pub prefix: Option<String>,
+    pub suffix: Option<String>,
+    pub suppress_author: bool,
+    pub author_only: bool,
+    /// The footnote the citation sits in (note styles; `None` in the text).
+    pub note: Option<u32>,
+}
+
+/// A parsed style with its locale, ready to render.
+pub struct Processor {
+    style: Style,
+    locale: Locale,
+}
+
+fn primary(lang: &str) -> &str {
+    lang.split(['-', '_']).next().unwrap_or(lang)
+}
+
+impl Processor {
+    /// The locale a style asks for (`default-locale`), if any.
+    pub fn style_locale(style_xml: &str) -> Option<String> {
+        Style::parse(style_xml).ok().and_then(|s| s.default_locale)
+    }
+
+    /// Parses a style; `locale_xml` is the locale file to use (en-US, built in, also serves
+    /// as the last fallback for missing terms).
+    pub fn new(style_xml: &str, locale_xml: Option<&str>) -> Result<Processor, String> {
+        let style = Style::parse(style_xml)?;
+        let file = match locale_xml {
+            Some(x) => Some(LocaleLayer::parse(x)?),
+            None => None,
+        };
+        let lang = file
+            .as_ref()
+            .and_then(|f| f.lang.clone())
+            .or_else(|| style.default_locale.clone())
+            .unwrap_or_else(|| "en-US".into());
+        let mut layers = Vec::new();
+        let own = |pred: &dyn Fn(Option<&str>) -> bool| -> Vec<Arc<LocaleLayer>> {
+            style
+                .locales
+                .iter()
+                .filter(|l| pred(l.attr("xml:lang")))
+                .map(|n| Arc::new(LocaleLayer::from_node(n)))
+                .collect()
+        };
+        layers.extend(own(&|l| l == Some(lang.as_str())));
+        layers.extend(own(&|l| {
+            l.is_some_and(|l| l != lang && l == primary(&lang))
+        }));
+        layers.extend(own(&|l| l.is_none()));
+        let file_is_en_us = file
+            .as_ref()
+            .is_none_or(|f| f.lang.as_deref() == Some("en-US"));
+        if let Some(f) = file {
+            layers.push(Arc::new(f));
+        }
+        // en-US fills what the given locale lacks (unless it is en-US itself).
+        if !(file_is_en_us && locale_xml.is_some()) {
+            layers.push(locale::en_us()?);
+        }
+        Ok(Processor {
+            style,
+            locale: Locale { layers },
+        })
+    }
+
+    /// Whether the style has a bibliography.
+    pub fn has_bibliography(&self) -> bool {
+        self.style
+            .bibliography
+            .as_ref()
+            .is_some_and(|b| b.child("layout").is_some())
+    }
+
+    fn quotes(&self) -> Quotes {
+        let t = |n: &str, d: &str| {
+            self.locale
+                .term(n, TermForm::Long, false)
+                .unwrap_or(d)
+                .to_owned()
+        };
+        Quotes {
+            open: t("open-quote", "\u{201c}"),
+            close: t("close-quote", "\u{201d}"),
+            open_inner: t("open-inner-quote", "\u{2018}"),
+            close_inner: t("close-inner-quote", "\u{2019}"),
+            punctuation_in_quote: self.locale.punctuation_in_quote(),
+        }
+    }
+
+    fn renderer<'a>(&'a self, items: &'a [Value], i: usize, mode: Mode) -> Renderer<'a> {
+        static NULL: Value = Value::Null;
+        Renderer::new(
+            &self.style,
+            &self.locale,
+            items.get(i).unwrap_or(&NULL),
+            mode,
+        )
+    }
+
+    /// Item indices in bibliography order, with their citation numbers.
+    fn bibliography_order(
+        &self,
+        items: &[Value],
+        registered: &[usize],
+    ) -> (Vec<usize>, HashMap<usize, usize>) {
+        let mut numbers: HashMap<usize, usize> = registered
+            .iter()
+            .enumerate()
+            .map(|(n, &i)| (i, n + 1))
+            .collect();
+        let Some(sort) = self
+            .style
+            .bibliography
+            .as_ref()
+            .and_then(|b| b.child("sort"))
+        else {
+            return (registered.to_vec(), numbers);
+        };
+        let by_number = sort
+            .children_named("key")
+            .any(|k| k.attr("variable") == Some("citation-number"));
+        let desc = sort::descending(sort);
+        let mut keyed: Vec<(usize, Vec<Option<sort::Key>>)> = registered
+            .iter()
+            .map(|&i| {
+                let mut r = self.renderer(items, i, Mode::Bibliography);
+                r.citation_number = numbers.get(&i).copied();
+                (i, r.sort_keys(sort))
+            })
+            .collect();
+        keyed.sort_by(|a, b| sort::compare(&a.1, &b.1, &desc));
+        let order: Vec<usize> = keyed.into_iter().map(|(i, _)| i).collect();
+        if !by_number {
+            numbers = order.iter().enumerate().map(|(n, &i)| (i, n + 1)).collect();
+        }
+        (order, numbers)
+    }
+
+    fn render_entry(
+        &self,
+        items: &[Value],
+        i: usize,
+        number: Option<usize>,
+        d: &disambiguate::Disamb,
+        layout: &xml::Node,
+        substitute_names: Option<&str>,
+    ) -> (Option<Out>, Option<String>) {
+        let mut r = self.renderer(items, i, Mode::Bibliography);
+        r.citation_number = number;
+        r.year_suffix = d.year_suffix.clone();
+        r.disambiguate = d.condition;
+        r.substitute_first_names = substitute_names.map(str::to_owned);
+        let out = r.render_children(&layout.children, "");
+        (out, r.first_names.take())
+    }
+
+    /// Renders the bibliography of the items (all registered, in the given order), one entry
+    /// per item in the style's order.
+    pub fn bibliography(&self, items: &[Value], format: Format) -> Vec<String> {
+        let registered: Vec<usize> = (0..items.len()).collect();
+        self.bibliography_of(items, &registered, format)
+            .into_iter()
+            .map(|(_, s)| s)
+            .collect()
+    }
+
+    /// The bibliography of the registered items (indices into `items`), with each entry's
+    /// item index.
+    pub fn bibliography_of(
+        &self,
+        items: &[Value],
+        registered: &[usize],
+        format: Format,
+    ) -> Vec<(usize, String)> {
+        let Some(bib) = self.style.bibliography.as_ref() else {
+            return Vec::new();
+        };
+        let Some(layout) = bib.child("layout") else {
+            return Vec::new();
+        };
+        let (order, numbers) = self.bibliography_order(items, registered);
+        let dis = self.disambiguate(items, &order);
+        let quotes = self.quotes();
+        let sas = bib.attr("subsequent-author-substitute");
+        let second_field = bib.attr("second-field-align").is_some();
+        let mut previous_names: Option<String> = None;
+        let mut entries = Vec::new();
+        for &i in &order {
+            let number = numbers.get(&i).copied();
+            let d = dis.items.get(&i).cloned().unwrap_or_default();
+            let (mut out, names) = self.render_entry(items, i, number, &d, layout, None);
+            if let (Some(sub), Some(n)) = (sas, &names) {
+                // Every rule replaces names that all match (the partial rules, which replace
+                // the leading matching names only, are not supported yet).
+                if previous_names.as_deref() == Some(n.as_str()) && !n.is_empty() {
+                    out = self.render_entry(items, i, number, &d, layout, Some(sub)).0;
+                }
+            }
+            if names.is_some() {
+                previous_names = names;
+            }
+            let Some(mut out) = out else {
+                continue;
+            };
+            let suffix_inside = !second_field && layout.attr("suffix").is_some() && {
+                // An entry ending in a display box takes the layout's suffix inside that box.
+                match &mut out {
+                    Out::Span(span) => match span.children.iter_mut().rev().find(|c| !c.is_empty())
+                    {
+                        Some(Out::Span(last)) if last.display.is_some() => {
+                            last.children
+                                .push(richtext::parse(layout.attr("suffix").unwrap_or("")));
+                            true
+                        }
+                        _ => false,
+                    },
+                    Out::Text(_) => false,
+                }
+            };
+            if second_field {
+                if let Out::Span(span) = &mut out {
+                    // The layout's suffix stays beside the entry, not after its box.
+                    if let Some(sfx) = layout.attr("suffix") {
+                        span.children.push(richtext::parse(sfx));
+                    }
+                    split_second_field(span);
+                }
+            }
+            let out = decorate_layout(layout, out, !second_field && !suffix_inside);
+            let mut s = output::write(&out, format, &quotes);
+            if format == Format::Text {
+                s = s.trim().to_owned();
+            }
+            entries.push((i, s));
+        }
+        entries
+    }
+
+    /// Renders citations: each a list of cites. Citation numbers and year suffixes follow the
+    /// bibliography of every cited item.
+    pub fn citations(
+        &self,
+        items: &[Value],
+        citations: &[Vec<Cite>],
+        format: Format,
+    ) -> Vec<String> {
+        let Some(cit) = self.style.citation.as_ref() else {
+            return Vec::new();
+        };
+        let Some(layout) = cit.child("layout") else {
+            return Vec::new();
+        };
+        let sort = cit.child("sort");
+        // Items register in the order they are cited, each citation in its sorted order.
+        let mut registered: Vec<usize> = Vec::new();
+        let provisional = HashMap::new();
+        for c in citations {
+            let cites: Vec<&Cite> = c.iter().filter(|x| x.item < items.len()).collect();
+            for cite in self.sort_cites(items, cites, sort, &provisional) {
+                if !registered.contains(&cite.item) {
+                    registered.push(cite.item);
+                }
+            }
+        }
+        let (order, numbers) = self.bibliography_order(items, &registered);
+        let dis = self.disambiguate(items, &order);
+        let quotes = self.quotes();
+        let delimiter = layout.attr("delimiter").unwrap_or("");
+        let mut last_cited: Vec<(usize, Option<String>)> = Vec::new();
+        let mut first_notes: HashMap<usize, u32> = HashMap::new();
+        let mut last_notes: HashMap<usize, u32> = HashMap::new();
+        let near_distance: u32 = cit
+            .attr("near-note-distance")
+            .and_then(|d| d.parse().ok())
+            .unwrap_or(DEFAULT_NEAR_NOTE_DISTANCE);
+        let mut seen: Vec<usize> = Vec::new();
+        let mut results = Vec::new();
+        for c in citations {
+            let mut cites: Vec<&Cite> = c.iter().filter(|x| x.item < items.len()).collect();
+            cites = self.sort_cites(items, cites, sort, &numbers);
+            let mut rendered: Vec<(Out, &Cite)> = Vec::new();
+            let mut infos: Vec<(CiteInfo, Option<String>)> = Vec::new();
+            for (k, cite) in cites.iter().enumerate() {
+                let mut info = CiteInfo {
+                    locator: cite.locator.clone(),
+                    label: cite.label.clone(),
+                    ..CiteInfo::default()
+                };
+                let previous = if k > 0 {
+                    cites.get(k - 1).map(|p| (p.item, p.locator.clone()))
+                } else if last_cited.len() == 1 {
+                    last_cited.first().cloned()
+                } else {
+                    None
+                };
+                info.position = if !seen.contains(&cite.item) {
+                    render::POSITION_FIRST
+                } else if let Some((_, prev_loc)) = previous.filter(|(p, _)| *p == cite.item) {
+                    if cite.locator.is_some() && cite.locator != prev_loc {
+                        render::POSITION_IBID_WITH_LOCATOR
+                    } else if cite.locator.is_none() && prev_loc.is_some() {
+                        render::POSITION_SUBSEQUENT
+                    } else {
+                        render::POSITION_IBID
+                    }
+                } else {
+                    render::POSITION_SUBSEQUENT
+                };
+                // Note numbers: where the work was first cited, and whether its last cite is
+                // near (within `near-note-distance` notes).
+                if let Some(note) = cite.note {
+                    info.first_note = first_notes.get(&cite.item).copied();
+                    info.near_note = last_notes
+                        .get(&cite.item)
+                        .is_some_and(|&last| note.saturating_sub(last) <= near_distance);
+                    first_notes.entry(cite.item).or_insert(note);
+                    last_notes.insert(cite.item, note);
+                }
+                seen.push(cite.item);
+                let ctx = CiteContext {
+                    first: k == 0,
+                    items,
+                    numbers: &numbers,
+                    dis: &dis,
+                    layout,
+                };
+                let Some((out, key)) = self.render_cite(&ctx, cite, &info, cite.suppress_author)
+                else {
+                    continue;
+                };
+                rendered.push((out, cite));
+                infos.push((info, key));
+            }
+            let ctx = CiteContext {
+                first: false,
+                items,
+                numbers: &numbers,
+                dis: &dis,
+                layout,
+            };
+            let grouped = self.group_cites(cit, &ctx, &rendered, &infos, delimiter);
+            last_cited = cites.iter().map(|c| (c.item, c.locator.clone())).collect();
+            let collapsed = match grouped {
+                Some(g) => g,
+                None => self.collapse(cit, &rendered, &numbers, delimiter),
+            };
+            let out = decorate_layout(layout, collapsed, true);
+            results.push(output::write(&out, format, &quotes));
+        }
+        results
+    }
+
+    /// The cites of one citation in the style's citation order.
+    fn sort_cites<'c>(
+        &self,
+        items: &[Value],
+        cites: Vec<&'c Cite>,
+        sort: Option<&xml::Node>,
+        numbers: &HashMap<usize, usize>,
+    ) -> Vec<&'c Cite> {
+        let Some(sort) = sort else {
+            return cites;
+        };
+        let desc = sort::descending(sort);
+        let mut keyed: Vec<(&Cite, Vec<Option<sort::Key>>)> = cites
+            .into_iter()
+            .map(|cite| {
+                let mut r = self.renderer(items, cite.item, Mode::Citation);
+                r.citation_number = numbers.get(&cite.item).copied();
+                (cite, r.sort_keys(sort))
+            })
+            .collect();
+        keyed.sort_by(|a, b| sort::compare(&a.1, &b.1, &desc));
+        keyed.into_iter().map(|(c, _)| c).collect()
+    }
+
+    /// One cite with its affixes, and the text of its first names (for grouping).
+    fn render_cite(
+        &self,
+        ctx: &CiteContext<'_>,
+        cite: &Cite,
+        info: &CiteInfo,
+        suppress_author: bool,
+    ) -> Option<(Out, Option<String>)> {
+        let mut r = self.renderer(ctx.items, cite.item, Mode::Citation);
+        r.citation_number = ctx.numbers.get(&cite.item).copied();
+        let d = ctx.dis.items.get(&cite.item).cloned().unwrap_or_default();
+        r.year_suffix = d.year_suffix;
+        r.names_min = d.names_min;
+        r.disambiguate = d.condition;
+        r.given_levels = Some(ctx.dis.given.clone());
+        r.given_primary_only = ctx.dis.primary_only;
+        r.cite = info.clone();
+        r.suppress_author = suppress_author;
+        let mut out = r.render_children(&ctx.layout.children, "")?;
+        // In a note, a term opening the citation, or following a prefix that ends a sentence,
+        // starts with a capital (Ibid.); a one-word prefix is an abbreviation (Cf. ibid.).
+        let sentence_start = match cite.prefix.as_deref().map(str::trim_end) {
+            None | Some("") => ctx.first,
+            Some(p) => p.ends_with(['.', '!', '?']) && p.split_whitespace().count() > 1,
+        };
+        if sentence_start && r.starts_with_term == Some(true) && self.style.class == "note" {
+            if let Some(t) = out.first_text_mut() {
+                let mut chars = t.chars();
+                if let Some(c) = chars.next() {
+                    *t = c.to_uppercase().chain(chars).collect();
+                }
+            }
+        }
+        let mut parts = Vec::new();
+        if let Some(p) = &cite.prefix {
+            parts.push(richtext_parse(p));
+        }
+        parts.push(out);
+        if let Some(s) = &cite.suffix {
+            parts.push(richtext_parse(s));
+        }
+        Some((Out::group(parts), r.first_names.take()))
+    }
+
+    /// Cite grouping and year collapsing (`collapse="year"`, `"year-suffix"`,
+    /// `"year-suffix-ranged"`, `cite-group-delimiter`): cites by the same names sit together,
+    /// the later ones without the names (or only their year suffix). `None` when the style
+    /// does not group.
+    fn group_cites(
+        &self,
+        cit: &xml::Node,
+        ctx: &CiteContext<'_>,
+        rendered: &[(Out, &Cite)],
+        infos: &[(CiteInfo, Option<String>)],
+        delimiter: &str,
+    ) -> Option<Out> {
+        let mode = cit.attr("collapse").unwrap_or("");
+        let collapse_year = matches!(mode, "year" | "year-suffix" | "year-suffix-ranged");
+        if !collapse_year && cit.attr("cite-group-delimiter").is_none() {
+            return None;
+        }
+        let group_delim = cit.attr("cite-group-delimiter").unwrap_or(", ");
+        // Without its own attribute: the cite-group delimiter the style sets, else the layout's.
+        let suffix_delim = cit
+            .attr("year-suffix-delimiter")
+            .or_else(|| cit.attr("cite-group-delimiter"))
+            .unwrap_or(delimiter);
+        let after_delim = cit.attr("after-collapse-delimiter").unwrap_or(delimiter);
+        // Cites by the same names sit together: in a sorted citation wherever they were sorted
+        // to (in order of the first), otherwise only when adjacent.
+        let anywhere = cit.child("sort").is_some();
+        let mut groups: Vec<(Option<String>, Vec<usize>)> = Vec::new();
+        for (k, (_, key)) in infos.iter().enumerate() {
+            let found = if anywhere {
+                groups.iter_mut().find(|(g, _)| g.is_some() && g == key)
+            } else {
+                groups.last_mut().filter(|(g, _)| g.is_some() && g == key)
+            };
+            match found {
+                Some((_, members)) => members.push(k),
+                None => groups.push((key.clone(), vec![k])),
+            }
+        }
+        let year_of = |k: usize| {
+            rendered
+                .get(k)
+                .and_then(|(_, c)| ctx.items.get(c.item))
+                .and_then(|it| item::date(it, "issued"))
+                .map(|d| d.start()[0])
+        };
+        let suffix_of = |k: usize| {
+            rendered
+                .get(k)
+                .and_then(|(_, c)| ctx.dis.items.get(&c.item))
+                .and_then(|d| d.year_suffix.clone())
+        };
+        let mut parts: Vec<Out> = Vec::new();
+        let mut previous_was_group = false;
+        for (_, members) in &groups {
+            let first_cite = members
+                .first()
+                .and_then(|&m| rendered.get(m))
+                .map(|(_, c)| *c);
+            if !parts.is_empty() && !first_cite.is_some_and(prefix_punctuated) {
+                parts.push(Out::text(if previous_was_group {
+                    after_delim
+                } else {
+                    delimiter
+                }));
+            }
+            previous_was_group = members.len() > 1 && collapse_year;
+            let mut k = 0;
+            while let Some(&m) = members.get(k) {
+                let Some((out, cite)) = rendered.get(m) else {
+                    break;
+                };
+                if k == 0 {
+                    parts.push(out.clone());
+                    k += 1;
+                    continue;
+                }
+                let plain =
+                    cite.prefix.is_none() && cite.suffix.is_none() && cite.locator.is_none();
+                let prev = members.get(k - 1).copied().unwrap_or(m);
+                let same_year = year_of(m).is_some() && year_of(m) == year_of(prev);
+                if mode.starts_with("year-suffix")
+                    && plain
+                    && same_year
+                    && suffix_of(m).is_some()
+                    && suffix_of(prev).is_some()
+                {
+                    // A run of three or more consecutive suffixes reads "a–c" when ranged.
+                    let letter =
+                        |x: usize| suffix_of(x).and_then(|s| s.chars().last()).map(u32::from);
+                    let follows = |x: usize, y: usize| {
+                        mode == "year-suffix-ranged"
+                            && rendered.get(y).is_some_and(|(_, c)| {
+                                c.prefix.is_none() && c.suffix.is_none() && c.locator.is_none()
+                            })
+                            && year_of(y) == year_of(x)
+                            && letter(x).zip(letter(y)).is_some_and(|(a, b)| b == a + 1)
+                    };
+                    let prev_joins = follows(prev, m);
+                    let mut end = k;
+                    while let (Some(&cur), Some(&next)) = (members.get(end), members.get(end + 1)) {
+                        if !follows(cur, next) {
+                            break;
+                        }
+                        end += 1;
+                    }
+                    let run = end - k + 1 + usize::from(prev_joins);
+                    if run >= 3 {
+                        if !prev_joins {
+                            parts.push(Out::text(suffix_delim));
+                            parts.push(Out::text(suffix_of(m).unwrap_or_default()));
+                        }
+                        parts.push(Out::text("\u{2013}"));
+                        let last = members.get(end).copied().unwrap_or(m);
+                        parts.push(Out::text(suffix_of(last).unwrap_or_default()));
+                        k = end + 1;
+                    } else {
+                        parts.push(Out::text(suffix_delim));
+                        parts.push(Out::text(suffix_of(m).unwrap_or_default()));
+                        k += 1;
+                    }
+                    continue;
+                }
+                let (info, _) = infos.get(m).cloned().unwrap_or_default();
+                // After a run collapsed to suffixes, the after-collapse delimiter.
+                let after_run = mode.starts_with("year-suffix")
+                    && k >= 2
+                    && members.get(k - 1).and_then(|&x| suffix_of(x)).is_some()
+                    && members
+                        .get(k - 2)
+                        .zip(members.get(k - 1))
+                        .is_some_and(|(&x, &y)| year_of(x).is_some() && year_of(x) == year_of(y));
+                // A cite that shows nothing once its names are gone takes no delimiter either.
+                if let Some((out, _)) = self
+                    .render_cite(ctx, cite, &info, collapse_year || cite.suppress_author)
+                    .filter(|(o, _)| !o.is_empty())
+                {
+                    parts.push(Out::text(if after_run { after_delim } else { group_delim }));
+                    parts.push(out);
+                }
+                k += 1;
+            }
+        }
+        Some(Out::group(parts))
+    }
+
+    /// Joins cites, collapsing runs of citation numbers (`1–3`) when the style asks.
+    fn collapse(
+        &self,
+        cit: &xml::Node,
+        rendered: &[(Out, &Cite)],
+        numbers: &HashMap<usize, usize>,
+        delimiter: &str,
+    ) -> Out {
+        let mut parts: Vec<Out> = Vec::new();
+        let collapse_numbers = cit.attr("collapse") == Some("citation-number");
+        if collapse_numbers {
+            let mut k = 0;
+            while k < rendered.len() {
+                let mut end = k;
+                let num = |j: usize| {
+                    rendered
+                        .get(j)
+                        .filter(|(_, c)| {
+                            c.prefix.is_none() && c.suffix.is_none() && c.locator.is_none()
+                        })
+                        .and_then(|(_, c)| numbers.get(&c.item).copied())
+                };
+                while let (Some(a), Some(b)) = (num(end), num(end + 1)) {
+                    if b != a + 1 {
+                        break;
+                    }
+                    end += 1;
+                }
+                if !parts.is_empty() {
+                    parts.push(Out::text(delimiter));
+                }
+                if end >= k + 2 {
+                    if let (Some(a), Some(b)) = (rendered.get(k), rendered.get(end)) {
+                        parts.push(a.0.clone());
+                        parts.push(Out::text("\u{2013}"));
+                        parts.push(b.0.clone());
+                    }
+                    k = end + 1;
+                } else {
+                    if let Some(a) = rendered.get(k) {
+                        parts.push(a.0.clone());
+                    }
+                    k += 1;
+                }
+            }
+            return Out::group(parts);
+        }
+        for (o, cite) in rendered {
+            if !parts.is_empty() && !prefix_punctuated(cite) {
+                parts.push(Out::text(delimiter));
+            }
+            parts.push(o.clone());
+        }
+        Out::group(parts)
+    }
+}
+
+/// A cite whose prefix starts with punctuation (", cited in", ". He said") takes the place of
+/// the delimiter before it.
+fn prefix_punctuated(cite: &Cite) -> bool {
+    cite.prefix
+        .as_deref()
+        .is_some_and(|p| p.starts_with([',', '.', ';', ':']))
+}
+
+fn richtext_parse(s: &str) -> Out {
+    richtext::parse(s)
+}
+
+/// Layout affixes and formatting around a rendered entry or citation: the formatting covers
+/// the affixes too (as citeproc-js renders it).
+fn decorate_layout(layout: &xml::Node, out: Out, with_suffix: bool) -> Out {
+    let fmt = Renderer::fmt_of(layout);
+    let mut children = Vec::new();
+    if let Some(p) = layout.attr("prefix") {
+        children.push(richtext::parse(p));
+    }
+    children.push(out);
+    if let Some(s) = layout.attr("suffix").filter(|_| with_suffix) {
+        children.push(richtext::parse(s));
+    }
+    if fmt.is_plain() {
+        return Out::group(children);
+    }
+    Out::Span(Box::new(Span {
+        fmt,
+        children,
+        ..Span::default()
+    }))
+}
+
+/// `second-field-align`: the first rendered element goes in the margin, the rest beside it.
+fn split_second_field(span: &mut Span) {
+    let Some(pos) = span.children.iter().position(|c| !c.is_empty()) else {
+        return;
+    };
+    let rest: Vec<Out> = span.children.split_off(pos + 1);
+    span.children.truncate(pos + 1);
+    if let Some(first) = span.children.pop() {
+        span.children.push(Out::Span(Box::new(Span {
+            display: Some("left-margin".into()),
+            children: vec![first],
+            ..Span::default()
+        })));
+    }
+    if !rest.is_empty() {
+        span.children.push(Out::Span(Box::new(Span {
+            display: Some("right-inline".into()),
+            children: rest,
+            ..Span::default()
+        })));
+    }
+}
+
+/// Year suffix letters: a … z, aa, ab …
+pub fn suffix_letters(n: usize) -> String {
+    let mut n = n;
+    let mut s = Vec::new();
+    loop {
+        s.push(char::from(b'a' + (n % 26) as u8));
+        if n < 26 {
+            break;
+        }
+        n = n / 26 - 1;
+    }
+    s.iter().rev().collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn style(body: &str) -> String {
+        format!(
+            r#"<style xmlns="http://purl.org/net/xbiblio/csl" version="1.0" class="in-text">{body}</style>"#
+        )
+    }
+
+    fn item() -> Value {
+        json!({"id": "a", "type": "book", "title": "T", "author": [{"family": "Poe", "given": "Edgar"}],
+            "issued": {"date-parts": [[2019], [2020]]}})
+    }
+
+    #[test]
+    fn self_calling_macros_stop() {
+        // The renderer's own bounds, without the style guard in front.
+        let xml = style(
+            r#"<macro name="m"><text macro="m"/><text macro="m"/><text variable="title"/></macro>
+            <citation><layout><text macro="m"/></layout></citation>
+            <bibliography><layout><text macro="m"/></layout></bibliography>"#,
+        );
+        let p = Processor::new(&xml, None).unwrap();
+        let out = p.bibliography(&[item()], Format::Text);
+        assert_eq!(out.len(), 1);
+        assert!(out[0].starts_with('T'), "{out:?}");
+    }
+
+    #[test]
+    fn deep_styles_are_refused_and_bad_xml_is_an_error() {
+        let deep = format!(
+            "{}{}",
+            "<group>".repeat(style::MAX_STYLE_DEPTH + 1),
+            "</group>".repeat(style::MAX_STYLE_DEPTH + 1)
+        );
+        assert!(Processor::new(
+            &style(&format!("<citation><layout>{deep}</layout></citation>")),
+            None
+        )
+        .is_err());
+        assert!(Processor::new("<style><citation>", None).is_err());
+        assert!(Processor::new("not xml", None).is_err());
+        assert!(Processor::new(&style(""), None).is_err());
+        assert!(Processor::new(
+            &style("<citation><layout/></citation>"),
+            Some("<locale><terms>")
+        )
+        .is_err());
+    }
+
+    #[test]
+    fn odd_items_render_without_panicking() {
+        let xml = style(
+            r#"<citation disambiguate-add-names="true" disambiguate-add-givenname="true" disambiguate-add-year-suffix="true" collapse="year-suffix-ranged">
+              <layout delimiter="; "><names variable="author"><name form="short"/></names><date variable="issued" prefix=" "><date-part name="year"/></date></layout></citation>
+            <bibliography subsequent-author-substitute="---"><sort><key variable="author"/><key macro="x"/></sort>
+              <layout><names variable="author"><name name-as-sort-order="all" initialize-with=". "/></names>
+              <date variable="issued" form="text" prefix=" "/><number variable="volume" form="roman" prefix=" "/>
+              <text variable="page" prefix=" "/><label variable="page" prefix=" "/></layout></bibliography>"#,
+        );
+        let p = Processor::new(&xml, None).unwrap();
+        let items = vec![
+            json!({"type": "book"}),
+            json!({"type": "book", "author": [{"family": ""}, {"given": "Å-é"}, {"literal": "<i>x"}, 7]}),
+            json!({"type": "book", "issued": {"date-parts": [[-40000, 99, -3], ["x"]]}, "volume": "99999999999999999999"}),
+            json!({"type": "book", "issued": {"raw": "2020-05-17/"}, "page": "-", "title": "<b><i>'\"\u{2019}"}),
+            json!({"type": "book", "issued": {"date-parts": [[2020, 21]]}, "page": "10-2, 3-1"}),
+            item(),
+            item(),
+        ];
+        // The bare item renders nothing and has no entry; every other one has one.
+        let entries = p.bibliography(&items, Format::Html);
+        assert_eq!(entries.len(), items.len() - 1);
+        assert!(entries.iter().all(|e| !e.is_empty()));
+        let cites: Vec<Vec<Cite>> = (0..items.len() + 2)
+            .map(|i| {
+                vec![Cite {
+                    item: i,
+                    locator: Some("1-2".into()),
+                    ..Cite::default()
+                }]
+            })
+            .collect();
+        assert_eq!(p.citations(&items, &cites, Format::Text).len(), cites.len());
+    }
+
+    #[test]
+    fn a_date_range_renders() {
+        let xml = style(
+            r#"<citation><layout><text variable="title"/></layout></citation>
+            <bibliography><layout><date variable="issued" form="text"/></layout></bibliography>"#,
+        );
+        let p = Processor::new(&xml, None).unwrap();
+        assert_eq!(
+            p.bibliography(&[item()], Format::Text),
+            vec!["2019\u{2013}2020"]
+        );
+    }
+}

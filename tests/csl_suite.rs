@@ -1,0 +1,447 @@
+//! The official CSL test suite (`../shared/csl/test-suite/humans/*.txt`, read in place), run
+//! through citeflow's CSL engine the way citeproc-js's runner runs it (see
+//! ../shared/notes/csl-test-suite.md). The pass counts may only rise: `tests/csl/suite-floor.json`
+//! holds the floor. Run `cargo test --features csl --test csl_suite -- --nocapture` for the
+//! failing fixture names.
+#![cfg(feature = "csl")]
+
+use std::collections::HashMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use citeflow::reference::engine::{Cite, Format, Processor};
+use regex::Regex;
+use serde_json::Value;
+
+fn shared() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/csl")
+}
+
+fn sections(text: &str) -> HashMap<String, String> {
+    let open = Regex::new(r">>=+\s*([A-Z-]+)\s*=+>>\r?\n").unwrap();
+    let mut out = HashMap::new();
+    for m in open.captures_iter(text) {
+        let name = m.get(1).unwrap().as_str().to_owned();
+        let start = m.get(0).unwrap().end();
+        let close = Regex::new(&format!(r"\r?\n?<<=+\s*{}\s*=+<<", regex::escape(&name))).unwrap();
+        if let Some(c) = close.find(&text[start..]) {
+            out.insert(name, text[start..start + c.start()].to_owned());
+        }
+    }
+    out
+}
+
+fn locale_for(style_xml: &str) -> Option<String> {
+    let dir = shared().join("locales");
+    let lang = Processor::style_locale(style_xml).unwrap_or_else(|| "en-US".into());
+    let read = |l: &str| fs::read_to_string(dir.join(format!("locales-{l}.xml"))).ok();
+    if let Some(x) = read(&lang) {
+        return Some(x);
+    }
+    let primary = lang.split('-').next().unwrap_or("en");
+    let dialects: Value = fs::read_to_string(dir.join("locales.json"))
+        .ok()
+        .and_then(|s| serde_json::from_str(&s).ok())
+        .unwrap_or(Value::Null);
+    if let Some(d) = dialects
+        .pointer(&format!("/primary-dialects/{primary}"))
+        .and_then(Value::as_str)
+    {
+        if let Some(x) = read(d) {
+            return Some(x);
+        }
+    }
+    read("en-US")
+}
+
+/// Normalises formatting noise (see the notes): wrappers, whitespace, entity spelling, tag
+/// spelling, `style` attribute semicolons, links.
+fn normalise(s: &str, plain: bool) -> String {
+    let mut s = s
+        .replace("&amp;", "&#38;")
+        .replace("&lt;", "&#60;")
+        .replace("&gt;", "&#62;");
+    s = s.replace("<strong>", "<b>").replace("</strong>", "</b>");
+    s = s.replace("<em>", "<i>").replace("</em>", "</i>");
+    s = Regex::new(r#"<a href="[^"]*"[^>]*>"#)
+        .unwrap()
+        .replace_all(&s, "")
+        .replace("</a>", "");
+    s = Regex::new(r#";"(\s*)>"#)
+        .unwrap()
+        .replace_all(&s, "\"$1>")
+        .into_owned();
+    s = Regex::new(r"\s+")
+        .unwrap()
+        .replace_all(&s, " ")
+        .into_owned();
+    s = Regex::new(r"\s*(</?div[^>]*>)\s*")
+        .unwrap()
+        .replace_all(&s, "$1")
+        .into_owned();
+    if plain {
+        s = s
+            .replace("&#38;", "&")
+            .replace("&#60;", "<")
+            .replace("&#62;", ">");
+    }
+    s.trim().to_owned()
+}
+
+fn has_markup(s: &str) -> bool {
+    Regex::new(r"<(i|b|em|strong|sup|sub|span|div class=.csl-(left|right|block|indent))")
+        .unwrap()
+        .is_match(s)
+}
+
+/// The entries of a `csl-bib-body`.
+fn entries(result: &str) -> Vec<String> {
+    let open = r#"<div class="csl-entry">"#;
+    let mut out = Vec::new();
+    let mut rest = result;
+    while let Some(i) = rest.find(open) {
+        let body = &rest[i + open.len()..];
+        let mut depth = 1;
+        let mut pos = 0;
+        while depth > 0 && pos < body.len() {
+            let next_open = body[pos..].find("<div");
+            let next_close = body[pos..].find("</div>");
+            match (next_open, next_close) {
+                (Some(o), Some(c)) if o < c => {
+                    depth += 1;
+                    pos += o + 4;
+                }
+                (_, Some(c)) => {
+                    depth -= 1;
+                    pos += c + if depth == 0 { 0 } else { 6 };
+                }
+                _ => pos = body.len(),
+            }
+        }
+        out.push(body[..pos].to_owned());
+        rest = &body[(pos + 6).min(body.len())..];
+    }
+    out
+}
+
+fn items_of(input: &str) -> Vec<Value> {
+    serde_json::from_str::<Value>(input)
+        .ok()
+        .and_then(|v| v.as_array().cloned())
+        .unwrap_or_default()
+}
+
+fn cite_of(v: &Value, ids: &HashMap<String, usize>) -> Option<Cite> {
+    let id = match v.get("id")? {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    };
+    let s = |k: &str| {
+        v.get(k).and_then(|x| match x {
+            Value::String(s) => Some(s.clone()),
+            Value::Number(n) => Some(n.to_string()),
+            _ => None,
+        })
+    };
+    Some(Cite {
+        item: *ids.get(&id)?,
+        locator: s("locator"),
+        label: s("label"),
+        prefix: s("prefix"),
+        suffix: s("suffix"),
+        suppress_author: v
+            .get("suppress-author")
+            .and_then(Value::as_bool)
+            .unwrap_or(false),
+        author_only: v
+            .get("author-only")
+            .and_then(Value::as_bool)
+            .unwrap_or(false),
+        note: None,
+    })
+}
+
+/// Replays `processCitationCluster` calls (each: a citation, the citations before it and after
+/// it) and prints the final document the way citeproc-js's runner does: one line per citation,
+/// `>>[i]` for those the last call rendered anew or changed, `..[i]` for the others.
+fn replay_citations(
+    p: &Processor,
+    items: &[Value],
+    ids: &HashMap<String, usize>,
+    calls: &[Value],
+    format: Format,
+) -> String {
+    let mut known: HashMap<String, Vec<Cite>> = HashMap::new();
+    let mut previous: HashMap<String, String> = HashMap::new();
+    let mut lines = Vec::new();
+    for (n, call) in calls.iter().enumerate() {
+        let Some(citation) = call.get(0) else {
+            continue;
+        };
+        let Some(id) = citation.get("citationID").and_then(Value::as_str) else {
+            continue;
+        };
+        let note = citation
+            .pointer("/properties/noteIndex")
+            .and_then(Value::as_u64)
+            .and_then(|n| u32::try_from(n).ok())
+            .filter(|&n| n > 0);
+        let cites: Vec<Cite> = citation
+            .get("citationItems")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(|c| cite_of(c, ids))
+            .map(|c| Cite { note, ..c })
+            .collect();
+        known.insert(id.to_owned(), cites);
+        let ids_of = |v: Option<&Value>| -> Vec<String> {
+            v.and_then(Value::as_array)
+                .map(|a| {
+                    a.iter()
+                        .filter_map(|p| p.get(0).and_then(Value::as_str).map(str::to_owned))
+                        .collect()
+                })
+                .unwrap_or_default()
+        };
+        let mut order = ids_of(call.get(1));
+        order.push(id.to_owned());
+        order.extend(ids_of(call.get(2)));
+        let clusters: Vec<Vec<Cite>> = order
+            .iter()
+            .map(|c| known.get(c).cloned().unwrap_or_default())
+            .collect();
+        let rendered = p.citations(items, &clusters, format);
+        let last = n + 1 == calls.len();
+        lines.clear();
+        for (k, (cid, text)) in order.iter().zip(rendered.iter()).enumerate() {
+            if last {
+                let fresh = cid == id || previous.get(cid) != Some(text);
+                lines.push(format!("{}[{k}] {text}", if fresh { ">>" } else { ".." }));
+            }
+        }
+        previous = order.iter().cloned().zip(rendered).collect();
+    }
+    lines.join("\n")
+}
+
+enum Outcome {
+    Pass,
+    Fail(String),
+    Unsupported,
+}
+
+fn run_fixture(sec: &HashMap<String, String>) -> Outcome {
+    let (Some(mode), Some(csl), Some(input), Some(result)) = (
+        sec.get("MODE"),
+        sec.get("CSL"),
+        sec.get("INPUT"),
+        sec.get("RESULT"),
+    ) else {
+        return Outcome::Unsupported;
+    };
+    let locale = locale_for(csl);
+    let p = match Processor::new(csl, locale.as_deref()) {
+        Ok(p) => p,
+        Err(e) => return Outcome::Fail(format!("style error: {e}")),
+    };
+    let items = items_of(input);
+    let ids: HashMap<String, usize> = items
+        .iter()
+        .enumerate()
+        .filter_map(|(i, it)| {
+            let id = match it.get("id")? {
+                Value::String(s) => s.clone(),
+                other => other.to_string(),
+            };
+            Some((id, i))
+        })
+        .collect();
+    let plain = !has_markup(result);
+    let format = if plain { Format::Text } else { Format::Html };
+    match mode.trim() {
+        "bibliography" => {
+            let mut registered: Vec<usize> = (0..items.len()).collect();
+            if let Some(calls) = sec
+                .get("CITATIONS")
+                .and_then(|c| serde_json::from_str::<Value>(c).ok())
+            {
+                let calls = calls.as_array().cloned().unwrap_or_default();
+                let mut by_id: HashMap<String, Value> = HashMap::new();
+                for call in &calls {
+                    if let Some(c) = call.get(0) {
+                        if let Some(id) = c.get("citationID").and_then(Value::as_str) {
+                            by_id.insert(id.to_owned(), c.clone());
+                        }
+                    }
+                }
+                if let Some(last) = calls.last() {
+                    let mut order: Vec<String> = Vec::new();
+                    let ids_of = |v: Option<&Value>| -> Vec<String> {
+                        v.and_then(Value::as_array)
+                            .map(|a| {
+                                a.iter()
+                                    .filter_map(|p| {
+                                        p.get(0).and_then(Value::as_str).map(str::to_owned)
+                                    })
+                                    .collect()
+                            })
+                            .unwrap_or_default()
+                    };
+                    order.extend(ids_of(last.get(1)));
+                    if let Some(id) = last
+                        .get(0)
+                        .and_then(|c| c.get("citationID"))
+                        .and_then(Value::as_str)
+                    {
+                        order.push(id.to_owned());
+                    }
+                    order.extend(ids_of(last.get(2)));
+                    registered.clear();
+                    for cid in order {
+                        let Some(c) = by_id.get(&cid) else { continue };
+                        for ci in c
+                            .get("citationItems")
+                            .and_then(Value::as_array)
+                            .into_iter()
+                            .flatten()
+                        {
+                            if let Some(cite) = cite_of(ci, &ids) {
+                                if !registered.contains(&cite.item) {
+                                    registered.push(cite.item);
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            let got: Vec<String> = p
+                .bibliography_of(&items, &registered, format)
+                .into_iter()
+                .map(|(_, s)| normalise(&s, plain))
+                .collect();
+            let want: Vec<String> = entries(result)
+                .iter()
+                .map(|e| normalise(e, plain))
+                .collect();
+            if got == want {
+                Outcome::Pass
+            } else {
+                Outcome::Fail(format!("want {want:#?}\n got {got:#?}"))
+            }
+        }
+        "citation" => {
+            if let Some(calls) = sec.get("CITATIONS") {
+                let Ok(Value::Array(calls)) = serde_json::from_str::<Value>(calls) else {
+                    return Outcome::Unsupported;
+                };
+                let got = replay_citations(&p, &items, &ids, &calls, format);
+                let (g, w) = (normalise(&got, plain), normalise(result, plain));
+                return if g == w {
+                    Outcome::Pass
+                } else {
+                    Outcome::Fail(format!("want {w:?}\n got {g:?}"))
+                };
+            }
+            let clusters: Vec<Vec<Cite>> = match sec.get("CITATION-ITEMS") {
+                Some(ci) => {
+                    let v: Value = match serde_json::from_str(ci) {
+                        Ok(v) => v,
+                        Err(_) => return Outcome::Unsupported,
+                    };
+                    v.as_array()
+                        .into_iter()
+                        .flatten()
+                        .map(|c| {
+                            c.as_array()
+                                .into_iter()
+                                .flatten()
+                                .filter_map(|x| cite_of(x, &ids))
+                                .collect()
+                        })
+                        .collect()
+                }
+                None => vec![(0..items.len())
+                    .map(|i| Cite {
+                        item: i,
+                        ..Cite::default()
+                    })
+                    .collect()],
+            };
+            let got = p.citations(&items, &clusters, format).join("\n");
+            let (g, w) = (normalise(&got, plain), normalise(result, plain));
+            if g == w {
+                Outcome::Pass
+            } else {
+                Outcome::Fail(format!("want {w:?}\n got {g:?}"))
+            }
+        }
+        _ => Outcome::Unsupported,
+    }
+}
+
+#[test]
+fn official_csl_suite() {
+    let dir = shared().join("test-suite/humans");
+    let Ok(read) = fs::read_dir(&dir) else {
+        panic!("the CSL test suite is missing at {}", dir.display());
+    };
+    let mut files: Vec<PathBuf> = read
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "txt"))
+        .collect();
+    files.sort();
+    let only = std::env::var("CSL_FIXTURE").ok();
+    let show = std::env::var("CSL_SHOW").is_ok();
+    let mut counts: HashMap<&str, (usize, usize, usize)> = HashMap::new();
+    let mut failing: Vec<String> = Vec::new();
+    for f in &files {
+        let name = f.file_stem().unwrap().to_string_lossy().into_owned();
+        if only.as_ref().is_some_and(|o| !name.contains(o.as_str())) {
+            continue;
+        }
+        let text = fs::read_to_string(f).unwrap();
+        let sec = sections(&text);
+        let mode = if sec.get("MODE").is_some_and(|m| m.trim() == "bibliography") {
+            "bibliography"
+        } else {
+            "citation"
+        };
+        let slot = counts.entry(mode).or_default();
+        slot.0 += 1;
+        let outcome = std::panic::catch_unwind(|| run_fixture(&sec))
+            .unwrap_or(Outcome::Fail("panicked".into()));
+        match outcome {
+            Outcome::Pass => slot.1 += 1,
+            Outcome::Unsupported => slot.2 += 1,
+            Outcome::Fail(why) => {
+                failing.push(format!("{mode} {name}"));
+                if show {
+                    println!("--- {name}\n{why}");
+                }
+            }
+        }
+    }
+    let (bt, bp, _) = counts.get("bibliography").copied().unwrap_or_default();
+    let (ct, cp, cu) = counts.get("citation").copied().unwrap_or_default();
+    println!(
+        "CSL suite: bibliography {bp}/{bt} pass; citation {cp}/{ct} pass ({cu} not expressible)"
+    );
+    println!("failing:\n  {}", failing.join("\n  "));
+    if only.is_some() {
+        return;
+    }
+    let floor: Value = serde_json::from_str(
+        &fs::read_to_string(
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/csl/suite-floor.json"),
+        )
+        .unwrap(),
+    )
+    .unwrap();
+    let fb = floor["bibliography"].as_u64().unwrap() as usize;
+    let fc = floor["citation"].as_u64().unwrap() as usize;
+    assert!(
+        bp >= fb && cp >= fc,
+        "CSL suite pass counts fell below the floor: bibliography {bp} (floor {fb}), citation {cp} (floor {fc})"
+    );
+}
