@@ -29,7 +29,9 @@ const sizes = only.length && existsSync(sizesFile) ? JSON.parse(readFileSync(siz
 for (const [name, mod] of Object.entries(manifest.modules)) {
   if (only.length && !only.includes(name)) continue;
   const features = mod.features.length ? ["--features", mod.features.join(",")] : [];
-  run("cargo", ["build", "--lib", "--release", "--target", target, ...features], toolchainEnv);
+  // A module may set its own opt-level (cargo keeps each variant's build cached).
+  const profile = mod["opt-level"] ? { CARGO_PROFILE_RELEASE_OPT_LEVEL: mod["opt-level"] } : {};
+  run("cargo", ["build", "--lib", "--release", "--target", target, ...features], { ...toolchainEnv, ...profile });
   const built = join(root, "target", target, "release", "citeflow.wasm");
   const outDir = join(root, mod["out-dir"]);
   mkdirSync(outDir, { recursive: true });
