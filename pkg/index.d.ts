@@ -1,7 +1,11 @@
 // Public types of the citeflow package. Every runtime entry (node, deno, workerd, browser)
 // exports exactly this surface.
 
-/** Initialises the wasm module. Required once in browsers; a no-op in Node, Deno and Workers. */
+/**
+ * Initialises the wasm module. Required once in browsers. In Node, Deno and Workers the module
+ * is ready at import (this does nothing), unless a bundler moved the .wasm away from the
+ * package: then pass its bytes or URL here (see "Using a bundler" in the README).
+ */
 export default function init(input?: RequestInfo | URL | Response | BufferSource | WebAssembly.Module): Promise<void>;
 export { init };
 /** Whether the wasm module is initialised (always true in Node, Deno and Workers). */

@@ -23,7 +23,7 @@ export function ready() {
   if (exports === null) {
     throw citeflowError(
       "NOT_INITIALIZED",
-      'citeflow is not initialised: in a browser, `import init from "citeflow"` and `await init()` once before using it',
+      'citeflow is not initialised: `import init from "citeflow"` and `await init()` once before using it (in a browser always; in Node, Deno or a Worker only when a bundler moved the .wasm away from the package: then `await init(wasmBytesOrUrl)`, see "Using a bundler" in the README)',
     );
   }
 }
