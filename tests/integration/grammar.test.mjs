@@ -44,7 +44,9 @@ test("the JSON-schema form through responseSchema: segments whose citations are 
   // Bounded for the small model as the GBNF is (two segments), so the answer always closes.
   schema.properties.segments.maxItems = 2;
   const out = await lm.invoke(messages("When was the Eiffel Tower completed?"), { responseSchema: schema, temperature: 0, maxTokens: 400 });
-  const answer = JSON.parse(textOf(out));
+  // A structured answer comes back as a structured item, as from Anthropic's forced tool.
+  assert.deepEqual(out.outputs.map((o) => o.type), ["structured"]);
+  const answer = out.outputs[0].output;
   assert.equal(out.finishReason, "stop");
   assert.ok(Array.isArray(answer.segments) && answer.segments.length >= 1);
   for (const segment of answer.segments) {
