@@ -11,14 +11,7 @@ use serde_json::{json, Value};
 
 #[path = "support/streams.rs"]
 mod streams;
-use streams::{cut_bounds, THINK_PIECES};
-
-fn cases(n: u32) -> u32 {
-    std::env::var("CITEFLOW_PROPTEST_CASES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(n)
-}
+use streams::{cases, cut_bounds, THINK_PIECES};
 
 const CITE_PIECES: &[&str] = &[
     "[", "]", "1", "2", "[1]", "(2)", " ", ".", "é", "😀", "[1, 2]", "\n\n",

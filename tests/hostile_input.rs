@@ -26,17 +26,12 @@ use citeflow::utf16::{byte_offset, Utf16Cursor};
 use proptest::prelude::*;
 use serde_json::{Map, Number, Value};
 
+#[path = "support/streams.rs"]
+mod streams;
+use streams::cases;
+
 /// The deepest JSON the JS binding lets through.
 const MAX_DEPTH: usize = 128;
-
-/// The number of cases per property: `n` (kept small for `cargo test` on a small machine),
-/// or `CITEFLOW_PROPTEST_CASES` for a longer hunt.
-fn cases(n: u32) -> u32 {
-    std::env::var("CITEFLOW_PROPTEST_CASES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(n)
-}
 
 // ---------------------------------------------------------------------------------------
 // Strategies

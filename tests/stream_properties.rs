@@ -15,16 +15,7 @@ use proptest::prelude::*;
 #[path = "support/streams.rs"]
 mod streams;
 use serde_json::Value;
-use streams::{cut_bounds, stream_citations, THINK_PIECES};
-
-/// The number of cases per property: `n` (kept small for `cargo test` on a small machine),
-/// or `CITEFLOW_PROPTEST_CASES` for a longer hunt.
-fn cases(n: u32) -> u32 {
-    std::env::var("CITEFLOW_PROPTEST_CASES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(n)
-}
+use streams::{cases, cut_bounds, stream_citations, THINK_PIECES};
 
 // ---------------------------------------------------------------------------------------
 // Splitting

@@ -340,7 +340,7 @@ impl OutputTransformerConfig {
     }
 
     /// The citation parser these options describe.
-    fn citation_parser(&self) -> Result<CitationParser> {
+    fn build_citation_parser(&self) -> Result<CitationParser> {
         let options = CiteOptions::from_map(&self.kwargs).map_err(|e| match e {
             CiteError::InvalidOption { option, reason } => {
                 TransformError::InvalidOption { option, reason }
@@ -350,17 +350,21 @@ impl OutputTransformerConfig {
         Ok(CitationParser::new(options.parse_options()))
     }
 
+    fn build_think_tag(&self) -> Result<ThinkTagOutputTransformer> {
+        ThinkTagOutputTransformer::new(think_tag_options(&self.kwargs)?)
+    }
+
+    fn build_event_filter(&self) -> Result<EventFilterOutputTransformer> {
+        EventFilterOutputTransformer::new(&event_types(&self.kwargs)?)
+    }
+
     /// Builds the transformer as a stage of the streaming engine: the streaming
     /// transformers natively, the others through their event API.
     pub fn build_stage(&self) -> Result<Box<dyn Stage>> {
         Ok(match self.kind {
-            TransformerKind::ThinkTag => Box::new(ThinkTagOutputTransformer::new(
-                think_tag_options(&self.kwargs)?,
-            )?),
-            TransformerKind::EventFilter => Box::new(EventFilterOutputTransformer::new(
-                &event_types(&self.kwargs)?,
-            )?),
-            TransformerKind::Citations => Box::new(self.citation_parser()?),
+            TransformerKind::ThinkTag => Box::new(self.build_think_tag()?),
+            TransformerKind::EventFilter => Box::new(self.build_event_filter()?),
+            TransformerKind::Citations => Box::new(self.build_citation_parser()?),
             TransformerKind::Identity | TransformerKind::Json | TransformerKind::Validation => {
                 Box::new(EventStage(self.build()?))
             }
@@ -379,17 +383,13 @@ impl OutputTransformerConfig {
                 no_options("JSONOutputTransformer")?;
                 Box::new(JsonOutputTransformer::default())
             }
-            TransformerKind::ThinkTag => Box::new(ThinkTagOutputTransformer::new(
-                think_tag_options(&self.kwargs)?,
-            )?),
-            TransformerKind::EventFilter => Box::new(EventFilterOutputTransformer::new(
-                &event_types(&self.kwargs)?,
-            )?),
+            TransformerKind::ThinkTag => Box::new(self.build_think_tag()?),
+            TransformerKind::EventFilter => Box::new(self.build_event_filter()?),
             TransformerKind::Validation => {
                 let (kinds, mode) = validation_options(&self.kwargs)?;
                 Box::new(ValidationOutputTransformer::new(kinds, mode)?)
             }
-            TransformerKind::Citations => Box::new(self.citation_parser()?),
+            TransformerKind::Citations => Box::new(self.build_citation_parser()?),
         })
     }
 }

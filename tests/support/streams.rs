@@ -7,6 +7,15 @@ use citeflow::event::Event;
 use citeflow::transform::OutputTransformer;
 use serde_json::Value;
 
+/// The number of cases per property: `n` (kept small for `cargo test` on a small machine),
+/// or `CITEFLOW_PROPTEST_CASES` for a longer hunt.
+pub fn cases(n: u32) -> u32 {
+    std::env::var("CITEFLOW_PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(n)
+}
+
 /// Pieces think-tag transcripts are made of: tags whole and cut, look-alikes, multi-byte and
 /// astral-plane characters, emoji tags.
 pub const THINK_PIECES: &[&str] = &[
