@@ -4,7 +4,7 @@ import { Engine } from "./engine.js";
 import { citeflowError, describe, isInstance, knownFields, list, prop } from "./errors.js";
 import { ready } from "./runtime.js";
 import { transformStreamOf } from "./streams.js";
-import { STAGE } from "./transformers.js";
+import { OutputTransformer, stagesOf } from "./transformers.js";
 import { holdHalfPair } from "./surrogates.js";
 
 const encoder = new TextEncoder();
@@ -130,13 +130,10 @@ function transformerStages(transformers) {
   if (transformers === undefined) return [];
   const stages = [];
   list(transformers, "INVALID_OPTION", "transformers").forEach((t, i) => {
-    if (t !== null && typeof t === "object" && typeof t[STAGE] === "function") {
-      const own = t[STAGE]();
-      if (own === null) throw citeflowError("INVALID_OPTION", `transformers[${i}] is written in JS and cannot run inside the decoder; pipe the decoder's events through it instead`);
-      stages.push(...own);
-    } else {
-      stages.push(t);
-    }
+    if (!isInstance(t, OutputTransformer)) return stages.push(t); // a config, checked by the core
+    const own = stagesOf([t]);
+    if (own === null) throw citeflowError("INVALID_OPTION", `transformers[${i}] is written in JS and cannot run inside the decoder; pipe the decoder's events through it instead`);
+    stages.push(...own);
   });
   return stages;
 }

@@ -371,17 +371,21 @@ export class ValidationOutputTransformer extends CoreTransformer {
 }
 
 /**
- * The text of an event the engine can take as plain answer text (`response`, a string value,
- * no fields of its own), or null.
+ * `{text, id}` of an event the engine can take as plain answer text (`response`, a string
+ * value, no fields of its own), each field read once; null for any other event.
  */
 function plainText(event) {
   if (eventType(event) !== RESPONSE) return null;
   const value = eventValue(event);
   if (typeof value !== "string") return null;
-  const { id, valueType } = event;
-  if (!(id === null || id === undefined || typeof id === "string") || !(valueType === undefined || valueType === "text")) return null;
-  for (const key of Object.keys(event)) if (key !== "id" && key !== "type" && key !== "value" && key !== "valueType") return null;
-  return value;
+  try {
+    const { id, valueType } = event;
+    if (!(id === null || id === undefined || typeof id === "string") || !(valueType === undefined || valueType === "text")) return null;
+    for (const key of Object.keys(event)) if (key !== "id" && key !== "type" && key !== "value" && key !== "valueType") return null;
+    return { text: value, id: id ?? null };
+  } catch {
+    return null; // a getter or Proxy trap threw: the core's conversion reports it as an error with a code
+  }
 }
 
 export class OutputTransformerChain extends OutputTransformer {
@@ -439,8 +443,8 @@ export class OutputTransformerChain extends OutputTransformer {
     if (this.#engine === null) return this.#flow(0, [toEvent(input)]);
     if (typeof input === "string") return this.#engine.pushText(input);
     const event = checkEvent(input);
-    const text = plainText(event);
-    return text === null ? this.#engine.pushEvent(event) : this.#engine.pushText(text, event.id);
+    const plain = plainText(event);
+    return plain === null ? this.#engine.pushEvent(event) : this.#engine.pushText(plain.text, plain.id);
   }
 
   finish() {
