@@ -57,3 +57,5 @@ pub mod utf16;
 
 #[cfg(target_arch = "wasm32")]
 mod wasm;
+#[cfg(all(feature = "web", target_arch = "wasm32"))]
+pub mod web;

@@ -8,9 +8,11 @@
 pub mod decision;
 pub mod framing;
 pub mod lm_decision;
+pub mod redact;
 pub mod request;
 pub mod sse;
 pub mod stream;
+pub mod transport;
 pub mod usage;
 mod wire;
 

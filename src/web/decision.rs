@@ -1,0 +1,230 @@
+//! The decision-model invoker.
+
+use std::rc::Rc;
+
+use futures_util::future::try_join_all;
+use serde_json::{json, Map, Value};
+use web_sys::AbortSignal;
+
+use crate::provider::{
+    build_dm_request, lm_decision_answer, lm_decision_messages, parse_dm_response, TOP_LOGPROBS,
+};
+
+use super::call::Call;
+use super::error::{Error, ErrorCode};
+use super::lm::LmInvoker;
+use super::options::Options;
+use super::transport::{Answer, Transport};
+
+/// Who answers a decision model's questions.
+#[derive(Debug, Clone)]
+enum Backend {
+    /// The System One wire format (`typesafe/<model>`, `openrouter/typesafe/<model>`).
+    SystemOne(Rc<Transport>),
+    /// A language model asked one question per call, read from one token's log-probabilities.
+    Lm(LmInvoker),
+}
+
+/// A decision model: questions about a state, answered with probabilities. The npm
+/// package's `buildDMInvoker`, in Rust. Questions are System One's JSON
+/// (`{"type": "noul" | "choice" | "score", "instructions": …, "criteria": …}`); see
+/// [`question`] for builders.
+///
+/// ```no_run
+/// # async fn run() -> Result<(), citeflow::web::Error> {
+/// use citeflow::web::{question, DmInvoker, Options};
+/// use serde_json::{json, Map};
+///
+/// let dm = DmInvoker::new(
+///     "openai-compatible/smollm2",
+///     Options::new().base_url("http://127.0.0.1:8080/v1"),
+/// )?;
+/// let mut questions = Map::new();
+/// questions.insert("relevant".into(), question::noul("Is the text about the sea?", None));
+/// let decision = dm.invoke(&json!("Tides follow the moon."), &questions, None).await?;
+/// println!("{}", decision.answers["relevant"]["noul"]);
+/// # Ok(()) }
+/// ```
+#[derive(Debug, Clone)]
+pub struct DmInvoker {
+    model_id: Rc<str>,
+    options: Options,
+    backend: Backend,
+}
+
+/// A decision model's answers.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Decision {
+    /// The model that answered.
+    pub model: Value,
+    /// One answer per question, by name (`{"type": "noul", "noul": 0.93}`, …).
+    pub answers: Map<String, Value>,
+    /// Normalised usage (for a language model: the calls' counts summed, each call's own
+    /// report under `raw`).
+    pub usage: Value,
+}
+
+fn is_system_one(model_id: &str) -> bool {
+    model_id.starts_with("typesafe/") || model_id.starts_with("openrouter/typesafe/")
+}
+
+impl DmInvoker {
+    /// `typesafe/<model>` and `openrouter/typesafe/<model>` speak System One; any other
+    /// OpenAI-style model id becomes a language-model decision model (Anthropic models give no
+    /// log-probabilities and are refused).
+    pub fn new(model_id: &str, options: Options) -> Result<Self, Error> {
+        let backend = if is_system_one(model_id) {
+            let options = options.clone().checked()?;
+            let mut probe = Map::new();
+            probe.insert("probe".into(), question::noul("probe", None));
+            build_dm_request(
+                model_id,
+                &Value::String(String::new()),
+                &probe,
+                options.api_key.as_deref(),
+                options.base_url.as_deref(),
+            )?;
+            Backend::SystemOne(Rc::new(Transport::new(options)))
+        } else if model_id.starts_with("anthropic/") {
+            return Err(Error::new(
+                ErrorCode::InvalidModelId,
+                format!("{model_id}: Anthropic models return no log-probabilities; a decision model is typesafe/<model>, openrouter/typesafe/<model> or an OpenAI-style model"),
+            ));
+        } else {
+            Backend::Lm(LmInvoker::new(model_id, options.clone())?)
+        };
+        Ok(Self {
+            model_id: model_id.into(),
+            options,
+            backend,
+        })
+    }
+
+    /// The model id it was built with.
+    pub fn model_id(&self) -> &str {
+        &self.model_id
+    }
+
+    /// Asks `questions` (`{name: question}`, at least one) about `state`; `signal` cancels.
+    pub async fn invoke(
+        &self,
+        state: &Value,
+        questions: &Map<String, Value>,
+        signal: Option<&AbortSignal>,
+    ) -> Result<Decision, Error> {
+        if questions.is_empty() {
+            return Err(Error::new(
+                ErrorCode::InvalidOption,
+                "questions must have at least one question",
+            ));
+        }
+        let value = match &self.backend {
+            Backend::SystemOne(transport) => {
+                let options = &self.options;
+                let http = build_dm_request(
+                    &self.model_id,
+                    state,
+                    questions,
+                    options.api_key.as_deref(),
+                    options.base_url.as_deref(),
+                )
+                .map_err(|e| Error::from(e).scrub(&transport.secrets))?;
+                let Answer::Text(text) = transport
+                    .send(&http, "decision-model", signal, false)
+                    .await?
+                else {
+                    return Err(Error::new(
+                        ErrorCode::InvalidProviderData,
+                        "a decision came as a stream",
+                    ));
+                };
+                parse_dm_response(&text, questions)
+                    .map_err(|e| Error::from(e).scrub(&transport.secrets))?
+            }
+            Backend::Lm(lm) => self.ask_lm(lm, state, questions, signal).await?,
+        };
+        Ok(Decision {
+            model: value.get("model").cloned().unwrap_or(Value::Null),
+            answers: value
+                .get("answers")
+                .and_then(Value::as_object)
+                .cloned()
+                .unwrap_or_default(),
+            usage: value.get("usage").cloned().unwrap_or(Value::Null),
+        })
+    }
+
+    async fn ask_lm(
+        &self,
+        lm: &LmInvoker,
+        state: &Value,
+        questions: &Map<String, Value>,
+        signal: Option<&AbortSignal>,
+    ) -> Result<Value, Error> {
+        let secrets = &lm.transport.secrets;
+        let mut calls = Vec::with_capacity(questions.len());
+        for (name, q) in questions {
+            let messages = lm_decision_messages(state, name, q)?;
+            let mut call = Call::messages(messages)
+                .temperature(0.0)
+                .max_tokens(1)
+                .top_logprobs(TOP_LOGPROBS);
+            if let Some(signal) = signal {
+                call = call.signal(signal);
+            }
+            calls.push(lm.invoke(call));
+        }
+        let outputs = try_join_all(calls).await?;
+        let (mut input, mut output) = (0u64, 0u64);
+        let mut raw = Vec::with_capacity(outputs.len());
+        let mut answers = Map::new();
+        for ((name, q), answer) in questions.iter().zip(&outputs) {
+            let usage = answer.usage();
+            input = input.saturating_add(usage.as_ref().and_then(|u| u.input_tokens).unwrap_or(0));
+            output =
+                output.saturating_add(usage.as_ref().and_then(|u| u.output_tokens).unwrap_or(0));
+            raw.push(usage.map(|u| u.raw).unwrap_or(Value::Null));
+            let logprobs = answer.logprobs().cloned().unwrap_or(Value::Null);
+            let decided = lm_decision_answer(name, q, &logprobs)
+                .map_err(|e| Error::from(e).scrub(secrets))?;
+            answers.insert(name.clone(), decided);
+        }
+        let usage = json!({
+            "inputTokens": input,
+            "outputTokens": output,
+            "totalTokens": input.saturating_add(output),
+            "raw": raw,
+        });
+        Ok(json!({ "model": &*self.model_id, "answers": answers, "usage": usage }))
+    }
+}
+
+/// Builders for decision-model questions (System One's JSON), as the npm package's
+/// `DMQuestion`.
+pub mod question {
+    use serde_json::{json, Value};
+
+    /// A yes/no question answered with a probability; `criteria` says what yes and no mean.
+    pub fn noul(instructions: &str, criteria: Option<(&str, &str)>) -> Value {
+        match criteria {
+            Some((yes, no)) => {
+                json!({ "type": "noul", "instructions": instructions, "criteria": { "true": yes, "false": no } })
+            }
+            None => json!({ "type": "noul", "instructions": instructions }),
+        }
+    }
+
+    /// Pick one of `options` (`(label, description)`).
+    pub fn choice(instructions: &str, options: &[(&str, &str)]) -> Value {
+        let criteria: serde_json::Map<String, Value> = options
+            .iter()
+            .map(|(label, description)| ((*label).to_owned(), json!(description)))
+            .collect();
+        json!({ "type": "choice", "instructions": instructions, "criteria": criteria })
+    }
+
+    /// Place on a scale of `levels`, lowest first.
+    pub fn score(instructions: &str, levels: &[&str]) -> Value {
+        json!({ "type": "score", "instructions": instructions, "criteria": levels })
+    }
+}

@@ -1,0 +1,181 @@
+//! A streamed answer as a `futures` stream of events.
+
+use std::collections::VecDeque;
+use std::pin::Pin;
+use std::task::{Context, Poll};
+
+use futures_core::Stream;
+use futures_util::stream::{self, LocalBoxStream, StreamExt};
+
+use crate::engine::StreamEngine;
+use crate::event::Event;
+use crate::provider::StreamFormat;
+use crate::transform::{OutputTransformerConfig, TransformerKind};
+
+use super::body::BodyReader;
+use super::call::Call;
+use super::error::{Error, ErrorCode};
+use super::lm::LmInvoker;
+use super::timer::check_aborted;
+use super::transport::{js_message, Answer, Attempt};
+
+/// The events of one streamed answer (see [`LmInvoker::stream`]): `response` text as it
+/// arrives, `thinking`, `citation`, `structured`, a `usage` event, and whatever the output
+/// transformers make of them. Implements [`futures_core::Stream`]; the first error is the
+/// last item. Dropping it cancels the request and the body.
+#[must_use = "a stream does nothing until polled"]
+pub struct EventStream {
+    inner: LocalBoxStream<'static, Result<Event, Error>>,
+}
+
+impl std::fmt::Debug for EventStream {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("EventStream")
+    }
+}
+
+impl Stream for EventStream {
+    type Item = Result<Event, Error>;
+
+    fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+        self.inner.poll_next_unpin(cx)
+    }
+}
+
+/// Where a stream is.
+enum Phase {
+    Start,
+    Reading {
+        reader: BodyReader,
+        engine: Box<StreamEngine>,
+        // Keeps the caller's abort signal wired to the fetch until the stream ends.
+        _attempt: Attempt,
+    },
+    Done,
+}
+
+struct State {
+    lm: LmInvoker,
+    call: Call,
+    phase: Phase,
+    ready: VecDeque<Event>,
+}
+
+impl EventStream {
+    pub(crate) fn new(lm: LmInvoker, call: Call) -> Self {
+        let state = State {
+            lm,
+            call,
+            phase: Phase::Start,
+            ready: VecDeque::new(),
+        };
+        let inner = stream::unfold(state, |mut state| async move {
+            let item = state.next().await?;
+            if item.is_err() {
+                // The first error ends the stream (and drops the reader: the body is let go).
+                state.phase = Phase::Done;
+                state.ready.clear();
+            }
+            Some((item, state))
+        });
+        Self {
+            inner: inner.boxed_local(),
+        }
+    }
+}
+
+impl State {
+    async fn next(&mut self) -> Option<Result<Event, Error>> {
+        loop {
+            if let Some(event) = self.ready.pop_front() {
+                return Some(Ok(event));
+            }
+            let step = match &mut self.phase {
+                Phase::Done => return None,
+                Phase::Start => self.start().await,
+                Phase::Reading { reader, engine, .. } => {
+                    Self::read(&self.lm, &self.call, reader, engine, &mut self.ready).await
+                }
+            };
+            match step {
+                Ok(Some(next)) => self.phase = next,
+                Ok(None) => {}
+                Err(error) => return Some(Err(error.scrub(&self.lm.transport.secrets))),
+            }
+        }
+    }
+
+    /// Sends the request; the next phase reads its body.
+    async fn start(&mut self) -> Result<Option<Phase>, Error> {
+        let lm = &self.lm;
+        let http = lm.http(&self.call, true)?;
+        let provider = lm.id.provider;
+        let format = StreamFormat::parse(provider.stream_format()).unwrap_or(StreamFormat::OpenAi);
+        // A structured answer ends in a `structured` event from every provider: Anthropic
+        // streams its forced tool's input; OpenAI-style JSON text is read at the end.
+        let json = self.call.structured()
+            && format != StreamFormat::Anthropic
+            && !lm
+                .transformers
+                .iter()
+                .any(|c| c.kind == TransformerKind::Json);
+        let configs: Vec<OutputTransformerConfig> = json
+            .then(OutputTransformerConfig::json)
+            .into_iter()
+            .chain(lm.transformers.iter().cloned())
+            .collect();
+        let mut engine = StreamEngine::new(Some(format), &configs)?;
+        let answer = lm
+            .transport
+            .send(&http, provider.name(), self.call.signal.as_ref(), true)
+            .await?;
+        match answer {
+            Answer::Body(body, attempt) => Ok(Some(Phase::Reading {
+                reader: BodyReader::new(&body),
+                engine: Box::new(engine),
+                _attempt: attempt,
+            })),
+            // A stream request answered with JSON: decoded as a stream all the same, which
+            // says what is wrong with it (a whole answer is not a stream).
+            Answer::Text(text) => {
+                self.ready
+                    .extend(engine.push_bytes_events(text.as_bytes())?);
+                self.ready.extend(engine.finish_events()?);
+                Ok(Some(Phase::Done))
+            }
+        }
+    }
+
+    /// Reads one chunk of the body into `ready`; `Some(Done)` at the end.
+    async fn read(
+        lm: &LmInvoker,
+        call: &Call,
+        reader: &mut BodyReader,
+        engine: &mut StreamEngine,
+        ready: &mut VecDeque<Event>,
+    ) -> Result<Option<Phase>, Error> {
+        match reader.next().await {
+            Ok(Some(bytes)) => {
+                ready.extend(engine.push_bytes_events(&bytes)?);
+                Ok(None)
+            }
+            Ok(None) => {
+                ready.extend(engine.finish_events()?);
+                Ok(Some(Phase::Done))
+            }
+            Err(thrown) => {
+                check_aborted(call.signal.as_ref())?;
+                // The body broke off (connection reset, chunked encoding cut): say so, stably.
+                Err(Error::new(
+                    ErrorCode::StreamInterrupted,
+                    format!(
+                        "{}: the answer stream broke off: {}",
+                        lm.model_id,
+                        js_message(&thrown)
+                    ),
+                )
+                .retryable(true))
+            }
+        }
+    }
+}
