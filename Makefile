@@ -23,6 +23,7 @@ test-rust:
 	cargo clippy --quiet --all-targets --features csl -- -D warnings
 	cargo clippy --quiet --lib --target wasm32-unknown-unknown -- -D warnings
 	cargo clippy --quiet --lib --target wasm32-unknown-unknown --features wasm-csl-module -- -D warnings
+	cargo clippy --quiet --lib --target wasm32-unknown-unknown --features web -- -D warnings
 	cargo test --quiet --features csl
 
 test-js:
@@ -43,6 +44,7 @@ test-runtimes:
 	node tests/smoke/demo.mjs
 	node tests/examples/run.mjs
 	node tests/integration/run.mjs
+	node tests/rust-web/run.mjs
 	node tests/bundlers/run.mjs
 
 bench: build

@@ -55,7 +55,9 @@ pub mod source_item;
 pub mod transform;
 pub mod utf16;
 
-#[cfg(target_arch = "wasm32")]
+// The npm package's JS face. A Rust app built with `web` exports only its own functions (and
+// defines its own start function), so the JS face stays out of its wasm.
+#[cfg(all(target_arch = "wasm32", not(feature = "web")))]
 mod wasm;
 #[cfg(all(feature = "web", target_arch = "wasm32"))]
 pub mod web;
