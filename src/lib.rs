@@ -25,7 +25,32 @@
 //! chain.finish().unwrap();
 //! assert_eq!(answer, "The answer is 42.");
 //! ```
+//!
+//! # Where to start
+//!
+//! - [`transform`]: output transformers (think tags, event filters, JSON) and their chains.
+//! - [`cite`]: citation markers, the streaming citation parser, policies and grammars.
+//! - [`engine`]: provider decoding, transformers and citations in one streaming machine.
+//! - [`provider`]: model ids, requests, answers, streams, failures and retries for OpenAI,
+//!   Anthropic, OpenRouter and OpenAI-compatible servers.
+//! - [`reference`](mod@reference), [`filter`], [`chunk`]: sources, relevance and reference lists (CSL styles
+//!   with the `csl` feature).
+//! - `web` (feature `web`, target `wasm32-unknown-unknown`): async model invokers for Rust web
+//!   apps, over `fetch`, streaming as a `futures` stream of [`event::Event`]s.
+//!
+//! # Features
+//!
+//! - `csl`: the CSL engine (styled bibliographies).
+//! - `web`: the Rust face for wasm32 web apps and workers (`gloo-net`, `wasm-bindgen-futures`,
+//!   `web-sys`). With it, the npm package's JS bindings are left out of the build, so an app's
+//!   wasm exports only its own functions. On other targets it adds nothing.
+//!
+//! ```toml
+//! [dependencies]
+//! citeflow = { version = "0.1", features = ["web"] }
+//! ```
 
+#![cfg_attr(docsrs, feature(doc_cfg))]
 // Untrusted input must never abort the wasm instance: no panicking shortcuts in the library
 // (tests may use them). Where an invariant truly rules a panic out, a local `allow` says why.
 #![cfg_attr(
@@ -60,4 +85,5 @@ pub mod utf16;
 #[cfg(all(target_arch = "wasm32", not(feature = "web")))]
 mod wasm;
 #[cfg(all(feature = "web", target_arch = "wasm32"))]
+#[cfg_attr(docsrs, doc(cfg(all(feature = "web", target_arch = "wasm32"))))]
 pub mod web;

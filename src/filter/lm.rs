@@ -97,7 +97,7 @@ pub fn formatter_schema(key: &str) -> Value {
     })
 }
 
-/// One chunk as the relevance filter shows it: "[CHUNK]", "Content:", the text, then
+/// One chunk as the relevance filter shows it: "\[CHUNK\]", "Content:", the text, then
 /// "Metadata:" lines "- key: value" for the listed keys the chunk has. A context config
 /// replaces the content with the rendered context; a `chunk_format` template (deprecated)
 /// replaces the whole block (`{content}`, `{metadata}` and metadata keys as placeholders).

@@ -32,7 +32,7 @@ use thiserror::Error;
 pub struct Reference {
     /// 1-based position of the source in the list given to the model.
     pub source_id: u32,
-    /// The style's own in-text citation for this source alone: "(Poe, 1845)", "[1]".
+    /// The style's own in-text citation for this source alone: "(Poe, 1845)", "\[1\]".
     pub inline_marker: String,
     /// The rendered bibliography entry (text, or escaped HTML).
     pub entry: String,

@@ -8,8 +8,7 @@ use crate::provider::{LmRequest, Message};
 /// What to ask a language model, and how. A prompt string or a message list converts into
 /// one, so `invoker.invoke("Hi")` works as `invoker.invoke(Call::prompt("Hi"))` does.
 ///
-/// ```
-/// # #[cfg(target_arch = "wasm32")] {
+/// ```no_run
 /// use citeflow::web::{Call, Message};
 ///
 /// let call = Call::messages(vec![
@@ -19,7 +18,6 @@ use crate::provider::{LmRequest, Message};
 /// .temperature(0.2)
 /// .max_tokens(64);
 /// # let _ = call;
-/// # }
 /// ```
 #[derive(Debug, Clone, Default)]
 pub struct Call {

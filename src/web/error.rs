@@ -96,8 +96,7 @@ impl fmt::Display for ErrorCode {
 /// values of its credential headers, not even in part: every string in it went through the
 /// invoker's redaction (see [`crate::provider::redact`]).
 ///
-/// ```
-/// # #[cfg(target_arch = "wasm32")] {
+/// ```no_run
 /// use citeflow::web::{Error, ErrorCode};
 ///
 /// fn explain(error: &Error) -> String {
@@ -107,7 +106,6 @@ impl fmt::Display for ErrorCode {
 ///         _ => error.to_string(),
 ///     }
 /// }
-/// # }
 /// ```
 #[derive(Clone)]
 pub struct Error {

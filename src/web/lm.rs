@@ -65,8 +65,7 @@ impl LmInvoker {
     /// citations, …), in order: whole answers through their `transform`, streams inside one
     /// [`crate::engine::StreamEngine`].
     ///
-    /// ```
-    /// # #[cfg(target_arch = "wasm32")] {
+    /// ```no_run
     /// use citeflow::transform::OutputTransformerConfig;
     /// use citeflow::web::{LmInvoker, Options};
     /// use serde_json::json;
@@ -79,7 +78,6 @@ impl LmInvoker {
     ///     .with_output_transformers(vec![OutputTransformerConfig::think_tag(), citations])
     ///     .unwrap();
     /// # let _ = lm;
-    /// # }
     /// ```
     pub fn with_output_transformers(
         mut self,

@@ -12,8 +12,7 @@ use crate::provider::RequestError;
 /// The same options, with the same defaults, as the npm package's `buildLMInvoker(modelId,
 /// options)`.
 ///
-/// ```
-/// # #[cfg(target_arch = "wasm32")] {
+/// ```no_run
 /// use citeflow::web::Options;
 ///
 /// let options = Options::new()
@@ -24,7 +23,6 @@ use crate::provider::RequestError;
 ///     .max_retries(1);
 /// // The key never shows in Debug output.
 /// assert!(!format!("{options:?}").contains("sk-local"));
-/// # }
 /// ```
 #[derive(Clone, PartialEq, Eq)]
 pub struct Options {
