@@ -74,7 +74,8 @@ pub async fn ask(base_url: String, question: String) -> Result<String, JsValue> 
         element(&document, "citations")?,
         element(&document, "usage")?,
     );
-    let fail = |e: citeflow::web::Error| JsValue::from_str(&format!("{}: {}", e.code(), e.message()));
+    let fail =
+        |e: citeflow::web::Error| JsValue::from_str(&format!("{}: {}", e.code(), e.message()));
 
     let citations = OutputTransformerConfig::from_value(
         &json!({"type": "citations", "kwargs": {"sourceCount": SOURCES.len()}}),
@@ -127,8 +128,7 @@ pub async fn ask(base_url: String, question: String) -> Result<String, JsValue> 
             "usage" => {
                 usage_el.set_text_content(Some(&format!(
                     "{} tokens in, {} out",
-                    event.value["inputTokens"],
-                    event.value["outputTokens"]
+                    event.value["inputTokens"], event.value["outputTokens"]
                 )));
                 usage = event.value;
             }

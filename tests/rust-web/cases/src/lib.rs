@@ -1,0 +1,700 @@
+//! The web invokers' cases, run in the browser: each case is an async check that returns
+//! `Err(why)` instead of panicking, so one failure is reported and the others still run.
+
+use std::future::Future;
+use std::pin::Pin;
+
+use citeflow::transform::OutputTransformerConfig;
+use citeflow::web::{
+    question, Call, DmInvoker, EmInvoker, Error, ErrorCode, EventStream, LmInvoker, Options,
+};
+use futures_util::StreamExt;
+use serde_json::{json, Map, Value};
+use wasm_bindgen::prelude::*;
+
+/// A key no fixture holds by chance; the fake provider's `echo-*` models send it back.
+const SECRET: &str = "sk-live-7Qm2Xr9Lw4Tz8Vb1Nc6Hd3Jf5Kg0Pa-echo-B8e4";
+const PIECE: usize = 10;
+
+type Outcome = Result<(), String>;
+type Case = Pin<Box<dyn Future<Output = Outcome>>>;
+
+fn ensure(ok: bool, why: impl FnOnce() -> String) -> Outcome {
+    if ok {
+        Ok(())
+    } else {
+        Err(why())
+    }
+}
+
+fn lm(base: &str, id: &str, options: Options) -> Result<LmInvoker, String> {
+    LmInvoker::new(id, options.base_url(base)).map_err(|e| format!("{id}: {e}"))
+}
+
+fn key(key: &str) -> Options {
+    Options::new().api_key(key)
+}
+
+async fn collect(stream: EventStream) -> (Vec<citeflow::web::Event>, Option<Error>) {
+    let mut events = Vec::new();
+    let mut stream = stream;
+    while let Some(item) = stream.next().await {
+        match item {
+            Ok(e) => events.push(e),
+            Err(e) => return (events, Some(e)),
+        }
+    }
+    (events, None)
+}
+
+fn text_of(events: &[citeflow::web::Event], kind: &str) -> String {
+    events
+        .iter()
+        .filter(|e| e.kind == kind)
+        .filter_map(|e| e.text_value())
+        .collect()
+}
+
+/// No 10-character piece of the secret anywhere in the error: Display, Debug, every field.
+fn no_key(error: &Error, where_: &str) -> Outcome {
+    let texts = [
+        error.to_string(),
+        format!("{error:?}"),
+        error.message().to_owned(),
+        error.provider().unwrap_or_default().to_owned(),
+        error.provider_code().unwrap_or_default().to_owned(),
+        error.provider_message().unwrap_or_default().to_owned(),
+    ];
+    let chars: Vec<char> = SECRET.chars().collect();
+    for piece in chars.windows(PIECE) {
+        let piece: String = piece.iter().collect();
+        if texts.iter().any(|t| t.contains(&piece)) {
+            return Err(format!("{where_}: a piece of the key in {error:?}"));
+        }
+    }
+    Ok(())
+}
+
+fn expect_code(
+    result: Result<impl std::fmt::Debug, Error>,
+    codes: &[&str],
+    where_: &str,
+) -> Result<Error, String> {
+    match result {
+        Ok(v) => Err(format!("{where_}: expected {codes:?}, got {v:?}")),
+        Err(e) if codes.contains(&e.code().as_str()) => Ok(e),
+        Err(e) => Err(format!("{where_}: expected {codes:?}, got {e:?}")),
+    }
+}
+
+async fn whole_answers(base: String) -> Outcome {
+    let think = lm(&base, "openai-compatible/ok", key("sk-test"))?
+        .with_output_transformers(vec![OutputTransformerConfig::think_tag()])
+        .map_err(|e| e.to_string())?;
+    let answer = think.invoke("Hi").await.map_err(|e| e.to_string())?;
+    ensure(
+        answer.text() == "Hello [1]." && answer.thinking() == "hidden",
+        || format!("{answer:?}"),
+    )?;
+    let usage = answer.usage().ok_or("no usage")?;
+    ensure(
+        usage.total_tokens == Some(13) && usage.input_tokens == Some(9),
+        || format!("{usage:?}"),
+    )?;
+    ensure(answer.finish_reason() == Some("stop"), || {
+        format!("{:?}", answer.finish_reason())
+    })?;
+    let claude = lm(&base, "anthropic/claude-test", key("sk-ant-test"))?;
+    let answer = claude
+        .invoke(vec![
+            citeflow::web::Message {
+                role: "system".into(),
+                content: "Be kind.".into(),
+            },
+            citeflow::web::Message {
+                role: "user".into(),
+                content: "Hi".into(),
+            },
+        ])
+        .await
+        .map_err(|e| e.to_string())?;
+    ensure(
+        answer.text() == "Hi there." && answer.thinking() == "Check.",
+        || format!("{answer:?}"),
+    )?;
+    ensure(
+        answer.usage().and_then(|u| u.total_tokens) == Some(15),
+        || format!("{answer:?}"),
+    )?;
+    let structured = lm(&base, "openai-compatible/ok", key("sk-test"))?
+        .invoke(Call::prompt("Hi").response_schema(json!({"type": "object"})))
+        .await
+        .map_err(|e| e.to_string())?;
+    ensure(
+        structured.output.outputs
+            == [citeflow::event::OutputItem::Structured(
+                json!({"answer": 42}),
+            )],
+        || format!("{structured:?}"),
+    )
+}
+
+async fn streams(base: String) -> Outcome {
+    let citations = OutputTransformerConfig::from_value(
+        &json!({"type": "citations", "kwargs": {"sourceCount": 1}}),
+    )
+    .map_err(|e| e.to_string())?;
+    let invoker = lm(&base, "openai-compatible/ok", key("sk-test"))?
+        .with_output_transformers(vec![OutputTransformerConfig::think_tag(), citations])
+        .map_err(|e| e.to_string())?;
+    let (events, error) = collect(invoker.stream("Hi")).await;
+    ensure(error.is_none(), || format!("{error:?}"))?;
+    ensure(
+        text_of(&events, "response") == "Water boils at 100 °C [1].",
+        || format!("{events:?}"),
+    )?;
+    ensure(text_of(&events, "thinking") == "Think.more", || {
+        format!("{events:?}")
+    })?;
+    let cited: Vec<&Value> = events
+        .iter()
+        .filter(|e| e.kind == "citation")
+        .map(|e| &e.value)
+        .collect();
+    ensure(
+        cited.len() == 1 && cited[0]["sourceId"] == 1 && cited[0]["valid"] == true,
+        || format!("{cited:?}"),
+    )?;
+    let usage: Vec<&Value> = events
+        .iter()
+        .filter(|e| e.kind == "usage")
+        .map(|e| &e.value)
+        .collect();
+    ensure(usage.len() == 1 && usage[0]["totalTokens"] == 15, || {
+        format!("{usage:?}")
+    })?;
+
+    let claude = lm(&base, "anthropic/claude-test", key("sk-ant-test"))?;
+    let (events, error) = collect(claude.stream("Hi")).await;
+    ensure(error.is_none(), || format!("{error:?}"))?;
+    let kinds: Vec<&str> = events
+        .iter()
+        .map(|e| e.kind.as_str())
+        .filter(|k| *k != "usage")
+        .collect();
+    ensure(
+        kinds
+            == [
+                "thinking_start",
+                "thinking",
+                "thinking_end",
+                "response_start",
+                "response",
+                "response_end",
+            ],
+        || format!("{kinds:?}"),
+    )?;
+    // A structured stream ends in a structured event (the JSON transformer joins by itself).
+    let (events, error) = collect(
+        lm(&base, "openai-compatible/json-stream", key("sk-test"))?
+            .stream(Call::prompt("Hi").response_schema(json!({"type": "object"}))),
+    )
+    .await;
+    ensure(error.is_none(), || format!("{error:?}"))?;
+    ensure(
+        events
+            .iter()
+            .any(|e| e.kind == "structured" && e.value == json!({"answer": 42})),
+        || format!("{events:?}"),
+    )
+}
+
+async fn cut_streams(base: String) -> Outcome {
+    const CUT: [&str; 4] = [
+        "STREAM_INTERRUPTED",
+        "STREAM_TRUNCATED",
+        "SSE_TRUNCATED",
+        "INVALID_PROVIDER_DATA",
+    ];
+    for (id, secret) in [
+        ("openai-compatible/stream-cut", "sk-test"),
+        ("openai-compatible/stream-garbage", "sk-test"),
+        ("anthropic/stream-cut", "sk-ant-test"),
+        ("anthropic/stream-garbage", "sk-ant-test"),
+    ] {
+        let (events, error) = collect(lm(&base, id, key(secret))?.stream("Hi")).await;
+        let error = error.ok_or_else(|| format!("{id}: ended without an error: {events:?}"))?;
+        ensure(CUT.contains(&error.code().as_str()), || {
+            format!("{id}: {error:?}")
+        })?;
+        ensure(
+            events
+                .iter()
+                .all(|e| e.kind.starts_with("response") || e.kind == "usage"),
+            || format!("{id}: {events:?}"),
+        )?;
+    }
+    Ok(())
+}
+
+async fn retries_and_failures(base: String) -> Outcome {
+    for id in ["openai-compatible/flaky-500", "openai-compatible/flaky-429"] {
+        let answer = lm(&base, id, key("sk-test"))?
+            .invoke("Hi")
+            .await
+            .map_err(|e| format!("{id}: {e}"))?;
+        ensure(!answer.text().is_empty(), || format!("{id}: {answer:?}"))?;
+    }
+    let e = expect_code(
+        lm(
+            &base,
+            "openai-compatible/always-503",
+            key("sk-test").max_retries(1),
+        )?
+        .invoke("Hi")
+        .await,
+        &["PROVIDER_ERROR"],
+        "always-503",
+    )?;
+    ensure(
+        e.status() == Some(503) && e.attempts() == Some(2) && e.is_retryable(),
+        || format!("{e:?}"),
+    )?;
+    let e = expect_code(
+        lm(&base, "openai-compatible/bad-request", key("sk-test"))?
+            .invoke("Hi")
+            .await,
+        &["PROVIDER_ERROR"],
+        "bad-request",
+    )?;
+    ensure(
+        e.status() == Some(400)
+            && e.attempts() == Some(1)
+            && e.provider_code() == Some("model_not_found")
+            && !e.is_retryable(),
+        || format!("{e:?}"),
+    )?;
+    let e = expect_code(
+        lm(
+            &base,
+            "anthropic/overloaded",
+            key("sk-ant-test").max_retries(0),
+        )?
+        .invoke("Hi")
+        .await,
+        &["PROVIDER_ERROR"],
+        "overloaded",
+    )?;
+    ensure(
+        e.status() == Some(529) && e.provider_code() == Some("overloaded_error"),
+        || format!("{e:?}"),
+    )?;
+    let e = expect_code(
+        lm(
+            &base,
+            "openai-compatible/slow",
+            key("sk-test").timeout_ms(100).max_retries(0),
+        )?
+        .invoke("Hi")
+        .await,
+        &["TIMEOUT"],
+        "slow",
+    )?;
+    ensure(e.status() == Some(0) && e.is_retryable(), || {
+        format!("{e:?}")
+    })?;
+    let dead = LmInvoker::new(
+        "openai-compatible/ok",
+        key("sk-test")
+            .base_url("http://127.0.0.1:9/v1")
+            .max_retries(0),
+    )
+    .map_err(|e| e.to_string())?;
+    let e = expect_code(dead.invoke("Hi").await, &["NETWORK_ERROR"], "dead")?;
+    ensure(e.is_retryable(), || format!("{e:?}"))?;
+    expect_code(
+        lm(
+            &base,
+            "openai-compatible/big-2000",
+            key("sk-test").max_response_bytes(1000),
+        )?
+        .invoke("Hi")
+        .await,
+        &["RESPONSE_TOO_LARGE"],
+        "big-2000",
+    )?;
+    for id in [
+        "openai-compatible/echo-redirect",
+        "openai-compatible/redirect-302",
+    ] {
+        let e = expect_code(
+            lm(&base, id, key("sk-test"))?.invoke("Hi").await,
+            &["REDIRECT_REFUSED"],
+            id,
+        )?;
+        ensure(!e.is_retryable(), || format!("{e:?}"))?;
+        let (_, error) = collect(lm(&base, id, key("sk-test"))?.stream("Hi")).await;
+        ensure(
+            error.is_some_and(|e| e.code() == ErrorCode::RedirectRefused),
+            || format!("{id} stream"),
+        )?;
+    }
+    Ok(())
+}
+
+async fn abort(base: String) -> Outcome {
+    let invoker = lm(&base, "openai-compatible/slow", key("sk-test"))?;
+    let controller = web_sys::AbortController::new().map_err(|_| "no AbortController")?;
+    controller.abort_with_reason(&JsValue::from_str("stop"));
+    let e = expect_code(
+        invoker
+            .invoke(Call::prompt("Hi").signal(&controller.signal()))
+            .await,
+        &["ABORTED"],
+        "aborted before",
+    )?;
+    ensure(
+        e.abort_reason().and_then(JsValue::as_string).as_deref() == Some("stop"),
+        || format!("{e:?}"),
+    )?;
+
+    // Aborted while waiting for the answer.
+    let controller = web_sys::AbortController::new().map_err(|_| "no AbortController")?;
+    let call = invoker.invoke(Call::prompt("Hi").signal(&controller.signal()));
+    let later = controller.clone();
+    let timer = wasm_bindgen_futures::JsFuture::from(js_sys::Promise::new(&mut |resolve, _| {
+        let later = later.clone();
+        let fire = Closure::once_into_js(move || {
+            later.abort();
+            let _ = resolve.call0(&JsValue::UNDEFINED);
+        });
+        let _ = js_sys::Reflect::get(&js_sys::global(), &"setTimeout".into())
+            .ok()
+            .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
+            .map(|f| f.call2(&JsValue::UNDEFINED, &fire, &JsValue::from(50)));
+    }));
+    let (result, _) = futures_util::future::join(call, timer).await;
+    expect_code(result, &["ABORTED"], "aborted while waiting")?;
+
+    // Aborted during a retry's wait.
+    let controller = web_sys::AbortController::new().map_err(|_| "no AbortController")?;
+    controller.abort();
+    let always = lm(
+        &base,
+        "openai-compatible/always-503",
+        key("sk-test").max_retries(5),
+    )?;
+    expect_code(
+        always
+            .invoke(Call::prompt("Hi").signal(&controller.signal()))
+            .await,
+        &["ABORTED"],
+        "aborted retries",
+    )?;
+    Ok(())
+}
+
+async fn keys_stay_out_of_errors(base: String) -> Outcome {
+    let mut checked = 0;
+    for provider in ["openai-compatible", "anthropic"] {
+        let invoker = |model: &str, options: Options| {
+            lm(
+                &base,
+                &format!("{provider}/{model}"),
+                options.api_key(SECRET).max_retries(0),
+            )
+        };
+        for model in [
+            "echo-json",
+            "echo-text-280",
+            "echo-text-290",
+            "echo-text-295",
+            "echo-long",
+            "echo-200-error",
+            "echo-200-invalid",
+            "echo-redirect",
+            "echo-reset",
+        ] {
+            let e = invoker(model, Options::new())?
+                .invoke("Hi")
+                .await
+                .err()
+                .ok_or(format!("{provider}/{model}: no error"))?;
+            no_key(&e, &format!("{provider}/{model} invoke"))?;
+            let (_, e) = collect(invoker(model, Options::new())?.stream("Hi")).await;
+            no_key(
+                &e.ok_or(format!("{provider}/{model} stream: no error"))?,
+                model,
+            )?;
+            checked += 2;
+        }
+        for model in [
+            "echo-stream-error",
+            "echo-stream-invalid-0",
+            "echo-stream-invalid-60",
+            "echo-stream-invalid-75",
+            "echo-stream-cut",
+        ] {
+            let (_, e) = collect(invoker(model, Options::new())?.stream("Hi")).await;
+            no_key(
+                &e.ok_or(format!("{provider}/{model} stream: no error"))?,
+                model,
+            )?;
+            checked += 1;
+        }
+        let e = invoker("echo-slow", Options::new().timeout_ms(50))?
+            .invoke("Hi")
+            .await
+            .err()
+            .ok_or("echo-slow: no error")?;
+        ensure(e.code() == ErrorCode::Timeout, || format!("{e:?}"))?;
+        no_key(&e, "echo-slow")?;
+    }
+    let options = || {
+        Options::new()
+            .api_key(SECRET)
+            .base_url(&base)
+            .max_retries(0)
+    };
+    let mut questions = Map::new();
+    questions.insert("q".into(), question::noul("?", None));
+    for model in [
+        "echo-json",
+        "echo-text-290",
+        "echo-200-error",
+        "echo-200-invalid",
+        "echo-redirect",
+    ] {
+        let em = EmInvoker::new(&format!("openai-compatible/{model}"), options())
+            .map_err(|e| e.to_string())?;
+        no_key(
+            &em.invoke(&["a"], None).await.err().ok_or("em: no error")?,
+            model,
+        )?;
+        let dm =
+            DmInvoker::new(&format!("typesafe/{model}"), options()).map_err(|e| e.to_string())?;
+        no_key(
+            &dm.invoke(&json!("s"), &questions, None)
+                .await
+                .err()
+                .ok_or("dm: no error")?,
+            model,
+        )?;
+        let dm = DmInvoker::new(&format!("openai-compatible/{model}"), options())
+            .map_err(|e| e.to_string())?;
+        no_key(
+            &dm.invoke(&json!("s"), &questions, None)
+                .await
+                .err()
+                .ok_or("lm dm: no error")?,
+            model,
+        )?;
+        checked += 3;
+    }
+    // Not vacuous: the provider's words came through, with the key cut out.
+    let e = lm(
+        &base,
+        "openai-compatible/echo-json",
+        Options::new().api_key(SECRET),
+    )?
+    .invoke("Hi")
+    .await
+    .err()
+    .ok_or("no error")?;
+    ensure(
+        e.status() == Some(401)
+            && e.provider_message() == Some("Incorrect API key provided: [redacted]"),
+        || format!("{e:?}"),
+    )?;
+    let e = lm(
+        &base,
+        "openai-compatible/echo-text-290",
+        Options::new().api_key(SECRET).max_retries(0),
+    )?
+    .invoke("Hi")
+    .await
+    .err()
+    .ok_or("no error")?;
+    ensure(
+        e.provider_message() == Some(&format!("{}[redacted]", "e".repeat(290))),
+        || format!("{e:?}"),
+    )?;
+    ensure(checked == 61, || format!("{checked} paths checked"))
+}
+
+async fn embeddings_and_decisions(base: String) -> Outcome {
+    let em = EmInvoker::new("openai-compatible/em", key("sk-test").base_url(&base))
+        .and_then(|em| em.with_batch_size(2))
+        .map_err(|e| e.to_string())?;
+    let vectors = em
+        .invoke(&["a", "bb", "ccc"], None)
+        .await
+        .map_err(|e| e.to_string())?;
+    ensure(
+        vectors
+            == [
+                vec![1.0, 0.0, 0.5],
+                vec![2.0, 1.0, 0.5],
+                vec![3.0, 0.0, 0.5],
+            ],
+        || format!("{vectors:?}"),
+    )?;
+    let flaky = EmInvoker::new("openai-compatible/flaky-em", key("sk-test").base_url(&base))
+        .map_err(|e| e.to_string())?;
+    ensure(
+        flaky
+            .invoke_one("abcd", None)
+            .await
+            .map_err(|e| e.to_string())?
+            == [4.0, 0.0, 0.5],
+        || "flaky-em".into(),
+    )?;
+    expect_code(
+        EmInvoker::new("anthropic/x", key("k")).map(|_| ()),
+        &["INVALID_MODEL_ID"],
+        "anthropic em",
+    )?;
+
+    let mut questions = Map::new();
+    questions.insert(
+        "relevant".into(),
+        question::noul("Is it relevant?", Some(("yes", "no"))),
+    );
+    questions.insert(
+        "kind".into(),
+        question::choice("Which?", &[("a", "first"), ("b", "second")]),
+    );
+    let system_one =
+        DmInvoker::new("typesafe/dm", key("sk-test").base_url(&base)).map_err(|e| e.to_string())?;
+    let decision = system_one
+        .invoke(&json!("this is relevant"), &questions, None)
+        .await
+        .map_err(|e| e.to_string())?;
+    ensure(
+        decision.answers["relevant"]["noul"] == 0.9 && decision.answers["kind"]["choice"] == "a",
+        || format!("{decision:?}"),
+    )?;
+    ensure(decision.usage["totalTokens"] == 22, || {
+        format!("{decision:?}")
+    })?;
+
+    let judge = DmInvoker::new("openai-compatible/judge", key("sk-test").base_url(&base))
+        .map_err(|e| e.to_string())?;
+    let decision = judge
+        .invoke(&json!("this is relevant"), &questions, None)
+        .await
+        .map_err(|e| e.to_string())?;
+    let p = decision.answers["relevant"]["noul"]
+        .as_f64()
+        .unwrap_or(-1.0);
+    ensure((p - 0.9).abs() < 0.01, || format!("{decision:?}"))?;
+    ensure(decision.answers["kind"]["type"] == "choice", || {
+        format!("{decision:?}")
+    })?;
+    ensure(
+        decision.usage["totalTokens"] == 20
+            && decision.usage["raw"].as_array().map(Vec::len) == Some(2),
+        || format!("{decision:?}"),
+    )?;
+    expect_code(
+        DmInvoker::new("anthropic/claude", key("k")).map(|_| ()),
+        &["INVALID_MODEL_ID"],
+        "anthropic dm",
+    )?;
+    Ok(())
+}
+
+async fn options_are_checked(base: String) -> Outcome {
+    expect_code(
+        LmInvoker::new("gpt-4o", Options::new()).map(|_| ()),
+        &["INVALID_MODEL_ID"],
+        "no provider",
+    )?;
+    expect_code(
+        LmInvoker::new("openai-compatible/x", Options::new()).map(|_| ()),
+        &["INVALID_OPTION"],
+        "no base",
+    )?;
+    expect_code(
+        LmInvoker::new("openai/x", Options::new().timeout_ms(0)).map(|_| ()),
+        &["INVALID_OPTION"],
+        "timeout 0",
+    )?;
+    expect_code(
+        LmInvoker::new("openai/x", Options::new().max_response_bytes(0)).map(|_| ()),
+        &["INVALID_OPTION"],
+        "size 0",
+    )?;
+    let bad = OutputTransformerConfig::from_value(
+        &json!({"type": "event_filter", "kwargs": {"eventTypes": [""]}}),
+    );
+    ensure(bad.is_err(), || "an empty event type is refused".into())?;
+    // A header the runtime refuses is an error of the call, never a thrown exception.
+    let invoker = lm(
+        &base,
+        "openai-compatible/ok",
+        key("sk-test").header("bad header", "x"),
+    )?;
+    expect_code(
+        invoker.invoke("Hi").await,
+        &["INVALID_OPTION"],
+        "bad header",
+    )?;
+    expect_code(
+        lm(&base, "openai-compatible/ok", key("sk-test"))?
+            .invoke(Call::prompt("Hi").temperature(5.0))
+            .await,
+        &["INVALID_OPTION"],
+        "temperature",
+    )?;
+    Ok(())
+}
+
+/// Runs every case against the fake provider at `base`; resolves with
+/// `[{name, ok, error?}]` as JSON.
+#[wasm_bindgen]
+pub async fn run_cases(base: String) -> String {
+    let cases: Vec<(&str, Case)> = vec![
+        (
+            "whole answers: OpenAI-style and Anthropic, transformers, usage, structured",
+            Box::pin(whole_answers(base.clone())),
+        ),
+        (
+            "streams: events through the engine, citations, usage, Anthropic blocks, structured",
+            Box::pin(streams(base.clone())),
+        ),
+        (
+            "a cut or garbled stream ends in an error, never a short answer",
+            Box::pin(cut_streams(base.clone())),
+        ),
+        (
+            "retries, provider errors, timeouts, network errors, size limit, redirects",
+            Box::pin(retries_and_failures(base.clone())),
+        ),
+        (
+            "abort: before, while waiting, during retries",
+            Box::pin(abort(base.clone())),
+        ),
+        (
+            "the API key, or any 10-character piece of it, is in no error on any path",
+            Box::pin(keys_stay_out_of_errors(base.clone())),
+        ),
+        (
+            "embeddings in order and batches; System One and LM decisions",
+            Box::pin(embeddings_and_decisions(base.clone())),
+        ),
+        (
+            "options and calls are checked",
+            Box::pin(options_are_checked(base.clone())),
+        ),
+    ];
+    let mut results = Vec::new();
+    for (name, case) in cases {
+        let outcome = case.await;
+        results.push(match outcome {
+            Ok(()) => json!({ "name": name, "ok": true }),
+            Err(error) => json!({ "name": name, "ok": false, "error": error }),
+        });
+    }
+    Value::Array(results).to_string()
+}
