@@ -48,7 +48,6 @@ enum Backend {
 #[derive(Debug, Clone)]
 pub struct DmInvoker {
     model_id: Rc<str>,
-    options: Options,
     backend: Backend,
 }
 
@@ -74,28 +73,22 @@ impl DmInvoker {
     /// log-probabilities and are refused).
     pub fn new(model_id: &str, options: Options) -> Result<Self, Error> {
         let backend = if is_system_one(model_id) {
-            let options = options.clone().checked()?;
             let mut probe = Map::new();
             probe.insert("probe".into(), question::noul("probe", None));
-            build_dm_request(
-                model_id,
-                &Value::String(String::new()),
-                &probe,
-                options.api_key.as_deref(),
-                options.base_url.as_deref(),
-            )?;
-            Backend::SystemOne(Rc::new(Transport::new(options)))
+            let state = Value::String(String::new());
+            Backend::SystemOne(Transport::checked(options, |key, base| {
+                build_dm_request(model_id, &state, &probe, key, base)
+            })?)
         } else if model_id.starts_with("anthropic/") {
             return Err(Error::new(
                 ErrorCode::InvalidModelId,
                 format!("{model_id}: Anthropic models return no log-probabilities; a decision model is typesafe/<model>, openrouter/typesafe/<model> or an OpenAI-style model"),
             ));
         } else {
-            Backend::Lm(LmInvoker::new(model_id, options.clone())?)
+            Backend::Lm(LmInvoker::new(model_id, options)?)
         };
         Ok(Self {
             model_id: model_id.into(),
-            options,
             backend,
         })
     }
@@ -120,15 +113,9 @@ impl DmInvoker {
         }
         let value = match &self.backend {
             Backend::SystemOne(transport) => {
-                let options = &self.options;
-                let http = build_dm_request(
-                    &self.model_id,
-                    state,
-                    questions,
-                    options.api_key.as_deref(),
-                    options.base_url.as_deref(),
-                )
-                .map_err(|e| Error::from(e).scrub(&transport.secrets))?;
+                let http = transport.build(|key, base| {
+                    build_dm_request(&self.model_id, state, questions, key, base)
+                })?;
                 let Answer::Text(text) = transport
                     .send(&http, "decision-model", signal, false)
                     .await?

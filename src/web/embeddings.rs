@@ -39,17 +39,13 @@ impl EmInvoker {
     /// An invoker for `model_id`; the id and base URL are checked now.
     pub fn new(model_id: &str, options: Options) -> Result<Self, Error> {
         let id = ModelId::parse(model_id)?;
-        let options = options.checked()?;
-        build_embeddings_request(
-            &id,
-            &[String::new()],
-            options.api_key.as_deref(),
-            options.base_url.as_deref(),
-        )?;
+        let transport = Transport::checked(options, |key, base| {
+            build_embeddings_request(&id, &[String::new()], key, base)
+        })?;
         Ok(Self {
             model_id: model_id.into(),
             id,
-            transport: Rc::new(Transport::new(options)),
+            transport,
             batch_size: DEFAULT_EM_BATCH_SIZE,
         })
     }
@@ -78,17 +74,12 @@ impl EmInvoker {
             ));
         }
         let secrets = &self.transport.secrets;
-        let options = &self.transport.options;
         let mut vectors = Vec::with_capacity(texts.len());
         for batch in texts.chunks(self.batch_size) {
             let batch: Vec<String> = batch.iter().map(|t| t.as_ref().to_owned()).collect();
-            let http = build_embeddings_request(
-                &self.id,
-                &batch,
-                options.api_key.as_deref(),
-                options.base_url.as_deref(),
-            )
-            .map_err(|e| Error::from(e).scrub(secrets))?;
+            let http = self
+                .transport
+                .build(|key, base| build_embeddings_request(&self.id, &batch, key, base))?;
             let provider = self.id.provider;
             let Answer::Text(text) = self
                 .transport

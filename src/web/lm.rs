@@ -45,18 +45,13 @@ impl LmInvoker {
     /// the first call.
     pub fn new(model_id: &str, options: Options) -> Result<Self, Error> {
         let id = ModelId::parse(model_id)?;
-        let options = options.checked()?;
-        // The same check the npm package makes: a request can be built for this id and base.
-        build_request(
-            &id,
-            &Call::prompt("").request,
-            options.api_key.as_deref(),
-            options.base_url.as_deref(),
-        )?;
+        let probe = Call::prompt("").request;
+        let transport =
+            Transport::checked(options, |key, base| build_request(&id, &probe, key, base))?;
         Ok(Self {
             model_id: model_id.into(),
             id,
-            transport: Rc::new(Transport::new(options)),
+            transport,
             transformers: Rc::new([]),
         })
     }
@@ -96,14 +91,8 @@ impl LmInvoker {
     pub(crate) fn http(&self, call: &Call, stream: bool) -> Result<HttpRequest, Error> {
         let mut request = call.request.clone();
         request.stream = stream;
-        let options = &self.transport.options;
-        build_request(
-            &self.id,
-            &request,
-            options.api_key.as_deref(),
-            options.base_url.as_deref(),
-        )
-        .map_err(|e| Error::from(e).scrub(&self.transport.secrets))
+        self.transport
+            .build(|key, base| build_request(&self.id, &request, key, base))
     }
 
     /// A whole answer, through the output transformers.

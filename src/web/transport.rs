@@ -20,7 +20,17 @@ use crate::provider::transport::{
     is_json_content_type, is_redirect, network_failure, next_step, redirect_refusal, timed_out,
     Next, RedirectTarget, ERROR_BODY_BYTES,
 };
-use crate::provider::{answer_failure, classify_failure, HttpRequest, ProviderFailure};
+use crate::provider::{
+    answer_failure, classify_failure, HttpRequest, ProviderFailure, RequestError,
+};
+
+/// Builds a request from an invoker's API key and base URL.
+pub(crate) trait Build:
+    FnOnce(Option<&str>, Option<&str>) -> Result<HttpRequest, RequestError>
+{
+}
+
+impl<F: FnOnce(Option<&str>, Option<&str>) -> Result<HttpRequest, RequestError>> Build for F {}
 
 /// An invoker's options and the secrets to keep out of its errors.
 #[derive(Debug, Clone)]
@@ -95,9 +105,24 @@ enum Failed {
 }
 
 impl Transport {
-    pub(crate) fn new(options: Options) -> Self {
+    /// The transport of a new invoker: the options checked, and `probe` (a request the
+    /// invoker will send) built once, so a bad id or base URL fails now, not at the first call.
+    pub(crate) fn checked(options: Options, probe: impl Build) -> Result<Rc<Self>, Error> {
+        let options = options.checked()?;
         let secrets = Secrets::new(options.api_key.as_deref(), &options.headers);
-        Self { options, secrets }
+        let transport = Self { options, secrets };
+        transport.build(probe)?;
+        Ok(Rc::new(transport))
+    }
+
+    /// A request built with the invoker's key and base URL; its error (which may quote the
+    /// base URL) redacted.
+    pub(crate) fn build(&self, build: impl Build) -> Result<HttpRequest, Error> {
+        build(
+            self.options.api_key.as_deref(),
+            self.options.base_url.as_deref(),
+        )
+        .map_err(|e| Error::from(e).scrub(&self.secrets))
     }
 
     /// Sends `http` to `provider` until it answers, the failures are not worth retrying, or
@@ -225,7 +250,7 @@ impl Transport {
         let mut hops = 0u32;
         loop {
             let request = self
-                .request(http, &url, &attempt.controller.signal())
+                .fetch_request(http, &url, &attempt.controller.signal())
                 .map_err(Failed::Refused)?;
             let res = request.send().await.map_err(|e| match e {
                 gloo_net::Error::JsError(e) => Failed::Threw(JsValue::from_str(&e.message)),
@@ -265,7 +290,7 @@ impl Transport {
         }
     }
 
-    fn request(
+    fn fetch_request(
         &self,
         http: &HttpRequest,
         url: &str,
