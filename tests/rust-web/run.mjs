@@ -4,6 +4,7 @@
 // - tests/rust-web/cases: the web invokers' behaviour against the fake provider
 //   (tests/js/support/fake-provider.mjs): retries, timeouts, abort, redirects, size limits, cut
 //   streams, error codes, keys kept out of errors, embeddings and decisions;
+// - the documentation examples of citeflow::web and the README (./doc-snippets.mjs);
 // - examples/rust-web: the example app, served beside the real local model (SmolLM2-135M
 //   through scripts/model-server.mjs), checked for what it streamed into the page: answer text
 //   in several events, citation events naming real sources, token usage.
@@ -16,6 +17,7 @@ import { fileURLToPath } from "node:url";
 import { startServer } from "../../scripts/serve.mjs";
 import { startFakeProvider } from "../js/support/fake-provider.mjs";
 import { start } from "../smoke/engines/chromium.mjs";
+import { checkDocSnippets } from "./doc-snippets.mjs";
 import { within } from "../smoke/engines/processes.mjs";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
@@ -40,6 +42,7 @@ for (const [dir, name] of [[cases, "citeflow_rust_web_cases"], [app, "citeflow_r
   run("cargo", ["build", "--quiet", "--target", "wasm32-unknown-unknown", "--release"], { cwd: dir, env: cargoEnv });
   run("wasm-bindgen", ["--target", "web", "--out-dir", join(dir, "pkg"), join(targetDir, "wasm32-unknown-unknown", "release", `${name}.wasm`)]);
 }
+const examples = checkDocSnippets({ root, targetDir, env: cargoEnv });
 console.log(`rust-web: built in ${seconds()} s`);
 
 /** Polls the page until `read` (run in the page) gives something other than null. */
@@ -65,6 +68,8 @@ const provider = await startFakeProvider();
 let browser = null;
 const checks = [];
 const check = (name, ok, detail = "") => checks.push({ name, ok: Boolean(ok), detail });
+// Not vacuous: every public type's page has one; checkDocSnippets threw if one did not compile.
+check(`docs: the ${examples} documentation examples compile for wasm32`, examples >= 12, `${examples}`);
 try {
   browser = await within(TIMEOUT_MS, "chromium: starting", start(TIMEOUT_MS));
   await within(TIMEOUT_MS, "chromium: loading the cases", browser.goto(`${origin}/tests/rust-web/cases/index.html?provider=${encodeURIComponent(provider.base)}`));
