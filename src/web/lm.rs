@@ -1,5 +1,7 @@
 //! The language-model invoker.
 
+use std::future::Future;
+use std::pin::Pin;
 use std::rc::Rc;
 
 use crate::event::{LmOutput, OutputItem};
@@ -38,6 +40,7 @@ pub struct LmInvoker {
     pub(crate) id: ModelId,
     pub(crate) transport: Rc<Transport>,
     pub(crate) transformers: Rc<[OutputTransformerConfig]>,
+    pub(crate) fallbacks: Rc<[LmInvoker]>,
 }
 
 impl LmInvoker {
@@ -53,6 +56,7 @@ impl LmInvoker {
             id,
             transport,
             transformers: Rc::new([]),
+            fallbacks: Rc::new([]),
         })
     }
 
@@ -83,6 +87,23 @@ impl LmInvoker {
         Ok(self)
     }
 
+    /// Invokers tried in order when this one fails before answering (after its own retries;
+    /// never after an abort): the first that answers wins, else the call fails with this
+    /// invoker's error. A stream falls back only while no answer has started.
+    ///
+    /// ```no_run
+    /// use citeflow::web::{LmInvoker, Options};
+    ///
+    /// # fn build() -> Result<LmInvoker, citeflow::web::Error> {
+    /// let local = LmInvoker::new("openai-compatible/llama", Options::new().base_url("http://127.0.0.1:8080/v1"))?;
+    /// let lm = LmInvoker::new("openai/gpt-4o-mini", Options::new().api_key("sk-…"))?.with_fallbacks(vec![local]);
+    /// # Ok(lm) }
+    /// ```
+    pub fn with_fallbacks(mut self, fallbacks: Vec<LmInvoker>) -> Self {
+        self.fallbacks = fallbacks.into();
+        self
+    }
+
     /// The model id it was built with.
     pub fn model_id(&self) -> &str {
         &self.model_id
@@ -95,10 +116,26 @@ impl LmInvoker {
             .build(|key, base| build_request(&self.id, &request, key, base))
     }
 
-    /// A whole answer, through the output transformers.
+    /// A whole answer, through the output transformers (or a fallback's).
     pub async fn invoke(&self, call: impl Into<Call>) -> Result<LmAnswer, Error> {
         let call = call.into();
-        let http = self.http(&call, false)?;
+        let error = match self.invoke_once(&call).await {
+            Ok(answer) => return Ok(answer),
+            Err(error) if error.code() == ErrorCode::Aborted => return Err(error),
+            Err(error) => error,
+        };
+        for fallback in self.fallbacks.iter() {
+            // Boxed: a fallback may have fallbacks of its own.
+            let answer: Pin<Box<dyn Future<Output = _>>> = Box::pin(fallback.invoke(call.clone()));
+            if let Ok(answer) = answer.await {
+                return Ok(answer);
+            }
+        }
+        Err(error)
+    }
+
+    async fn invoke_once(&self, call: &Call) -> Result<LmAnswer, Error> {
+        let http = self.http(call, false)?;
         let provider = self.id.provider;
         let text = match self
             .transport

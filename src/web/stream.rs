@@ -51,6 +51,8 @@ enum Phase {
         // Keeps the caller's abort signal wired to the fetch until the stream ends.
         _attempt: Attempt,
     },
+    /// A fallback's stream, after this invoker could not start one.
+    Fallback(EventStream),
     Done,
 }
 
@@ -92,7 +94,14 @@ impl State {
             }
             let step = match &mut self.phase {
                 Phase::Done => return None,
-                Phase::Start => self.start().await,
+                Phase::Start => match self.start().await {
+                    Err(error) if error.code() != ErrorCode::Aborted => {
+                        self.fall_back(error.scrub(&self.lm.transport.secrets))
+                            .await
+                    }
+                    started => started,
+                },
+                Phase::Fallback(stream) => return stream.next().await,
                 Phase::Reading { reader, engine, .. } => {
                     Self::read(&self.lm, &self.call, reader, engine, &mut self.ready).await
                 }
@@ -144,6 +153,23 @@ impl State {
                 Ok(Some(Phase::Done))
             }
         }
+    }
+
+    /// No answer started: the fallbacks, in order; the first whose stream yields an event (or
+    /// ends cleanly) wins, else `error`.
+    async fn fall_back(&mut self, error: Error) -> Result<Option<Phase>, Error> {
+        for fallback in self.lm.fallbacks.iter() {
+            let mut stream = fallback.stream(self.call.clone());
+            match stream.next().await {
+                Some(Ok(event)) => {
+                    self.ready.push_back(event);
+                    return Ok(Some(Phase::Fallback(stream)));
+                }
+                None => return Ok(Some(Phase::Done)),
+                Some(Err(_)) => {} // the next one, or the first error
+            }
+        }
+        Err(error)
     }
 
     /// Reads one chunk of the body into `ready`; `Some(Done)` at the end.

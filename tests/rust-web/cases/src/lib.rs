@@ -342,6 +342,42 @@ async fn retries_and_failures(base: String) -> Outcome {
     Ok(())
 }
 
+async fn fallbacks(base: String) -> Outcome {
+    let ok = || lm(&base, "openai-compatible/ok", key("sk-test"));
+    let failing = || {
+        lm(
+            &base,
+            "openai-compatible/always-503",
+            key("sk-test").max_retries(0),
+        )
+    };
+    let rescued = lm(&base, "openai-compatible/bad-request", key("sk-test"))?
+        .with_fallbacks(vec![failing()?, ok()?]);
+    let answer = rescued.invoke("Hi").await.map_err(|e| e.to_string())?;
+    ensure(answer.text() == "<think>hidden</think>Hello [1].", || {
+        format!("{answer:?}")
+    })?;
+    let (events, error) = collect(rescued.stream("Hi")).await;
+    ensure(
+        error.is_none() && text_of(&events, "response").contains("Water boils"),
+        || format!("{events:?} {error:?}"),
+    )?;
+    // All fail: the first error.
+    let lost = lm(&base, "openai-compatible/bad-request", key("sk-test"))?
+        .with_fallbacks(vec![failing()?]);
+    let e = expect_code(lost.invoke("Hi").await, &["PROVIDER_ERROR"], "all fail")?;
+    ensure(e.status() == Some(400), || format!("{e:?}"))?;
+    let (_, error) = collect(lost.stream("Hi")).await;
+    ensure(error.is_some_and(|e| e.status() == Some(400)), || {
+        "all fail, streamed".into()
+    })?;
+    // A cut stream does not fall back: its answer had started.
+    let cut =
+        lm(&base, "openai-compatible/stream-cut", key("sk-test"))?.with_fallbacks(vec![ok()?]);
+    let (_, error) = collect(cut.stream("Hi")).await;
+    ensure(error.is_some(), || "a started stream fell back".into())
+}
+
 async fn abort(base: String) -> Outcome {
     let invoker = lm(&base, "openai-compatible/slow", key("sk-test"))?;
     let controller = web_sys::AbortController::new().map_err(|_| "no AbortController")?;
@@ -670,6 +706,10 @@ pub async fn run_cases(base: String) -> String {
         (
             "retries, provider errors, timeouts, network errors, size limit, redirects",
             Box::pin(retries_and_failures(base.clone())),
+        ),
+        (
+            "fallbacks: in order, the first error when all fail, never once a stream started",
+            Box::pin(fallbacks(base.clone())),
         ),
         (
             "abort: before, while waiting, during retries",
