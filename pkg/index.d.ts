@@ -80,6 +80,19 @@ export interface Event {
   [extra: string]: unknown;
 }
 
+/** A `citation` event (from the citation parser): its value is the citation found. */
+export interface CitationEvent extends Event {
+  type: "citation";
+  value: Citation;
+  valueType: "json";
+}
+/** A `usage` event (from the invokers' streams and provider decoders): normalised token counts. */
+export interface UsageEvent extends Event {
+  type: "usage";
+  value: TokenUsage;
+  valueType: "json";
+}
+
 /** What `push` takes: an event, or a bare string meaning a `response` event. */
 export type EventInput = string | (Partial<Event> & { value?: unknown });
 
