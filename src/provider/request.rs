@@ -8,7 +8,16 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 use thiserror::Error;
 
+use crate::cite::enforce::{citation_schema, CITED_ANSWER};
+use crate::cite::{
+    citation_grammar, CitedAnswer, Enforce, GrammarOptions, MarkerStyle, Mechanism, ParseOptions,
+    Policy,
+};
 use crate::event::{LmOutput, OutputItem};
+use crate::transform::OutputTransformer;
+
+use super::native_citations::{self, CharsToUtf16, UrlNumbers};
+use super::wire::{CitationPart, MAX_LIST_ITEMS};
 
 /// Anthropic requires `max_tokens`; this is used when the caller gives none.
 pub const DEFAULT_ANTHROPIC_MAX_TOKENS: u64 = 4096;
@@ -144,8 +153,68 @@ pub struct LmRequest {
     /// (llama.cpp) can constrain decoding with it.
     #[serde(default)]
     pub grammar: Option<String>,
+    /// A cited answer over numbered sources: how its citations are enforced (see
+    /// [`crate::cite::enforce`]).
+    #[serde(default)]
+    pub citations: Option<CiteRequest>,
     #[serde(default)]
     pub stream: bool,
+}
+
+/// The citations a request asks for (Citeformer's policy, marker style, sources, `enforce`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct CiteRequest {
+    #[serde(default)]
+    pub policy: Policy,
+    #[serde(default)]
+    pub marker_style: MarkerStyle,
+    pub source_count: u32,
+    #[serde(default)]
+    pub enforce: Enforce,
+}
+
+impl CiteRequest {
+    /// How the answer's markers are read.
+    pub fn parse_options(&self) -> ParseOptions {
+        ParseOptions {
+            marker_style: self.marker_style,
+            source_count: Some(self.source_count),
+        }
+    }
+}
+
+fn cite_error(e: crate::cite::CiteError) -> RequestError {
+    RequestError::InvalidOption {
+        option: "citations",
+        reason: e.to_string(),
+    }
+}
+
+/// How a request's citations are enforced on its provider (`None`: it asks for none).
+pub fn enforcement(id: &ModelId, req: &LmRequest) -> Result<Option<Mechanism>, RequestError> {
+    let Some(cite) = &req.citations else {
+        return Ok(None);
+    };
+    let mechanism = cite.enforce.mechanism(id.provider).map_err(cite_error)?;
+    if mechanism.is_structured() && req.response_schema.is_some() {
+        return Err(RequestError::InvalidOption {
+            option: "responseSchema",
+            reason: format!(
+                "citations enforced by {} use the structured answer themselves; pass enforce \"grammar\" or \"prompt\", or no responseSchema",
+                mechanism.name()
+            ),
+        });
+    }
+    Ok(Some(mechanism))
+}
+
+/// The schema a cited answer follows (structured outputs and the forced tool).
+fn cite_schema(cite: &CiteRequest) -> Result<Value, RequestError> {
+    if cite.source_count == 0 {
+        return Err(cite_error(crate::cite::CiteError::NoSources));
+    }
+    Ok(citation_schema(cite.policy, cite.source_count))
 }
 
 /// What to send.
@@ -191,9 +260,10 @@ pub fn build_request(
             })
         }
     };
+    let mechanism = enforcement(id, req)?;
     let mut headers = vec![("content-type".to_owned(), "application/json".to_owned())];
     if id.provider == Provider::Anthropic {
-        return anthropic_request(id, req, api_key, &base, headers);
+        return anthropic_request(id, req, mechanism, api_key, &base, headers);
     }
     if let Some(key) = api_key {
         headers.push(("authorization".into(), format!("Bearer {key}")));
@@ -210,7 +280,13 @@ pub fn build_request(
     if let Some(m) = req.max_tokens {
         body.insert("max_tokens".into(), json!(m));
     }
-    if let Some(schema) = &req.response_schema {
+    let cited = match (mechanism, &req.citations) {
+        (Some(Mechanism::Schema), Some(cite)) => Some(cite_schema(cite)?),
+        _ => None,
+    };
+    if let Some(schema) = &cited {
+        body.insert("response_format".into(), json!({ "type": "json_schema", "json_schema": { "name": CITED_ANSWER, "strict": true, "schema": schema } }));
+    } else if let Some(schema) = &req.response_schema {
         body.insert("response_format".into(), json!({ "type": "json_schema", "json_schema": { "name": "response", "strict": true, "schema": schema } }));
     }
     if let Some(l) = req.logprobs {
@@ -226,8 +302,25 @@ pub fn build_request(
         body.insert("logprobs".into(), json!(true));
         body.insert("top_logprobs".into(), json!(n));
     }
-    if let (Provider::OpenaiCompatible, Some(g)) = (id.provider, &req.grammar) {
-        body.insert("grammar".into(), json!(g));
+    match (mechanism, &req.citations, &req.grammar) {
+        // The policy's grammar, or the caller's own in its place.
+        (Some(Mechanism::Grammar), _, Some(g)) => {
+            body.insert("grammar".into(), json!(g));
+        }
+        (Some(Mechanism::Grammar), Some(cite), None) => {
+            let g = citation_grammar(GrammarOptions {
+                policy: cite.policy,
+                marker_style: cite.marker_style,
+                source_count: cite.source_count,
+                ..GrammarOptions::default()
+            })
+            .map_err(cite_error)?;
+            body.insert("grammar".into(), json!(g));
+        }
+        (None, _, Some(g)) if id.provider == Provider::OpenaiCompatible => {
+            body.insert("grammar".into(), json!(g));
+        }
+        _ => {}
     }
     if req.stream {
         body.insert("stream".into(), json!(true));
@@ -243,6 +336,7 @@ pub fn build_request(
 fn anthropic_request(
     id: &ModelId,
     req: &LmRequest,
+    mechanism: Option<Mechanism>,
     api_key: Option<&str>,
     base: &str,
     mut headers: Vec<(String, String)>,
@@ -274,13 +368,24 @@ fn anthropic_request(
     if let Some(t) = req.temperature {
         body.insert("temperature".into(), json!(t.min(1.0)));
     }
-    if let Some(schema) = &req.response_schema {
-        // Structured output through a tool the model must call.
-        body.insert("tools".into(), json!([{ "name": "respond", "description": "Give the answer.", "input_schema": schema }]));
+    // Structured output through a tool the model must call.
+    let tool = match (mechanism, &req.citations) {
+        (Some(Mechanism::Tool), Some(cite)) => Some((
+            CITED_ANSWER,
+            "Give the answer as sentences, each with the numbers of the sources it rests on.",
+            cite_schema(cite)?,
+        )),
+        _ => req
+            .response_schema
+            .clone()
+            .map(|schema| ("respond", "Give the answer.", schema)),
+    };
+    if let Some((name, description, schema)) = tool {
         body.insert(
-            "tool_choice".into(),
-            json!({ "type": "tool", "name": "respond" }),
+            "tools".into(),
+            json!([{ "name": name, "description": description, "input_schema": schema }]),
         );
+        body.insert("tool_choice".into(), json!({ "type": "tool", "name": name }));
     }
     if req.stream {
         body.insert("stream".into(), json!(true));
@@ -309,6 +414,10 @@ pub fn parse_response(
     let v: Value = serde_json::from_str(body).map_err(|e| invalid(e.to_string()))?;
     let mut outputs = Vec::new();
     let mut extra = Map::new();
+    // The provider's own citations, spans in the answer text (the text items joined).
+    let mut citations = Vec::new();
+    let mut answer = CharsToUtf16::default();
+    let mut urls = UrlNumbers::default();
     if provider == Provider::Anthropic {
         let content = v
             .get("content")
@@ -316,13 +425,18 @@ pub fn parse_response(
             .ok_or_else(|| invalid("no `content` array".into()))?;
         for block in content {
             match block.get("type").and_then(Value::as_str) {
-                Some("text") => outputs.push(OutputItem::Text(
-                    block
-                        .get("text")
-                        .and_then(Value::as_str)
-                        .unwrap_or_default()
-                        .to_owned(),
-                )),
+                Some("text") => {
+                    let text = block.get("text").and_then(Value::as_str).unwrap_or_default();
+                    let start = answer.units();
+                    answer.push(text);
+                    let cited = block.get("citations").and_then(Value::as_array);
+                    for c in cited.into_iter().flatten().take(MAX_LIST_ITEMS) {
+                        let c = CitationPart::deserialize(c).unwrap_or_default();
+                        let span = [start, answer.units()];
+                        citations.push(native_citations::anthropic(&c, span, &mut urls));
+                    }
+                    outputs.push(OutputItem::Text(text.to_owned()));
+                }
                 Some("thinking") => outputs.push(OutputItem::Thinking(
                     block
                         .get("thinking")
@@ -354,6 +468,12 @@ pub fn parse_response(
             }
         }
         if let Some(t) = message.get("content").and_then(content_text) {
+            answer.push(&t);
+            let annotations = message.get("annotations").and_then(Value::as_array);
+            for a in annotations.into_iter().flatten().take(MAX_LIST_ITEMS) {
+                let a = CitationPart::deserialize(a).unwrap_or_default();
+                citations.extend(native_citations::openai(&a, &answer, &mut urls));
+            }
             if structured {
                 let value = serde_json::from_str(&t).map_err(|e| {
                     invalid(format!(
@@ -375,7 +495,22 @@ pub fn parse_response(
     if let Some(u) = v.get("usage") {
         extra.insert("usage".into(), super::usage::normalize(u.clone()));
     }
+    if !citations.is_empty() {
+        let citations = serde_json::to_value(citations).unwrap_or(Value::Null);
+        extra.insert("citations".into(), citations);
+    }
     Ok(LmOutput { outputs, extra })
+}
+
+/// A whole cited answer given as JSON (structured outputs, a forced tool) as marked text and
+/// `citations`: the streaming reader fed once (see [`CitedAnswer`]).
+pub fn cited_output(output: LmOutput, cite: &CiteRequest) -> Result<LmOutput, RequestError> {
+    CitedAnswer::new(cite.parse_options())
+        .transform(output)
+        .map_err(|e| RequestError::InvalidResponse {
+            provider: "cited answer",
+            detail: e.to_string(),
+        })
 }
 
 /// The text of an OpenAI-style `content`: a string, or the text parts of an array of content
