@@ -202,6 +202,8 @@ mod tests {
             s["properties"]["segments"]["items"]["properties"]["citations"]["items"]["enum"],
             json!([1, 2, 3])
         );
-        assert!(citation_schema(Policy::Required, 1).to_string().contains("minItems"));
+        assert!(citation_schema(Policy::Required, 1)
+            .to_string()
+            .contains("minItems"));
     }
 }

@@ -54,20 +54,33 @@ enum Escape {
     None,
     Backslash,
     /// `\u` and the hex digits read so far.
-    Unicode { digits: u8, value: u32 },
+    Unicode {
+        digits: u8,
+        value: u32,
+    },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum State {
     /// A value is expected; `close` when the array may end here instead (`[` just read).
-    Value { close: bool },
+    Value {
+        close: bool,
+    },
     /// After a value: `,` or the closer.
     After,
     /// A key is expected; `close` when the object may end here instead.
-    Key { close: bool },
+    Key {
+        close: bool,
+    },
     Colon,
-    Str { key: bool, role: Role, escape: Escape },
-    Scalar { role: Role },
+    Str {
+        key: bool,
+        role: Role,
+        escape: Escape,
+    },
+    Scalar {
+        role: Role,
+    },
     Done,
 }
 
@@ -346,10 +359,13 @@ impl SegmentsReader {
                     'r' => '\r',
                     't' => '\t',
                     'u' => {
-                        set(self, Escape::Unicode {
-                            digits: 0,
-                            value: 0,
-                        });
+                        set(
+                            self,
+                            Escape::Unicode {
+                                digits: 0,
+                                value: 0,
+                            },
+                        );
                         return Ok(());
                     }
                     _ => return Err(error(format!("an unknown escape \\{c}"))),
@@ -361,10 +377,13 @@ impl SegmentsReader {
                     .ok_or_else(|| error(format!("{c:?} in a \\u escape")))?;
                 let value = value * 16 + digit;
                 if digits < 3 {
-                    set(self, Escape::Unicode {
-                        digits: digits + 1,
-                        value,
-                    });
+                    set(
+                        self,
+                        Escape::Unicode {
+                            digits: digits + 1,
+                            value,
+                        },
+                    );
                     return Ok(());
                 }
                 set(self, Escape::None);

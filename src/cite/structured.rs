@@ -119,7 +119,10 @@ impl CitedAnswer {
     }
 
     fn invalid(e: super::segments_json::SegmentsError) -> TransformError {
-        TransformError::InvalidOutput(format!("the cited answer is not the expected JSON: {}", e.0))
+        TransformError::InvalidOutput(format!(
+            "the cited answer is not the expected JSON: {}",
+            e.0
+        ))
     }
 
     /// Answer text in; released text and citations out.
@@ -280,9 +283,7 @@ impl CitedAnswer {
             Mode::Text => self.prose.finish_pieces(cx, out)?,
             Mode::Json => {
                 let mut events = Vec::new();
-                self.reader
-                    .finish(&mut events)
-                    .map_err(Self::invalid)?;
+                self.reader.finish(&mut events).map_err(Self::invalid)?;
                 self.apply(events, cx, out);
             }
             Mode::Undecided => {

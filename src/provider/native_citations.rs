@@ -86,7 +86,10 @@ fn u64_pair(a: Option<u64>, b: Option<u64>) -> Option<[usize; 2]> {
 
 /// One Anthropic citation, cited by the answer text at `span`.
 pub(crate) fn anthropic(c: &CitationPart, span: [usize; 2], urls: &mut UrlNumbers) -> Citation {
-    let index = c.document_index.u64().or_else(|| c.search_result_index.u64());
+    let index = c
+        .document_index
+        .u64()
+        .or_else(|| c.search_result_index.u64());
     let url = c.url.str().or_else(|| c.source.str());
     let (source_id, valid) = match (index, url) {
         (Some(i), _) => match u32::try_from(i.saturating_add(1)) {
@@ -145,18 +148,12 @@ mod tests {
         let mut m = CharsToUtf16::default();
         assert_eq!(m.push("a😀b"), 4);
         assert_eq!(m.push("😀"), 2);
-        assert_eq!(
-            [0, 1, 2, 3, 4, 99].map(|i| m.utf16(i)),
-            [0, 1, 3, 4, 6, 6]
-        );
+        assert_eq!([0, 1, 2, 3, 4, 99].map(|i| m.utf16(i)), [0, 1, 3, 4, 6, 6]);
     }
 
     #[test]
     fn urls_are_numbered_in_order() {
         let mut urls = UrlNumbers::default();
-        assert_eq!(
-            ["a", "b", "a"].map(|u| urls.number(u)),
-            [1, 2, 1]
-        );
+        assert_eq!(["a", "b", "a"].map(|u| urls.number(u)), [1, 2, 1]);
     }
 }

@@ -385,7 +385,10 @@ fn anthropic_request(
             "tools".into(),
             json!([{ "name": name, "description": description, "input_schema": schema }]),
         );
-        body.insert("tool_choice".into(), json!({ "type": "tool", "name": name }));
+        body.insert(
+            "tool_choice".into(),
+            json!({ "type": "tool", "name": name }),
+        );
     }
     if req.stream {
         body.insert("stream".into(), json!(true));
@@ -426,7 +429,10 @@ pub fn parse_response(
         for block in content {
             match block.get("type").and_then(Value::as_str) {
                 Some("text") => {
-                    let text = block.get("text").and_then(Value::as_str).unwrap_or_default();
+                    let text = block
+                        .get("text")
+                        .and_then(Value::as_str)
+                        .unwrap_or_default();
                     let start = answer.units();
                     answer.push(text);
                     let cited = block.get("citations").and_then(Value::as_array);

@@ -278,10 +278,11 @@ impl ProviderStreamDecoder {
         Event::json(types::CITATION, id, value)
     }
 
-    /// The held citations of the text block that ends, spanning it.
-    fn release_citations(&mut self, out: &mut dyn EventSink, id: &Option<String>) {
-        if let Some((_, start, citations)) = self.cited.take() {
+    /// The held citations of the text block that ends (or is left open), spanning it.
+    fn release_citations(&mut self, out: &mut dyn EventSink) {
+        if let Some((index, start, citations)) = self.cited.take() {
             let span = [start, self.answer.units()];
+            let id = self.block_id(index);
             for mut c in citations {
                 c.span = span;
                 out.event(Self::citation_event(&c, id.clone()));
@@ -388,6 +389,7 @@ impl ProviderStreamDecoder {
                 let id = self.block_id(index);
                 match kind {
                     BlockKind::Text => {
+                        self.release_citations(out);
                         self.cited = Some((index, self.answer.units(), Vec::new()));
                         out.event(Event::text("response_start", id.clone(), ""));
                         if let Some(text) = block.text.str().filter(|t| !t.is_empty()) {
@@ -424,7 +426,9 @@ impl ProviderStreamDecoder {
                         let here = self.answer.units();
                         let c = native_citations::anthropic(&c, [here, here], &mut self.urls);
                         match self.cited.as_mut() {
-                            Some((i, _, held)) if *i == index && held.len() < MAX_HELD_CITATIONS => {
+                            Some((i, _, held))
+                                if *i == index && held.len() < MAX_HELD_CITATIONS =>
+                            {
                                 held.push(c)
                             }
                             Some((i, start, _)) if *i == index => {
@@ -439,7 +443,9 @@ impl ProviderStreamDecoder {
                     }
                     Some("input_json_delta") => {
                         let piece = delta.partial_json.str().unwrap_or_default();
-                        if !piece.is_empty() && matches!(&self.tool_input, Some((i, _)) if *i == index) {
+                        if !piece.is_empty()
+                            && matches!(&self.tool_input, Some((i, _)) if *i == index)
+                        {
                             out.event(Event::text(STRUCTURED_DELTA, id.clone(), piece));
                         }
                         let too_large = match self.tool_input.as_mut() {
@@ -466,7 +472,7 @@ impl ProviderStreamDecoder {
                 match self.blocks.iter().find(|(i, _)| *i == index).map(|b| b.1) {
                     Some(BlockKind::Text) => {
                         if matches!(&self.cited, Some((i, _, _)) if *i == index) {
-                            self.release_citations(out, &id);
+                            self.release_citations(out);
                         }
                         out.event(Event::text("response_end", id, ""));
                     }
@@ -502,6 +508,7 @@ impl ProviderStreamDecoder {
             }
             "message_stop" => {
                 self.done = true;
+                self.release_citations(out);
                 if let Some(usage) = self.usage_event() {
                     out.event(usage);
                 }

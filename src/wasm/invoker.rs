@@ -11,8 +11,8 @@ use super::convert;
 use super::errors::js_error;
 use crate::provider::{
     answer_failure, build_embeddings_request, build_request, cited_output, classify_failure,
-    enforcement, parse_embeddings, parse_response, retry_delay_ms, CiteRequest, LmRequest,
-    ModelId, Provider,
+    enforcement, parse_embeddings, parse_response, retry_delay_ms, CiteRequest, LmRequest, ModelId,
+    Provider,
 };
 
 fn provider(name: &str) -> Result<Provider, JsValue> {
@@ -179,4 +179,17 @@ pub fn lm_decision_answer(
     Ok(convert::to_js(&crate::provider::lm_decision_answer(
         name, &question, &logprobs,
     )?))
+}
+
+/// How `enforce` (`auto`, `grammar`, `schema`, `tool`, `prompt`) applies to a model: the
+/// mechanism's name for a model id, or the checked name without one (or with an id that is
+/// not a provider model's: a caller's own invoker). `INVALID_OPTION` for a bad name or a
+/// mechanism the model's provider has not.
+#[wasm_bindgen(js_name = citationEnforcement)]
+pub fn citation_enforcement(enforce: &str, model_id: Option<String>) -> Result<String, JsValue> {
+    let enforce = crate::cite::Enforce::parse(enforce)?;
+    Ok(match model_id.and_then(|id| ModelId::parse(&id).ok()) {
+        None => enforce.name().to_owned(),
+        Some(id) => enforce.mechanism(id.provider)?.name().to_owned(),
+    })
 }
