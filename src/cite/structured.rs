@@ -27,7 +27,7 @@
 
 use serde_json::Value;
 
-use super::citation::{Citation, ParseOptions};
+use super::citation::{parse_citations, Citation, ParseOptions};
 use super::parser::CitationParser;
 use super::segments_json::{SegmentEvent, SegmentsReader};
 use crate::engine::{finish_events, push_event, Cx, HeldId, Kind, Piece, Stage};
@@ -68,6 +68,8 @@ pub struct CitedAnswer {
     /// The open segment's trailing whitespace and closing punctuation, held.
     held: String,
     id: HeldId,
+    /// The citations released, kept too when a whole answer is rendered.
+    collected: Option<Vec<Citation>>,
     /// A tool answer (Anthropic) carries no response block: this stage opens and closes one.
     opened: bool,
     /// A tool answer's input was read from its deltas: its final `structured` event is not
@@ -90,6 +92,7 @@ impl CitedAnswer {
             began: false,
             held: String::new(),
             id: HeldId::default(),
+            collected: None,
             opened: false,
             from_deltas: false,
             lifecycle: Lifecycle::new("CitedAnswer"),
@@ -100,21 +103,19 @@ impl CitedAnswer {
     /// citations: the stream's own code, fed once.
     pub fn render(options: ParseOptions, json: &str) -> Result<(String, Vec<Citation>)> {
         let mut stage = Self::new(options);
+        stage.collected = Some(Vec::new());
         let mut events = stage.push(Event::response(json))?;
         events.extend(stage.finish()?);
-        let mut text = String::new();
-        let mut citations = Vec::new();
-        for e in events {
-            match e.kind.as_str() {
-                types::RESPONSE => text.push_str(e.text_value().unwrap_or_default()),
-                types::CITATION => {
-                    if let Ok(c) = serde_json::from_value(e.value) {
-                        citations.push(c);
-                    }
-                }
-                _ => {}
-            }
-        }
+        let text: String = events
+            .iter()
+            .filter(|e| e.kind == types::RESPONSE)
+            .filter_map(Event::text_value)
+            .collect();
+        // Prose (not JSON) was read by the marker parser: its citations are the text's.
+        let citations = match (stage.mode, stage.collected) {
+            (Mode::Text, _) | (_, None) => parse_citations(&text, options),
+            (_, Some(collected)) => collected,
+        };
         Ok((text, citations))
     }
 
@@ -248,6 +249,9 @@ impl CitedAnswer {
             .filter(|c| !c.is_whitespace())
             .collect();
         self.release(&punctuation, cx, out);
+        if let Some(collected) = self.collected.as_mut() {
+            collected.extend(citations.iter().cloned());
+        }
         for c in citations {
             let value = serde_json::to_value(&c).unwrap_or(Value::Null);
             out.push(Piece::Event(Event::json(types::CITATION, None, value)));

@@ -437,9 +437,10 @@ pub fn parse_response(
                     answer.push(text);
                     let cited = block.get("citations").and_then(Value::as_array);
                     for c in cited.into_iter().flatten().take(MAX_LIST_ITEMS) {
-                        let c = CitationPart::deserialize(c).unwrap_or_default();
                         let span = [start, answer.units()];
-                        citations.push(native_citations::anthropic(&c, span, &mut urls));
+                        citations.push(with_citation_part(c, |c| {
+                            native_citations::anthropic(c, span, &mut urls)
+                        }));
                     }
                     outputs.push(OutputItem::Text(text.to_owned()));
                 }
@@ -477,8 +478,9 @@ pub fn parse_response(
             answer.push(&t);
             let annotations = message.get("annotations").and_then(Value::as_array);
             for a in annotations.into_iter().flatten().take(MAX_LIST_ITEMS) {
-                let a = CitationPart::deserialize(a).unwrap_or_default();
-                citations.extend(native_citations::openai(&a, &answer, &mut urls));
+                citations.extend(with_citation_part(a, |a| {
+                    native_citations::openai(a, &answer, &mut urls)
+                }));
             }
             if structured {
                 let value = serde_json::from_str(&t).map_err(|e| {
@@ -506,6 +508,13 @@ pub fn parse_response(
         extra.insert("citations".into(), citations);
     }
     Ok(LmOutput { outputs, extra })
+}
+
+/// A citation object of a whole answer read as a stream's are: through its JSON text, so one
+/// reader serves both (a reader from a `Value` costs the module a second copy).
+fn with_citation_part<T>(value: &Value, f: impl FnOnce(&CitationPart) -> T) -> T {
+    let text = value.to_string();
+    f(&serde_json::from_str::<CitationPart>(&text).unwrap_or_default())
 }
 
 /// A whole cited answer given as JSON (structured outputs, a forced tool) as marked text and
