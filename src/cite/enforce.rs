@@ -18,7 +18,7 @@
 //! ```
 
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use super::error::{CiteError, Result};
 use super::policy::Policy;
@@ -126,35 +126,28 @@ impl Enforce {
     }
 }
 
+/// The schema of a cited answer, its ids filled in by [`citation_schema`] (kept as text: a
+/// `json!` tree of this size costs the module kilobytes of code).
+const SCHEMA: &str = r#"{"type":"object","properties":{"segments":{"type":"array","items":{"type":"object","properties":{"text":{"type":"string","description":"One sentence of the answer, without citation markers."},"citations":{"type":"array","items":{"type":"integer","enum":[]}}},"required":["text","citations"],"additionalProperties":false}}},"required":["segments"],"additionalProperties":false}"#;
+
 /// The schema of a cited answer in the subset every provider's structured output accepts
 /// (every property required, no extra properties, no length or count bounds, no conditionals):
 /// the policy that cannot be said in it (quotes only) stays in the prompt.
 pub fn citation_schema(policy: Policy, source_count: u32) -> Value {
-    let ids: Vec<u32> = (1..=source_count).collect();
-    let mut citations = json!({ "type": "array", "items": { "type": "integer", "enum": ids } });
-    if let (Policy::Required, Value::Object(c)) = (policy, &mut citations) {
-        // Accepted by Anthropic's tools and OpenAI's strict mode alike.
-        c.insert("minItems".into(), json!(1));
+    let mut schema: Value = serde_json::from_str(SCHEMA).unwrap_or(Value::Null);
+    if let Some(Value::Object(citations)) =
+        schema.pointer_mut("/properties/segments/items/properties/citations")
+    {
+        if let Some(Value::Object(items)) = citations.get_mut("items") {
+            let ids: Vec<Value> = (1..=source_count).map(Value::from).collect();
+            items.insert("enum".into(), Value::Array(ids));
+        }
+        if policy == Policy::Required {
+            // Accepted by Anthropic's tools and OpenAI's strict mode alike.
+            citations.insert("minItems".into(), Value::from(1));
+        }
     }
-    json!({
-        "type": "object",
-        "properties": {
-            "segments": {
-                "type": "array",
-                "items": {
-                    "type": "object",
-                    "properties": {
-                        "text": { "type": "string", "description": "One sentence of the answer, without citation markers." },
-                        "citations": citations
-                    },
-                    "required": ["text", "citations"],
-                    "additionalProperties": false
-                }
-            }
-        },
-        "required": ["segments"],
-        "additionalProperties": false
-    })
+    schema
 }
 
 #[cfg(test)]
@@ -193,6 +186,7 @@ mod tests {
 
     #[test]
     fn the_schema_is_in_the_strict_subset() {
+        use serde_json::json;
         let s = citation_schema(Policy::Auto, 3);
         let text = s.to_string();
         for banned in ["maxLength", "minLength", "\"if\"", "$schema", "pattern"] {
