@@ -209,6 +209,29 @@ pub fn enforcement(id: &ModelId, req: &LmRequest) -> Result<Option<Mechanism>, R
     Ok(Some(mechanism))
 }
 
+/// What a model answering in the cited-answer shape is told, after the prompt's rule.
+pub const STRUCTURED_NOTE: &str = "Give the answer as `segments`, one per sentence: `text` is the sentence without any citation marker, `citations` the numbers of the sources that support it.";
+
+/// The messages with [`STRUCTURED_NOTE`] at the end of the system message (a system message
+/// of its own first when there is none).
+fn with_structured_note(messages: &[Message]) -> Vec<Message> {
+    let mut out = messages.to_vec();
+    match out.iter_mut().rev().find(|m| m.role == "system") {
+        Some(system) => {
+            system.content.push_str("\n\n");
+            system.content.push_str(STRUCTURED_NOTE);
+        }
+        None => out.insert(
+            0,
+            Message {
+                role: "system".into(),
+                content: STRUCTURED_NOTE.into(),
+            },
+        ),
+    }
+    out
+}
+
 /// The schema a cited answer follows (structured outputs and the forced tool).
 fn cite_schema(cite: &CiteRequest) -> Result<Value, RequestError> {
     if cite.source_count == 0 {
@@ -261,6 +284,18 @@ pub fn build_request(
         }
     };
     let mechanism = enforcement(id, req)?;
+    // A structured answer carries its ids beside the text: the model is told so, or it
+    // writes markers into the text as the prompt's rule says.
+    let noted;
+    let req = if mechanism.is_some_and(Mechanism::is_structured) {
+        noted = LmRequest {
+            messages: with_structured_note(&req.messages),
+            ..req.clone()
+        };
+        &noted
+    } else {
+        req
+    };
     let mut headers = vec![("content-type".to_owned(), "application/json".to_owned())];
     if id.provider == Provider::Anthropic {
         return anthropic_request(id, req, mechanism, api_key, &base, headers);
@@ -857,6 +892,105 @@ mod tests {
         )
         .unwrap_err();
         assert_eq!(missing.code(), "INVALID_OPTION");
+    }
+
+    #[test]
+    fn citations_are_enforced_with_each_providers_mechanism() {
+        let cited = |enforce| LmRequest {
+            citations: Some(CiteRequest {
+                policy: Policy::Required,
+                marker_style: MarkerStyle::Bracket,
+                source_count: 2,
+                enforce,
+            }),
+            ..req(true)
+        };
+        let body = |model: &str, enforce| {
+            let id = ModelId::parse(model).unwrap();
+            let http = build_request(&id, &cited(enforce), None, Some("http://x/v1")).unwrap();
+            serde_json::from_str::<Value>(&http.body).unwrap()
+        };
+        for model in ["openai/m", "openrouter/v/m"] {
+            let b = body(model, Enforce::Auto);
+            assert_eq!(b["response_format"]["json_schema"]["name"], CITED_ANSWER);
+            assert_eq!(b["response_format"]["json_schema"]["strict"], true);
+            assert!(b["messages"][0]["content"]
+                .as_str()
+                .unwrap()
+                .ends_with(STRUCTURED_NOTE));
+            assert!(b.get("grammar").is_none() && b.get("tools").is_none());
+        }
+        let b = body("anthropic/m", Enforce::Auto);
+        assert_eq!(
+            b["tool_choice"],
+            json!({"type": "tool", "name": CITED_ANSWER})
+        );
+        assert_eq!(
+            b["tools"][0]["input_schema"],
+            citation_schema(Policy::Required, 2)
+        );
+        assert!(b["system"].as_str().unwrap().ends_with(STRUCTURED_NOTE));
+        let b = body("openai-compatible/m", Enforce::Auto);
+        assert!(b["grammar"].as_str().unwrap().contains("cite-id"));
+        assert!(b.get("response_format").is_none());
+        assert_eq!(b["messages"][0]["content"], "Be brief.");
+        for model in ["openai/m", "anthropic/m", "openai-compatible/m"] {
+            let b = body(model, Enforce::Prompt);
+            for key in ["grammar", "response_format", "tools", "tool_choice"] {
+                assert!(b.get(key).is_none(), "{model} {key}");
+            }
+        }
+        let id = ModelId::parse("openai/m").unwrap();
+        let e = build_request(&id, &cited(Enforce::Tool), None, None).unwrap_err();
+        assert_eq!(e.code(), "INVALID_OPTION");
+        let mut both = cited(Enforce::Schema);
+        both.response_schema = Some(json!({"type": "object"}));
+        assert_eq!(
+            build_request(&id, &both, None, None).unwrap_err().code(),
+            "INVALID_OPTION"
+        );
+        let mut none = cited(Enforce::Schema);
+        if let Some(c) = none.citations.as_mut() {
+            c.source_count = 0;
+        }
+        assert_eq!(
+            build_request(&id, &none, None, None).unwrap_err().code(),
+            "INVALID_OPTION"
+        );
+    }
+
+    #[test]
+    fn native_citations_of_whole_answers() {
+        let anthropic = r#"{"content":[{"type":"text","text":"A "},{"type":"text","text":"b😀c","citations":[{"type":"char_location","cited_text":"B","document_index":1,"document_title":"T","start_char_index":3,"end_char_index":9},{"type":"web_search_result_location","url":"https://e.org/x","title":"X","cited_text":"c","encrypted_index":"z"}]}],"stop_reason":"end_turn"}"#;
+        let out = parse_response(Provider::Anthropic, anthropic, false).unwrap();
+        let cites = &out.extra["citations"];
+        assert_eq!(cites[0]["span"], json!([2, 6]));
+        assert_eq!(
+            (
+                &cites[0]["sourceId"],
+                &cites[0]["sourceSpan"],
+                &cites[0]["location"]
+            ),
+            (&json!(2), &json!([3, 9]), &json!("char_location"))
+        );
+        assert_eq!(
+            (
+                &cites[1]["sourceId"],
+                &cites[1]["url"],
+                &cites[1]["documentTitle"]
+            ),
+            (&json!(1), &json!("https://e.org/x"), &json!("X"))
+        );
+        let openai = r#"{"choices":[{"message":{"content":"😀 see [x](https://e.org/x)","annotations":[{"type":"url_citation","url_citation":{"start_index":6,"end_index":26,"url":"https://e.org/x","title":"X"}},{"type":"file_citation"}]},"finish_reason":"stop"}]}"#;
+        let out = parse_response(Provider::Openai, openai, false).unwrap();
+        assert_eq!(out.extra["citations"].as_array().unwrap().len(), 1);
+        assert_eq!(out.extra["citations"][0]["span"], json!([7, 27]));
+        let plain = r#"{"choices":[{"message":{"content":"Hi"}}]}"#;
+        assert!(parse_response(Provider::Openai, plain, false)
+            .unwrap()
+            .extra
+            .get("citations")
+            .is_none());
     }
 
     #[test]
