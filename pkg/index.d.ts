@@ -290,6 +290,13 @@ export interface GrammarOptions {
   maxContentChars?: number;
   /** Default "gbnf"; "json_schema" returns the schema as JSON text. */
   format?: "gbnf" | "regex" | "json_schema";
+  /**
+   * At most this many sentences (1–1000; the "required" policy, or the schema's segments), so
+   * a small model finishes instead of running to maxTokens.
+   */
+  maxSentences?: number;
+  /** At most this many markers after a sentence (1–1000; citations of a segment). */
+  maxCitesPerSentence?: number;
 }
 /** A grammar for constrained decoding that enforces the policy; zero sources throws NO_SOURCES. */
 export function citationGrammar(options: GrammarOptions): string;

@@ -13,6 +13,9 @@ pub const DEFAULT_MAX_CONTENT_CHARS: usize = 240;
 /// the grammar grows with the count; past this it would be megabytes (and a count from
 /// untrusted input could ask for gigabytes), while no prompt holds that many sources.
 pub const MAX_GRAMMAR_SOURCES: u32 = 10_000;
+/// The largest `maxSentences` / `maxCitesPerSentence`: servers expand a bounded repetition
+/// into one rule per step, so the bound must stay small (a model that needs more needs none).
+pub const MAX_GRAMMAR_REPEAT: u32 = 1000;
 
 /// The form of the exported grammar.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -45,6 +48,11 @@ pub struct GrammarOptions {
     pub source_count: u32,
     pub max_content_chars: usize,
     pub format: GrammarFormat,
+    /// At most this many sentences (the `required` policy; segments in the JSON schema): a
+    /// small model bounded so finishes instead of running to `max_tokens`.
+    pub max_sentences: Option<u32>,
+    /// At most this many markers after a sentence (citations of a segment).
+    pub max_cites_per_sentence: Option<u32>,
 }
 
 impl Default for GrammarOptions {
@@ -55,7 +63,30 @@ impl Default for GrammarOptions {
             source_count: 0,
             max_content_chars: DEFAULT_MAX_CONTENT_CHARS,
             format: GrammarFormat::Gbnf,
+            max_sentences: None,
+            max_cites_per_sentence: None,
         }
+    }
+}
+
+/// `group` repeated after a first item, so there are at most `bound` in all (none: any
+/// number): nothing for 1, `group{0,n-1}` (GBNF and regex alike), or `group*`.
+fn rest(group: &str, bound: Option<u32>) -> String {
+    match bound {
+        Some(1) => String::new(),
+        Some(n) => format!("{group}{{0,{}}}", n.saturating_sub(1)),
+        None => format!("{group}*"),
+    }
+}
+
+fn check_bound(name: &str, bound: Option<u32>) -> Result<()> {
+    match bound {
+        Some(0) => Err(CiteError::option(name, "must be at least 1")),
+        Some(n) if n > MAX_GRAMMAR_REPEAT => Err(CiteError::option(
+            name,
+            format!("is at most {MAX_GRAMMAR_REPEAT}; got {n}"),
+        )),
+        _ => Ok(()),
     }
 }
 
@@ -81,6 +112,17 @@ pub fn citation_grammar(options: GrammarOptions) -> Result<String> {
     }
     if options.max_content_chars == 0 {
         return Err(CiteError::option("maxContentChars", "must be at least 1"));
+    }
+    check_bound("maxSentences", options.max_sentences)?;
+    check_bound("maxCitesPerSentence", options.max_cites_per_sentence)?;
+    if options.max_sentences.is_some()
+        && options.policy != Policy::Required
+        && options.format != GrammarFormat::JsonSchema
+    {
+        return Err(CiteError::option(
+            "maxSentences",
+            "bounds the sentences of the `required` policy (or the segments of the JSON schema); this policy's grammar has no sentences",
+        ));
     }
     Ok(match options.format {
         GrammarFormat::Gbnf => gbnf(options),
@@ -114,10 +156,13 @@ fn gbnf(o: GrammarOptions) -> String {
     } else {
         format!("cite-id ::= \"{open}\" ({alternatives}) \"{close}\"")
     };
-    let common = format!("cite-group ::= cite-id (ws cite-id)*\nws ::= \" \"\n{cite_id}\n");
+    let cites = rest(" (ws cite-id)", o.max_cites_per_sentence);
+    let common = format!("cite-group ::= cite-id{cites}\nws ::= \" \"\n{cite_id}\n");
     match o.policy {
+        // A "." inside a sentence is a decimal point ("3.5 m"): followed by a digit.
         Policy::Required => format!(
-            "root ::= sentence (ws sentence)*\nsentence ::= content cite-group sent-end\ncontent ::= [^{open}.!?]{{1,{max}}}\nsent-end ::= \".\" | \"!\" | \"?\"\n{common}"
+            "root ::= sentence{}\nsentence ::= content cite-group sent-end\ncontent ::= ([^{open}.!?] | \".\" [0-9]){{1,{max}}}\nsent-end ::= \".\" | \"!\" | \"?\"\n{common}",
+            rest(" (ws sentence)", o.max_sentences)
         ),
         Policy::Auto => format!("root ::= (text | cite-group)+\ntext ::= [^{open}]+\n{common}"),
         Policy::QuotesOnly => format!(
@@ -147,11 +192,15 @@ fn regex(o: GrammarOptions) -> String {
     let mut alternatives: Vec<String> = ids(o.source_count).collect();
     alternatives.reverse();
     let cite_id = format!("{open}(?:{}){close}", alternatives.join("|"));
-    let group = format!("{cite_id}(?: {cite_id})*");
+    let group = format!(
+        "{cite_id}{}",
+        rest(&format!("(?: {cite_id})"), o.max_cites_per_sentence)
+    );
     match o.policy {
         Policy::Required => {
-            let sentence = format!("[^{open}.!?]{{1,{max}}}{group}[.!?]");
-            format!("^{sentence}(?: {sentence})*$")
+            let sentence = format!("(?:[^{open}.!?]|\\.[0-9]){{1,{max}}}{group}[.!?]");
+            let more = rest(&format!("(?: {sentence})"), o.max_sentences);
+            format!("^{sentence}{more}$")
         }
         Policy::Auto => format!("^(?:[^{open}]+|{group})+$"),
         Policy::QuotesOnly => {
@@ -163,11 +212,21 @@ fn regex(o: GrammarOptions) -> String {
 fn json_schema(o: GrammarOptions) -> Value {
     let ids: Vec<u32> = (1..=o.source_count).collect();
     let min_cites = usize::from(o.policy == Policy::Required);
+    let mut citations = json!({ "type": "array", "items": { "type": "integer", "enum": ids }, "minItems": min_cites });
+    let mut segments = json!({ "type": "array", "minItems": 1 });
+    for (value, bound) in [
+        (&mut citations, o.max_cites_per_sentence),
+        (&mut segments, o.max_sentences),
+    ] {
+        if let (Value::Object(v), Some(n)) = (value, bound) {
+            v.insert("maxItems".into(), json!(n));
+        }
+    }
     let mut segment = json!({
         "type": "object",
         "properties": {
             "text": { "type": "string", "minLength": 1, "maxLength": o.max_content_chars },
-            "citations": { "type": "array", "items": { "type": "integer", "enum": ids }, "minItems": min_cites }
+            "citations": citations
         },
         "required": ["text", "citations"],
         "additionalProperties": false
@@ -182,11 +241,14 @@ fn json_schema(o: GrammarOptions) -> Value {
             json!({ "properties": { "citations": { "minItems": 1 } } }),
         );
     }
+    if let Value::Object(s) = &mut segments {
+        s.insert("items".into(), segment);
+    }
     json!({
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": format!("Cited answer ({} policy, {} sources)", o.policy.name(), o.source_count),
         "type": "object",
-        "properties": { "segments": { "type": "array", "minItems": 1, "items": segment } },
+        "properties": { "segments": segments },
         "required": ["segments"],
         "additionalProperties": false
     })

@@ -155,3 +155,17 @@ test("providers' own citations become Citations: Anthropic document citations, O
     assert.equal(result.references.length, 2);
   }
 });
+
+test("citationGrammar bounds sentences and markers per sentence; a decimal point stays inside a sentence", async () => {
+  const { citationGrammar } = await import("citeflow");
+  const re = new RegExp(citationGrammar({ sourceCount: 2, format: "regex", maxSentences: 2, maxCitesPerSentence: 1 }));
+  assert.ok(re.test("It is 3.5 m tall [1]. Ice floats [2]."));
+  assert.ok(!re.test("A [1]. B [2]. C [1]."), "three sentences");
+  assert.ok(!re.test("A [1] [2]."), "two markers");
+  assert.match(citationGrammar({ sourceCount: 2, maxSentences: 3, maxCitesPerSentence: 1 }), /^root ::= sentence \(ws sentence\)\{0,2\}\n[\s\S]*^cite-group ::= cite-id\n/m);
+  const schema = JSON.parse(citationGrammar({ sourceCount: 2, format: "json_schema", maxSentences: 2, maxCitesPerSentence: 1 }));
+  assert.deepEqual([schema.properties.segments.maxItems, schema.properties.segments.items.properties.citations.maxItems], [2, 1]);
+  assertCode(() => citationGrammar({ sourceCount: 2, maxSentences: 0 }), "INVALID_OPTION");
+  assertCode(() => citationGrammar({ sourceCount: 2, maxSentences: 2, policy: "auto" }), "INVALID_OPTION");
+  assertCode(() => citationGrammar({ sourceCount: 2, maxSentence: 2 }), "INVALID_OPTION");
+});

@@ -131,7 +131,7 @@ function entryPoints({ lib, base }) {
       parseCitations: () => ["a [1] b", { sourceCount: 3 }],
       deduplicateAdjacentCites: () => ["a [1][1] b", { markerStyle: "bracket" }],
       checkPolicy: () => ["a [1] b.", { policy: "required", sourceCount: 3 }],
-      citationGrammar: () => [{ policy: "required", sourceCount: 3, format: "gbnf" }],
+      citationGrammar: () => [{ policy: "required", sourceCount: 3, format: "gbnf", maxSentences: 2, maxCitesPerSentence: 1 }],
       splitSentences: () => ["One. Two."],
       formatChunkAsString: () => [chunk(), { Title: "title" }],
       cslItemOf: () => [chunk().metadata],
