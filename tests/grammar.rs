@@ -140,7 +140,7 @@ fn the_required_gbnf_has_the_reference_shape() {
     let text = grammar(&CASES[0], GrammarFormat::Gbnf);
     assert_eq!(
         text,
-        "root ::= sentence (ws sentence)*\nsentence ::= content cite-group sent-end\ncontent ::= ([^[.!?] | \".\" [0-9]){1,240}\nsent-end ::= \".\" | \"!\" | \"?\"\ncite-group ::= cite-id (ws cite-id)*\nws ::= \" \"\ncite-id ::= \"[\" (\"1\" | \"2\" | \"3\") \"]\"\n"
+        "root ::= sentence (ws sentence)*\nsentence ::= content cite-group sent-end\ncontent ::= ([^[.!?0-9] | number){1,240}\nnumber ::= [0-9]{1,12} (\".\" [0-9]{1,12})?\nsent-end ::= \".\" | \"!\" | \"?\"\ncite-group ::= cite-id (ws cite-id)*\nws ::= \" \"\ncite-id ::= \"[\" (\"1\" | \"2\" | \"3\") \"]\"\n"
     );
 }
 
@@ -158,6 +158,9 @@ fn a_decimal_point_is_not_a_sentence_end() {
         );
         assert!(!accepts("It ends. Then [1]."), "{text}");
         assert!(!accepts("It is 3. [1]."), "{text}");
+        assert!(!accepts("It is tall.1 [1]."), "{text}");
+        assert!(!accepts("It is 3.5.6 [1]."), "{text}");
+        assert!(accepts("Built in 1889 [1]."), "{text}");
     }
 }
 

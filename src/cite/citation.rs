@@ -57,6 +57,12 @@ impl Citation {
     }
 }
 
+/// Puts `citations` beside a whole output's items (its `citations` field).
+pub(crate) fn set_citations(output: &mut crate::event::LmOutput, citations: &[Citation]) {
+    let value = serde_json::to_value(citations).unwrap_or(serde_json::Value::Null);
+    output.extra.insert("citations".into(), value);
+}
+
 /// Options of marker parsing.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct ParseOptions {

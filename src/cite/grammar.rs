@@ -16,6 +16,8 @@ pub const MAX_GRAMMAR_SOURCES: u32 = 10_000;
 /// The largest `maxSentences` / `maxCitesPerSentence`: servers expand a bounded repetition
 /// into one rule per step, so the bound must stay small (a model that needs more needs none).
 pub const MAX_GRAMMAR_REPEAT: u32 = 1000;
+/// The most digits on each side of a number's decimal point in a sentence.
+const NUMBER_DIGITS: usize = 12;
 
 /// The form of the exported grammar.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -159,9 +161,11 @@ fn gbnf(o: GrammarOptions) -> String {
     let cites = rest(" (ws cite-id)", o.max_cites_per_sentence);
     let common = format!("cite-group ::= cite-id{cites}\nws ::= \" \"\n{cite_id}\n");
     match o.policy {
-        // A "." inside a sentence is a decimal point ("3.5 m"): followed by a digit.
+        // A "." inside a sentence is a decimal point ("3.5 m"): digits on both sides. (A "."
+        // merely followed by a digit lets a small model that meant to end the sentence write
+        // "tall.1.2.3…" until max_tokens.) A number counts as one of the `max` characters.
         Policy::Required => format!(
-            "root ::= sentence{}\nsentence ::= content cite-group sent-end\ncontent ::= ([^{open}.!?] | \".\" [0-9]){{1,{max}}}\nsent-end ::= \".\" | \"!\" | \"?\"\n{common}",
+            "root ::= sentence{}\nsentence ::= content cite-group sent-end\ncontent ::= ([^{open}.!?0-9] | number){{1,{max}}}\nnumber ::= [0-9]{{1,{NUMBER_DIGITS}}} (\".\" [0-9]{{1,{NUMBER_DIGITS}}})?\nsent-end ::= \".\" | \"!\" | \"?\"\n{common}",
             rest(" (ws sentence)", o.max_sentences)
         ),
         Policy::Auto => format!("root ::= (text | cite-group)+\ntext ::= [^{open}]+\n{common}"),
@@ -198,7 +202,8 @@ fn regex(o: GrammarOptions) -> String {
     );
     match o.policy {
         Policy::Required => {
-            let sentence = format!("(?:[^{open}.!?]|\\.[0-9]){{1,{max}}}{group}[.!?]");
+            let number = format!("[0-9]{{1,{NUMBER_DIGITS}}}(?:\\.[0-9]{{1,{NUMBER_DIGITS}}})?");
+            let sentence = format!("(?:[^{open}.!?0-9]|{number}){{1,{max}}}{group}[.!?]");
             let more = rest(&format!("(?: {sentence})"), o.max_sentences);
             format!("^{sentence}{more}$")
         }

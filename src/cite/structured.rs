@@ -27,7 +27,7 @@
 
 use serde_json::Value;
 
-use super::citation::{parse_citations, Citation, ParseOptions};
+use super::citation::{parse_citations, set_citations, Citation, ParseOptions};
 use super::parser::CitationParser;
 use super::segments_json::{SegmentEvent, SegmentsReader};
 use crate::engine::{finish_events, push_event, Cx, HeldId, Kind, Piece, Stage};
@@ -379,10 +379,7 @@ impl OutputTransformer for CitedAnswer {
             .outputs
             .retain(|i| matches!(i, OutputItem::Thinking(_)));
         output.outputs.push(OutputItem::Text(text));
-        output.extra.insert(
-            "citations".into(),
-            serde_json::to_value(citations).unwrap_or(Value::Null),
-        );
+        set_citations(&mut output, &citations);
         Ok(output)
     }
 
