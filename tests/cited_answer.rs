@@ -172,12 +172,8 @@ fn every_wire_format_streamed_and_whole_gives_one_answer() {
     assert!(!kinds.contains(&"structured") && !kinds.contains(&"structured_delta"));
     assert_eq!(kinds.iter().filter(|k| **k == "response_end").count(), 1);
 
-    let cite = CiteRequest {
-        policy: Default::default(),
-        marker_style: MarkerStyle::Bracket,
-        source_count: 3,
-        enforce: Default::default(),
-    };
+    let cite =
+        CiteRequest::from_value(&json!({"markerStyle": "bracket", "sourceCount": 3})).unwrap();
     let whole_openai =
         json!({"choices": [{"message": {"content": ANSWER}, "finish_reason": "stop"}]});
     let whole_anthropic = json!({"content": [{"type": "tool_use", "id": "t", "name": "cited_answer", "input": serde_json::from_str::<Value>(ANSWER).unwrap()}], "stop_reason": "tool_use"});

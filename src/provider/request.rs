@@ -10,8 +10,8 @@ use thiserror::Error;
 
 use crate::cite::enforce::{citation_schema, CITED_ANSWER};
 use crate::cite::{
-    citation_grammar, CitedAnswer, Enforce, GrammarOptions, MarkerStyle, Mechanism, ParseOptions,
-    Policy,
+    citation_grammar, CiteOptions, CitedAnswer, Enforce, GrammarFormat, GrammarOptions, Mechanism,
+    ParseOptions, Policy,
 };
 use crate::event::{LmOutput, OutputItem};
 use crate::transform::OutputTransformer;
@@ -161,26 +161,67 @@ pub struct LmRequest {
     pub stream: bool,
 }
 
-/// The citations a request asks for (Citeformer's policy, marker style, sources, `enforce`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
+/// The citations a request asks for: `enforce` and Citeformer's citation options, read as
+/// `citationGrammar` reads them (`policy`, `markerStyle`, `sourceCount`, and the grammar's
+/// bounds such as `maxSentences`), unknown keys refused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct CiteRequest {
-    #[serde(default)]
-    pub policy: Policy,
-    #[serde(default)]
-    pub marker_style: MarkerStyle,
-    pub source_count: u32,
-    #[serde(default)]
+    pub options: CiteOptions,
     pub enforce: Enforce,
 }
 
 impl CiteRequest {
+    /// Reads `{enforce, ...citation options}`.
+    pub fn from_value(value: &Value) -> Result<Self, RequestError> {
+        let Value::Object(map) = value else {
+            return Err(RequestError::InvalidOption {
+                option: "citations",
+                reason: "expected an object {enforce, policy, markerStyle, sourceCount}".into(),
+            });
+        };
+        let mut map = map.clone();
+        let enforce = match map.remove("enforce") {
+            None | Some(Value::Null) => Enforce::default(),
+            Some(Value::String(name)) => Enforce::parse(&name).map_err(cite_error)?,
+            Some(other) => {
+                return Err(RequestError::InvalidOption {
+                    option: "enforce",
+                    reason: format!("expected a string, got {other}"),
+                })
+            }
+        };
+        let options = CiteOptions::from_map(&map).map_err(cite_error)?;
+        Ok(Self { options, enforce })
+    }
+
     /// How the answer's markers are read.
     pub fn parse_options(&self) -> ParseOptions {
-        ParseOptions {
-            marker_style: self.marker_style,
-            source_count: Some(self.source_count),
-        }
+        self.options.parse_options()
+    }
+}
+
+// Read through the options reader citationGrammar uses (one reader for citation options; a
+// derived reader would cost the module a copy of its own).
+impl<'de> Deserialize<'de> for CiteRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let value = Value::deserialize(d)?;
+        Self::from_value(&value).map_err(serde::de::Error::custom)
+    }
+}
+
+impl Serialize for CiteRequest {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let o = &self.options;
+        let value = json!({
+            "enforce": self.enforce.name(),
+            "policy": o.policy.map(Policy::name),
+            "markerStyle": o.marker_style.name(),
+            "sourceCount": o.source_count,
+            "maxContentChars": o.max_content_chars,
+            "maxSentences": o.max_sentences,
+            "maxCitesPerSentence": o.max_cites_per_sentence,
+        });
+        value.serialize(s)
     }
 }
 
@@ -234,10 +275,14 @@ fn with_structured_note(messages: &[Message]) -> Vec<Message> {
 
 /// The schema a cited answer follows (structured outputs and the forced tool).
 fn cite_schema(cite: &CiteRequest) -> Result<Value, RequestError> {
-    if cite.source_count == 0 {
-        return Err(cite_error(crate::cite::CiteError::NoSources));
-    }
-    Ok(citation_schema(cite.policy, cite.source_count))
+    // The grammar's checks (sources given, within bounds) hold for the schema too.
+    let options = cite.options.grammar_options().map_err(cite_error)?;
+    citation_grammar(GrammarOptions {
+        format: GrammarFormat::JsonSchema,
+        ..options
+    })
+    .map_err(cite_error)?;
+    Ok(citation_schema(options.policy, options.source_count))
 }
 
 /// What to send.
@@ -343,11 +388,10 @@ pub fn build_request(
             body.insert("grammar".into(), json!(g));
         }
         (Some(Mechanism::Grammar), Some(cite), None) => {
+            let options = cite.options.grammar_options().map_err(cite_error)?;
             let g = citation_grammar(GrammarOptions {
-                policy: cite.policy,
-                marker_style: cite.marker_style,
-                source_count: cite.source_count,
-                ..GrammarOptions::default()
+                format: GrammarFormat::Gbnf,
+                ..options
             })
             .map_err(cite_error)?;
             body.insert("grammar".into(), json!(g));
@@ -896,13 +940,11 @@ mod tests {
 
     #[test]
     fn citations_are_enforced_with_each_providers_mechanism() {
-        let cited = |enforce| LmRequest {
-            citations: Some(CiteRequest {
-                policy: Policy::Required,
-                marker_style: MarkerStyle::Bracket,
-                source_count: 2,
-                enforce,
-            }),
+        let cited = |enforce: Enforce| LmRequest {
+            citations: Some(
+                CiteRequest::from_value(&json!({"enforce": enforce.name(), "sourceCount": 2}))
+                    .unwrap(),
+            ),
             ..req(true)
         };
         let body = |model: &str, enforce| {
@@ -951,12 +993,45 @@ mod tests {
         );
         let mut none = cited(Enforce::Schema);
         if let Some(c) = none.citations.as_mut() {
-            c.source_count = 0;
+            c.options.source_count = Some(0);
         }
         assert_eq!(
             build_request(&id, &none, None, None).unwrap_err().code(),
             "INVALID_OPTION"
         );
+        // The grammar's bounds come along; a misspelt option is refused.
+        let bounded = CiteRequest::from_value(
+            &json!({"sourceCount": 2, "maxSentences": 2, "maxCitesPerSentence": 1}),
+        )
+        .unwrap();
+        let compatible = ModelId::parse("openai-compatible/m").unwrap();
+        let http = build_request(
+            &compatible,
+            &LmRequest {
+                citations: Some(bounded),
+                ..req(false)
+            },
+            None,
+            Some("http://x/v1"),
+        )
+        .unwrap();
+        let grammar = serde_json::from_str::<Value>(&http.body).unwrap()["grammar"].clone();
+        assert!(grammar
+            .as_str()
+            .unwrap()
+            .starts_with("root ::= sentence (ws sentence){0,1}\n"));
+        for bad in [
+            json!({"sourceCount": 2, "enforc": "auto"}),
+            json!({"sourceCount": 2, "enforce": 1}),
+            json!({"sourceCount": 2, "enforce": "never"}),
+            json!([]),
+        ] {
+            assert_eq!(
+                CiteRequest::from_value(&bad).unwrap_err().code(),
+                "INVALID_OPTION",
+                "{bad}"
+            );
+        }
     }
 
     #[test]

@@ -46,6 +46,7 @@ test("a decimal point inside a sentence is not its end: the grammar lets the mod
   assert.equal(out.finishReason, "stop", text);
   assert.ok(checkPolicy(text, { policy: "required", sourceCount: 1 }).ok, text);
   assert.match(text, /^[^[]*\[1\]\.$/, "one sentence, one marker");
+  assert.match(text, /3\.5/, "the decimal point is written, not refused");
 });
 
 test("the JSON-schema form through responseSchema: segments whose citations are source numbers", async () => {
