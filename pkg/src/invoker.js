@@ -327,7 +327,9 @@ export function buildLMInvoker(modelId, given) {
 
   async function invokeOnce(input, callOptions) {
     const { text, http, cited } = await send(toMessages(input), callOptions, false);
-    const output = core.parseProviderResponse(http.provider, text, callOptions?.responseSchema !== undefined || cited !== undefined, cited);
+    // A cited answer's JSON text stays text for the core to read back (prose, from a server
+    // that ignored the schema, passes through the marker parser, as in a stream).
+    const output = core.parseProviderResponse(http.provider, text, callOptions?.responseSchema !== undefined, cited);
     const chain = transformers();
     return chain ? chain.transform(output) : output;
   }

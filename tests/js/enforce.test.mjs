@@ -169,3 +169,18 @@ test("citationGrammar bounds sentences and markers per sentence; a decimal point
   assertCode(() => citationGrammar({ sourceCount: 2, maxSentences: 2, policy: "auto" }), "INVALID_OPTION");
   assertCode(() => citationGrammar({ sourceCount: 2, maxSentence: 2 }), "INVALID_OPTION");
 });
+
+test("a server that ignores the schema and answers prose: its markers still count, streamed and whole", async () => {
+  // The fake answers prose when the request names no cited_answer format: as a server that
+  // does not know response_format would. The invoker is told the answer is a cited answer.
+  const options = { markerStyle: "bracket", sourceCount: 2, enforce: "schema" };
+  const compatible = lm("openai-compatible/ignores-schema");
+  const whole = await compatible.invoke("Why?", options);
+  assert.equal(lastBody().response_format.json_schema.name, "cited_answer");
+  assert.deepEqual(whole.outputs, [{ type: "text", output: "Water boils at 100 degrees Celsius [1]. Ice floats [2]." }]);
+  assert.deepEqual(ids(whole.citations), [1, 2]);
+  const events = [];
+  for await (const e of compatible.stream("Why?", options)) events.push(e);
+  assert.equal(events.filter((e) => e.type === "response").map((e) => e.value).join(""), whole.outputs[0].output);
+  assert.deepEqual(events.filter((e) => e.type === "citation").map((e) => e.value), whole.citations);
+});

@@ -6,7 +6,8 @@
 //   a `tool_use` block, or streamed as `input_json_delta` pieces;
 // - a llama.cpp-style server given a GBNF `grammar`: marked prose;
 // - no mechanism (the prompt rule alone): marked prose.
-// Model "native" answers with the provider's own citations instead: Anthropic text blocks with
+// Model "ignores-schema" answers prose whatever it is asked (a server without structured
+// outputs). Model "native" answers with the provider's own citations instead: Anthropic text blocks with
 // `citations` (char/page locations), OpenAI `url_citation` annotations; streamed and whole.
 // Every request is logged for the tests to read.
 import { createServer } from "node:http";
@@ -57,7 +58,7 @@ export async function startCitedProvider() {
     };
     const native = body.model === "native";
     if (req.url === "/v1/chat/completions") {
-      const schema = body.response_format?.json_schema?.name === "cited_answer";
+      const schema = body.response_format?.json_schema?.name === "cited_answer" && body.model !== "ignores-schema";
       const text = native ? WEB_TEXT : schema ? JSON.stringify(CITED) : PROSE;
       if (body.stream) {
         const annotations = native ? [chunk({ annotations: [webAnnotation] })] : [];
