@@ -199,7 +199,12 @@ export class OutputTransformerChain extends OutputTransformer {
   readonly transformers: OutputTransformer[];
 }
 
-export type TransformerType = "identity" | "json" | "think_tag" | "event_filter" | "validation" | "citations";
+/**
+ * `cited_answer` reads a cited answer's JSON (`{segments: [{text, citations}]}`, what
+ * `enforce` "schema" or "tool" asks for) as marked text and citation events; it runs inside a
+ * decoder (`ProviderBodyDecoder({transformers})`), and the invokers put it there themselves.
+ */
+export type TransformerType = "identity" | "json" | "think_tag" | "event_filter" | "validation" | "citations" | "cited_answer";
 /** A type name (snake_case or camelCase), a `{type, kwargs}` object, or a config. */
 export type OutputTransformerConfigInput =
   | TransformerType
@@ -484,7 +489,12 @@ export class SSEDecoder {
 }
 
 export type StreamFormat = "openai" | "openrouter" | "openai-compatible" | "anthropic";
-/** Provider SSE messages → events: response/thinking deltas, Anthropic blocks and citations, `usage` events. */
+/**
+ * Provider SSE messages → events: response/thinking deltas, Anthropic blocks, the providers' own
+ * citations (`citation` events: Anthropic's when the cited block ends, OpenAI's `url_citation`
+ * annotations), `usage` events, and a forced tool's input as `structured_delta` text pieces
+ * then one `structured` event.
+ */
 export class ProviderStreamDecoder {
   constructor(format: StreamFormat);
   push(message: SSEMessage): Event[];
