@@ -267,3 +267,35 @@ fn a_source_count_past_the_bound_is_an_error_not_a_huge_grammar() {
         }
     }
 }
+
+#[test]
+fn the_json_schema_is_json_of_the_documented_shape() {
+    use citeflow::cite::Policy;
+    for policy in Policy::ALL {
+        let text = citation_grammar(GrammarOptions {
+            policy,
+            source_count: 3,
+            format: GrammarFormat::JsonSchema,
+            ..Default::default()
+        })
+        .unwrap();
+        let schema: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let segment = &schema["properties"]["segments"]["items"];
+        assert_eq!(schema["required"], serde_json::json!(["segments"]));
+        assert_eq!(schema["properties"]["segments"]["minItems"], 1);
+        assert_eq!(
+            segment["properties"]["citations"]["items"]["enum"],
+            serde_json::json!([1, 2, 3])
+        );
+        assert_eq!(segment["properties"]["text"]["maxLength"], 240);
+        assert_eq!(
+            segment["properties"]["citations"]["minItems"],
+            u32::from(policy == Policy::Required)
+        );
+        assert_eq!(
+            segment["if"]["properties"]["text"]["pattern"].as_str(),
+            (policy == Policy::QuotesOnly).then_some("[\"“]")
+        );
+        assert!(schema["properties"]["segments"].get("maxItems").is_none());
+    }
+}

@@ -1,8 +1,6 @@
 //! Grammars that force a model to cite as a policy asks, for constrained decoding: GBNF
 //! (llama.cpp-style servers), a regular expression, or a JSON schema.
 
-use serde_json::{json, Value};
-
 use super::error::{CiteError, Result};
 use super::marker::MarkerStyle;
 use super::policy::Policy;
@@ -129,7 +127,7 @@ pub fn citation_grammar(options: GrammarOptions) -> Result<String> {
     Ok(match options.format {
         GrammarFormat::Gbnf => gbnf(options),
         GrammarFormat::Regex => regex(options),
-        GrammarFormat::JsonSchema => json_schema(options).to_string(),
+        GrammarFormat::JsonSchema => json_schema(options),
     })
 }
 
@@ -214,47 +212,31 @@ fn regex(o: GrammarOptions) -> String {
     }
 }
 
-fn json_schema(o: GrammarOptions) -> Value {
-    let ids: Vec<u32> = (1..=o.source_count).collect();
+/// The schema as JSON text, written out (a `json!` tree of this size costs the module
+/// kilobytes of code). Every value interpolated is a number or a fixed name.
+fn json_schema(o: GrammarOptions) -> String {
+    let ids: Vec<String> = ids(o.source_count).collect();
+    let ids = ids.join(",");
     let min_cites = usize::from(o.policy == Policy::Required);
-    let mut citations = json!({ "type": "array", "items": { "type": "integer", "enum": ids }, "minItems": min_cites });
-    let mut segments = json!({ "type": "array", "minItems": 1 });
-    for (value, bound) in [
-        (&mut citations, o.max_cites_per_sentence),
-        (&mut segments, o.max_sentences),
-    ] {
-        if let (Value::Object(v), Some(n)) = (value, bound) {
-            v.insert("maxItems".into(), json!(n));
-        }
-    }
-    let mut segment = json!({
-        "type": "object",
-        "properties": {
-            "text": { "type": "string", "minLength": 1, "maxLength": o.max_content_chars },
-            "citations": citations
-        },
-        "required": ["text", "citations"],
-        "additionalProperties": false
-    });
-    if let (Policy::QuotesOnly, Value::Object(segment)) = (o.policy, &mut segment) {
-        segment.insert(
-            "if".into(),
-            json!({ "properties": { "text": { "pattern": "[\"“]" } } }),
-        );
-        segment.insert(
-            "then".into(),
-            json!({ "properties": { "citations": { "minItems": 1 } } }),
-        );
-    }
-    if let Value::Object(s) = &mut segments {
-        s.insert("items".into(), segment);
-    }
-    json!({
-        "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "title": format!("Cited answer ({} policy, {} sources)", o.policy.name(), o.source_count),
-        "type": "object",
-        "properties": { "segments": segments },
-        "required": ["segments"],
-        "additionalProperties": false
-    })
+    let max_items = |bound: Option<u32>| {
+        bound
+            .map(|n| format!(",\"maxItems\":{n}"))
+            .unwrap_or_default()
+    };
+    let (cites_max, segments_max) = (
+        max_items(o.max_cites_per_sentence),
+        max_items(o.max_sentences),
+    );
+    // Quotes only: a segment whose text quotes cites at least one source.
+    let quotes = if o.policy == Policy::QuotesOnly {
+        r#","if":{"properties":{"text":{"pattern":"[\"“]"}}},"then":{"properties":{"citations":{"minItems":1}}}"#
+    } else {
+        ""
+    };
+    format!(
+        r#"{{"$schema":"https://json-schema.org/draft/2020-12/schema","title":"Cited answer ({policy} policy, {count} sources)","type":"object","properties":{{"segments":{{"type":"array","minItems":1{segments_max},"items":{{"type":"object","properties":{{"text":{{"type":"string","minLength":1,"maxLength":{max}}},"citations":{{"type":"array","items":{{"type":"integer","enum":[{ids}]}},"minItems":{min_cites}{cites_max}}}}},"required":["text","citations"],"additionalProperties":false{quotes}}}}}}},"required":["segments"],"additionalProperties":false}}"#,
+        policy = o.policy.name(),
+        count = o.source_count,
+        max = o.max_content_chars,
+    )
 }
