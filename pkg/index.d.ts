@@ -420,7 +420,8 @@ export interface CiteformerOptions {
   /**
    * How calls enforce their citations (default "auto"). A mechanism the model's provider has
    * not is INVALID_OPTION here. A schema or tool answer is read back, streamed or whole, as
-   * marked text in `markerStyle` with live `citation` events.
+   * marked text in `markerStyle` with live `citation` events. With "auto", a provider that
+   * refuses its mechanism (HTTP 400) is asked once more with the prompt rule alone.
    */
   enforce?: Enforce;
 }

@@ -116,6 +116,20 @@ function checkEnforce(enforce, lm) {
   return enforce;
 }
 
+/**
+ * The documented fallback of enforce "auto": a provider that refuses the mechanism picked for
+ * it (an HTTP 400 to a schema or tool request: a model without structured outputs or tools)
+ * is asked again with the prompt's rule alone. The options of that second call, or null.
+ */
+function promptFallback(options, lm, error) {
+  if (options.enforce !== "auto" || error?.code !== "PROVIDER_ERROR" || error.status !== 400) return null;
+  const modelId = prop(lm, "modelId", "INVALID_OPTION", "lmInvoker");
+  const mechanism = typeof modelId === "string" ? core.citationEnforcement("auto", modelId) : "auto";
+  if (mechanism !== "schema" && mechanism !== "tool") return null;
+  const { grammar: _, ...rest } = options;
+  return { ...rest, enforce: "prompt" };
+}
+
 export class Citeformer {
   #lm;
   #style;
@@ -193,7 +207,15 @@ export class Citeformer {
 
   async generate(args) {
     const { messages, options, sources, markerStyle } = this.#plan(args);
-    const { text, usage, native } = answerOf(await this.#lm.invoke(messages, options));
+    let output;
+    try {
+      output = await this.#lm.invoke(messages, options);
+    } catch (error) {
+      const retry = promptFallback(options, this.#lm, error);
+      if (retry === null) throw error;
+      output = await this.#lm.invoke(messages, retry);
+    }
+    const { text, usage, native } = answerOf(output);
     return this.#result(text, sources, usage, markerStyle, native);
   }
 
@@ -285,18 +307,35 @@ export class StreamingResult {
       this.#text += out;
       return out;
     };
-    for await (const item of iterableOf(lm.stream(messages, options))) {
-      // Token usage: a `usage` event from citeflow's invokers, or `{usage}` from one of your own.
-      if (item !== null && typeof item === "object" && item.type === "usage") {
-        this.#usage = item.value ?? null;
-        continue;
+    const open = (opts) => iterableOf(lm.stream(messages, opts))[Symbol.asyncIterator]();
+    let source = open(options);
+    let next;
+    try {
+      next = await source.next();
+    } catch (error) {
+      // Nothing was answered yet: enforce "auto"'s fallback to the prompt rule may apply.
+      const retry = promptFallback(options, lm, error);
+      if (retry === null) throw error;
+      source = open(retry);
+      next = await source.next();
+    }
+    try {
+      for (; !next.done; next = await source.next()) {
+        const item = next.value;
+        // Token usage: a `usage` event from citeflow's invokers, or `{usage}` from one of your own.
+        if (item !== null && typeof item === "object" && item.type === "usage") {
+          this.#usage = item.value ?? null;
+          continue;
+        }
+        if (item !== null && typeof item === "object" && item.usage && !item.type) {
+          this.#usage = item.usage;
+          continue;
+        }
+        const chunk = take(think.push(item));
+        if (chunk) yield chunk;
       }
-      if (item !== null && typeof item === "object" && item.usage && !item.type) {
-        this.#usage = item.usage;
-        continue;
-      }
-      const chunk = take(think.push(item));
-      if (chunk) yield chunk;
+    } finally {
+      if (!next?.done) await source.return?.();
     }
     const rest = take(think.finish());
     if (rest) yield rest;

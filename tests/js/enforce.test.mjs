@@ -184,3 +184,22 @@ test("a server that ignores the schema and answers prose: its markers still coun
   assert.equal(events.filter((e) => e.type === "response").map((e) => e.value).join(""), whole.outputs[0].output);
   assert.deepEqual(events.filter((e) => e.type === "citation").map((e) => e.value), whole.citations);
 });
+
+test("enforce auto falls back to the prompt rule when the provider refuses the mechanism; named, it does not", async () => {
+  for (const modelId of ["openrouter/some/no-structured", "anthropic/no-structured"]) {
+    const citeformer = new Citeformer({ lmInvoker: lm(modelId) });
+    const before = server.requests.length;
+    const result = await citeformer.generate({ prompt, sources });
+    const sent = server.requests.slice(before).map((r) => r.body);
+    assert.equal(sent.length, 2, `${modelId}: refused, then asked again`);
+    assert.ok(sent[0].response_format || sent[0].tools);
+    assert.ok(!sent[1].response_format && !sent[1].tools && !sent[1].grammar);
+    assert.deepEqual(ids(result.citations), [1, 2], modelId);
+    const { text, result: fromStream } = await streamed(citeformer);
+    assert.equal(text, result.text);
+    assert.deepEqual(fromStream.toJSON(), result.toJSON());
+    const named = new Citeformer({ lmInvoker: lm(modelId), enforce: modelId.startsWith("anthropic") ? "tool" : "schema" });
+    await assert.rejects(named.generate({ prompt, sources }), (e) => e.code === "PROVIDER_ERROR" && e.status === 400);
+    await assert.rejects(streamed(named), (e) => e.code === "PROVIDER_ERROR" && e.status === 400);
+  }
+});

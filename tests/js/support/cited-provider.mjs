@@ -57,6 +57,12 @@ export async function startCitedProvider() {
       res.end();
     };
     const native = body.model === "native";
+    // Model "no-structured" refuses structured outputs and tools, as models without them do.
+    if (String(body.model).endsWith("no-structured") && (body.response_format || body.tools)) {
+      res.writeHead(400, { "content-type": "application/json" });
+      const message = "This model does not support structured outputs or tools";
+      return res.end(JSON.stringify(req.url === "/v1/messages" ? { type: "error", error: { type: "invalid_request_error", message } } : { error: { message, type: "invalid_request_error", param: "response_format", code: null } }));
+    }
     if (req.url === "/v1/chat/completions") {
       const schema = body.response_format?.json_schema?.name === "cited_answer" && body.model !== "ignores-schema";
       const text = native ? WEB_TEXT : schema ? JSON.stringify(CITED) : PROSE;
