@@ -235,3 +235,67 @@ proptest! {
         prop_assert_eq!(&answer(&engine_events(StreamFormat::Anthropic, &sse, &byte_cuts)), &whole);
     }
 }
+
+/// Pieces hostile answers are made of: the schema's keys and brackets, escapes cut anywhere,
+/// surrogates, numbers past u64, literals, junk.
+const HOSTILE: &[&str] = &[
+    "{",
+    "}",
+    "[",
+    "]",
+    ",",
+    ":",
+    "\"",
+    "\\",
+    "\\u",
+    "d83d",
+    "\\ude00",
+    "\\ud83d",
+    "u00e9",
+    "\"segments\"",
+    "\"text\"",
+    "\"citations\"",
+    "\"other\"",
+    "1",
+    "99999999999999999999999",
+    "-2",
+    "1.5e3",
+    "true",
+    "nul",
+    "null",
+    " ",
+    "\n",
+    "é",
+    "😀",
+    "[1]",
+    ".",
+    "x",
+];
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(streams::cases(512)))]
+
+    /// Whatever the answer holds, the stage never panics, fails only with INVALID_OUTPUT, and
+    /// gives the same outcome for any split.
+    #[test]
+    fn hostile_answers_are_coded_errors_whatever_the_split(
+        pieces in proptest::collection::vec(proptest::sample::select(HOSTILE), 0..40),
+        cuts in proptest::collection::vec(any::<prop::sample::Index>(), 0..8),
+        style in proptest::sample::select(MarkerStyle::ALL.to_vec()),
+    ) {
+        let json: String = pieces.concat();
+        let whole = run(style, &[&json]);
+        if let Err(code) = &whole {
+            prop_assert_eq!(code.as_str(), "INVALID_OUTPUT");
+        }
+        let mut at: Vec<usize> = cuts.iter().map(|i| i.index(json.len() + 1)).filter(|&i| json.is_char_boundary(i)).collect();
+        at.sort_unstable();
+        let mut split = Vec::new();
+        let mut from = 0;
+        for cut in at.iter().copied().chain([json.len()]) {
+            split.push(&json[from..cut]);
+            from = cut;
+        }
+        prop_assert_eq!(run(style, &split), whole);
+    }
+}
