@@ -31,6 +31,8 @@ test-js:
 	node --test tests/js/
 	node tests/csl/agreement.mjs --check --show=0
 	$(DENO) check --quiet --node-modules-dir=manual tests/types/usage.ts
+	node tests/types/real_outputs.mjs
+	$(DENO) check --quiet --node-modules-dir=manual tests/out/types/real-outputs.ts
 
 test-runtimes:
 	node tests/smoke/node.mjs

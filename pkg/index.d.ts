@@ -80,6 +80,19 @@ export interface Event {
   [extra: string]: unknown;
 }
 
+/** A `citation` event (from the citation parser): its value is the citation found. */
+export interface CitationEvent extends Event {
+  type: "citation";
+  value: Citation;
+  valueType: "json";
+}
+/** A `usage` event (from the invokers' streams and provider decoders): normalised token counts. */
+export interface UsageEvent extends Event {
+  type: "usage";
+  value: TokenUsage;
+  valueType: "json";
+}
+
 /** What `push` takes: an event, or a bare string meaning a `response` event. */
 export type EventInput = string | (Partial<Event> & { value?: unknown });
 
@@ -199,7 +212,12 @@ export class OutputTransformerChain extends OutputTransformer {
   readonly transformers: OutputTransformer[];
 }
 
-export type TransformerType = "identity" | "json" | "think_tag" | "event_filter" | "validation" | "citations";
+/**
+ * `cited_answer` reads a cited answer's JSON (`{segments: [{text, citations}]}`, what
+ * `enforce` "schema" or "tool" asks for) as marked text and citation events; it runs inside a
+ * decoder (`ProviderBodyDecoder({transformers})`), and the invokers put it there themselves.
+ */
+export type TransformerType = "identity" | "json" | "think_tag" | "event_filter" | "validation" | "citations" | "cited_answer";
 /** A type name (snake_case or camelCase), a `{type, kwargs}` object, or a config. */
 export type OutputTransformerConfigInput =
   | TransformerType
@@ -251,6 +269,13 @@ export interface Citation {
   citedText?: string;
   sourceSpan?: [start: number, end: number];
   documentTitle?: string;
+  /** A cited web page (a provider's web search citation); `sourceId` then numbers the answer's distinct URLs. */
+  url?: string;
+  /**
+   * A provider's own citation (`marker` is "" and `span` is the cited answer text): its kind as
+   * the provider names it, which says what `sourceSpan` counts.
+   */
+  location?: "char_location" | "page_location" | "content_block_location" | "search_result_location" | "web_search_result_location" | "url_citation" | (string & {});
 }
 
 /** Markers in a whole text, skipping code, markdown links and URLs. */
@@ -283,6 +308,13 @@ export interface GrammarOptions {
   maxContentChars?: number;
   /** Default "gbnf"; "json_schema" returns the schema as JSON text. */
   format?: "gbnf" | "regex" | "json_schema";
+  /**
+   * At most this many sentences (1–1000; the "required" policy, or the schema's segments), so
+   * a small model finishes instead of running to maxTokens.
+   */
+  maxSentences?: number;
+  /** At most this many markers after a sentence (1–1000; citations of a segment). */
+  maxCitesPerSentence?: number;
 }
 /** A grammar for constrained decoding that enforces the policy; zero sources throws NO_SOURCES. */
 export function citationGrammar(options: GrammarOptions): string;
@@ -318,12 +350,20 @@ export interface ChatMessage {
 }
 /** What Citeformer passes to the model besides the messages. */
 export interface CiteRequestOptions {
-  /** GBNF grammar of the policy, for servers that constrain decoding. */
-  grammar: string;
+  /** GBNF grammar of the policy, for servers that constrain decoding (absent with enforce "prompt"). */
+  grammar?: string;
   policy: Policy;
   markerStyle: MarkerStyle;
   sourceCount: number;
+  /** How the citations are enforced; a built invoker picks its provider's mechanism. */
+  enforce: Enforce;
 }
+/**
+ * How citations are enforced: "auto" (the provider's own: a GBNF grammar for
+ * openai-compatible servers, structured outputs for openai and openrouter, a forced tool for
+ * anthropic), one of those by name, or "prompt" (the rule in the prompt alone).
+ */
+export type Enforce = "auto" | "grammar" | "schema" | "tool" | "prompt";
 /** Any model: `invoke` returns a string or an LMOutput; `stream`, if present, yields strings or events. */
 export interface LMInvokerLike {
   invoke(messages: ChatMessage[], options: CiteRequestOptions): Promise<string | LMOutput> | string | LMOutput;
@@ -390,6 +430,13 @@ export interface CiteformerOptions {
    * result's text, citations and verification. Default true.
    */
   deduplicateCites?: boolean;
+  /**
+   * How calls enforce their citations (default "auto"). A mechanism the model's provider has
+   * not is INVALID_OPTION here. A schema or tool answer is read back, streamed or whole, as
+   * marked text in `markerStyle` with live `citation` events. With "auto", a provider that
+   * refuses its mechanism (HTTP 400) is asked once more with the prompt rule alone.
+   */
+  enforce?: Enforce;
 }
 export interface GenerateArgs {
   prompt: string;
@@ -398,6 +445,8 @@ export interface GenerateArgs {
   policy?: Policy;
   /** This call's marker style (default: the Citeformer's); the prompt, grammar and parsing follow it. */
   markerStyle?: MarkerStyle;
+  /** This call's enforcement (default: the Citeformer's). */
+  enforce?: Enforce;
   /**
    * The model's own options for this call (temperature, maxTokens, signal, …), passed to its
    * `invoke`/`stream` beside Citeformer's; a `grammar` here replaces the policy's grammar.
@@ -412,6 +461,8 @@ export class Citeformer {
   readonly policy: Policy;
   /** The default marker style of calls. */
   readonly markerStyle: MarkerStyle;
+  /** The default enforcement of calls. */
+  readonly enforce: Enforce;
   generate(args: GenerateArgs): Promise<GenerationResult>;
   stream(args: GenerateArgs): StreamingResult;
   /** The messages and options a call would send. */
@@ -452,7 +503,12 @@ export class SSEDecoder {
 }
 
 export type StreamFormat = "openai" | "openrouter" | "openai-compatible" | "anthropic";
-/** Provider SSE messages → events: response/thinking deltas, Anthropic blocks and citations, `usage` events. */
+/**
+ * Provider SSE messages → events: response/thinking deltas, Anthropic blocks, the providers' own
+ * citations (`citation` events: Anthropic's when the cited block ends, OpenAI's `url_citation`
+ * annotations), `usage` events, and a forced tool's input as `structured_delta` text pieces
+ * then one `structured` event.
+ */
 export class ProviderStreamDecoder {
   constructor(format: StreamFormat);
   push(message: SSEMessage): Event[];
@@ -529,8 +585,14 @@ export interface InvokeOptions {
 
 export interface LMInvoker {
   readonly modelId: string;
-  /** Citeformer's options are accepted too; its grammar is sent to OpenAI-compatible servers. */
-  invoke(input: string | ChatMessage[], options?: InvokeOptions & Partial<CiteRequestOptions>): Promise<LMOutput & { finishReason?: string }>;
+  /**
+   * Citeformer's options are accepted too: with `enforce`, the citations are enforced with the
+   * provider's mechanism and a schema or tool answer comes back as marked text (with
+   * `citations`, and live `citation` events in a stream); without it, the grammar goes to
+   * OpenAI-compatible servers. A provider's own citations (Anthropic's, OpenAI's
+   * `url_citation`) come back as `citations` of a whole answer and `citation` events.
+   */
+  invoke(input: string | ChatMessage[], options?: InvokeOptions & Partial<CiteRequestOptions>): Promise<LMOutput & { finishReason?: string; citations?: Citation[] }>;
   stream(input: string | ChatMessage[], options?: InvokeOptions & Partial<CiteRequestOptions>): ReadableStream<Event>;
 }
 

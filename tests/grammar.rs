@@ -140,8 +140,85 @@ fn the_required_gbnf_has_the_reference_shape() {
     let text = grammar(&CASES[0], GrammarFormat::Gbnf);
     assert_eq!(
         text,
-        "root ::= sentence (ws sentence)*\nsentence ::= content cite-group sent-end\ncontent ::= [^[.!?]{1,240}\nsent-end ::= \".\" | \"!\" | \"?\"\ncite-group ::= cite-id (ws cite-id)*\nws ::= \" \"\ncite-id ::= \"[\" (\"1\" | \"2\" | \"3\") \"]\"\n"
+        "root ::= sentence (ws sentence)*\nsentence ::= content cite-group sent-end\ncontent ::= ([^[.!?0-9] | number){1,240}\nnumber ::= [0-9]{1,12} (\".\" [0-9]{1,12})?\nsent-end ::= \".\" | \"!\" | \"?\"\ncite-group ::= cite-id (ws cite-id)*\nws ::= \" \"\ncite-id ::= \"[\" (\"1\" | \"2\" | \"3\") \"]\"\n"
     );
+}
+
+#[test]
+fn a_decimal_point_is_not_a_sentence_end() {
+    for format in [GrammarFormat::Gbnf, GrammarFormat::Regex] {
+        let text = grammar(&CASES[0], format);
+        let accepts = |s: &str| match format {
+            GrammarFormat::Gbnf => gbnf::Grammar::parse(&text).matches(s),
+            _ => regex::Regex::new(&text).unwrap().is_match(s),
+        };
+        assert!(
+            accepts("It is 3.5 m tall [1]. Pi is 3.14159 [2]."),
+            "{text}"
+        );
+        assert!(!accepts("It ends. Then [1]."), "{text}");
+        assert!(!accepts("It is 3. [1]."), "{text}");
+        assert!(!accepts("It is tall.1 [1]."), "{text}");
+        assert!(!accepts("It is 3.5.6 [1]."), "{text}");
+        assert!(accepts("Built in 1889 [1]."), "{text}");
+    }
+}
+
+#[test]
+fn sentences_and_markers_can_be_bounded() {
+    let bounded = |format, max_sentences, max_cites| {
+        citation_grammar(GrammarOptions {
+            source_count: 2,
+            format,
+            max_sentences,
+            max_cites_per_sentence: max_cites,
+            ..Default::default()
+        })
+        .unwrap()
+    };
+    for format in [GrammarFormat::Gbnf, GrammarFormat::Regex] {
+        let text = bounded(format, Some(2), Some(1));
+        let accepts = |s: &str| match format {
+            GrammarFormat::Gbnf => gbnf::Grammar::parse(&text).matches(s),
+            _ => regex::Regex::new(&text).unwrap().is_match(s),
+        };
+        assert!(accepts("A [1]."), "{text}");
+        assert!(accepts("A [1]. B [2]."), "{text}");
+        assert!(!accepts("A [1]. B [2]. C [1]."), "{text}");
+        assert!(!accepts("A [1] [2]."), "{text}");
+        let one = bounded(format, Some(1), Some(3));
+        let accepts = |s: &str| match format {
+            GrammarFormat::Gbnf => gbnf::Grammar::parse(&one).matches(s),
+            _ => regex::Regex::new(&one).unwrap().is_match(s),
+        };
+        assert!(accepts("A [1] [2] [1]."), "{one}");
+        assert!(!accepts("A [1]. B [2]."), "{one}");
+    }
+    let schema: serde_json::Value =
+        serde_json::from_str(&bounded(GrammarFormat::JsonSchema, Some(2), Some(1))).unwrap();
+    assert_eq!(schema["properties"]["segments"]["maxItems"], 2);
+    assert_eq!(
+        schema["properties"]["segments"]["items"]["properties"]["citations"]["maxItems"],
+        1
+    );
+    for (s, c) in [(Some(0), None), (None, Some(0)), (Some(1001), None)] {
+        let e = citation_grammar(GrammarOptions {
+            source_count: 2,
+            max_sentences: s,
+            max_cites_per_sentence: c,
+            ..Default::default()
+        })
+        .unwrap_err();
+        assert_eq!(e.code(), "INVALID_OPTION");
+    }
+    let e = citation_grammar(GrammarOptions {
+        source_count: 2,
+        policy: citeflow::cite::Policy::Auto,
+        max_sentences: Some(2),
+        ..Default::default()
+    })
+    .unwrap_err();
+    assert!(e.to_string().contains("maxSentences"));
 }
 
 #[test]
@@ -188,5 +265,37 @@ fn a_source_count_past_the_bound_is_an_error_not_a_huge_grammar() {
             assert_eq!(err.code(), "INVALID_OPTION");
             assert!(err.to_string().contains("sourceCount"), "{err}");
         }
+    }
+}
+
+#[test]
+fn the_json_schema_is_json_of_the_documented_shape() {
+    use citeflow::cite::Policy;
+    for policy in Policy::ALL {
+        let text = citation_grammar(GrammarOptions {
+            policy,
+            source_count: 3,
+            format: GrammarFormat::JsonSchema,
+            ..Default::default()
+        })
+        .unwrap();
+        let schema: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let segment = &schema["properties"]["segments"]["items"];
+        assert_eq!(schema["required"], serde_json::json!(["segments"]));
+        assert_eq!(schema["properties"]["segments"]["minItems"], 1);
+        assert_eq!(
+            segment["properties"]["citations"]["items"]["enum"],
+            serde_json::json!([1, 2, 3])
+        );
+        assert_eq!(segment["properties"]["text"]["maxLength"], 240);
+        assert_eq!(
+            segment["properties"]["citations"]["minItems"],
+            u32::from(policy == Policy::Required)
+        );
+        assert_eq!(
+            segment["if"]["properties"]["text"]["pattern"].as_str(),
+            (policy == Policy::QuotesOnly).then_some("[\"“]")
+        );
+        assert!(schema["properties"]["segments"].get("maxItems").is_none());
     }
 }

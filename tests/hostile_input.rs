@@ -401,7 +401,7 @@ proptest! {
         max_content_chars in prop_oneof![0usize..300, any::<usize>()],
         format in prop::sample::select(vec![GrammarFormat::Gbnf, GrammarFormat::Regex, GrammarFormat::JsonSchema]),
     ) {
-        let options = GrammarOptions { policy, marker_style, source_count, max_content_chars, format };
+        let options = GrammarOptions { policy, marker_style, source_count, max_content_chars, format, ..Default::default() };
         match citation_grammar(options) {
             Ok(g) => prop_assert!(!g.is_empty()),
             Err(e) => prop_assert!(["NO_SOURCES", "INVALID_OPTION"].contains(&e.code())),

@@ -9,6 +9,7 @@ use std::borrow::Cow;
 
 use citeflow::event::{types, Event};
 use citeflow::provider::framing::DeltaFraming;
+use citeflow::provider::native_citations::MAX_CITED_URLS;
 use citeflow::provider::stream::MAX_CONTENT_BLOCKS;
 use citeflow::provider::usage::{normalize, UsageParts};
 use citeflow::provider::{ProviderStreamDecoder, SseMessage, StreamError, StreamFormat, USAGE};
@@ -39,6 +40,11 @@ mod oracle {
         blocks: Vec<(u64, BlockKind)>,
         /// UTF-16 length of the answer so far (where a cited block starts).
         answer16: usize,
+        /// The answer so far (annotations count its code points).
+        answer: String,
+        /// The open text block's index, start and held citations.
+        cited: Option<(u64, usize, Vec<Value>)>,
+        urls: Vec<String>,
         finish_reason: Option<String>,
         usage: UsageParts,
         framing: DeltaFraming,
@@ -57,6 +63,9 @@ mod oracle {
                 message_id: None,
                 blocks: Vec::new(),
                 answer16: 0,
+                answer: String::new(),
+                cited: None,
+                urls: Vec::new(),
                 finish_reason: None,
                 usage: UsageParts::default(),
                 framing: DeltaFraming::default(),
@@ -143,8 +152,72 @@ mod oracle {
         fn text_event(&mut self, kind: &str, id: Option<String>, text: &str) -> Event {
             if kind == types::RESPONSE {
                 self.answer16 = self.answer16.saturating_add(text.encode_utf16().count());
+                self.answer.push_str(text);
             }
             Event::text(kind, id, text)
+        }
+
+        fn url_number(&mut self, url: &str) -> u64 {
+            let at = match self.urls.iter().position(|u| u == url) {
+                Some(i) => i,
+                None if self.urls.len() < MAX_CITED_URLS => {
+                    self.urls.push(url.to_owned());
+                    self.urls.len() - 1
+                }
+                None => MAX_CITED_URLS - 1,
+            };
+            at as u64 + 1
+        }
+
+        /// UTF-16 offset of code point `index` of the answer.
+        fn utf16_of(&self, index: u64) -> u64 {
+            self.answer
+                .chars()
+                .take(usize::try_from(index).unwrap_or(usize::MAX))
+                .map(|c| c.len_utf16() as u64)
+                .sum()
+        }
+
+        fn annotation(&mut self, a: &Value) -> Option<Value> {
+            if a.get("type").and_then(Value::as_str) != Some("url_citation") {
+                return None;
+            }
+            let detail = match a.get("url_citation") {
+                Some(d) if d.is_object() => d,
+                Some(_) => &Value::Null,
+                None => a,
+            };
+            let url = detail.get("url").and_then(Value::as_str)?.to_owned();
+            let start = self.utf16_of(
+                detail
+                    .get("start_index")
+                    .and_then(Value::as_u64)
+                    .unwrap_or(0),
+            );
+            let end = self
+                .utf16_of(detail.get("end_index").and_then(Value::as_u64).unwrap_or(0))
+                .max(start);
+            let mut c = Map::new();
+            c.insert("sourceId".into(), json!(self.url_number(&url)));
+            c.insert("marker".into(), json!(""));
+            c.insert("span".into(), json!([start, end]));
+            c.insert("valid".into(), json!(true));
+            if let Some(t) = detail.get("title").and_then(Value::as_str) {
+                c.insert("documentTitle".into(), json!(t));
+            }
+            c.insert("url".into(), json!(url));
+            c.insert("location".into(), json!("url_citation"));
+            Some(Value::Object(c))
+        }
+
+        fn release_citations(&mut self, out: &mut Vec<Event>) {
+            if let Some((index, start, held)) = self.cited.take() {
+                let id = self.block_id(index);
+                for mut c in held {
+                    c["span"] = json!([start, self.answer16]);
+                    out.push(Event::json(types::CITATION, id.clone(), c));
+                }
+            }
         }
 
         fn openai(&mut self, chunk: &Value) -> Result<Vec<Event>, StreamError> {
@@ -184,6 +257,12 @@ mod oracle {
                     self.framing
                         .before_text(types::RESPONSE, &self.message_id, &mut out);
                     out.push(self.text_event(types::RESPONSE, self.message_id.clone(), &text));
+                }
+                let annotations = delta.get("annotations").and_then(Value::as_array);
+                for a in annotations.into_iter().flatten().take(1024) {
+                    if let Some(c) = self.annotation(a) {
+                        out.push(Event::json(types::CITATION, self.message_id.clone(), c));
+                    }
                 }
                 if let Some(reason) = choice.get("finish_reason").and_then(Value::as_str) {
                     self.finish_reason = Some(reason.to_owned());
@@ -244,6 +323,8 @@ mod oracle {
                     let id = self.block_id(index);
                     match kind {
                         BlockKind::Text => {
+                            self.release_citations(&mut out);
+                            self.cited = Some((index, self.answer16, Vec::new()));
                             out.push(Event::text("response_start", id.clone(), ""));
                             if let Some(text) = block
                                 .get("text")
@@ -279,7 +360,17 @@ mod oracle {
                         }
                         Some("citations_delta") => {
                             let c = delta.get("citation").unwrap_or(&Value::Null);
-                            out.push(Event::json(types::CITATION, id, self.anthropic_citation(c)));
+                            let mut c = self.anthropic_citation(c);
+                            match self.cited.as_mut() {
+                                Some((i, _, held)) if *i == index && held.len() < 1024 => {
+                                    held.push(c)
+                                }
+                                Some((i, start, _)) if *i == index => {
+                                    c["span"] = json!([*start, self.answer16]);
+                                    out.push(Event::json(types::CITATION, id, c));
+                                }
+                                _ => out.push(Event::json(types::CITATION, id, c)),
+                            }
                         }
                         // signature_delta, input_json_delta: nothing to show.
                         _ => {}
@@ -290,7 +381,12 @@ mod oracle {
                         index.ok_or_else(|| self.invalid("content_block_stop without `index`"))?;
                     let id = self.block_id(index);
                     match self.blocks.iter().find(|(i, _)| *i == index).map(|b| b.1) {
-                        Some(BlockKind::Text) => out.push(Event::text("response_end", id, "")),
+                        Some(BlockKind::Text) => {
+                            if matches!(&self.cited, Some((i, _, _)) if *i == index) {
+                                self.release_citations(&mut out);
+                            }
+                            out.push(Event::text("response_end", id, ""))
+                        }
                         Some(BlockKind::Thinking) => out.push(Event::text("thinking_end", id, "")),
                         _ => {}
                     }
@@ -308,6 +404,7 @@ mod oracle {
                 }
                 "message_stop" => {
                     self.done = true;
+                    self.release_citations(&mut out);
                     out.extend(self.usage_event());
                 }
                 _ => {} // ping and event types added later
@@ -315,33 +412,44 @@ mod oracle {
             Ok(out)
         }
 
-        /// A document citation as a Citation: no marker in the text, so the span is where the
-        /// cited text block starts in the answer.
-        fn anthropic_citation(&self, c: &Value) -> Value {
-            let index = c.get("document_index").and_then(Value::as_u64).unwrap_or(0);
+        /// A document (or web) citation as a Citation: no marker in the text; the span is
+        /// filled in when the cited block ends.
+        fn anthropic_citation(&mut self, c: &Value) -> Value {
+            let u = |k: &str| c.get(k).and_then(Value::as_u64);
+            let s = |k: &str| c.get(k).and_then(Value::as_str);
+            let index = u("document_index").or_else(|| u("search_result_index"));
+            let url = s("url").or_else(|| s("source")).map(str::to_owned);
+            let (source_id, valid) = match (index, &url) {
+                (Some(i), _) => match u32::try_from(i.saturating_add(1)) {
+                    Ok(id) => (u64::from(id), true),
+                    Err(_) => (0, false),
+                },
+                (None, Some(url)) => (self.url_number(url), true),
+                (None, None) => (0, false),
+            };
             let mut citation = Map::new();
-            citation.insert("sourceId".into(), json!(index.saturating_add(1)));
+            citation.insert("sourceId".into(), json!(source_id));
             citation.insert("marker".into(), json!(""));
             citation.insert("span".into(), json!([self.answer16, self.answer16]));
-            citation.insert("valid".into(), json!(true));
-            if let Some(t) = c.get("cited_text").and_then(Value::as_str) {
+            citation.insert("valid".into(), json!(valid));
+            if let Some(t) = s("cited_text") {
                 citation.insert("citedText".into(), json!(t));
             }
-            let span = ["start_char_index", "end_char_index"]
-                .map(|k| c.get(k).and_then(Value::as_u64))
-                .into_iter()
-                .collect::<Option<Vec<u64>>>()
-                .or_else(|| {
-                    ["start_page_number", "end_page_number"]
-                        .map(|k| c.get(k).and_then(Value::as_u64))
-                        .into_iter()
-                        .collect()
-                });
+            let pair = |a: &str, b: &str| Some([u(a)?, u(b)?]);
+            let span = pair("start_char_index", "end_char_index")
+                .or_else(|| pair("start_page_number", "end_page_number"))
+                .or_else(|| pair("start_block_index", "end_block_index"));
             if let Some(span) = span {
                 citation.insert("sourceSpan".into(), json!(span));
             }
-            if let Some(t) = c.get("document_title").and_then(Value::as_str) {
+            if let Some(t) = s("document_title").or_else(|| s("title")) {
                 citation.insert("documentTitle".into(), json!(t));
+            }
+            if let Some(url) = url {
+                citation.insert("url".into(), json!(url));
+            }
+            if let Some(t) = s("type") {
+                citation.insert("location".into(), json!(t));
             }
             Value::Object(citation)
         }
@@ -401,6 +509,9 @@ const STRINGS: &[&str] = &[
     r#""te\u0078t_delta""#,
     r#""__proto__""#,
     r#""[1]""#,
+    r#""url_citation""#,
+    r#""char_location""#,
+    r#""https://example.org/a""#,
 ];
 
 const NUMBERS: &[&str] = &[
@@ -442,6 +553,16 @@ const KEYS: &[&str] = &[
     "start_page_number",
     "end_page_number",
     "document_title",
+    "annotations",
+    "url_citation",
+    "url",
+    "title",
+    "start_index",
+    "end_index",
+    "search_result_index",
+    "start_block_index",
+    "end_block_index",
+    "source",
     "code",
     "__proto__",
     r"\u0069d",

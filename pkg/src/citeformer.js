@@ -29,6 +29,9 @@ function checkSources(sources) {
 
 const metadataOf = (s) => (s.metadata && typeof s.metadata === "object" ? s.metadata : s);
 
+/** A provider's own citation (no marker in the text: Anthropic's, OpenAI's url_citation). */
+const isNative = (c) => c !== null && typeof c === "object" && c.marker === "" && Array.isArray(c.span);
+
 /** The answer text of a model output (a string or an LMOutput), reasoning removed. */
 function answerOf(output) {
   if (typeof output === "string") output = { outputs: [{ type: "text", output }] };
@@ -36,7 +39,8 @@ function answerOf(output) {
     throw citeflowError("INVALID_OUTPUT", `lmInvoker.invoke must return a string or an LMOutput {outputs}; got ${describe(output)}`);
   }
   const split = new ThinkTagOutputTransformer().transform(output);
-  return { text: split.outputs.filter((o) => o.type === "text").map((o) => o.output).join(""), usage: output.usage ?? null };
+  const native = Array.isArray(output.citations) ? output.citations.filter(isNative) : [];
+  return { text: split.outputs.filter((o) => o.type === "text").map((o) => o.output).join(""), usage: output.usage ?? null, native };
 }
 
 export function lexicalJudge(premise, hypothesis) {
@@ -104,6 +108,28 @@ export function renderCitedHtml(result, options) {
   return core.renderCitedHtml({ text, citations: citations ?? [], references: references ?? [], idPrefix });
 }
 
+/** `enforce` checked by the core; for a built invoker, against its provider too. */
+function checkEnforce(enforce, lm) {
+  if (typeof enforce !== "string") throw citeflowError("INVALID_OPTION", `enforce must be "auto", "grammar", "schema", "tool" or "prompt"; got ${describe(enforce)}`);
+  const modelId = prop(lm, "modelId", "INVALID_OPTION", "lmInvoker");
+  core.citationEnforcement(enforce, typeof modelId === "string" ? modelId : undefined);
+  return enforce;
+}
+
+/**
+ * The documented fallback of enforce "auto": a provider that refuses the mechanism picked for
+ * it (an HTTP 400 to a schema or tool request: a model without structured outputs or tools)
+ * is asked again with the prompt's rule alone. The options of that second call, or null.
+ */
+function promptFallback(options, lm, error) {
+  if (options.enforce !== "auto" || error?.code !== "PROVIDER_ERROR" || error.status !== 400) return null;
+  const modelId = prop(lm, "modelId", "INVALID_OPTION", "lmInvoker");
+  const mechanism = typeof modelId === "string" ? core.citationEnforcement("auto", modelId) : "auto";
+  if (mechanism !== "schema" && mechanism !== "tool") return null;
+  const { grammar: _, ...rest } = options;
+  return { ...rest, enforce: "prompt" };
+}
+
 export class Citeformer {
   #lm;
   #style;
@@ -111,9 +137,10 @@ export class Citeformer {
   #markerStyle;
   #toCslItem;
   #deduplicate;
+  #enforce;
 
   constructor(args) {
-    const { lmInvoker, style = "apa-7", citationPolicy = "required", markerStyle = "bracket", toCslItem = (source) => cslItemOf(metadataOf(source)), deduplicateCites = true } = knownFields(args, ["lmInvoker", "style", "citationPolicy", "markerStyle", "toCslItem", "deduplicateCites"], "INVALID_OPTION", "Citeformer options");
+    const { lmInvoker, style = "apa-7", citationPolicy = "required", markerStyle = "bracket", toCslItem = (source) => cslItemOf(metadataOf(source)), deduplicateCites = true, enforce = "auto" } = knownFields(args, ["lmInvoker", "style", "citationPolicy", "markerStyle", "toCslItem", "deduplicateCites", "enforce"], "INVALID_OPTION", "Citeformer options");
     if (typeof deduplicateCites !== "boolean") throw citeflowError("INVALID_OPTION", `deduplicateCites must be true or false; got ${describe(deduplicateCites)}`);
     if (typeof toCslItem !== "function") throw citeflowError("INVALID_OPTION", `toCslItem must be a function (source, index) => CSL-JSON item; got ${describe(toCslItem)}`);
     ready();
@@ -122,6 +149,9 @@ export class Citeformer {
     }
     checkPolicy("", { policy: citationPolicy, markerStyle }); // throws INVALID_OPTION on bad names
     if (typeof style !== "string") throw citeflowError("INVALID_OPTION", `style must be a style name or CSL XML; got ${describe(style)}`);
+    // A bad name, or a mechanism the model's provider has not, fails here (the model id of a
+    // built invoker says its provider; any other invoker is told the option and decides).
+    this.#enforce = checkEnforce(enforce, lmInvoker);
     this.#lm = lmInvoker;
     this.#style = style;
     this.#policy = citationPolicy;
@@ -145,6 +175,11 @@ export class Citeformer {
     return this.#markerStyle;
   }
 
+  /** How calls enforce their citations: auto, grammar, schema, tool or prompt. */
+  get enforce() {
+    return this.#enforce;
+  }
+
   /** What the model is sent: messages with the numbered sources, and the grammar of the policy. */
   request(args) {
     const { messages, options } = this.#plan(args);
@@ -152,17 +187,19 @@ export class Citeformer {
   }
 
   #plan(args) {
-    const what = "Citeformer's {prompt, sources, policy, markerStyle, modelOptions}";
-    const { prompt, sources: given, policy = this.#policy, markerStyle = this.#markerStyle, modelOptions } = knownFields(args, ["prompt", "sources", "policy", "markerStyle", "modelOptions"], "INVALID_OPTION", what);
+    const what = "Citeformer's {prompt, sources, policy, markerStyle, enforce, modelOptions}";
+    const { prompt, sources: given, policy = this.#policy, markerStyle = this.#markerStyle, enforce: asked, modelOptions } = knownFields(args, ["prompt", "sources", "policy", "markerStyle", "enforce", "modelOptions"], "INVALID_OPTION", what);
     if (typeof prompt !== "string") throw citeflowError("INVALID_TEXT", `prompt must be a string; got ${describe(prompt)}`);
+    const enforce = asked === undefined ? this.#enforce : checkEnforce(asked, this.#lm);
     const sources = checkSources(given);
-    const grammar = citationGrammar({ policy, markerStyle, sourceCount: sources.length });
+    // The grammar for invokers that take one (the prompt alone: none).
+    const grammar = enforce === "prompt" ? undefined : citationGrammar({ policy, markerStyle, sourceCount: sources.length });
     // The model's own options (temperature, maxTokens, signal, …) go to its invoke/stream as
     // given, checked there; a grammar given there replaces the policy's.
     const own = modelOptions === undefined ? {} : { ...fields(modelOptions, "INVALID_OPTION", "modelOptions") };
     return {
       messages: [{ role: "system", content: core.citeformerInstructions(sources, { policy, markerStyle }) }, { role: "user", content: prompt }],
-      options: { grammar, policy, markerStyle, sourceCount: sources.length, ...own },
+      options: { ...(grammar === undefined ? {} : { grammar }), policy, markerStyle, sourceCount: sources.length, enforce, ...own },
       sources,
       markerStyle,
     };
@@ -170,31 +207,43 @@ export class Citeformer {
 
   async generate(args) {
     const { messages, options, sources, markerStyle } = this.#plan(args);
-    const { text, usage } = answerOf(await this.#lm.invoke(messages, options));
-    return this.#result(text, sources, usage, markerStyle);
+    let output;
+    try {
+      output = await this.#lm.invoke(messages, options);
+    } catch (error) {
+      const retry = promptFallback(options, this.#lm, error);
+      if (retry === null) throw error;
+      output = await this.#lm.invoke(messages, retry);
+    }
+    const { text, usage, native } = answerOf(output);
+    return this.#result(text, sources, usage, markerStyle, native);
   }
 
   stream(args) {
     const { messages, options, sources, markerStyle } = this.#plan(args);
-    return new StreamingResult(this, this.#lm, messages, options, sources, (text, usage) => this.#result(text, sources, usage, markerStyle));
+    return new StreamingResult(this, this.#lm, messages, options, sources, (text, usage, native) => this.#result(text, sources, usage, markerStyle, native));
   }
 
   /** Builds the result for an answer text (used by generate and stream). */
   result(text, sources, usage = null) {
-    return this.#result(text, sources, usage, this.#markerStyle);
+    return this.#result(text, sources, usage, this.#markerStyle, []);
   }
 
-  async #result(text, sources, usage, markerStyle) {
+  async #result(text, sources, usage, markerStyle, native) {
     if (typeof text !== "string") throw citeflowError("INVALID_TEXT", `result() needs the answer text; got ${describe(text)}`);
     sources = checkSources(sources);
     // A grammar lets a small model fill a sentence's cite group by cycling ids ("[2] [2] [1]
     // [2]"): each run keeps each id once, so the text and verify count each claim once.
     if (this.#deduplicate) text = deduplicateAdjacentCites(text, { markerStyle });
-    const citations = parseCitations(text, { markerStyle, sourceCount: sources.length });
+    // The markers in the text, and the provider's own citations (no marker: their span is
+    // the cited text), in the order of the text.
+    const citations = [...parseCitations(text, { markerStyle, sourceCount: sources.length }), ...native].sort((a, b) => a.span[0] - b.span[0]);
     // Each source's metadata as a CSL item: CSL-JSON as it is, retrieval metadata mapped
-    // (file_name, file_url, …), or the caller's own mapping.
+    // (file_name, file_url, …), or the caller's own mapping. A web page a provider cited
+    // (`url`) is not one of the sources.
     const items = () => sources.map((s, i) => ({ content: s.content, metadata: this.#toCslItem(s, i) }));
-    const references = citations.some((c) => c.valid) ? await renderReferences(items(), citations, { style: this.#style }) : [];
+    const listed = citations.filter((c) => c.url === undefined);
+    const references = listed.some((c) => c.valid) ? await renderReferences(items(), listed, { style: this.#style }) : [];
     return new GenerationResult({ text, citations, references, sources, usage, markerStyle });
   }
 }
@@ -207,6 +256,7 @@ export class StreamingResult {
   #pump;
   #text = "";
   #usage = null;
+  #native = [];
   #final = null;
 
   constructor(citeformer, lm, messages, options, sources, result) {
@@ -240,31 +290,52 @@ export class StreamingResult {
 
   async *#chunks(lm, messages, options) {
     if (typeof lm.stream !== "function") {
-      const { text, usage } = answerOf(await lm.invoke(messages, options));
+      const { text, usage, native } = answerOf(await lm.invoke(messages, options));
       this.#text = text;
       this.#usage = usage;
+      this.#native = native;
       if (text) yield text;
       return;
     }
     const think = new ThinkTagOutputTransformer();
     const take = (events) => {
       let out = "";
-      for (const e of events) if (e.type === "response" && typeof e.value === "string") out += e.value;
+      for (const e of events) {
+        if (e.type === "response" && typeof e.value === "string") out += e.value;
+        else if (e.type === "citation" && isNative(e.value)) this.#native.push(e.value);
+      }
       this.#text += out;
       return out;
     };
-    for await (const item of iterableOf(lm.stream(messages, options))) {
-      // Token usage: a `usage` event from citeflow's invokers, or `{usage}` from one of your own.
-      if (item !== null && typeof item === "object" && item.type === "usage") {
-        this.#usage = item.value ?? null;
-        continue;
+    const open = (opts) => iterableOf(lm.stream(messages, opts))[Symbol.asyncIterator]();
+    let source = open(options);
+    let next;
+    try {
+      next = await source.next();
+    } catch (error) {
+      // Nothing was answered yet: enforce "auto"'s fallback to the prompt rule may apply.
+      const retry = promptFallback(options, lm, error);
+      if (retry === null) throw error;
+      source = open(retry);
+      next = await source.next();
+    }
+    try {
+      for (; !next.done; next = await source.next()) {
+        const item = next.value;
+        // Token usage: a `usage` event from citeflow's invokers, or `{usage}` from one of your own.
+        if (item !== null && typeof item === "object" && item.type === "usage") {
+          this.#usage = item.value ?? null;
+          continue;
+        }
+        if (item !== null && typeof item === "object" && item.usage && !item.type) {
+          this.#usage = item.usage;
+          continue;
+        }
+        const chunk = take(think.push(item));
+        if (chunk) yield chunk;
       }
-      if (item !== null && typeof item === "object" && item.usage && !item.type) {
-        this.#usage = item.usage;
-        continue;
-      }
-      const chunk = take(think.push(item));
-      if (chunk) yield chunk;
+    } finally {
+      if (!next?.done) await source.return?.();
     }
     const rest = take(think.finish());
     if (rest) yield rest;
@@ -275,7 +346,7 @@ export class StreamingResult {
     if (this.#final === null) {
       this.#final = (async () => {
         for await (const _ of this.#pump);
-        return this.#result(this.#text, this.#usage);
+        return this.#result(this.#text, this.#usage, this.#native);
       })();
     }
     return this.#final;

@@ -24,8 +24,12 @@ const SECRET_PIECE = 10;
 const CREDENTIAL_HEADERS = ["authorization", "proxy-authorization", "x-api-key", "api-key", "cookie"];
 const OPTIONS = ["apiKey", "baseUrl", "headers", "fetch", "timeoutMs", "maxRetries", "maxResponseBytes", "outputTransformers", "fallbackLms"];
 const CALL_OPTIONS = ["signal", "responseSchema", "temperature", "maxTokens", "logprobs", "topLogprobs"];
-// What Citeformer passes along: the grammar goes to OpenAI-compatible servers, the rest is informational.
-const CITE_OPTIONS = ["grammar", "policy", "markerStyle", "sourceCount"];
+// What Citeformer passes along. With `enforce`, the core enforces the citations with the
+// provider's own mechanism (grammar, schema, forced tool, or the prompt alone); without it,
+// only the grammar goes out (to OpenAI-compatible servers).
+const CITE_OPTIONS = ["grammar", "policy", "markerStyle", "sourceCount", "enforce"];
+/** Mechanisms whose answer is the cited-answer JSON, turned back into marked text by the core. */
+const STRUCTURED_CITATIONS = ["schema", "tool"];
 
 const encoder = new TextEncoder();
 
@@ -305,15 +309,27 @@ export function buildLMInvoker(modelId, given) {
   const transformers = () => (outputTransformers.length ? OutputTransformerChain.fromConfigs(outputTransformers) : null);
   transformers();
 
+  /** The request's citations for the core (undefined keys left out: the core refuses unknown ones). */
+  function citationsOf({ enforce, policy, markerStyle, sourceCount }) {
+    if (enforce === undefined) return undefined;
+    return Object.fromEntries(Object.entries({ enforce, policy, markerStyle, sourceCount }).filter(([, v]) => v !== undefined));
+  }
+
   async function send(messages, callOptions, stream) {
-    const { signal, responseSchema, temperature, maxTokens, logprobs, topLogprobs, grammar } = knownFields(callOptions, [...CALL_OPTIONS, ...CITE_OPTIONS], "INVALID_OPTION", "invoke/stream options");
-    const http = core.buildHttpRequest(modelId, { messages, temperature, maxTokens, responseSchema, logprobs, topLogprobs, grammar, stream }, apiKey, baseUrl);
-    return fetchWithRetries({ http, transport, signal, stream });
+    const options = knownFields(callOptions, [...CALL_OPTIONS, ...CITE_OPTIONS], "INVALID_OPTION", "invoke/stream options");
+    const { signal, responseSchema, temperature, maxTokens, logprobs, topLogprobs, grammar } = options;
+    const citations = citationsOf(options);
+    const http = core.buildHttpRequest(modelId, { messages, temperature, maxTokens, responseSchema, logprobs, topLogprobs, grammar, citations, stream }, apiKey, baseUrl);
+    // A cited answer given as JSON: how the core reads it back (marker style, sources).
+    const cited = STRUCTURED_CITATIONS.includes(http.enforce) ? citations : undefined;
+    return { ...(await fetchWithRetries({ http, transport, signal, stream })), cited };
   }
 
   async function invokeOnce(input, callOptions) {
-    const { text, http } = await send(toMessages(input), callOptions, false);
-    const output = core.parseProviderResponse(http.provider, text, callOptions?.responseSchema !== undefined);
+    const { text, http, cited } = await send(toMessages(input), callOptions, false);
+    // A cited answer's JSON text stays text for the core to read back (prose, from a server
+    // that ignored the schema, passes through the marker parser, as in a stream).
+    const output = core.parseProviderResponse(http.provider, text, callOptions?.responseSchema !== undefined, cited);
     const chain = transformers();
     return chain ? chain.transform(output) : output;
   }
@@ -374,9 +390,12 @@ export function buildLMInvoker(modelId, given) {
             // Decoding and the output transformers run as one engine: one step per chunk.
             // A structured answer ends in a `structured` event from every provider (Anthropic
             // sends its forced tool's input; OpenAI-style JSON text is read at the end).
+            // A cited answer given as JSON becomes marked text and citation events first.
             const structured = callOptions?.responseSchema !== undefined && sent.http.streamFormat !== "anthropic";
             const json = structured && !outputTransformers.some((c) => OutputTransformerConfig.fromConfig(c).type === "json");
-            const decoder = new ProviderBodyDecoder(sent.http.streamFormat, { transformers: json ? [{ type: "json" }, ...outputTransformers] : outputTransformers });
+            const citedAnswer = () => ({ type: "cited_answer", kwargs: { markerStyle: sent.cited.markerStyle ?? "bracket", sourceCount: sent.cited.sourceCount } });
+            const first = sent.cited ? [citedAnswer()] : json ? [{ type: "json" }] : [];
+            const decoder = new ProviderBodyDecoder(sent.http.streamFormat, { transformers: [...first, ...outputTransformers] });
             reader = sent.body.pipeThrough(decoder.transformStream()).getReader();
           }
           try {

@@ -27,8 +27,40 @@ pub struct Citation {
     /// Where `cited_text` sits in the source, when the provider says so.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source_span: Option<[usize; 2]>,
+    /// The cited document's (or web page's) title, when the provider gives it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub document_title: Option<String>,
+    /// The cited web page, when the provider gives one (web search results).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+    /// A provider's own citation (no marker in the text): its kind as the provider names it
+    /// (`char_location`, `page_location`, `content_block_location`, `url_citation`, …), which
+    /// says what `sourceSpan` counts (characters, pages, content blocks).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub location: Option<String>,
+}
+
+impl Citation {
+    /// A citation of source `source_id` at a marker (no provider details).
+    pub fn at_marker(source_id: u32, marker: String, span: [usize; 2], valid: bool) -> Self {
+        Self {
+            source_id,
+            marker,
+            span,
+            valid,
+            cited_text: None,
+            source_span: None,
+            document_title: None,
+            url: None,
+            location: None,
+        }
+    }
+}
+
+/// Puts `citations` beside a whole output's items (its `citations` field).
+pub(crate) fn set_citations(output: &mut crate::event::LmOutput, citations: &[Citation]) {
+    let value = serde_json::to_value(citations).unwrap_or(serde_json::Value::Null);
+    output.extra.insert("citations".into(), value);
 }
 
 /// Options of marker parsing.
@@ -53,14 +85,13 @@ impl ParseOptions {
     pub(crate) fn citations(&self, found: Found) -> impl Iterator<Item = Citation> + '_ {
         let span = [found.span16.start, found.span16.end];
         let marker = found.marker;
-        found.ids.into_iter().map(move |id| Citation {
-            source_id: id.value().unwrap_or(0),
-            marker: marker.clone(),
-            span,
-            valid: self.is_valid_id(&id),
-            cited_text: None,
-            source_span: None,
-            document_title: None,
+        found.ids.into_iter().map(move |id| {
+            Citation::at_marker(
+                id.value().unwrap_or(0),
+                marker.clone(),
+                span,
+                self.is_valid_id(&id),
+            )
         })
     }
 }

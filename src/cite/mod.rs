@@ -28,6 +28,11 @@ pub use options::CiteOptions;
 pub mod cited_html;
 pub mod prompt;
 pub mod verify;
+pub use enforce::{Enforce, Mechanism};
+pub use structured::CitedAnswer;
+pub mod enforce;
+pub mod segments_json;
+pub mod structured;
 pub use cited_html::{render_cited_html, ListedReference, MarkerLink};
 pub use verify::{
     lexical_entailment, verify_plan, verify_report, Claim, UncitedSentence, VerifyPlan,

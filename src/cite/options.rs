@@ -8,12 +8,14 @@ use super::grammar::{GrammarFormat, GrammarOptions, DEFAULT_MAX_CONTENT_CHARS};
 use super::marker::MarkerStyle;
 use super::policy::Policy;
 
-const KEYS: [&str; 5] = [
+const KEYS: [&str; 7] = [
     "markerStyle",
     "sourceCount",
     "policy",
     "maxContentChars",
     "format",
+    "maxSentences",
+    "maxCitesPerSentence",
 ];
 
 /// Checked citation options; which ones a function reads is up to it.
@@ -24,6 +26,15 @@ pub struct CiteOptions {
     pub policy: Option<Policy>,
     pub max_content_chars: Option<usize>,
     pub format: Option<GrammarFormat>,
+    pub max_sentences: Option<u32>,
+    pub max_cites_per_sentence: Option<u32>,
+}
+
+/// A count option that must fit 32 bits.
+fn count32(map: &Map<String, Value>, key: &str) -> Result<Option<u32>> {
+    count(map, key)?
+        .map(|n| u32::try_from(n).map_err(|_| CiteError::option(key, "is too large")))
+        .transpose()
 }
 
 fn string<'a>(map: &'a Map<String, Value>, key: &str) -> Result<Option<&'a str>> {
@@ -58,7 +69,8 @@ fn count(map: &Map<String, Value>, key: &str) -> Result<Option<u64>> {
 }
 
 impl CiteOptions {
-    /// Reads `markerStyle`, `sourceCount`, `policy`, `maxContentChars` and `format`; any
+    /// Reads `markerStyle`, `sourceCount`, `policy`, `maxContentChars`, `format`,
+    /// `maxSentences` and `maxCitesPerSentence`; any
     /// other key is an error (a misspelt option must not be ignored).
     pub fn from_map(map: &Map<String, Value>) -> Result<Self> {
         if let Some(unknown) = map.keys().find(|k| !KEYS.contains(&k.as_str())) {
@@ -67,9 +79,7 @@ impl CiteOptions {
                 format!("no such option; the options are {}", KEYS.join(", ")),
             ));
         }
-        let source_count = count(map, "sourceCount")?
-            .map(|n| u32::try_from(n).map_err(|_| CiteError::option("sourceCount", "is too large")))
-            .transpose()?;
+        let source_count = count32(map, "sourceCount")?;
         Ok(Self {
             marker_style: string(map, "markerStyle")?
                 .map(MarkerStyle::parse)
@@ -86,6 +96,8 @@ impl CiteOptions {
             format: string(map, "format")?
                 .map(GrammarFormat::parse)
                 .transpose()?,
+            max_sentences: count32(map, "maxSentences")?,
+            max_cites_per_sentence: count32(map, "maxCitesPerSentence")?,
         })
     }
 
@@ -106,6 +118,8 @@ impl CiteOptions {
                 .ok_or_else(|| CiteError::option("sourceCount", "is required"))?,
             max_content_chars: self.max_content_chars.unwrap_or(DEFAULT_MAX_CONTENT_CHARS),
             format: self.format.unwrap_or_default(),
+            max_sentences: self.max_sentences,
+            max_cites_per_sentence: self.max_cites_per_sentence,
         })
     }
 }

@@ -17,7 +17,7 @@
 
 use serde_json::Value;
 
-use super::citation::{parse_citations, Citation, ParseOptions};
+use super::citation::{parse_citations, set_citations, Citation, ParseOptions};
 use super::scanner::{Found, MarkerScanner};
 use crate::engine::{finish_events, push_event, Cx, HeldId, Kind, Piece, Stage};
 use crate::error::{Result, TransformError};
@@ -182,11 +182,7 @@ impl OutputTransformer for CitationParser {
                 }
             })
             .collect();
-        let citations = parse_citations(&answer, self.options);
-        output.extra.insert(
-            "citations".into(),
-            serde_json::to_value(citations).unwrap_or(Value::Null),
-        );
+        set_citations(&mut output, &parse_citations(&answer, self.options));
         Ok(output)
     }
 

@@ -8,6 +8,7 @@
 pub mod decision;
 pub mod framing;
 pub mod lm_decision;
+pub mod native_citations;
 // The transport's rules and secret redaction, shared by the Rust face (`web`) and natively
 // tested; the npm package's modules leave them out until its JS face calls them (unused, they
 // still change the optimised wasm by a few hundred bytes).
@@ -24,9 +25,11 @@ mod wire;
 pub use decision::{build_dm_request, parse_dm_response};
 pub use lm_decision::{lm_decision_answer, lm_decision_messages, yes_probability, TOP_LOGPROBS};
 pub use request::{
-    answer_failure, build_embeddings_request, build_request, classify_failure, parse_embeddings,
-    parse_response, retry_delay_ms, HttpRequest, LmRequest, Message, ModelId, Provider,
-    ProviderFailure, RequestError,
+    answer_failure, build_embeddings_request, build_request, cited_output, classify_failure,
+    enforcement, parse_embeddings, parse_response, retry_delay_ms, CiteRequest, HttpRequest,
+    LmRequest, Message, ModelId, Provider, ProviderFailure, RequestError,
 };
 pub use sse::{SseDecoder, SseError, SseMessage, DEFAULT_MAX_EVENT_BYTES, DEFAULT_MAX_LINE_BYTES};
-pub use stream::{ProviderByteStream, ProviderStreamDecoder, StreamError, StreamFormat, USAGE};
+pub use stream::{
+    ProviderByteStream, ProviderStreamDecoder, StreamError, StreamFormat, STRUCTURED_DELTA, USAGE,
+};

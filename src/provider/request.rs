@@ -8,7 +8,16 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 use thiserror::Error;
 
+use crate::cite::enforce::{citation_schema, CITED_ANSWER};
+use crate::cite::{
+    citation_grammar, CiteOptions, CitedAnswer, Enforce, GrammarFormat, GrammarOptions, Mechanism,
+    ParseOptions, Policy,
+};
 use crate::event::{LmOutput, OutputItem};
+use crate::transform::OutputTransformer;
+
+use super::native_citations::{self, CharsToUtf16, UrlNumbers};
+use super::wire::{CitationPart, MAX_LIST_ITEMS};
 
 /// Anthropic requires `max_tokens`; this is used when the caller gives none.
 pub const DEFAULT_ANTHROPIC_MAX_TOKENS: u64 = 4096;
@@ -144,8 +153,136 @@ pub struct LmRequest {
     /// (llama.cpp) can constrain decoding with it.
     #[serde(default)]
     pub grammar: Option<String>,
+    /// A cited answer over numbered sources: how its citations are enforced (see
+    /// [`crate::cite::enforce`]).
+    #[serde(default)]
+    pub citations: Option<CiteRequest>,
     #[serde(default)]
     pub stream: bool,
+}
+
+/// The citations a request asks for: `enforce` and Citeformer's citation options, read as
+/// `citationGrammar` reads them (`policy`, `markerStyle`, `sourceCount`, and the grammar's
+/// bounds such as `maxSentences`), unknown keys refused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct CiteRequest {
+    pub options: CiteOptions,
+    pub enforce: Enforce,
+}
+
+impl CiteRequest {
+    /// Reads `{enforce, ...citation options}`.
+    pub fn from_value(value: &Value) -> Result<Self, RequestError> {
+        let Value::Object(map) = value else {
+            return Err(RequestError::InvalidOption {
+                option: "citations",
+                reason: "expected an object {enforce, policy, markerStyle, sourceCount}".into(),
+            });
+        };
+        let mut map = map.clone();
+        let enforce = match map.remove("enforce") {
+            None | Some(Value::Null) => Enforce::default(),
+            Some(Value::String(name)) => Enforce::parse(&name).map_err(cite_error)?,
+            Some(other) => {
+                return Err(RequestError::InvalidOption {
+                    option: "enforce",
+                    reason: format!("expected a string, got {other}"),
+                })
+            }
+        };
+        let options = CiteOptions::from_map(&map).map_err(cite_error)?;
+        Ok(Self { options, enforce })
+    }
+
+    /// How the answer's markers are read.
+    pub fn parse_options(&self) -> ParseOptions {
+        self.options.parse_options()
+    }
+}
+
+// Read through the options reader citationGrammar uses (one reader for citation options; a
+// derived reader would cost the module a copy of its own).
+impl<'de> Deserialize<'de> for CiteRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let value = Value::deserialize(d)?;
+        Self::from_value(&value).map_err(serde::de::Error::custom)
+    }
+}
+
+impl Serialize for CiteRequest {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let o = &self.options;
+        let value = json!({
+            "enforce": self.enforce.name(),
+            "policy": o.policy.map(Policy::name),
+            "markerStyle": o.marker_style.name(),
+            "sourceCount": o.source_count,
+            "maxContentChars": o.max_content_chars,
+            "maxSentences": o.max_sentences,
+            "maxCitesPerSentence": o.max_cites_per_sentence,
+        });
+        value.serialize(s)
+    }
+}
+
+fn cite_error(e: crate::cite::CiteError) -> RequestError {
+    RequestError::InvalidOption {
+        option: "citations",
+        reason: e.to_string(),
+    }
+}
+
+/// How a request's citations are enforced on its provider (`None`: it asks for none).
+pub fn enforcement(id: &ModelId, req: &LmRequest) -> Result<Option<Mechanism>, RequestError> {
+    let Some(cite) = &req.citations else {
+        return Ok(None);
+    };
+    let mechanism = cite.enforce.mechanism(id.provider).map_err(cite_error)?;
+    if mechanism.is_structured() && req.response_schema.is_some() {
+        return Err(RequestError::InvalidOption {
+            option: "responseSchema",
+            reason: format!(
+                "citations enforced by {} use the structured answer themselves; pass enforce \"grammar\" or \"prompt\", or no responseSchema",
+                mechanism.name()
+            ),
+        });
+    }
+    Ok(Some(mechanism))
+}
+
+/// What a model answering in the cited-answer shape is told, after the prompt's rule.
+pub const STRUCTURED_NOTE: &str = "Give the answer as `segments`, one per sentence: `text` is the sentence without any citation marker, `citations` the numbers of the sources that support it.";
+
+/// The messages with [`STRUCTURED_NOTE`] at the end of the system message (a system message
+/// of its own first when there is none).
+fn with_structured_note(messages: &[Message]) -> Vec<Message> {
+    let mut out = messages.to_vec();
+    match out.iter_mut().rev().find(|m| m.role == "system") {
+        Some(system) => {
+            system.content.push_str("\n\n");
+            system.content.push_str(STRUCTURED_NOTE);
+        }
+        None => out.insert(
+            0,
+            Message {
+                role: "system".into(),
+                content: STRUCTURED_NOTE.into(),
+            },
+        ),
+    }
+    out
+}
+
+/// The schema a cited answer follows (structured outputs and the forced tool).
+fn cite_schema(cite: &CiteRequest) -> Result<Value, RequestError> {
+    // The grammar's checks (sources given, within bounds) hold for the schema too.
+    let options = cite.options.grammar_options().map_err(cite_error)?;
+    citation_grammar(GrammarOptions {
+        format: GrammarFormat::JsonSchema,
+        ..options
+    })
+    .map_err(cite_error)?;
+    Ok(citation_schema(options.policy, options.source_count))
 }
 
 /// What to send.
@@ -191,9 +328,22 @@ pub fn build_request(
             })
         }
     };
+    let mechanism = enforcement(id, req)?;
+    // A structured answer carries its ids beside the text: the model is told so, or it
+    // writes markers into the text as the prompt's rule says.
+    let noted;
+    let req = if mechanism.is_some_and(Mechanism::is_structured) {
+        noted = LmRequest {
+            messages: with_structured_note(&req.messages),
+            ..req.clone()
+        };
+        &noted
+    } else {
+        req
+    };
     let mut headers = vec![("content-type".to_owned(), "application/json".to_owned())];
     if id.provider == Provider::Anthropic {
-        return anthropic_request(id, req, api_key, &base, headers);
+        return anthropic_request(id, req, mechanism, api_key, &base, headers);
     }
     if let Some(key) = api_key {
         headers.push(("authorization".into(), format!("Bearer {key}")));
@@ -210,7 +360,13 @@ pub fn build_request(
     if let Some(m) = req.max_tokens {
         body.insert("max_tokens".into(), json!(m));
     }
-    if let Some(schema) = &req.response_schema {
+    let cited = match (mechanism, &req.citations) {
+        (Some(Mechanism::Schema), Some(cite)) => Some(cite_schema(cite)?),
+        _ => None,
+    };
+    if let Some(schema) = &cited {
+        body.insert("response_format".into(), json!({ "type": "json_schema", "json_schema": { "name": CITED_ANSWER, "strict": true, "schema": schema } }));
+    } else if let Some(schema) = &req.response_schema {
         body.insert("response_format".into(), json!({ "type": "json_schema", "json_schema": { "name": "response", "strict": true, "schema": schema } }));
     }
     if let Some(l) = req.logprobs {
@@ -226,8 +382,24 @@ pub fn build_request(
         body.insert("logprobs".into(), json!(true));
         body.insert("top_logprobs".into(), json!(n));
     }
-    if let (Provider::OpenaiCompatible, Some(g)) = (id.provider, &req.grammar) {
-        body.insert("grammar".into(), json!(g));
+    match (mechanism, &req.citations, &req.grammar) {
+        // The policy's grammar, or the caller's own in its place.
+        (Some(Mechanism::Grammar), _, Some(g)) => {
+            body.insert("grammar".into(), json!(g));
+        }
+        (Some(Mechanism::Grammar), Some(cite), None) => {
+            let options = cite.options.grammar_options().map_err(cite_error)?;
+            let g = citation_grammar(GrammarOptions {
+                format: GrammarFormat::Gbnf,
+                ..options
+            })
+            .map_err(cite_error)?;
+            body.insert("grammar".into(), json!(g));
+        }
+        (None, _, Some(g)) if id.provider == Provider::OpenaiCompatible => {
+            body.insert("grammar".into(), json!(g));
+        }
+        _ => {}
     }
     if req.stream {
         body.insert("stream".into(), json!(true));
@@ -243,6 +415,7 @@ pub fn build_request(
 fn anthropic_request(
     id: &ModelId,
     req: &LmRequest,
+    mechanism: Option<Mechanism>,
     api_key: Option<&str>,
     base: &str,
     mut headers: Vec<(String, String)>,
@@ -274,12 +447,26 @@ fn anthropic_request(
     if let Some(t) = req.temperature {
         body.insert("temperature".into(), json!(t.min(1.0)));
     }
-    if let Some(schema) = &req.response_schema {
-        // Structured output through a tool the model must call.
-        body.insert("tools".into(), json!([{ "name": "respond", "description": "Give the answer.", "input_schema": schema }]));
+    // Structured output through a tool the model must call.
+    let tool = match (mechanism, &req.citations) {
+        (Some(Mechanism::Tool), Some(cite)) => Some((
+            CITED_ANSWER,
+            "Give the answer as sentences, each with the numbers of the sources it rests on.",
+            cite_schema(cite)?,
+        )),
+        _ => req
+            .response_schema
+            .clone()
+            .map(|schema| ("respond", "Give the answer.", schema)),
+    };
+    if let Some((name, description, schema)) = tool {
+        body.insert(
+            "tools".into(),
+            json!([{ "name": name, "description": description, "input_schema": schema }]),
+        );
         body.insert(
             "tool_choice".into(),
-            json!({ "type": "tool", "name": "respond" }),
+            json!({ "type": "tool", "name": name }),
         );
     }
     if req.stream {
@@ -309,6 +496,10 @@ pub fn parse_response(
     let v: Value = serde_json::from_str(body).map_err(|e| invalid(e.to_string()))?;
     let mut outputs = Vec::new();
     let mut extra = Map::new();
+    // The provider's own citations, spans in the answer text (the text items joined).
+    let mut citations = Vec::new();
+    let mut answer = CharsToUtf16::default();
+    let mut urls = UrlNumbers::default();
     if provider == Provider::Anthropic {
         let content = v
             .get("content")
@@ -316,13 +507,22 @@ pub fn parse_response(
             .ok_or_else(|| invalid("no `content` array".into()))?;
         for block in content {
             match block.get("type").and_then(Value::as_str) {
-                Some("text") => outputs.push(OutputItem::Text(
-                    block
+                Some("text") => {
+                    let text = block
                         .get("text")
                         .and_then(Value::as_str)
-                        .unwrap_or_default()
-                        .to_owned(),
-                )),
+                        .unwrap_or_default();
+                    let start = answer.units();
+                    answer.push(text);
+                    let cited = block.get("citations").and_then(Value::as_array);
+                    for c in cited.into_iter().flatten().take(MAX_LIST_ITEMS) {
+                        let span = [start, answer.units()];
+                        citations.push(with_citation_part(c, |c| {
+                            native_citations::anthropic(c, span, &mut urls)
+                        }));
+                    }
+                    outputs.push(OutputItem::Text(text.to_owned()));
+                }
                 Some("thinking") => outputs.push(OutputItem::Thinking(
                     block
                         .get("thinking")
@@ -354,6 +554,13 @@ pub fn parse_response(
             }
         }
         if let Some(t) = message.get("content").and_then(content_text) {
+            answer.push(&t);
+            let annotations = message.get("annotations").and_then(Value::as_array);
+            for a in annotations.into_iter().flatten().take(MAX_LIST_ITEMS) {
+                citations.extend(with_citation_part(a, |a| {
+                    native_citations::openai(a, &answer, &mut urls)
+                }));
+            }
             if structured {
                 let value = serde_json::from_str(&t).map_err(|e| {
                     invalid(format!(
@@ -375,7 +582,29 @@ pub fn parse_response(
     if let Some(u) = v.get("usage") {
         extra.insert("usage".into(), super::usage::normalize(u.clone()));
     }
+    if !citations.is_empty() {
+        let citations = serde_json::to_value(citations).unwrap_or(Value::Null);
+        extra.insert("citations".into(), citations);
+    }
     Ok(LmOutput { outputs, extra })
+}
+
+/// A citation object of a whole answer read as a stream's are: through its JSON text, so one
+/// reader serves both (a reader from a `Value` costs the module a second copy).
+fn with_citation_part<T>(value: &Value, f: impl FnOnce(&CitationPart) -> T) -> T {
+    let text = value.to_string();
+    f(&serde_json::from_str::<CitationPart>(&text).unwrap_or_default())
+}
+
+/// A whole cited answer given as JSON (structured outputs, a forced tool) as marked text and
+/// `citations`: the streaming reader fed once (see [`CitedAnswer`]).
+pub fn cited_output(output: LmOutput, cite: &CiteRequest) -> Result<LmOutput, RequestError> {
+    CitedAnswer::new(cite.parse_options())
+        .transform(output)
+        .map_err(|e| RequestError::InvalidResponse {
+            provider: "cited answer",
+            detail: e.to_string(),
+        })
 }
 
 /// The text of an OpenAI-style `content`: a string, or the text parts of an array of content
@@ -707,6 +936,136 @@ mod tests {
         )
         .unwrap_err();
         assert_eq!(missing.code(), "INVALID_OPTION");
+    }
+
+    #[test]
+    fn citations_are_enforced_with_each_providers_mechanism() {
+        let cited = |enforce: Enforce| LmRequest {
+            citations: Some(
+                CiteRequest::from_value(&json!({"enforce": enforce.name(), "sourceCount": 2}))
+                    .unwrap(),
+            ),
+            ..req(true)
+        };
+        let body = |model: &str, enforce| {
+            let id = ModelId::parse(model).unwrap();
+            let http = build_request(&id, &cited(enforce), None, Some("http://x/v1")).unwrap();
+            serde_json::from_str::<Value>(&http.body).unwrap()
+        };
+        for model in ["openai/m", "openrouter/v/m"] {
+            let b = body(model, Enforce::Auto);
+            assert_eq!(b["response_format"]["json_schema"]["name"], CITED_ANSWER);
+            assert_eq!(b["response_format"]["json_schema"]["strict"], true);
+            assert!(b["messages"][0]["content"]
+                .as_str()
+                .unwrap()
+                .ends_with(STRUCTURED_NOTE));
+            assert!(b.get("grammar").is_none() && b.get("tools").is_none());
+        }
+        let b = body("anthropic/m", Enforce::Auto);
+        assert_eq!(
+            b["tool_choice"],
+            json!({"type": "tool", "name": CITED_ANSWER})
+        );
+        assert_eq!(
+            b["tools"][0]["input_schema"],
+            citation_schema(Policy::Required, 2)
+        );
+        assert!(b["system"].as_str().unwrap().ends_with(STRUCTURED_NOTE));
+        let b = body("openai-compatible/m", Enforce::Auto);
+        assert!(b["grammar"].as_str().unwrap().contains("cite-id"));
+        assert!(b.get("response_format").is_none());
+        assert_eq!(b["messages"][0]["content"], "Be brief.");
+        for model in ["openai/m", "anthropic/m", "openai-compatible/m"] {
+            let b = body(model, Enforce::Prompt);
+            for key in ["grammar", "response_format", "tools", "tool_choice"] {
+                assert!(b.get(key).is_none(), "{model} {key}");
+            }
+        }
+        let id = ModelId::parse("openai/m").unwrap();
+        let e = build_request(&id, &cited(Enforce::Tool), None, None).unwrap_err();
+        assert_eq!(e.code(), "INVALID_OPTION");
+        let mut both = cited(Enforce::Schema);
+        both.response_schema = Some(json!({"type": "object"}));
+        assert_eq!(
+            build_request(&id, &both, None, None).unwrap_err().code(),
+            "INVALID_OPTION"
+        );
+        let mut none = cited(Enforce::Schema);
+        if let Some(c) = none.citations.as_mut() {
+            c.options.source_count = Some(0);
+        }
+        assert_eq!(
+            build_request(&id, &none, None, None).unwrap_err().code(),
+            "INVALID_OPTION"
+        );
+        // The grammar's bounds come along; a misspelt option is refused.
+        let bounded = CiteRequest::from_value(
+            &json!({"sourceCount": 2, "maxSentences": 2, "maxCitesPerSentence": 1}),
+        )
+        .unwrap();
+        let compatible = ModelId::parse("openai-compatible/m").unwrap();
+        let http = build_request(
+            &compatible,
+            &LmRequest {
+                citations: Some(bounded),
+                ..req(false)
+            },
+            None,
+            Some("http://x/v1"),
+        )
+        .unwrap();
+        let grammar = serde_json::from_str::<Value>(&http.body).unwrap()["grammar"].clone();
+        assert!(grammar
+            .as_str()
+            .unwrap()
+            .starts_with("root ::= sentence (ws sentence){0,1}\n"));
+        for bad in [
+            json!({"sourceCount": 2, "enforc": "auto"}),
+            json!({"sourceCount": 2, "enforce": 1}),
+            json!({"sourceCount": 2, "enforce": "never"}),
+            json!([]),
+        ] {
+            assert_eq!(
+                CiteRequest::from_value(&bad).unwrap_err().code(),
+                "INVALID_OPTION",
+                "{bad}"
+            );
+        }
+    }
+
+    #[test]
+    fn native_citations_of_whole_answers() {
+        let anthropic = r#"{"content":[{"type":"text","text":"A "},{"type":"text","text":"b😀c","citations":[{"type":"char_location","cited_text":"B","document_index":1,"document_title":"T","start_char_index":3,"end_char_index":9},{"type":"web_search_result_location","url":"https://e.org/x","title":"X","cited_text":"c","encrypted_index":"z"}]}],"stop_reason":"end_turn"}"#;
+        let out = parse_response(Provider::Anthropic, anthropic, false).unwrap();
+        let cites = &out.extra["citations"];
+        assert_eq!(cites[0]["span"], json!([2, 6]));
+        assert_eq!(
+            (
+                &cites[0]["sourceId"],
+                &cites[0]["sourceSpan"],
+                &cites[0]["location"]
+            ),
+            (&json!(2), &json!([3, 9]), &json!("char_location"))
+        );
+        assert_eq!(
+            (
+                &cites[1]["sourceId"],
+                &cites[1]["url"],
+                &cites[1]["documentTitle"]
+            ),
+            (&json!(1), &json!("https://e.org/x"), &json!("X"))
+        );
+        let openai = r#"{"choices":[{"message":{"content":"😀 see [x](https://e.org/x)","annotations":[{"type":"url_citation","url_citation":{"start_index":6,"end_index":26,"url":"https://e.org/x","title":"X"}},{"type":"file_citation"}]},"finish_reason":"stop"}]}"#;
+        let out = parse_response(Provider::Openai, openai, false).unwrap();
+        assert_eq!(out.extra["citations"].as_array().unwrap().len(), 1);
+        assert_eq!(out.extra["citations"][0]["span"], json!([7, 27]));
+        let plain = r#"{"choices":[{"message":{"content":"Hi"}}]}"#;
+        assert!(parse_response(Provider::Openai, plain, false)
+            .unwrap()
+            .extra
+            .get("citations")
+            .is_none());
     }
 
     #[test]

@@ -7,17 +7,21 @@
 //! [`super::usage`]; the provider's object, OpenRouter's cost included, under `raw`);
 //! `[DONE]` or a `finish_reason` ends the stream. Anthropic Messages: text and
 //! thinking content blocks become `response_*` / `thinking_*` blocks with the block's id,
-//! `citations_delta` → `citation` events (cited text, source span, document title),
+//! `citations_delta` → `citation` events when the cited block ends (see
+//! [`super::native_citations`]; OpenAI-style `delta.annotations` likewise), a `tool_use`
+//! block's input → `structured_delta` text as it streams and one `structured` event at its end,
 //! `message_start` and `message_delta` usage → one `usage` event with both, `error` → an error.
 //! A stream that stops before its end marker is an error, never a short answer.
 
-use serde_json::{json, Map, Value};
+use serde_json::Value;
 use thiserror::Error;
 
 use super::framing::DeltaFraming;
+use super::native_citations::{self, CharsToUtf16, UrlNumbers};
 use super::sse::{SseDecoder, SseError, SseMessage};
 use super::usage::{normalize, UsageParts};
-use super::wire::{Choices, CitationPart, Message};
+use super::wire::{Choices, Message};
+use crate::cite::Citation;
 use crate::event::{types, Event};
 
 /// Which wire format the stream speaks.
@@ -54,6 +58,14 @@ pub const MAX_CONTENT_BLOCKS: usize = 4096;
 
 /// The event type carrying token usage (value: normalised, the provider's object under `raw`).
 pub const USAGE: &str = "usage";
+
+/// The event type carrying a structured answer's JSON text as it streams (an Anthropic
+/// `tool_use` block's `partial_json`); the whole value follows as one `structured` event.
+pub const STRUCTURED_DELTA: &str = "structured_delta";
+
+/// The most citations one Anthropic text block holds back until it ends; past it they go
+/// out at once, spanning the block so far.
+pub const MAX_HELD_CITATIONS: usize = 1024;
 
 #[derive(Debug, Clone, PartialEq, Error)]
 pub enum StreamError {
@@ -127,8 +139,14 @@ pub struct ProviderStreamDecoder {
     /// number: an index of 4 294 967 295 costs one entry, not gigabytes. At most
     /// [`MAX_CONTENT_BLOCKS`] (a message has a handful), so each lookup is a short scan.
     blocks: Vec<(u64, BlockKind)>,
-    /// UTF-16 length of the answer so far (where a cited block starts).
-    answer16: usize,
+    /// The answer so far, measured: UTF-16 length (where a cited block starts) and code point
+    /// offsets (where an annotation points).
+    answer: CharsToUtf16,
+    /// The open Anthropic text block's index, where it starts, and its citations, held
+    /// until it ends (they span the block).
+    cited: Option<(u64, usize, Vec<Citation>)>,
+    /// Cited web pages, numbered.
+    urls: UrlNumbers,
     finish_reason: Option<String>,
     /// Anthropic's usage so far (`message_start`'s, updated by `message_delta`).
     usage: UsageParts,
@@ -146,7 +164,9 @@ impl ProviderStreamDecoder {
             finished: false,
             message_id: None,
             blocks: Vec::new(),
-            answer16: 0,
+            answer: CharsToUtf16::default(),
+            cited: None,
+            urls: UrlNumbers::default(),
             finish_reason: None,
             usage: UsageParts::default(),
             framing: DeltaFraming::default(),
@@ -236,21 +256,38 @@ impl ProviderStreamDecoder {
 
     /// Text of a block, counted into the answer's length when it is answer text.
     fn text(
-        answer16: &mut usize,
+        answer: &mut CharsToUtf16,
         out: &mut dyn EventSink,
         kind: &'static str,
         id: Option<&str>,
         text: &str,
     ) {
         if kind == types::RESPONSE {
-            *answer16 = answer16.saturating_add(text.encode_utf16().count());
+            answer.push(text);
         }
         out.text(kind, id, text);
     }
 
     /// Answer text of an Anthropic block (its id is the block's, not borrowed from `self`).
     fn answer(&mut self, out: &mut dyn EventSink, id: Option<&str>, text: &str) {
-        Self::text(&mut self.answer16, out, types::RESPONSE, id, text);
+        Self::text(&mut self.answer, out, types::RESPONSE, id, text);
+    }
+
+    fn citation_event(citation: &Citation, id: Option<String>) -> Event {
+        let value = serde_json::to_value(citation).unwrap_or(Value::Null);
+        Event::json(types::CITATION, id, value)
+    }
+
+    /// The held citations of the text block that ends (or is left open), spanning it.
+    fn release_citations(&mut self, out: &mut dyn EventSink) {
+        if let Some((index, start, citations)) = self.cited.take() {
+            let span = [start, self.answer.units()];
+            let id = self.block_id(index);
+            for mut c in citations {
+                c.span = span;
+                out.event(Self::citation_event(&c, id.clone()));
+            }
+        }
     }
 
     fn openai(&mut self, chunk: Message, out: &mut dyn EventSink) -> Result<(), StreamError> {
@@ -272,14 +309,20 @@ impl ProviderStreamDecoder {
                 self.framing
                     .before_text(types::THINKING, &self.message_id, out);
                 let id = self.message_id.as_deref();
-                Self::text(&mut self.answer16, out, types::THINKING, id, text);
+                Self::text(&mut self.answer, out, types::THINKING, id, text);
             }
             // A string, or (some compatible servers) an array of content parts.
             if let Some(text) = delta.content.content().filter(|t| !t.is_empty()) {
                 self.framing
                     .before_text(types::RESPONSE, &self.message_id, out);
                 let id = self.message_id.as_deref();
-                Self::text(&mut self.answer16, out, types::RESPONSE, id, text);
+                Self::text(&mut self.answer, out, types::RESPONSE, id, text);
+            }
+            // Web citations (OpenAI web search, OpenRouter's web plugin).
+            for a in &delta.annotations.0 {
+                if let Some(c) = native_citations::openai(a, &self.answer, &mut self.urls) {
+                    out.event(Self::citation_event(&c, self.message_id.clone()));
+                }
             }
             if let Some(reason) = choice.finish_reason.into_string() {
                 self.finish_reason = Some(reason);
@@ -346,6 +389,8 @@ impl ProviderStreamDecoder {
                 let id = self.block_id(index);
                 match kind {
                     BlockKind::Text => {
+                        self.release_citations(out);
+                        self.cited = Some((index, self.answer.units(), Vec::new()));
                         out.event(Event::text("response_start", id.clone(), ""));
                         if let Some(text) = block.text.str().filter(|t| !t.is_empty()) {
                             self.answer(out, id.as_deref(), text);
@@ -378,11 +423,31 @@ impl ProviderStreamDecoder {
                     }
                     Some("citations_delta") => {
                         let c = delta.citation.0.unwrap_or_default();
-                        let c = self.anthropic_citation(&c);
-                        out.event(Event::json(types::CITATION, id, c));
+                        let here = self.answer.units();
+                        let c = native_citations::anthropic(&c, [here, here], &mut self.urls);
+                        match self.cited.as_mut() {
+                            Some((i, _, held))
+                                if *i == index && held.len() < MAX_HELD_CITATIONS =>
+                            {
+                                held.push(c)
+                            }
+                            Some((i, start, _)) if *i == index => {
+                                let c = Citation {
+                                    span: [*start, here],
+                                    ..c
+                                };
+                                out.event(Self::citation_event(&c, id));
+                            }
+                            _ => out.event(Self::citation_event(&c, id)),
+                        }
                     }
                     Some("input_json_delta") => {
                         let piece = delta.partial_json.str().unwrap_or_default();
+                        if !piece.is_empty()
+                            && matches!(&self.tool_input, Some((i, _)) if *i == index)
+                        {
+                            out.event(Event::text(STRUCTURED_DELTA, id.clone(), piece));
+                        }
                         let too_large = match self.tool_input.as_mut() {
                             Some((i, json)) if *i == index => {
                                 json.push_str(piece);
@@ -405,7 +470,12 @@ impl ProviderStreamDecoder {
                     index.ok_or_else(|| self.invalid("content_block_stop without `index`"))?;
                 let id = self.block_id(index);
                 match self.blocks.iter().find(|(i, _)| *i == index).map(|b| b.1) {
-                    Some(BlockKind::Text) => out.event(Event::text("response_end", id, "")),
+                    Some(BlockKind::Text) => {
+                        if matches!(&self.cited, Some((i, _, _)) if *i == index) {
+                            self.release_citations(out);
+                        }
+                        out.event(Event::text("response_end", id, ""));
+                    }
                     Some(BlockKind::Thinking) => out.event(Event::text("thinking_end", id, "")),
                     Some(BlockKind::Tool) => {
                         // The structured answer, whole: as a whole answer's tool_use input.
@@ -438,6 +508,7 @@ impl ProviderStreamDecoder {
             }
             "message_stop" => {
                 self.done = true;
+                self.release_citations(out);
                 if let Some(usage) = self.usage_event() {
                     out.event(usage);
                 }
@@ -445,36 +516,6 @@ impl ProviderStreamDecoder {
             _ => {} // ping and event types added later
         }
         Ok(())
-    }
-
-    /// A document citation as a Citation: no marker in the text, so the span is where the
-    /// cited text block starts in the answer.
-    fn anthropic_citation(&self, c: &CitationPart) -> Value {
-        let index = c.document_index.u64().unwrap_or(0);
-        let mut citation = Map::new();
-        citation.insert("sourceId".into(), json!(index.saturating_add(1)));
-        citation.insert("marker".into(), json!(""));
-        citation.insert("span".into(), json!([self.answer16, self.answer16]));
-        citation.insert("valid".into(), json!(true));
-        if let Some(t) = c.cited_text.str() {
-            citation.insert("citedText".into(), json!(t));
-        }
-        let span = match (
-            c.start_char_index.u64(),
-            c.end_char_index.u64(),
-            c.start_page_number.u64(),
-            c.end_page_number.u64(),
-        ) {
-            (Some(start), Some(end), _, _) | (_, _, Some(start), Some(end)) => Some([start, end]),
-            _ => None,
-        };
-        if let Some(span) = span {
-            citation.insert("sourceSpan".into(), json!(span));
-        }
-        if let Some(t) = c.document_title.str() {
-            citation.insert("documentTitle".into(), json!(t));
-        }
-        Value::Object(citation)
     }
 }
 

@@ -343,20 +343,97 @@ lenient_object! {
         "usage" => usage: ObjectValue,
         "citation" => citation: Boxed<CitationPart<'a>>,
         "partial_json" => partial_json: Scalar<'a>,
+        "annotations" => annotations: List<CitationPart<'a>>,
     }
 }
 
 lenient_object! {
-    /// An Anthropic citation (`citations_delta`): kept apart from [`Part`] so the parts every
-    /// token carries stay small (they are moved several times per message).
+    /// A provider's own citation, kept apart from [`Part`] so the parts every token carries
+    /// stay small (they are moved several times per message). Anthropic's (`citations_delta`,
+    /// a text block's `citations`): `type`, the source (`document_index`,
+    /// `search_result_index`, `url`), `cited_text`, the span in the source (characters, pages
+    /// or content blocks) and the title. OpenAI's annotation (`type: "url_citation"`) and its
+    /// `url_citation` (`start_index`, `end_index` in the answer, `url`, `title`) too.
     CitationPart<'a> {
+        "type" => kind: Scalar<'a>,
         "document_index" => document_index: Scalar<'a>,
+        "search_result_index" => search_result_index: Scalar<'a>,
         "cited_text" => cited_text: Scalar<'a>,
         "start_char_index" => start_char_index: Scalar<'a>,
         "end_char_index" => end_char_index: Scalar<'a>,
         "start_page_number" => start_page_number: Scalar<'a>,
         "end_page_number" => end_page_number: Scalar<'a>,
+        "start_block_index" => start_block_index: Scalar<'a>,
+        "end_block_index" => end_block_index: Scalar<'a>,
         "document_title" => document_title: Scalar<'a>,
+        "title" => title: Scalar<'a>,
+        "url" => url: Scalar<'a>,
+        "source" => source: Scalar<'a>,
+        "start_index" => start_index: Scalar<'a>,
+        "end_index" => end_index: Scalar<'a>,
+        "url_citation" => url_citation: Boxed<CitationPart<'a>>,
+    }
+}
+
+/// The most items a [`List`] keeps (annotations of one delta or message).
+pub(crate) const MAX_LIST_ITEMS: usize = 1024;
+
+/// An array of objects read leniently: anything else reads as empty; items past
+/// [`MAX_LIST_ITEMS`] are checked and dropped.
+pub(crate) struct List<T>(pub Vec<T>);
+
+impl<T> Default for List<T> {
+    fn default() -> Self {
+        List(Vec::new())
+    }
+}
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for List<T> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V<T>(std::marker::PhantomData<T>);
+        impl<'de, T: Deserialize<'de>> Visitor<'de> for V<T> {
+            type Value = List<T>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("any JSON value")
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+                let mut items = Vec::new();
+                while items.len() < MAX_LIST_ITEMS {
+                    match seq.next_element::<T>()? {
+                        Some(item) => items.push(item),
+                        None => return Ok(List(items)),
+                    }
+                }
+                while seq.next_element::<Skip>()?.is_some() {}
+                Ok(List(items))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+                while map.next_entry::<Skip, Skip>()?.is_some() {}
+                Ok(List::default())
+            }
+            fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
+                Ok(List::default())
+            }
+            fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
+                Ok(List::default())
+            }
+            fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
+                Ok(List::default())
+            }
+            fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
+                Ok(List::default())
+            }
+            fn visit_str<E: de::Error>(self, _: &str) -> Result<Self::Value, E> {
+                Ok(List::default())
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+                Ok(List::default())
+            }
+            fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
+                Ok(List::default())
+            }
+        }
+        d.deserialize_any(V(std::marker::PhantomData))
     }
 }
 

@@ -8,7 +8,7 @@ use super::{
     OutputTransformer, TagPair, ThinkTagOptions, ThinkTagOutputTransformer, ValidationMode,
     ValidationOutputTransformer,
 };
-use crate::cite::{CitationParser, CiteError, CiteOptions};
+use crate::cite::{CitationParser, CiteError, CiteOptions, CitedAnswer};
 use crate::engine::{EventStage, Stage};
 use crate::error::{Result, TransformError};
 use crate::event::ItemKind;
@@ -23,16 +23,19 @@ pub enum TransformerKind {
     Validation,
     /// The streaming citation parser ([`crate::cite::CitationParser`]).
     Citations,
+    /// A cited answer's JSON as marked text and citations ([`crate::cite::CitedAnswer`]).
+    CitedAnswer,
 }
 
 impl TransformerKind {
-    pub const ALL: [TransformerKind; 6] = [
+    pub const ALL: [TransformerKind; 7] = [
         Self::Identity,
         Self::Json,
         Self::ThinkTag,
         Self::EventFilter,
         Self::Validation,
         Self::Citations,
+        Self::CitedAnswer,
     ];
 
     /// The canonical (snake_case) name, as the original library spells it.
@@ -44,6 +47,7 @@ impl TransformerKind {
             Self::EventFilter => "event_filter",
             Self::Validation => "validation",
             Self::Citations => "citations",
+            Self::CitedAnswer => "cited_answer",
         }
     }
 
@@ -339,15 +343,24 @@ impl OutputTransformerConfig {
         json!({ "type": self.kind.name(), "kwargs": self.kwargs })
     }
 
-    /// The citation parser these options describe.
-    fn build_citation_parser(&self) -> Result<CitationParser> {
-        let options = CiteOptions::from_map(&self.kwargs).map_err(|e| match e {
+    /// The marker options of the citation stages.
+    fn cite_options(&self) -> Result<CiteOptions> {
+        CiteOptions::from_map(&self.kwargs).map_err(|e| match e {
             CiteError::InvalidOption { option, reason } => {
                 TransformError::InvalidOption { option, reason }
             }
             other => TransformError::InvalidConfig(other.to_string()),
-        })?;
-        Ok(CitationParser::new(options.parse_options()))
+        })
+    }
+
+    /// The citation parser these options describe.
+    fn build_citation_parser(&self) -> Result<CitationParser> {
+        Ok(CitationParser::new(self.cite_options()?.parse_options()))
+    }
+
+    /// The cited-answer reader these options describe.
+    fn build_cited_answer(&self) -> Result<CitedAnswer> {
+        Ok(CitedAnswer::new(self.cite_options()?.parse_options()))
     }
 
     fn build_think_tag(&self) -> Result<ThinkTagOutputTransformer> {
@@ -365,6 +378,7 @@ impl OutputTransformerConfig {
             TransformerKind::ThinkTag => Box::new(self.build_think_tag()?),
             TransformerKind::EventFilter => Box::new(self.build_event_filter()?),
             TransformerKind::Citations => Box::new(self.build_citation_parser()?),
+            TransformerKind::CitedAnswer => Box::new(self.build_cited_answer()?),
             TransformerKind::Identity | TransformerKind::Json | TransformerKind::Validation => {
                 Box::new(EventStage(self.build()?))
             }
@@ -390,6 +404,7 @@ impl OutputTransformerConfig {
                 Box::new(ValidationOutputTransformer::new(kinds, mode)?)
             }
             TransformerKind::Citations => Box::new(self.build_citation_parser()?),
+            TransformerKind::CitedAnswer => Box::new(self.build_cited_answer()?),
         })
     }
 }

@@ -10,8 +10,9 @@ use wasm_bindgen::prelude::*;
 use super::convert;
 use super::errors::js_error;
 use crate::provider::{
-    answer_failure, build_embeddings_request, build_request, classify_failure, parse_embeddings,
-    parse_response, retry_delay_ms, LmRequest, ModelId, Provider,
+    answer_failure, build_embeddings_request, build_request, cited_output, classify_failure,
+    enforcement, parse_embeddings, parse_response, retry_delay_ms, CiteRequest, LmRequest, ModelId,
+    Provider,
 };
 
 fn provider(name: &str) -> Result<Provider, JsValue> {
@@ -19,7 +20,8 @@ fn provider(name: &str) -> Result<Provider, JsValue> {
         .map_err(|_| js_error("UNKNOWN_PROVIDER", &format!("unknown provider {name:?}")))
 }
 
-/// `{provider, streamFormat, url, headers: [[name, value]], body}` for a model id and request.
+/// `{provider, streamFormat, url, headers: [[name, value]], body, enforce}` for a model id and
+/// request; `enforce` names how its citations are enforced (`null` when it asks for none).
 #[wasm_bindgen(js_name = buildHttpRequest)]
 pub fn build_http_request(
     model_id: &str,
@@ -30,26 +32,34 @@ pub fn build_http_request(
     let id = ModelId::parse(model_id)?;
     let request: LmRequest = convert::from_js(request, "INVALID_OPTION", "request")?;
     let http = build_request(&id, &request, api_key.as_deref(), base_url.as_deref())?;
+    let enforce = enforcement(&id, &request)?.map(|m| m.name());
     Ok(convert::to_js(&json!({
         "provider": id.provider.name(),
         "streamFormat": id.provider.stream_format(),
         "url": http.url,
         "headers": http.headers,
         "body": http.body,
+        "enforce": enforce,
     })))
 }
 
+/// A whole answer as an LMOutput. `citations` (`{markerStyle, sourceCount, …}`, for an
+/// answer whose citations were enforced by a schema or a tool): its JSON becomes marked text.
 #[wasm_bindgen(js_name = parseProviderResponse)]
 pub fn parse_provider_response(
     provider_name: &str,
     body: &str,
     structured: bool,
+    citations: JsValue,
 ) -> Result<JsValue, JsValue> {
-    Ok(convert::to_js(&parse_response(
-        provider(provider_name)?,
-        body,
-        structured,
-    )?))
+    let output = parse_response(provider(provider_name)?, body, structured)?;
+    let output = if citations.is_undefined() || citations.is_null() {
+        output
+    } else {
+        let cite: CiteRequest = convert::from_js(citations, "INVALID_OPTION", "citations")?;
+        cited_output(output, &cite)?
+    };
+    Ok(convert::to_js(&output))
 }
 
 /// The provider's error when a success answer is one (`{"error": …}` with HTTP 200), else
@@ -169,4 +179,17 @@ pub fn lm_decision_answer(
     Ok(convert::to_js(&crate::provider::lm_decision_answer(
         name, &question, &logprobs,
     )?))
+}
+
+/// How `enforce` (`auto`, `grammar`, `schema`, `tool`, `prompt`) applies to a model: the
+/// mechanism's name for a model id, or the checked name without one (or with an id that is
+/// not a provider model's: a caller's own invoker). `INVALID_OPTION` for a bad name or a
+/// mechanism the model's provider has not.
+#[wasm_bindgen(js_name = citationEnforcement)]
+pub fn citation_enforcement(enforce: &str, model_id: Option<String>) -> Result<String, JsValue> {
+    let enforce = crate::cite::Enforce::parse(enforce)?;
+    Ok(match model_id.and_then(|id| ModelId::parse(&id).ok()) {
+        None => enforce.name().to_owned(),
+        Some(id) => enforce.mechanism(id.provider)?.name().to_owned(),
+    })
 }

@@ -12,7 +12,7 @@ const messages = (question) => withCitedExample([
 ]);
 
 test("the bounded grammar: the answer finishes, and every sentence ends in a valid marker", async () => {
-  const grammar = boundedCitationGrammar(citationGrammar({ sourceCount: 2 }));
+  const grammar = boundedCitationGrammar({ sourceCount: 2 });
   for (const question of ["When was the Eiffel Tower completed?", "How do honeybees share where food is?"]) {
     const out = await lm.invoke(messages(question), { grammar, temperature: 0, maxTokens: SMALL_MODEL.maxTokens });
     const text = textOf(out);
@@ -39,10 +39,19 @@ test("Citeformer's own grammar, unbounded, still allows only valid markers, even
   if (out.finishReason === "stop") assert.equal(finished.join(""), text);
 });
 
+test("a decimal point inside a sentence is not its end: the grammar lets the model write 3.5", async () => {
+  const grammar = citationGrammar({ sourceCount: 1, maxSentences: 1, maxCitesPerSentence: 1, maxContentChars: 60 });
+  const out = await lm.invoke([{ role: "user", content: "Repeat exactly: The pole is 3.5 m tall [1]." }], { grammar, temperature: 0, maxTokens: 40 });
+  const text = textOf(out);
+  assert.equal(out.finishReason, "stop", text);
+  assert.ok(checkPolicy(text, { policy: "required", sourceCount: 1 }).ok, text);
+  assert.match(text, /^[^[]*\[1\]\.$/, "one sentence, one marker");
+  assert.match(text, /3\.5/, "the decimal point is written, not refused");
+});
+
 test("the JSON-schema form through responseSchema: segments whose citations are source numbers", async () => {
-  const schema = JSON.parse(citationGrammar({ sourceCount: 2, format: "json_schema", maxContentChars: 120 }));
   // Bounded for the small model as the GBNF is (two segments), so the answer always closes.
-  schema.properties.segments.maxItems = 2;
+  const schema = JSON.parse(citationGrammar({ sourceCount: 2, format: "json_schema", maxContentChars: 120, maxSentences: 2 }));
   const out = await lm.invoke(messages("When was the Eiffel Tower completed?"), { responseSchema: schema, temperature: 0, maxTokens: 400 });
   // A structured answer comes back as a structured item, as from Anthropic's forced tool.
   assert.deepEqual(out.outputs.map((o) => o.type), ["structured"]);

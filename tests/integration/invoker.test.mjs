@@ -2,7 +2,7 @@
 // token usage and log-probabilities come through, and a real tokenizer cuts markers anywhere.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { CitationParser, ThinkTagOutputTransformer, citationGrammar, parseCitations } from "citeflow";
+import { CitationParser, ThinkTagOutputTransformer, parseCitations } from "citeflow";
 import { SMALL_MODEL, boundedCitationGrammar, withCitedExample } from "../../www/small-model.js";
 import { SOURCES, drain, lm, sourcesPrompt, textOf } from "./support.mjs";
 
@@ -48,7 +48,7 @@ test("markers cut by real tokenisation are found as they stream, as in the whole
     { role: "system", content: `Answer from the numbered sources below only. Cite a source as [N].\n\n${sourcesPrompt(sources)}` },
     { role: "user", content: "How do honeybees tell each other where food is?" },
   ]);
-  const grammar = boundedCitationGrammar(citationGrammar({ sourceCount: sources.length }));
+  const grammar = boundedCitationGrammar({ sourceCount: sources.length });
   const events = await drain(
     lm.stream(messages, { grammar, temperature: 0, maxTokens: SMALL_MODEL.maxTokens })
       .pipeThrough(new ThinkTagOutputTransformer().transformStream())

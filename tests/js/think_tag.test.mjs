@@ -3,11 +3,16 @@ import assert from "node:assert/strict";
 import { ThinkTagOutputTransformer } from "citeflow";
 import { assertCode, merged, randomSplit, rng, runStream, thinkTagCases } from "./helpers.mjs";
 
-function idsAreConsistent(events) {
+/** Block ids: `<prefix>-<n>`, the prefix `tt<instance>` unless `idPrefix` was given. */
+function idsAreConsistent(events, idPrefix = null) {
   const ours = events.filter((e) => e.type.startsWith("thinking") || e.type.startsWith("response"));
+  const pattern = idPrefix === null ? /^tt\d+-\d+$/ : new RegExp(`^${idPrefix}-\\d+$`);
+  // Input events passed through carry no id here; every id present must be one of ours.
+  const checked = ours.filter((e) => e.id !== null && e.id !== undefined);
+  for (const e of checked) assert.match(e.id, pattern);
   const seen = new Set();
   let open = null;
-  for (const e of ours.filter((e) => typeof e.id === "string" && /^tt\d+-\d+$/.test(e.id))) {
+  for (const e of checked) {
     if (e.type.endsWith("_start")) {
       assert.equal(open, null, "nested block");
       assert.ok(!seen.has(e.id), "id reused");
@@ -42,7 +47,7 @@ test("property: any split of the input gives the same merged events as one chunk
     const whole = runStream(new ThinkTagOutputTransformer({ idPrefix: "p" }), [text]);
     const split = runStream(new ThinkTagOutputTransformer({ idPrefix: "p" }), randomSplit(text, random));
     assert.deepEqual(merged(split), merged(whole), JSON.stringify(text));
-    idsAreConsistent(split);
+    idsAreConsistent(split, "p");
   }
 });
 

@@ -131,7 +131,7 @@ function entryPoints({ lib, base }) {
       parseCitations: () => ["a [1] b", { sourceCount: 3 }],
       deduplicateAdjacentCites: () => ["a [1][1] b", { markerStyle: "bracket" }],
       checkPolicy: () => ["a [1] b.", { policy: "required", sourceCount: 3 }],
-      citationGrammar: () => [{ policy: "required", sourceCount: 3, format: "gbnf" }],
+      citationGrammar: () => [{ policy: "required", sourceCount: 3, format: "gbnf", maxSentences: 2, maxCitesPerSentence: 1 }],
       splitSentences: () => ["One. Two."],
       formatChunkAsString: () => [chunk(), { Title: "title" }],
       cslItemOf: () => [chunk().metadata],
@@ -168,11 +168,11 @@ function entryPoints({ lib, base }) {
       ProviderBodyDecoder: { args: () => ["openai", { transformers: [new lib.ThinkTagOutputTransformer(), { type: "citations", kwargs: { sourceCount: 1 } }] }], make: () => new lib.ProviderBodyDecoder("openai", { transformers: [{ type: "citations" }] }), methods: { push: ["data: [DONE]\n\n"] } },
       ContextConfig: { args: () => [{ fields: ["content"] }], make: () => new lib.ContextConfig(), methods: { render: [chunk()] } },
       Citeformer: {
-        args: () => [{ lmInvoker: lm(), toCslItem: (s) => s.metadata, deduplicateCites: true }],
+        args: () => [{ lmInvoker: lm(), toCslItem: (s) => s.metadata, deduplicateCites: true, enforce: "auto" }],
         make: () => new lib.Citeformer({ lmInvoker: lm() }),
         methods: {
           generate: [{ prompt: "Capital?", sources: [source()], markerStyle: "paren", modelOptions: { temperature: 0 } }],
-          request: [{ prompt: "Capital?", sources: [source()], markerStyle: "bracket", modelOptions: { maxTokens: 20 } }],
+          request: [{ prompt: "Capital?", sources: [source()], markerStyle: "bracket", enforce: "prompt", modelOptions: { maxTokens: 20 } }],
           stream: [{ prompt: "Capital?", sources: [source()] }],
           result: ["Paris [1].", [source()]],
         },

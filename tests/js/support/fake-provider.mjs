@@ -28,6 +28,7 @@ const embed = (text) => {
   return v ? v[1].split(",").map(Number) : [0, 0, 0, 1];
 };
 const logprobsFor = (p) => ({ content: [{ token: "Yes", logprob: Math.log(p), top_logprobs: [{ token: "Yes", logprob: Math.log(p) }, { token: " No", logprob: Math.log(1 - p) }, { token: "Maybe", logprob: Math.log(0.001) }] }] });
+const GATHER_WAIT_MS = 5000;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 // The key the caller sent, whichever header carried it.
@@ -116,6 +117,24 @@ export async function startFakeProvider() {
   // Decision-model calls in flight now and at most, per model (for concurrency limits).
   const inFlight = new Map();
   const maxInFlight = new Map();
+  // `typesafe/gather-N`: calls are held until N are in flight at once (then none is held any
+  // more), so "N at once" is observed however slow the machine; a client that never sends N at
+  // once is answered after GATHER_WAIT_MS and the test sees fewer.
+  const waiting = new Map();
+  const gathered = (model, now, n) => {
+    if (waiting.get(model) === "done") return;
+    const held = waiting.get(model) ?? [];
+    if (now >= n) {
+      waiting.set(model, "done");
+      for (const release of held) release();
+      return;
+    }
+    waiting.set(model, held);
+    return new Promise((resolve) => {
+      held.push(resolve);
+      setTimeout(resolve, GATHER_WAIT_MS);
+    });
+  };
   const server = createServer(async (req, res) => {
     // Browsers call it from another origin.
     res.setHeader("access-control-allow-origin", "*");
@@ -203,6 +222,7 @@ export async function startFakeProvider() {
       inFlight.set(model, now);
       maxInFlight.set(model, Math.max(now, maxInFlight.get(model) ?? 0));
       if (model.startsWith("typesafe/slow-")) await sleep(Number(model.slice("typesafe/slow-".length)));
+      if (model.startsWith("typesafe/gather-")) await gathered(model, now, Number(model.slice("typesafe/gather-".length)));
       inFlight.set(model, inFlight.get(model) - 1);
       const answers = {};
       for (const [name, q] of Object.entries(body.questions)) {

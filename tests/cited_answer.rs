@@ -1,0 +1,301 @@
+//! Citations enforced by a schema or a forced tool: the cited answer's JSON, streamed from an
+//! OpenAI-style server (content deltas) or Anthropic (tool input deltas) or whole, becomes the
+//! same marked text and the same citation events, for every split of the input.
+
+#[path = "support/streams.rs"]
+mod streams;
+
+use citeflow::cite::{parse_citations, Citation, CitedAnswer, MarkerStyle, ParseOptions};
+use citeflow::engine::StreamEngine;
+use citeflow::event::{Event, OutputItem};
+use citeflow::provider::{cited_output, parse_response, CiteRequest, Provider, StreamFormat};
+use citeflow::transform::{OutputTransformer, OutputTransformerConfig};
+use proptest::prelude::*;
+use serde_json::{json, Value};
+
+fn options(style: MarkerStyle) -> ParseOptions {
+    ParseOptions {
+        marker_style: style,
+        source_count: Some(3),
+    }
+}
+
+/// Text and citations of a stream of events.
+fn answer(events: &[Event]) -> (String, Vec<Citation>) {
+    let text = events
+        .iter()
+        .filter(|e| e.kind == "response")
+        .filter_map(|e| e.text_value())
+        .collect();
+    let cites = events
+        .iter()
+        .filter(|e| e.kind == "citation")
+        .map(|e| serde_json::from_value(e.value.clone()).unwrap())
+        .collect();
+    (text, cites)
+}
+
+/// The stage over pieces of JSON text.
+fn run(style: MarkerStyle, pieces: &[&str]) -> Result<(String, Vec<Citation>), String> {
+    let mut stage = CitedAnswer::new(options(style));
+    let mut events = Vec::new();
+    for p in pieces {
+        events.extend(
+            stage
+                .push(Event::response(*p))
+                .map_err(|e| e.code().to_owned())?,
+        );
+    }
+    events.extend(stage.finish().map_err(|e| e.code().to_owned())?);
+    Ok(answer(&events))
+}
+
+const ANSWER: &str = r#"{"segments": [{"text": "The Eiffel Tower was completed in 1889.", "citations": [1]}, {"text": "It is 330 m tall, \"taller\" than 3.5 m!", "citations": [2, 2, 3]}, {"text": "Nobody cited this", "citations": []}]}"#;
+
+#[test]
+fn markers_go_before_the_closing_punctuation() {
+    let (text, cites) = run(MarkerStyle::Bracket, &[ANSWER]).unwrap();
+    assert_eq!(
+        text,
+        "The Eiffel Tower was completed in 1889 [1]. It is 330 m tall, \"taller\" than 3.5 m [2] [3]! Nobody cited this"
+    );
+    assert_eq!(cites, parse_citations(&text, options(MarkerStyle::Bracket)));
+    assert_eq!(
+        cites.iter().map(|c| c.source_id).collect::<Vec<_>>(),
+        [1, 2, 3]
+    );
+    let (caret, _) = run(MarkerStyle::Caret, &[ANSWER]).unwrap();
+    assert!(caret.starts_with("The Eiffel Tower was completed in 1889 ^1."));
+}
+
+#[test]
+fn ids_out_of_range_or_huge_are_invalid_citations() {
+    let json = r#"{"segments":[{"text":"A.","citations":[7, 99999999999999999999999, "2"]}]}"#;
+    let (text, cites) = run(MarkerStyle::Bracket, &[json]).unwrap();
+    assert_eq!(text, "A [7] [18446744073709551616] [2].");
+    assert_eq!(
+        cites
+            .iter()
+            .map(|c| (c.source_id, c.valid))
+            .collect::<Vec<_>>(),
+        [(7, false), (0, false), (2, true)]
+    );
+}
+
+#[test]
+fn prose_passes_through_the_marker_parser() {
+    let (text, cites) = run(MarkerStyle::Bracket, &["  Water boils [", "1]."]).unwrap();
+    assert_eq!(text, "  Water boils [1].");
+    assert_eq!(cites, parse_citations(&text, options(MarkerStyle::Bracket)));
+}
+
+#[test]
+fn a_cut_or_broken_answer_is_a_coded_error() {
+    assert_eq!(
+        run(MarkerStyle::Bracket, &[r#"{"segments":[{"text":"Half"#]).unwrap_err(),
+        "INVALID_OUTPUT"
+    );
+    assert_eq!(
+        run(MarkerStyle::Bracket, &[r#"{"segments": [1,]]}"#]).unwrap_err(),
+        "INVALID_OUTPUT"
+    );
+}
+
+fn openai_sse(pieces: &[&str]) -> String {
+    let mut sse = String::new();
+    for p in pieces {
+        let chunk = json!({"id": "chatcmpl-s", "choices": [{"index": 0, "delta": {"content": p}, "finish_reason": null}]});
+        sse.push_str(&format!("data: {chunk}\n\n"));
+    }
+    sse.push_str("data: {\"id\":\"chatcmpl-s\",\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n");
+    sse
+}
+
+fn anthropic_sse(pieces: &[&str]) -> String {
+    let mut events = vec![
+        json!({"type": "message_start", "message": {"id": "msg_s", "usage": {"input_tokens": 9, "output_tokens": 1}}}),
+        json!({"type": "content_block_start", "index": 0, "content_block": {"type": "tool_use", "id": "toolu_1", "name": "cited_answer", "input": {}}}),
+    ];
+    for p in pieces {
+        events.push(json!({"type": "content_block_delta", "index": 0, "delta": {"type": "input_json_delta", "partial_json": p}}));
+    }
+    events.push(json!({"type": "content_block_stop", "index": 0}));
+    events.push(json!({"type": "message_delta", "delta": {"stop_reason": "tool_use"}, "usage": {"output_tokens": 30}}));
+    events.push(json!({"type": "message_stop"}));
+    events
+        .iter()
+        .map(|e| format!("event: {}\ndata: {e}\n\n", e["type"].as_str().unwrap()))
+        .collect()
+}
+
+/// An engine reading `format`'s stream through the cited-answer stage, fed in `cuts`.
+fn engine_events(format: StreamFormat, sse: &str, cuts: &[usize]) -> Vec<Event> {
+    let stage = OutputTransformerConfig::from_value(
+        &json!({"type": "cited_answer", "kwargs": {"markerStyle": "bracket", "sourceCount": 3}}),
+    )
+    .unwrap();
+    let mut engine = StreamEngine::new(Some(format), &[stage]).unwrap();
+    let bytes = sse.as_bytes();
+    let mut events = Vec::new();
+    let mut at = 0;
+    for &cut in cuts.iter().chain([bytes.len()].iter()) {
+        let cut = cut.clamp(at, bytes.len());
+        events.extend(engine.push_bytes_events(&bytes[at..cut]).unwrap());
+        at = cut;
+    }
+    events.extend(engine.finish_events().unwrap());
+    events
+}
+
+/// The JSON cut into deltas the way a server sends tokens.
+fn deltas(json: &str, every: usize) -> Vec<String> {
+    let chars: Vec<char> = json.chars().collect();
+    chars.chunks(every).map(|c| c.iter().collect()).collect()
+}
+
+#[test]
+fn every_wire_format_streamed_and_whole_gives_one_answer() {
+    let want = run(MarkerStyle::Bracket, &[ANSWER]).unwrap();
+    let pieces = deltas(ANSWER, 7);
+    let pieces: Vec<&str> = pieces.iter().map(String::as_str).collect();
+
+    let openai = engine_events(StreamFormat::OpenAi, &openai_sse(&pieces), &[]);
+    assert_eq!(answer(&openai), want);
+    let kinds: Vec<&str> = openai.iter().map(|e| e.kind.as_str()).collect();
+    assert_eq!(kinds.first(), Some(&"response_start"));
+    assert_eq!(kinds.last(), Some(&"response_end"));
+
+    let anthropic = engine_events(StreamFormat::Anthropic, &anthropic_sse(&pieces), &[]);
+    assert_eq!(answer(&anthropic), want);
+    let kinds: Vec<&str> = anthropic.iter().map(|e| e.kind.as_str()).collect();
+    assert_eq!(kinds.first(), Some(&"response_start"));
+    assert!(!kinds.contains(&"structured") && !kinds.contains(&"structured_delta"));
+    assert_eq!(kinds.iter().filter(|k| **k == "response_end").count(), 1);
+
+    let cite =
+        CiteRequest::from_value(&json!({"markerStyle": "bracket", "sourceCount": 3})).unwrap();
+    let whole_openai =
+        json!({"choices": [{"message": {"content": ANSWER}, "finish_reason": "stop"}]});
+    let whole_anthropic = json!({"content": [{"type": "tool_use", "id": "t", "name": "cited_answer", "input": serde_json::from_str::<Value>(ANSWER).unwrap()}], "stop_reason": "tool_use"});
+    for (provider, body) in [
+        (Provider::Openai, whole_openai),
+        (Provider::Anthropic, whole_anthropic),
+    ] {
+        let output = parse_response(provider, &body.to_string(), true).unwrap();
+        let output = cited_output(output, &cite).unwrap();
+        assert_eq!(output.outputs, [OutputItem::Text(want.0.clone())]);
+        assert_eq!(
+            output.extra["citations"],
+            serde_json::to_value(&want.1).unwrap()
+        );
+    }
+}
+
+fn segment() -> impl Strategy<Value = (String, Vec<u64>)> {
+    let words = proptest::sample::select(
+        &[
+            "Water", "boils", "at", "3.5", "m", "é", "😀", "\"q\"", "\n", "a.b", "ok!", "?", ".",
+            " ", "",
+        ][..],
+    );
+    (
+        proptest::collection::vec(words, 0..6).prop_map(|w| w.join(" ")),
+        proptest::collection::vec(1u64..6, 0..4),
+    )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(streams::cases(256)))]
+
+    /// Any split of the answer (bytes of an SSE body included) gives the same text and
+    /// citations, and the citations are what the marker parser reads in that text.
+    #[test]
+    fn any_split_gives_the_same_answer(
+        segments in proptest::collection::vec(segment(), 0..5),
+        cuts in proptest::collection::vec(any::<prop::sample::Index>(), 0..12),
+        pretty in any::<bool>(),
+    ) {
+        let value = json!({"segments": segments.iter().map(|(t, c)| json!({"text": t, "citations": c})).collect::<Vec<_>>()});
+        let json = if pretty { serde_json::to_string_pretty(&value).unwrap() } else { value.to_string() };
+        let whole = run(MarkerStyle::Bracket, &[&json]).unwrap();
+        let mut at: Vec<usize> = cuts.iter().map(|i| i.index(json.len() + 1)).filter(|&i| json.is_char_boundary(i)).collect();
+        at.sort_unstable();
+        let mut pieces = Vec::new();
+        let mut from = 0;
+        for cut in at.iter().copied().chain([json.len()]) {
+            pieces.push(&json[from..cut]);
+            from = cut;
+        }
+        prop_assert_eq!(&run(MarkerStyle::Bracket, &pieces).unwrap(), &whole);
+        prop_assert_eq!(&whole.1, &parse_citations(&whole.0, options(MarkerStyle::Bracket)));
+        let sse = openai_sse(&pieces);
+        let byte_cuts: Vec<usize> = cuts.iter().map(|i| i.index(sse.len() + 1)).collect::<std::collections::BTreeSet<_>>().into_iter().collect();
+        prop_assert_eq!(&answer(&engine_events(StreamFormat::OpenAi, &sse, &byte_cuts)), &whole);
+        let sse = anthropic_sse(&pieces);
+        prop_assert_eq!(&answer(&engine_events(StreamFormat::Anthropic, &sse, &byte_cuts)), &whole);
+    }
+}
+
+/// Pieces hostile answers are made of: the schema's keys and brackets, escapes cut anywhere,
+/// surrogates, numbers past u64, literals, junk.
+const HOSTILE: &[&str] = &[
+    "{",
+    "}",
+    "[",
+    "]",
+    ",",
+    ":",
+    "\"",
+    "\\",
+    "\\u",
+    "d83d",
+    "\\ude00",
+    "\\ud83d",
+    "u00e9",
+    "\"segments\"",
+    "\"text\"",
+    "\"citations\"",
+    "\"other\"",
+    "1",
+    "99999999999999999999999",
+    "-2",
+    "1.5e3",
+    "true",
+    "nul",
+    "null",
+    " ",
+    "\n",
+    "é",
+    "😀",
+    "[1]",
+    ".",
+    "x",
+];
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(streams::cases(512)))]
+
+    /// Whatever the answer holds, the stage never panics, fails only with INVALID_OUTPUT, and
+    /// gives the same outcome for any split.
+    #[test]
+    fn hostile_answers_are_coded_errors_whatever_the_split(
+        pieces in proptest::collection::vec(proptest::sample::select(HOSTILE), 0..40),
+        cuts in proptest::collection::vec(any::<prop::sample::Index>(), 0..8),
+        style in proptest::sample::select(MarkerStyle::ALL.to_vec()),
+    ) {
+        let json: String = pieces.concat();
+        let whole = run(style, &[&json]);
+        if let Err(code) = &whole {
+            prop_assert_eq!(code.as_str(), "INVALID_OUTPUT");
+        }
+        let mut at: Vec<usize> = cuts.iter().map(|i| i.index(json.len() + 1)).filter(|&i| json.is_char_boundary(i)).collect();
+        at.sort_unstable();
+        let mut split = Vec::new();
+        let mut from = 0;
+        for cut in at.iter().copied().chain([json.len()]) {
+            split.push(&json[from..cut]);
+            from = cut;
+        }
+        prop_assert_eq!(run(style, &split), whole);
+    }
+}
