@@ -3,7 +3,7 @@
 use serde_json::Value;
 use web_sys::AbortSignal;
 
-use crate::provider::{LmRequest, Message};
+use crate::provider::{CiteRequest, LmRequest, Message};
 
 /// What to ask a language model, and how. A prompt string or a message list converts into
 /// one, so `invoker.invoke("Hi")` works as `invoker.invoke(Call::prompt("Hi"))` does.
@@ -80,6 +80,25 @@ impl Call {
     /// only; see [`crate::cite::citation_grammar`] for the one that enforces citations.
     pub fn grammar(mut self, grammar: impl Into<String>) -> Self {
         self.request.grammar = Some(grammar.into());
+        self
+    }
+
+    /// A cited answer over numbered sources, its citations enforced with the provider's own
+    /// mechanism (`enforce`: a JSON schema for OpenAI-style providers, a forced tool for
+    /// Anthropic, a GBNF grammar for OpenAI-compatible servers, or the prompt alone) and read
+    /// back as marked text with `citation` events, as the npm package's Citeformer does it.
+    ///
+    /// ```no_run
+    /// use citeflow::provider::CiteRequest;
+    /// use citeflow::web::Call;
+    /// use serde_json::json;
+    ///
+    /// let cite = CiteRequest::from_value(&json!({"enforce": "auto", "sourceCount": 2})).unwrap();
+    /// let call = Call::prompt("Why does ice float?").citations(cite);
+    /// # let _ = call;
+    /// ```
+    pub fn citations(mut self, citations: CiteRequest) -> Self {
+        self.request.citations = Some(citations);
         self
     }
 

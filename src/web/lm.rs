@@ -5,7 +5,9 @@ use std::pin::Pin;
 use std::rc::Rc;
 
 use crate::event::{LmOutput, OutputItem};
-use crate::provider::{build_request, parse_response, HttpRequest, ModelId};
+use crate::provider::{
+    build_request, cited_output, enforcement, parse_response, CiteRequest, HttpRequest, ModelId,
+};
 use crate::transform::{OutputTransformer, OutputTransformerChain, OutputTransformerConfig};
 
 use super::call::Call;
@@ -134,8 +136,20 @@ impl LmInvoker {
         Err(error)
     }
 
+    /// The citations to read back from a structured answer (enforced by a schema or a tool),
+    /// if the call asks for them.
+    pub(crate) fn cited(&self, call: &Call) -> Result<Option<CiteRequest>, Error> {
+        let mechanism = enforcement(&self.id, &call.request)
+            .map_err(|e| Error::from(e).scrub(&self.transport.secrets))?;
+        Ok(call
+            .request
+            .citations
+            .filter(|_| mechanism.is_some_and(|m| m.is_structured())))
+    }
+
     async fn invoke_once(&self, call: &Call) -> Result<LmAnswer, Error> {
         let http = self.http(call, false)?;
+        let cited = self.cited(call)?;
         let provider = self.id.provider;
         let text = match self
             .transport
@@ -153,6 +167,11 @@ impl LmInvoker {
         };
         let secrets = &self.transport.secrets;
         let output = parse_response(provider, &text, call.structured())
+            .and_then(|output| match &cited {
+                // A cited answer's JSON becomes marked text and citations.
+                Some(cite) => cited_output(output, cite),
+                None => Ok(output),
+            })
             .map_err(|e| Error::from(e).scrub(secrets))?;
         let output = if self.transformers.is_empty() {
             output

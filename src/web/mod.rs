@@ -103,5 +103,7 @@ pub use usage::Usage;
 
 /// The events a stream yields.
 pub use crate::event::Event;
+/// Citations to enforce on a call ([`Call::citations`]).
+pub use crate::provider::CiteRequest;
 /// One chat message (`role`: `system`, `user` or `assistant`).
 pub use crate::provider::Message;

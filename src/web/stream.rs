@@ -121,15 +121,30 @@ impl State {
         let provider = lm.id.provider;
         let format = StreamFormat::parse(provider.stream_format()).unwrap_or(StreamFormat::OpenAi);
         // A structured answer ends in a `structured` event from every provider: Anthropic
-        // streams its forced tool's input; OpenAI-style JSON text is read at the end.
+        // streams its forced tool's input; OpenAI-style JSON text is read at the end. A cited
+        // answer given as JSON becomes marked text and citation events first.
         let json = self.call.structured()
             && format != StreamFormat::Anthropic
             && !lm
                 .transformers
                 .iter()
                 .any(|c| c.kind == TransformerKind::Json);
-        let configs: Vec<OutputTransformerConfig> = json
-            .then(OutputTransformerConfig::json)
+        let first = match lm.cited(&self.call)? {
+            Some(cite) => {
+                let mut kwargs = serde_json::Map::new();
+                kwargs.insert(
+                    "markerStyle".into(),
+                    cite.options.marker_style.name().into(),
+                );
+                if let Some(n) = cite.options.source_count {
+                    kwargs.insert("sourceCount".into(), n.into());
+                }
+                let config = serde_json::json!({ "type": "cited_answer", "kwargs": kwargs });
+                Some(OutputTransformerConfig::from_value(&config)?)
+            }
+            None => json.then(OutputTransformerConfig::json),
+        };
+        let configs: Vec<OutputTransformerConfig> = first
             .into_iter()
             .chain(lm.transformers.iter().cloned())
             .collect();

@@ -2,7 +2,8 @@
 // The Rust face in a real browser (headless Chromium). Builds two wasm-bindgen crates that use
 // citeflow with the `web` feature:
 // - tests/rust-web/cases: the web invokers' behaviour against the fake provider
-//   (tests/js/support/fake-provider.mjs): retries, timeouts, abort, redirects, size limits, cut
+//   (tests/js/support/fake-provider.mjs) and the cited-answer provider (cited-provider.mjs):
+//   citations enforced by a schema or a forced tool, retries, timeouts, abort, redirects, size limits, cut
 //   streams, error codes, keys kept out of errors, embeddings and decisions;
 // - the documentation examples of citeflow::web and the README (./doc-snippets.mjs);
 // - examples/rust-web: the example app, served beside the real local model (SmolLM2-135M
@@ -15,6 +16,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { startServer } from "../../scripts/serve.mjs";
+import { startCitedProvider } from "../js/support/cited-provider.mjs";
 import { startFakeProvider } from "../js/support/fake-provider.mjs";
 import { start } from "../smoke/engines/chromium.mjs";
 import { checkDocSnippets } from "./doc-snippets.mjs";
@@ -65,6 +67,7 @@ try {
 }
 const origin = `http://127.0.0.1:${server.address().port}`;
 const provider = await startFakeProvider();
+const citedProvider = await startCitedProvider();
 let browser = null;
 const checks = [];
 const check = (name, ok, detail = "") => checks.push({ name, ok: Boolean(ok), detail });
@@ -72,7 +75,7 @@ const check = (name, ok, detail = "") => checks.push({ name, ok: Boolean(ok), de
 check(`docs: the ${examples} documentation examples compile for wasm32`, examples >= 12, `${examples}`);
 try {
   browser = await within(TIMEOUT_MS, "chromium: starting", start(TIMEOUT_MS));
-  await within(TIMEOUT_MS, "chromium: loading the cases", browser.goto(`${origin}/tests/rust-web/cases/index.html?provider=${encodeURIComponent(provider.base)}`));
+  await within(TIMEOUT_MS, "chromium: loading the cases", browser.goto(`${origin}/tests/rust-web/cases/index.html?provider=${encodeURIComponent(provider.base)}&cited=${encodeURIComponent(citedProvider.base)}`));
   const results = await waitFor(() => window.__rustWebCases ?? null, "the cases");
   for (const r of results) check(`cases: ${r.name}`, r.ok, r.error);
   const reached = provider.requests.filter((r) => r.server === "elsewhere");
@@ -114,6 +117,7 @@ try {
   await within(10_000, "chromium: closing", browser?.close() ?? Promise.resolve()).catch((e) => console.error(e.message));
   server.close();
   provider.close();
+  citedProvider.close();
 }
 let failed = 0;
 for (const c of checks) {

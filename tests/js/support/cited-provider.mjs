@@ -43,6 +43,12 @@ const DOC_BLOCKS = [
 export async function startCitedProvider() {
   const requests = [];
   const server = createServer(async (req, res) => {
+    // Browsers call it from another origin (tests/rust-web).
+    res.setHeader("access-control-allow-origin", "*");
+    if (req.method === "OPTIONS") {
+      res.writeHead(204, { "access-control-allow-headers": "authorization, content-type, x-api-key, anthropic-version", "access-control-allow-methods": "POST" });
+      return res.end();
+    }
     let raw = "";
     for await (const c of req) raw += c;
     const body = raw ? JSON.parse(raw) : {};

@@ -378,6 +378,63 @@ async fn fallbacks(base: String) -> Outcome {
     ensure(error.is_some(), || "a started stream fell back".into())
 }
 
+/// What the cited provider's answer reads as marked text (tests/js/support/cited-provider.mjs).
+const MARKED: &str =
+    "Water boils at 100 degrees Celsius [1]. Ice is 3.5 % lighter, so it floats [2] [1]!";
+
+async fn enforced_citations(cited: String) -> Outcome {
+    let cite = |style: &str| {
+        citeflow::web::CiteRequest::from_value(
+            &json!({"enforce": "auto", "sourceCount": 2, "markerStyle": style}),
+        )
+        .map_err(|e| e.to_string())
+    };
+    for (id, style) in [
+        ("openai/gpt-4o-mini", "bracket"),
+        ("anthropic/claude-sonnet-4-5", "paren"),
+    ] {
+        let want = if style == "paren" {
+            MARKED.replace('[', "(").replace(']', ")")
+        } else {
+            MARKED.to_owned()
+        };
+        let invoker = lm(&cited, id, key("sk-test").max_retries(0))?;
+        let answer = invoker
+            .invoke(Call::prompt("Why does ice float?").citations(cite(style)?))
+            .await
+            .map_err(|e| format!("{id}: {e}"))?;
+        ensure(answer.text() == want, || format!("{id}: {answer:?}"))?;
+        let (events, error) =
+            collect(invoker.stream(Call::prompt("Why does ice float?").citations(cite(style)?)))
+                .await;
+        ensure(error.is_none(), || format!("{id} stream: {error:?}"))?;
+        ensure(text_of(&events, "response") == want, || {
+            format!("{id} stream: {events:?}")
+        })?;
+        let ids: Vec<u64> = events
+            .iter()
+            .filter(|e| e.kind == "citation")
+            .filter_map(|e| e.value["sourceId"].as_u64())
+            .collect();
+        ensure(ids == [1, 2, 1], || {
+            format!("{id} stream citations: {ids:?}")
+        })?;
+    }
+    // A structured mechanism and a response schema of the caller's own cannot go together.
+    let e = expect_code(
+        lm(&cited, "openai/gpt-4o-mini", key("sk-test"))?
+            .invoke(
+                Call::prompt("Hi")
+                    .citations(cite("bracket")?)
+                    .response_schema(json!({"type": "object"})),
+            )
+            .await,
+        &["INVALID_OPTION"],
+        "schema and citations",
+    )?;
+    ensure(e.message().contains("responseSchema"), || format!("{e:?}"))
+}
+
 async fn abort(base: String) -> Outcome {
     let invoker = lm(&base, "openai-compatible/slow", key("sk-test"))?;
     let controller = web_sys::AbortController::new().map_err(|_| "no AbortController")?;
@@ -686,10 +743,11 @@ async fn options_are_checked(base: String) -> Outcome {
     Ok(())
 }
 
-/// Runs every case against the fake provider at `base`; resolves with
+/// Runs every case against the fake provider at `base` (and the cited-answer provider at
+/// `cited`); resolves with
 /// `[{name, ok, error?}]` as JSON.
 #[wasm_bindgen]
-pub async fn run_cases(base: String) -> String {
+pub async fn run_cases(base: String, cited: String) -> String {
     let cases: Vec<(&str, Case)> = vec![
         (
             "whole answers: OpenAI-style and Anthropic, transformers, usage, structured",
@@ -710,6 +768,10 @@ pub async fn run_cases(base: String) -> String {
         (
             "fallbacks: in order, the first error when all fail, never once a stream started",
             Box::pin(fallbacks(base.clone())),
+        ),
+        (
+            "citations enforced by a schema or a forced tool, read back as marked text, whole and streamed",
+            Box::pin(enforced_citations(cited.clone())),
         ),
         (
             "abort: before, while waiting, during retries",
