@@ -1,7 +1,7 @@
 // The Rust face's documentation examples, compiled: rustdoc cannot build doctests for wasm32
 // here (the dev-dependencies do not build for it), so the `no_run` examples of src/web/ and
 // the README's "Using citeflow from Rust" example become functions of a generated crate
-// (under target/, not committed) that `cargo check` builds for wasm32. A doc example that no
+// (under target/, not committed) built for wasm32 with the example app's dependencies. A doc example that no
 // longer compiles fails the run.
 import { execFileSync } from "node:child_process";
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -58,14 +58,23 @@ publish = false
 [dependencies]
 citeflow = { path = ${JSON.stringify(root)}, features = ["web"] }
 futures-util = { version = "0.3", default-features = false }
+js-sys = "0.3"
 serde_json = "1"
 wasm-bindgen = "=0.2.130"
-web-sys = { version = "0.3", features = ["AbortController", "AbortSignal"] }
+wasm-bindgen-futures = "0.4"
+web-sys = { version = "0.3", features = ["AbortController", "AbortSignal", "Document", "Element", "Node", "Window"] }
+
+# As examples/rust-web's: its build of every dependency is reused.
+[profile.release]
+opt-level = 1
+codegen-units = 16
+debug = false
+panic = "abort"
 `,
   );
   // The example app's lock: the same versions, and wasm-bindgen pinned to the CLI's.
   copyFileSync(join(root, "examples", "rust-web", "Cargo.lock"), join(crate, "Cargo.lock"));
-  console.log(`$ cargo check (${count} documentation examples of citeflow::web)`);
-  execFileSync("cargo", ["check", "--quiet", "--target", "wasm32-unknown-unknown"], { cwd: crate, env, stdio: "inherit" });
+  console.log(`$ cargo build (${count} documentation examples of citeflow::web)`);
+  execFileSync("cargo", ["build", "--quiet", "--release", "--target", "wasm32-unknown-unknown"], { cwd: crate, env, stdio: "inherit" });
   return count;
 }
