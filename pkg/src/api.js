@@ -10,7 +10,8 @@ export {
   ValidationOutputTransformer,
 } from "./transformers.js";
 export { isReady } from "./runtime.js";
-export { CitationParser, checkPolicy, citationGrammar, deduplicateAdjacentCites, parseCitations, splitSentences } from "./citations.js";
+export { CitationParser } from "./citation_parser.js";
+export { checkPolicy, citationGrammar, deduplicateAdjacentCites, parseCitations, splitSentences } from "./citations.js";
 export { bundledStyleNames, renderReferences } from "./references.js";
 export { Citeformer, GenerationResult, StreamingResult, lexicalJudge, renderCitedHtml } from "./citeformer.js";
 export { ProviderBodyDecoder, ProviderStreamDecoder, SSEDecoder, decodeProviderStream } from "./sse.js";

@@ -4,6 +4,7 @@
 import * as core from "../gen/citeflow.js";
 import { citeflowError } from "./errors.js";
 import { memory, ready } from "./runtime.js";
+import { isHighSurrogate } from "./surrogates.js";
 
 const ID = 1;
 const START = 2;
@@ -17,6 +18,9 @@ const TYPES = [
 ];
 // From this length on, TextEncoder.encodeInto beats wasm-bindgen's per-character copy.
 const ENCODE_INTO_MIN = 128;
+// Up to this many bytes, a step's text is read by a loop (while ASCII) rather than by
+// TextDecoder, whose fixed cost dominates token-sized steps.
+const SHORT_TEXT = 16;
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
@@ -24,6 +28,11 @@ export class Engine {
   #core;
   #ids = [null];
   #u32 = null;
+  #u8 = null;
+  // A chunk's trailing first half of a surrogate pair, and its id: it waits for the second
+  // half, so that the core always sees whole characters.
+  #lead = "";
+  #leadId = null;
   // Set at finish(), when the core's memory is released (not left to garbage collection).
   #finishReason;
   #finished = false;
@@ -37,14 +46,23 @@ export class Engine {
   /** Response body bytes (a Uint8Array). */
   pushBytes(bytes) {
     this.#open();
+    if (this.#lead !== "") return this.#flushLead(() => this.pushBytes(bytes));
     const ptr = this.#core.inputBuffer(bytes.length);
     new Uint8Array(memory().buffer, ptr, bytes.length).set(bytes);
     return this.#decode(this.#core.pushBytes(bytes.length));
   }
 
   /** A chunk of answer text, as a `response` event with this id. */
-  pushText(text, id = null) {
+  pushText(chunk, id = null) {
     this.#open();
+    let text = this.#lead === "" ? chunk : this.#lead + chunk;
+    this.#lead = "";
+    if (isHighSurrogate(text.charCodeAt(text.length - 1))) {
+      this.#lead = text.slice(-1);
+      this.#leadId = id;
+      text = text.slice(0, -1);
+    }
+    if (text.length === 0 && this.#lead !== "") return [];
     if (text.length < ENCODE_INTO_MIN) return this.#decode(this.#core.pushText(text, id ?? undefined));
     const max = text.length * 3;
     const ptr = this.#core.inputBuffer(max);
@@ -55,12 +73,14 @@ export class Engine {
   /** Any event object. */
   pushEvent(event) {
     this.#open();
+    if (this.#lead !== "") return this.#flushLead(() => this.pushEvent(event));
     return this.#decode(this.#core.pushEvent(event));
   }
 
   /** Ends the stream and releases the engine's wasm memory at once. */
   finish() {
     this.#open();
+    if (this.#lead !== "") return this.#flushLead(() => this.finish());
     const out = this.#decode(this.#core.finish());
     this.#finishReason = this.#core.finishReason() ?? null;
     this.#finished = true;
@@ -73,17 +93,29 @@ export class Engine {
     return this.#finished ? this.#finishReason : this.#core.finishReason() ?? null;
   }
 
+  /** Sends the held half on its own (as U+FFFD, what TextEncoder makes of it), then `next()`. */
+  #flushLead(next) {
+    const lead = this.#lead;
+    this.#lead = "";
+    const out = this.#decode(this.#core.pushText(lead, this.#leadId ?? undefined));
+    for (const e of next()) out.push(e);
+    return out;
+  }
+
   #open() {
     if (this.#finished) throw citeflowError("STREAM_FINISHED", "the stream has already finished; create a new transformer or decoder for a new stream");
   }
 
   #decode(ptr) {
     const buffer = memory().buffer;
-    if (this.#u32 === null || this.#u32.buffer !== buffer) this.#u32 = new Uint32Array(buffer);
+    if (this.#u32 === null || this.#u32.buffer !== buffer) {
+      this.#u32 = new Uint32Array(buffer);
+      this.#u8 = new Uint8Array(buffer);
+    }
     const w = this.#u32;
     const at = ptr >>> 2;
     const end = at + w[at];
-    const text = w[at + 2] === 0 ? "" : decoder.decode(new Uint8Array(buffer, w[at + 1], w[at + 2]));
+    const text = w[at + 2] === 0 ? "" : textAt(this.#u8, w[at + 1], w[at + 2]);
     const ids = this.#ids;
     const out = [];
     for (let i = at + HEADER; i < end; ) {
@@ -111,4 +143,16 @@ export class Engine {
     }
     return out;
   }
+}
+
+/** The UTF-8 text of `n` bytes at `at`. */
+function textAt(u8, at, n) {
+  if (n > SHORT_TEXT) return decoder.decode(u8.subarray(at, at + n));
+  let s = "";
+  for (let i = at; i < at + n; i++) {
+    const b = u8[i];
+    if (b >= 0x80) return decoder.decode(u8.subarray(at, at + n));
+    s += String.fromCharCode(b);
+  }
+  return s;
 }

@@ -20,8 +20,6 @@ mod relevance;
 #[cfg(not(feature = "wasm-csl-module"))]
 mod sse;
 #[cfg(not(feature = "wasm-csl-module"))]
-mod think_tag;
-#[cfg(not(feature = "wasm-csl-module"))]
 mod transformer;
 
 use wasm_bindgen::prelude::*;

@@ -1,12 +1,17 @@
 //! `TransformerCore`: any transformer built from a config, with events converted at the
-//! boundary; and `normalizeConfig`, which checks a config and returns its canonical form.
+//! boundary; `normalizeConfig`, which checks a config and returns its canonical form;
+//! `stageConfig`, the engine config of one transformer's options; `transformOutput`, a
+//! transformer applied to a whole output.
 
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
 use super::convert;
 use crate::event::Event;
-use crate::transform::{OutputTransformer, OutputTransformerConfig};
+use crate::transform::{
+    think_tag_options, unique_prefix, OutputTransformer, OutputTransformerConfig,
+    ThinkTagOutputTransformer, TransformerKind,
+};
 
 #[wasm_bindgen]
 pub struct TransformerCore {
@@ -23,6 +28,36 @@ fn config(value: JsValue) -> Result<OutputTransformerConfig, JsValue> {
 #[wasm_bindgen(js_name = normalizeConfig)]
 pub fn normalize_config(value: JsValue) -> Result<JsValue, JsValue> {
     Ok(convert::to_js(&config(value)?.to_value()))
+}
+
+/// The engine config (`{type, kwargs}`) of one transformer from its options (`undefined` and
+/// `null` mean none), checked. A think-tag config gets its block id prefix here, so that the
+/// JS face knows which blocks are its own.
+#[wasm_bindgen(js_name = stageConfig)]
+pub fn stage_config(kind: &str, options: JsValue) -> Result<JsValue, JsValue> {
+    let kind = TransformerKind::parse(kind)?;
+    let owner = match kind {
+        TransformerKind::ThinkTag => ThinkTagOutputTransformer::NAME,
+        TransformerKind::Citations => "CitationParser",
+        _ => kind.name(),
+    };
+    let mut kwargs = convert::options(options, owner)?;
+    if kind == TransformerKind::ThinkTag && think_tag_options(&kwargs)?.id_prefix.is_none() {
+        kwargs.remove("id_prefix");
+        kwargs.insert("idPrefix".into(), Value::String(unique_prefix("tt")));
+    }
+    let config = OutputTransformerConfig { kind, kwargs };
+    config.build()?;
+    Ok(convert::to_js(&config.to_value()))
+}
+
+/// What the transformer `config` makes of a whole output.
+#[wasm_bindgen(js_name = transformOutput)]
+pub fn transform_output(config_value: JsValue, output: JsValue) -> Result<JsValue, JsValue> {
+    let mut transformer = config(config_value)?.build()?;
+    Ok(convert::to_js(
+        &transformer.transform(convert::output(output)?)?,
+    ))
 }
 
 #[wasm_bindgen]
