@@ -1,6 +1,6 @@
 // The streaming citation parser: a stage of the core's engine, like the transformers.
-import * as core from "../gen/citeflow.js";
-import { ready } from "./runtime.js";
+import * as core from "../gen/stream/citeflow_stream.js";
+import { ready } from "./stream_runtime.js";
 import { registerCitationParser, STAGE, StageTransformer } from "./transformers.js";
 
 /**

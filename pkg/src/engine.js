@@ -1,9 +1,9 @@
 // The streaming engine of the core (provider SSE bytes → transformers → citations in one
 // machine, one trip into wasm per chunk), and the decoding of what each step returns: words
 // and one string, turned into event objects in a single pass (src/engine/ops.rs).
-import * as core from "../gen/citeflow.js";
+import * as core from "../gen/stream/citeflow_stream.js";
 import { citeflowError } from "./errors.js";
-import { memory, ready } from "./runtime.js";
+import { memory, ready } from "./stream_runtime.js";
 import { isHighSurrogate } from "./surrogates.js";
 
 const ID = 1;

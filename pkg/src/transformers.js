@@ -1,10 +1,10 @@
 // The output transformers, as JS classes over the wasm core. The core decides; this layer
 // only moves values across the boundary in the cheapest way for each transformer.
-import * as core from "../gen/citeflow.js";
+import * as core from "../gen/stream/citeflow_stream.js";
 import { citeflowError, describe, isInstance, knownFields, list, noMoreArguments } from "./errors.js";
 import { Engine } from "./engine.js";
 import { checkEvent, eventType, eventValue, RESPONSE, toEvent } from "./events.js";
-import { ready } from "./runtime.js";
+import { ready } from "./stream_runtime.js";
 import { transformStreamOf } from "./streams.js";
 
 /**
