@@ -16,7 +16,7 @@ const TYPES = [
   ["response_start", "response", "response_end"],
   ["thinking_start", "thinking", "thinking_end"],
 ];
-// From this length on, TextEncoder.encodeInto beats wasm-bindgen's per-character copy.
+// From this length on, TextEncoder.encodeInto beats a copy loop.
 const ENCODE_INTO_MIN = 128;
 // Up to this many bytes, a step's text is read by a loop (while ASCII) rather than by
 // TextDecoder, whose fixed cost dominates token-sized steps.
@@ -29,6 +29,8 @@ export class Engine {
   #ids = [null];
   #u32 = null;
   #u8 = null;
+  #input = 0;
+  #inputSize = 0;
   // A chunk's trailing first half of a surrogate pair, and its id: it waits for the second
   // half, so that the core always sees whole characters.
   #lead = "";
@@ -47,8 +49,8 @@ export class Engine {
   pushBytes(bytes) {
     this.#open();
     if (this.#lead !== "") return this.#flushLead(() => this.pushBytes(bytes));
-    const ptr = this.#core.inputBuffer(bytes.length);
-    new Uint8Array(memory().buffer, ptr, bytes.length).set(bytes);
+    const at = this.#inputOf(bytes.length);
+    this.#memory().set(bytes, at);
     return this.#decode(this.#core.pushBytes(bytes.length));
   }
 
@@ -63,11 +65,47 @@ export class Engine {
       text = text.slice(0, -1);
     }
     if (text.length === 0 && this.#lead !== "") return [];
-    if (text.length < ENCODE_INTO_MIN) return this.#decode(this.#core.pushText(text, id ?? undefined));
+    return this.#decode(this.#core.pushUtf8(this.#write(text), id ?? undefined));
+  }
+
+  /**
+   * Writes `text` as UTF-8 into the core's input buffer; returns the byte count. Short ASCII
+   * text is copied by a loop, the rest by the native encoder (neither allocates in wasm).
+   */
+  #write(text) {
     const max = text.length * 3;
-    const ptr = this.#core.inputBuffer(max);
-    const { written } = encoder.encodeInto(text, new Uint8Array(memory().buffer, ptr, max));
-    return this.#decode(this.#core.pushUtf8(written, id ?? undefined));
+    const at = this.#inputOf(max);
+    const u8 = this.#memory();
+    let i = 0;
+    if (text.length < ENCODE_INTO_MIN) {
+      for (; i < text.length; i++) {
+        const c = text.charCodeAt(i);
+        if (c > 0x7f) break;
+        u8[at + i] = c;
+      }
+      if (i === text.length) return i;
+    }
+    return i + encoder.encodeInto(i === 0 ? text : text.slice(i), u8.subarray(at + i, at + max)).written;
+  }
+
+  /** The address of the core's input buffer, grown to at least `size` bytes. */
+  #inputOf(size) {
+    // The buffer only moves when it grows (wasm memory growing keeps addresses).
+    if (size > this.#inputSize) {
+      this.#input = this.#core.inputBuffer(size);
+      this.#inputSize = size;
+    }
+    return this.#input;
+  }
+
+  /** Bytes of wasm memory; a new view once the memory grew (which detaches the old one). */
+  #memory() {
+    if (this.#u8 === null || this.#u8.length === 0) {
+      const buffer = memory().buffer;
+      this.#u8 = new Uint8Array(buffer);
+      this.#u32 = new Uint32Array(buffer);
+    }
+    return this.#u8;
   }
 
   /** Any event object. */
@@ -107,15 +145,11 @@ export class Engine {
   }
 
   #decode(ptr) {
-    const buffer = memory().buffer;
-    if (this.#u32 === null || this.#u32.buffer !== buffer) {
-      this.#u32 = new Uint32Array(buffer);
-      this.#u8 = new Uint8Array(buffer);
-    }
+    const u8 = this.#memory();
     const w = this.#u32;
     const at = ptr >>> 2;
     const end = at + w[at];
-    const text = w[at + 2] === 0 ? "" : textAt(this.#u8, w[at + 1], w[at + 2]);
+    const text = w[at + 2] === 0 ? "" : textAt(u8, w[at + 1], w[at + 2]);
     const ids = this.#ids;
     const out = [];
     for (let i = at + HEADER; i < end; ) {
