@@ -3,7 +3,7 @@
 import initWasm from "../gen/citeflow.js";
 import { setCslLoader } from "../src/references.js";
 import { attach, isReady } from "../src/runtime.js";
-import { fetchedOrExplained, noModuleUrl } from "./explain.js";
+import { instantiated } from "./explain.js";
 import initStream from "./stream-browser.js";
 
 const FILE = "citeflow_bg.wasm";
@@ -23,12 +23,6 @@ export default async function init(input, streamInput) {
 }
 
 async function initCore(input) {
-  if (isReady()) return;
-  if (input !== undefined) {
-    attach(await initWasm({ module_or_path: input }));
-    return;
-  }
-  if (typeof import.meta.url !== "string") throw noModuleUrl(FILE, HOW);
-  attach(await fetchedOrExplained(() => initWasm(), FILE, HOW));
+  if (!isReady()) attach(await instantiated(initWasm, input, FILE, HOW));
 }
 export { init };

@@ -2,7 +2,7 @@
 // citeflow_stream_bg.wasm next to this package unless given a URL, Response, bytes or a Module.
 import initWasm from "../gen/stream/citeflow_stream.js";
 import { attachStream, isStreamReady } from "../src/stream_runtime.js";
-import { fetchedOrExplained, noModuleUrl } from "./explain.js";
+import { instantiated } from "./explain.js";
 
 const FILE = "citeflow_stream_bg.wasm";
 const HOW = 'Give init() its URL: import streamWasmUrl from "citeflow/citeflow_stream_bg.wasm" as a file (esbuild: --loader:.wasm=file), then await init(streamWasmUrl) of "citeflow/stream", or init(wasmUrl, streamWasmUrl) of "citeflow"';
@@ -11,12 +11,6 @@ export * from "../src/stream_api.js";
 export { isStreamReady as isReady } from "../src/stream_runtime.js";
 
 export default async function init(input) {
-  if (isStreamReady()) return;
-  if (input !== undefined) {
-    attachStream(await initWasm({ module_or_path: input }));
-    return;
-  }
-  if (typeof import.meta.url !== "string") throw noModuleUrl(FILE, HOW);
-  attachStream(await fetchedOrExplained(() => initWasm(), FILE, HOW));
+  if (!isStreamReady()) attachStream(await instantiated(initWasm, input, FILE, HOW));
 }
 export { init };
