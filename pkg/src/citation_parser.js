@@ -1,7 +1,11 @@
 // The streaming citation parser: a stage of the core's engine, like the transformers.
 import * as core from "../gen/stream/citeflow_stream.js";
 import { ready } from "./stream_runtime.js";
+import { RESPONSE } from "./events.js";
 import { registerCitationParser, STAGE, StageTransformer } from "./transformers.js";
+
+// Text shown by the fast path waits for the core at most this long (UTF-16 units).
+const DEFER_LIMIT = 4096;
 
 /**
  * Finds markers in the answer as it streams; emits a `citation` event as each completes.
@@ -9,11 +13,55 @@ import { registerCitationParser, STAGE, StageTransformer } from "./transformers.
  */
 export class CitationParser extends StageTransformer {
   #options;
+  // Fast path (see StageTransformer): answer text pushed and not yet released by the core, in
+  // UTF-16 units (NaN once an event object was pushed: then the fast path stays off), and text
+  // already shown that the core has not seen yet (it sees it before the next chunk).
+  #pending = 0;
+  #deferred = "";
 
   constructor(options = {}) {
     ready();
     super(core.stageConfig("citations", options));
     this.#options = options;
+  }
+
+  push(input) {
+    if (typeof input !== "string") {
+      const out = this.#flush();
+      this.#pending = NaN;
+      for (const e of super.push(input)) out.push(e);
+      return out;
+    }
+    if (this.#pending === 0 && this.#deferred.length < DEFER_LIMIT && this.quietChunk(input)) {
+      this.ensureLive();
+      this.#deferred += input;
+      return [{ id: null, type: RESPONSE, value: input, valueType: "text" }];
+    }
+    const out = this.#flush();
+    for (const e of this.#fed(input, super.push(input))) out.push(e);
+    return out;
+  }
+
+  finish() {
+    const out = this.#flush();
+    for (const e of super.finish()) out.push(e);
+    return out;
+  }
+
+  /** Feeds the core the text the fast path showed: it comes back whole and is not shown again. */
+  #flush() {
+    const shown = this.#deferred;
+    if (shown === "") return [];
+    this.#deferred = "";
+    return this.#fed(shown, super.push(shown)).filter((e) => e.type !== RESPONSE);
+  }
+
+  /** Keeps count of what the core holds back after `text` went in and `out` came out. */
+  #fed(text, out) {
+    let released = 0;
+    for (const e of out) if (e.type === RESPONSE) released += e.value.length;
+    this.#pending += text.length - released;
+    return out;
   }
 
   fresh() {

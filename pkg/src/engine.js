@@ -127,6 +127,15 @@ export class Engine {
     return out;
   }
 
+  /**
+   * Throws what any push would throw before the core does a thing: the stream has finished, or
+   * the core's instance was replaced since (a fast path that skips the core checks this).
+   */
+  ensureLive() {
+    this.#open();
+    return this.#core.__wbg_ptr;
+  }
+
   get finishReason() {
     return this.#finished ? this.#finishReason : this.#core.finishReason() ?? null;
   }

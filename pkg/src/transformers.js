@@ -6,6 +6,7 @@ import { Engine } from "./engine.js";
 import { checkEvent, eventType, eventValue, RESPONSE, toEvent } from "./events.js";
 import { ready } from "./stream_runtime.js";
 import { transformStreamOf } from "./streams.js";
+import { isHighSurrogate } from "./surrogates.js";
 
 /**
  * The key of a method that describes a transformer as a stage of the core's streaming engine
@@ -80,15 +81,26 @@ const LISTENERS = new WeakMap();
 /**
  * A transformer that is one stage of its own engine: push and finish are the engine's, a whole
  * output goes through the core's `transformOutput`. `config` is the checked engine config.
+ *
+ * Fast path: crossing into wasm costs more than a token-sized chunk's work. A stage the core
+ * names trigger characters for (think tags, citations) cannot change its state on a chunk
+ * without any of them while it holds nothing back, so such a chunk is answered here. Whether
+ * the stage holds nothing back is never guessed: it is read off what the engine released
+ * (subclasses say how). tests/js/fast_path.test.mjs checks it against the engine alone for
+ * any split.
  */
 export class StageTransformer extends OutputTransformer {
   #config;
   #engine;
+  #triggers;
+  #trigger;
 
   constructor(config) {
     super();
     this.#config = config;
     this.#engine = new Engine(null, [config]);
+    this.#triggers = core.stageTriggers(config);
+    this.#trigger = this.#triggers.length === 1 ? this.#triggers : null;
   }
 
   push(input) {
@@ -103,11 +115,26 @@ export class StageTransformer extends OutputTransformer {
     ready();
     return core.transformOutput(this.#config, output);
   }
+
+  /** Whether `chunk` (a string) can take the fast path: no trigger, no half surrogate pair at its end. */
+  quietChunk(chunk) {
+    if (chunk.length === 0 || isHighSurrogate(chunk.charCodeAt(chunk.length - 1))) return false;
+    if (this.#trigger !== null) return !chunk.includes(this.#trigger);
+    for (const c of this.#triggers) if (chunk.includes(c)) return false;
+    return true;
+  }
+
+  /** Before answering without the core: throws what the core would (finished, instance replaced). */
+  ensureLive() {
+    this.#engine.ensureLive();
+  }
 }
 
 export class ThinkTagOutputTransformer extends StageTransformer {
   #options;
   #own;
+  // The open block `{id, type}` while nothing is held back (the fast path), else null.
+  #quiet = null;
   #open = null;
   #responseId = null;
   #thinkingId = null;
@@ -145,10 +172,23 @@ export class ThinkTagOutputTransformer extends StageTransformer {
   }
 
   push(input) {
-    return this.#track(super.push(input));
+    const quiet = this.#quiet;
+    if (quiet !== null && typeof input === "string" && this.quietChunk(input)) {
+      this.ensureLive();
+      return [{ id: quiet.id, type: quiet.type, value: input, valueType: "text" }];
+    }
+    this.#quiet = null;
+    const out = this.#track(super.push(input));
+    // A chunk without triggers that came out whole as text of one block: nothing was held
+    // back before it or after it, and that block is open.
+    if (typeof input === "string" && out.length === 1 && out[0].value === input && (out[0].type === "thinking" || out[0].type === "response") && this.quietChunk(input)) {
+      this.#quiet = { id: out[0].id, type: out[0].type };
+    }
+    return out;
   }
 
   finish() {
+    this.#quiet = null;
     return this.#track(super.finish());
   }
 

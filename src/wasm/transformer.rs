@@ -1,12 +1,13 @@
 //! `TransformerCore`: any transformer built from a config, with events converted at the
 //! boundary; `normalizeConfig`, which checks a config and returns its canonical form;
-//! `stageConfig`, the engine config of one transformer's options; `transformOutput`, a
-//! transformer applied to a whole output.
+//! `stageConfig`, the engine config of one transformer's options; `stageTriggers`, what can
+//! change a quiet stage; `transformOutput`, a transformer applied to a whole output.
 
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
 use super::convert;
+use crate::cite::{CiteOptions, MarkerScanner};
 use crate::event::Event;
 use crate::transform::{
     think_tag_options, unique_prefix, OutputTransformer, OutputTransformerConfig,
@@ -49,6 +50,28 @@ pub fn stage_config(kind: &str, options: JsValue) -> Result<JsValue, JsValue> {
     let config = OutputTransformerConfig { kind, kwargs };
     config.build()?;
     Ok(convert::to_js(&config.to_value()))
+}
+
+/// The characters that can change a think-tag or citation stage while it holds nothing back:
+/// a chunk with none of them passes through such a stage as text of its open block (the JS
+/// face's fast path for short chunks; empty for other stages).
+#[wasm_bindgen(js_name = stageTriggers)]
+pub fn stage_triggers(config_value: JsValue) -> Result<String, JsValue> {
+    let config = config(config_value)?;
+    Ok(match config.kind {
+        TransformerKind::ThinkTag => {
+            ThinkTagOutputTransformer::new(think_tag_options(&config.kwargs)?)?
+                .splitter()
+                .trigger_chars()
+        }
+        TransformerKind::Citations => {
+            MarkerScanner::triggers(CiteOptions::from_map(&config.kwargs)?.marker_style)
+                .into_iter()
+                .map(char::from)
+                .collect()
+        }
+        _ => String::new(),
+    })
 }
 
 /// What the transformer `config` makes of a whole output.
