@@ -37,9 +37,7 @@ export class CitationParser extends StageTransformer {
       this.#deferred += input;
       return [{ id: null, type: RESPONSE, value: input, valueType: "text" }];
     }
-    const out = this.#flush();
-    for (const e of this.#fed(input, super.push(input))) out.push(e);
-    return out;
+    return this.#send(input);
   }
 
   finish() {
@@ -48,12 +46,30 @@ export class CitationParser extends StageTransformer {
     return out;
   }
 
-  /** Feeds the core the text the fast path showed: it comes back whole and is not shown again. */
   #flush() {
+    return this.#deferred === "" ? [] : this.#send("");
+  }
+
+  /**
+   * Feeds the core `text` after the text the fast path showed (in one step): the core releases
+   * that shown text first and whole (it holds no trigger and nothing was pending), and it is
+   * not shown again.
+   */
+  #send(text) {
     const shown = this.#deferred;
-    if (shown === "") return [];
     this.#deferred = "";
-    return this.#fed(shown, super.push(shown)).filter((e) => e.type !== RESPONSE);
+    const all = shown === "" ? text : shown + text;
+    const out = this.#fed(all, super.push(all));
+    let skip = shown.length;
+    for (let i = 0; skip > 0 && i < out.length; i++) {
+      const e = out[i];
+      if (e.type !== RESPONSE) continue;
+      const cut = Math.min(skip, e.value.length);
+      skip -= cut;
+      if (cut === e.value.length) out.splice(i--, 1);
+      else out[i] = { ...e, value: e.value.slice(cut) };
+    }
+    return out;
   }
 
   /** Keeps count of what the core holds back after `text` went in and `out` came out. */

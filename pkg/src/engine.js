@@ -11,6 +11,7 @@ const START = 2;
 const TEXT = 3;
 const END = 4;
 const EVENT = 5;
+const CITATION = 6;
 const HEADER = 3;
 const TYPES = [
   ["response_start", "response", "response_end"],
@@ -170,6 +171,10 @@ export class Engine {
         case EVENT:
           out.push(JSON.parse(text.slice(w[i + 1], w[i + 2])));
           i += 3;
+          break;
+        case CITATION:
+          out.push({ id: null, type: "citation", value: { sourceId: w[i + 1], marker: text.slice(w[i + 5], w[i + 6]), span: [w[i + 2], w[i + 3]], valid: w[i + 4] === 1 }, valueType: "json" });
+          i += 7;
           break;
         case START:
         case END:

@@ -92,15 +92,18 @@ const LISTENERS = new WeakMap();
 export class StageTransformer extends OutputTransformer {
   #config;
   #engine;
-  #triggers;
-  #trigger;
+  // The trigger characters: ASCII ones marked in a table, the others listed.
+  #ascii = new Uint8Array(128);
+  #wide = [];
 
   constructor(config) {
     super();
     this.#config = config;
     this.#engine = new Engine(null, [config]);
-    this.#triggers = core.stageTriggers(config);
-    this.#trigger = this.#triggers.length === 1 ? this.#triggers : null;
+    for (const c of core.stageTriggers(config)) {
+      if (c.length === 1 && c.charCodeAt(0) < 128) this.#ascii[c.charCodeAt(0)] = 1;
+      else this.#wide.push(c);
+    }
   }
 
   push(input) {
@@ -118,9 +121,14 @@ export class StageTransformer extends OutputTransformer {
 
   /** Whether `chunk` (a string) can take the fast path: no trigger, no half surrogate pair at its end. */
   quietChunk(chunk) {
-    if (chunk.length === 0 || isHighSurrogate(chunk.charCodeAt(chunk.length - 1))) return false;
-    if (this.#trigger !== null) return !chunk.includes(this.#trigger);
-    for (const c of this.#triggers) if (chunk.includes(c)) return false;
+    const n = chunk.length;
+    if (n === 0 || isHighSurrogate(chunk.charCodeAt(n - 1))) return false;
+    const ascii = this.#ascii;
+    for (let i = 0; i < n; i++) {
+      const c = chunk.charCodeAt(i);
+      if (c < 128 && ascii[c] === 1) return false;
+    }
+    for (const c of this.#wide) if (chunk.includes(c)) return false;
     return true;
   }
 
