@@ -3,7 +3,7 @@
 // of each toolchain (tests/bundlers/apps/) against the packed tarball, serves it, and drives it
 // in headless Chromium. Each row checks what a user sees: the core call and the streamed
 // citation on the page at load, the APA references after the button is pressed, and, in the
-// network log, the core wasm fetched at load and the CSL wasm only after the press (wasm files
+// network log, the core and streaming wasm fetched at load and the CSL wasm only after the press (wasm files
 // are told apart by their bytes, since bundlers rename them). The "no recipe" rows check that a
 // toolchain the package cannot serve unaided gets a NOT_INITIALIZED error saying what to do.
 //
@@ -178,6 +178,7 @@ async function drive(browser, url, c, wasmHashes) {
       if (got !== EXPECTED[id]) problems.push(`#${id}: ${JSON.stringify(got)}, expected ${JSON.stringify(EXPECTED[id])}`);
     }
     if (!seen.some((s) => s.which === "core")) problems.push("the core wasm was not fetched at load");
+    if (!seen.some((s) => s.which === "stream")) problems.push("the streaming wasm was not fetched at load");
     const early = seen.filter((s) => s.which === "csl");
     if (early.length) problems.push(`the CSL wasm was fetched before any reference was rendered (${early[0].url})`);
     if (problems.length) return problems;
@@ -287,11 +288,12 @@ mkdirSync(WORK, { recursive: true });
 const packed = JSON.parse(execFileSync("npm", ["pack", join(ROOT, "pkg"), "--pack-destination", WORK, "--json", "--loglevel=error"], { encoding: "utf8" }));
 const tarball = join(WORK, packed[0].filename);
 const files = new Set(packed[0].files.map((f) => f.path));
-for (const path of ["gen/citeflow_bg.wasm", "gen/csl/citeflow_csl_bg.wasm"]) {
+for (const path of ["gen/citeflow_bg.wasm", "gen/stream/citeflow_stream_bg.wasm", "gen/csl/citeflow_csl_bg.wasm"]) {
   if (!files.has(path)) throw new Error(`the packed package lacks ${path}: build it first (node scripts/build.mjs)`);
 }
 const wasmHashes = new Map([
   [sha(readFileSync(join(ROOT, "pkg", "gen", "citeflow_bg.wasm"))), "core"],
+  [sha(readFileSync(join(ROOT, "pkg", "gen", "stream", "citeflow_stream_bg.wasm"))), "stream"],
   [sha(readFileSync(join(ROOT, "pkg", "gen", "csl", "citeflow_csl_bg.wasm"))), "csl"],
 ]);
 

@@ -3,10 +3,12 @@
 // package's own (the entries import these files too).
 import { forceTrapForTests, instanceState, memory } from "../../pkg/src/runtime.js";
 import { cslInstanceState, forceCslTrapForTests } from "../../pkg/src/csl.js";
+import { forceStreamTrapForTests, memory as streamMemory, streamInstanceState } from "../../pkg/src/stream_runtime.js";
 
 export const internals = {
   instanceState,
   forceTrapForTests,
   memoryBytes: () => memory().buffer.byteLength,
   csl: () => ({ state: cslInstanceState, forceTrap: forceCslTrapForTests }),
+  stream: () => ({ state: streamInstanceState, forceTrap: forceStreamTrapForTests, memoryBytes: () => streamMemory().buffer.byteLength }),
 };
