@@ -3,7 +3,6 @@
 import { readFileSync } from "node:fs";
 import initWasm, { initSync } from "../gen/csl/citeflow_csl.js";
 import { attachCsl, isCslReady, setStyleReader } from "../src/csl.js";
-import { notFound } from "./explain.js";
 import { readWasm } from "./read-wasm.js";
 
 const FILE = "citeflow_csl_bg.wasm";
@@ -37,6 +36,8 @@ export { bundledStyleNames, loadStyle, renderReferences } from "../src/csl.js";
 export default async function init(input) {
   if (isCslReady()) return;
   if (input === undefined) {
+    // Loaded only here: an import less on the way to the first rendered list.
+    const { notFound } = await import("./explain.js");
     throw notFound(FILE, 'Pass it to init() of "citeflow/csl", or to setCslWasmUrl() of "citeflow" before the first renderReferences');
   }
   await initWasm({ module_or_path: input });

@@ -6,7 +6,6 @@
 // demand by `loadStyle` (a dynamic import, so bundlers emit one chunk per style) or, in Node and
 // Deno, read from disk on first use by the synchronous `renderReferences`.
 import * as csl from "../gen/csl/citeflow_csl.js";
-import { styleModules } from "../gen/styles/index.js";
 import { citeflowError, describe } from "./errors.js";
 import { guardInstance } from "./instance.js";
 
@@ -65,6 +64,8 @@ export async function loadStyle(name) {
     throw citeflowError("INVALID_ARGUMENT", `loadStyle: expected a bundled style name, got ${describe(name)}`);
   }
   const file = csl.bundledStyleFile(name);
+  // The index of style loaders is itself loaded on demand (Node and Deno read styles from disk).
+  const { styleModules } = await import("../gen/styles/index.js");
   if (file === undefined || !Object.hasOwn(styleModules, file)) {
     throw citeflowError("UNKNOWN_STYLE", `unknown citation style ${JSON.stringify(name)}; bundled styles: ${csl.bundledStyleNames().join(", ")}`);
   }
