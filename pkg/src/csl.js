@@ -46,10 +46,36 @@ function styleXml(file) {
   return xml;
 }
 
+/** One `Intl.Collator` per language, made when first sorted with. */
+const collators = new Map();
+
+/**
+ * The host's collation for the engine's sorting: the rank of each of `texts` in `Intl.Collator`
+ * order for `lang`, equal texts sharing a rank. Sort rules stay in the engine.
+ */
+function collate(lang, texts) {
+  let collator = collators.get(lang);
+  if (collator === undefined) {
+    try {
+      collator = new Intl.Collator(lang);
+    } catch {
+      collator = new Intl.Collator("en-US"); // a language tag Intl does not take
+    }
+    collators.set(lang, collator);
+  }
+  const order = texts.map((_, i) => i).sort((a, b) => collator.compare(texts[a], texts[b]));
+  const ranks = new Uint32Array(texts.length);
+  for (let k = 1, rank = 0; k < order.length; k++) {
+    if (collator.compare(texts[order[k - 1]], texts[order[k]]) !== 0) rank = k;
+    ranks[order[k]] = rank;
+  }
+  return ranks;
+}
+
 /** Renders the reference list of the cited sources (synchronous; the module is loaded). */
 export function renderReferences(sources, citations, options) {
   ready();
-  return csl.renderReferences(sources, citations, options, styleXml);
+  return csl.renderReferences(sources, citations, options, styleXml, collate);
 }
 
 export function bundledStyleNames() {

@@ -5,6 +5,7 @@ use wasm_bindgen::prelude::*;
 
 use super::convert;
 use super::errors::js_error;
+use crate::reference::engine::sort;
 use crate::reference::{self, RefFormat, RenderOptions, StyleSource};
 
 // Every value is read as JSON data and taken apart by hand, not through serde's derived
@@ -77,12 +78,15 @@ fn cited(value: JsValue) -> Result<Option<Vec<u32>>, JsValue> {
 
 /// `styles`: the package's loader of bundled styles, `(file) => xml | undefined` (pkg/src/csl.js),
 /// asked only for a style not parsed yet. This module carries no style XML itself.
+/// `collate`: the host's collation, `(lang, texts) => Uint32Array` of ranks (`Intl.Collator`,
+/// pkg/src/csl.js), asked once per sort with every text key.
 #[wasm_bindgen(js_name = renderReferences)]
 pub fn render_references(
     sources: JsValue,
     citations: JsValue,
     options: JsValue,
     styles: &js_sys::Function,
+    collate: &js_sys::Function,
 ) -> Result<JsValue, JsValue> {
     if !convert::is_array(&sources) {
         return Err(js_error(
@@ -101,12 +105,25 @@ pub fn render_references(
             .ok()
             .and_then(|xml| xml.as_string())
     };
-    Ok(convert::to_js(&reference::render_references_with(
-        &sources,
-        cited(citations)?.as_deref(),
-        &render,
-        &load,
-    )?))
+    let cited = cited(citations)?;
+    set_collator(collate.clone());
+    let refs = reference::render_references_with(&sources, cited.as_deref(), &render, &load);
+    sort::set_collator(None);
+    Ok(convert::to_js(&refs?))
+}
+
+/// Sorting asks the host's collation for the duration of one call (a collator that throws or
+/// answers something else leaves the texts in code point order).
+fn set_collator(collate: js_sys::Function) {
+    sort::set_collator(Some(Box::new(move |lang: &str, texts: &[String]| {
+        let texts: js_sys::Array = texts.iter().map(|t| JsValue::from_str(t)).collect();
+        let ranks = collate
+            .call2(&JsValue::NULL, &JsValue::from_str(lang), &texts)
+            .ok()?;
+        let ranks = ranks.dyn_into::<js_sys::Uint32Array>().ok()?;
+        // Read one by one: `to_vec` brings an assertion and its formatting along.
+        Some((0..ranks.length()).map(|i| ranks.get_index(i)).collect())
+    })));
 }
 
 /// The file of a bundled style (`gen/styles/<file>.js` in the package), for JS to load it:

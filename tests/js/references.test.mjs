@@ -45,6 +45,14 @@ test("bundled styles are files of the package, loaded on demand", async () => {
   assert.equal((await import("../../pkg/gen/styles/ieee.js")).default, source);
 });
 
+test("bibliographies sort by the host's collation (Intl.Collator)", () => {
+  const names = ["Zeller", "Łukasz", "Lewis", "Čapek", "Cole", "Oakes"];
+  const sources = names.map((family, i) => ({ id: `n${i}`, type: "book", title: `T${i}`, author: [{ family, given: "A" }], issued: { "date-parts": [[2000]] } }));
+  const order = csl.renderReferences(sources, null, { style: "apa" }).map((r) => r.entry.split(",")[0]);
+  // By code point, Ł and Č would follow Z.
+  assert.deepEqual(order, ["Čapek", "Cole", "Lewis", "Łukasz", "Oakes", "Zeller"]);
+});
+
 test("citations may be Citation objects from parseCitations; invalid and repeated ids are skipped", () => {
   const text = "Deep nets work [2]. Poe wrote it [1]. Again [2]. Unknown [7].";
   const refs = csl.renderReferences([poe, lecun], parseCitations(text, { sourceCount: 2 }), { style: "vancouver" });
