@@ -49,7 +49,10 @@ fn rank_texts(keys: &mut [&mut Vec<Option<Key>>], lang: &str) {
             _ => None,
         })
         .collect();
-    if texts.len() < 2 {
+    // Keys are folded to lowercase letters, digits and spaces: in ASCII, English collation and
+    // code point order agree, and asking the host costs a collator (several ms to make).
+    let english = lang.get(..2).is_some_and(|l| l.eq_ignore_ascii_case("en"));
+    if texts.len() < 2 || english && texts.iter().all(|t| t.is_ascii()) {
         return;
     }
     let ranks = COLLATOR.with(|c| {
@@ -266,6 +269,11 @@ mod tests {
         assert_eq!(order(&k), [2, 1, 0, 3]);
         assert_eq!(asked.borrow().len(), 1);
         assert_eq!(asked.borrow()[0].1, ["zeta", "čapek", "cole", "zeta"]);
+        // English keys in ASCII need no collator: code point order is collation order.
+        let mut k = keyed(&["zeta", "cole"]);
+        sort_keyed(&mut k, &[false], "en-US");
+        assert_eq!(order(&k), [1, 0]);
+        assert_eq!(asked.borrow().len(), 1);
         // A collator that cannot tell leaves code point order.
         set_collator(Some(Box::new(|_, _| None)));
         let mut k = keyed(&["zeta", "čapek", "cole"]);
