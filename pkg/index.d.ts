@@ -36,6 +36,7 @@ export type CiteflowErrorCode =
   | "NO_SOURCES"
   | "INVALID_SOURCE"
   | "UNKNOWN_STYLE"
+  | "STYLE_NOT_LOADED"
   | "INVALID_STYLE"
   | "INVALID_LOCALE"
   | "INVALID_JUDGE_SCORE"

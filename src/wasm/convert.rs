@@ -265,6 +265,7 @@ fn conversion_error(e: &dyn std::fmt::Display) -> JsValue {
     )
 }
 
+#[cfg_attr(feature = "wasm-csl-module", allow(dead_code))]
 /// A JS value as `T`. Every key is seen by serde, so `deny_unknown_fields` refuses misspelt
 /// options.
 pub fn from_js<T: DeserializeOwned>(value: JsValue, code: &str, what: &str) -> Result<T, JsValue> {

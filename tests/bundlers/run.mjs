@@ -58,7 +58,7 @@ const CASES = [
   { name: "vite8-build", label: "Vite 8 build, no config", app: "vite", drop: ["vite.config.js"], page: "index.html", build: [VITE8, "build"], serve: "dist" },
   { name: "vite8-dev", label: "Vite 8 dev, no config", app: "vite", drop: ["vite.config.js"], page: "index.html", serve: [VITE8, "--port", "PORT", "--strictPort", "--host", "127.0.0.1"] },
   { name: "webpack", label: "webpack 5, no config but entry/output", app: "webpack", page: "dist/index.html", build: [tool("webpack-cli", "bin", "cli.js")], serve: "dist" },
-  { name: "esbuild", label: "esbuild (file loader + init(url), setCslWasmUrl)", app: "esbuild", page: "dist/index.html", build: [ESBUILD, "main.js", "--bundle", "--loader:.wasm=file", "--outdir=dist"], serve: "dist" },
+  { name: "esbuild", label: "esbuild (file loader + init(url), setCslWasmUrl)", app: "esbuild", page: "dist/index.html", build: [ESBUILD, "main.js", "--bundle", "--loader:.wasm=file", "--outdir=dist"], serve: "dist", oneBundle: true },
   { name: "esbuild-plain", label: "esbuild, no recipe: clear error", app: "esbuild-plain", page: "dist/index.html", build: [ESBUILD, "main.js", "--bundle", "--outdir=dist", "--log-level=error"], serve: "dist", expectError: "--loader:.wasm=file" },
   { name: "esbuild-node", label: "esbuild for Node (bytes to init, setCslWasmUrl)", app: "esbuild-node", build: [ESBUILD, "main.js", "--bundle", "--platform=node", "--target=node20", "--format=esm", "--loader:.wasm=binary", "--outfile=dist/main.mjs", "--log-level=error"], node: "dist/main.mjs" },
   { name: "rollup", label: "Rollup (node-resolve + import-meta-assets)", app: "rollup", page: "dist/index.html", build: [ROLLUP, "-c", "--silent"], serve: "dist" },
@@ -153,6 +153,8 @@ async function drive(browser, url, c, wasmHashes) {
     bodies.push(res.body().then((body) => {
       const which = wasmHashes.get(sha(body));
       if (which) seen.push({ which, phase: phases.get(res.request()), url: res.url() });
+      // The bundled APA style (a file of its own, loaded on demand) by a text only it holds.
+      if (body.includes(APA_STYLE_MARK)) seen.push({ which: "apa-style", phase: phases.get(res.request()), url: res.url() });
     }, () => {}));
   });
   const text = (id) => page.evaluate((i) => document.getElementById(i)?.textContent ?? "", id);
@@ -192,6 +194,9 @@ async function drive(browser, url, c, wasmHashes) {
     if (VERBOSE) for (const s of seen) console.log(`     [${c.name}] ${s.which} wasm fetched at ${s.phase}: ${s.url}`);
     const csl = seen.filter((s) => s.which === "csl");
     if (csl.length !== 1 || csl[0].phase !== "render") problems.push(`the CSL wasm should be fetched once, after the press; seen ${JSON.stringify(csl)}`);
+    // A bundler that splits chunks ships the style as its own, fetched when first rendered with.
+    const style = seen.filter((s) => s.which === "apa-style");
+    if (!c.oneBundle && !(style.length === 1 && style[0].phase === "render")) problems.push(`the APA style should be fetched once, after the press; seen ${JSON.stringify(style)}`);
     return problems;
   } catch (e) {
     problems.push(`${e.message.split("\n")[0]} (page: ${JSON.stringify(await text("error").catch(() => ""))})`);
@@ -201,6 +206,8 @@ async function drive(browser, url, c, wasmHashes) {
     await context.close();
   }
 }
+
+const APA_STYLE_MARK = "<id>http://www.zotero.org/styles/apa</id>";
 
 /** Next.js: the server's own HTML (no browser) carries what citeflow computed on the server. */
 async function serverRendered(url) {

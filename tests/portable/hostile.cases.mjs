@@ -377,6 +377,12 @@ export const hostileCases = {
     }
     const many = Array.from({ length: 1001 }, (_, i) => item({ id: `i${i}`, title: `Work ${i}` }));
     await assert.rejects(lib.renderReferences(many, null, { style: "apa-7" }), (e) => e.code === "TOO_MANY_SOURCES");
+    // citeflow/csl's loadStyle (the bundled styles are files loaded on demand).
+    for (const make of Object.values(hostileValues)) {
+      await csl.loadStyle(make()).then(() => {}, (e) => assert.ok(e.name === "CiteflowError" && typeof e.code === "string", String(e)));
+    }
+    await assert.rejects(csl.loadStyle("apa-99"), (e) => e.code === "UNKNOWN_STYLE");
+    await csl.loadStyle("vancouver");
     assert.equal(csl.state().replacements, before, "no CSL instance was replaced");
     assert.throws(() => csl.forceTrap(), (e) => e instanceof WebAssembly.RuntimeError);
     assert.equal((await lib.renderReferences([item()], null, { style: "apa-7" })).length, 1, "CSL works after a trap");
