@@ -2,7 +2,7 @@
 // OpenAI delta decoding → think tags → citation markers. citeflow against the JS pipeline a
 // user would assemble for the same job: eventsource-parser + JSON.parse + the AI SDK's
 // reasoning middleware (its transform, called directly) + a regex marker scan. Same bytes,
-// same 1 KB network chunks, same process.
+// same network chunks (1 KB and 128 B), same process.
 import { createParser } from "eventsource-parser";
 import { CitationParser, ProviderBodyDecoder, ThinkTagOutputTransformer } from "citeflow";
 import { rng } from "../tests/js/helpers.mjs";
@@ -12,7 +12,7 @@ import { time } from "./timing.mjs";
 const WORDS = "the study found that rates rose in most regions while costs fell over the decade".split(" ");
 
 /** An OpenAI-style SSE body: one token (a word and a space, or a marker) per event. */
-function body() {
+function body(chunkBytes) {
   const random = rng(5);
   const tokens = ["<think>"];
   for (let i = 0; i < 3000; i++) tokens.push(WORDS[Math.floor(random() * WORDS.length)] + " ");
@@ -25,13 +25,19 @@ function body() {
   events.push(`data: ${JSON.stringify({ id: "c1", object: "chat.completion.chunk", choices: [{ index: 0, delta: {}, finish_reason: "stop" }] })}\n\n`, "data: [DONE]\n\n");
   const bytes = new TextEncoder().encode(events.join(""));
   const chunks = [];
-  for (let i = 0; i < bytes.length; i += 1024) chunks.push(bytes.slice(i, i + 1024));
+  for (let i = 0; i < bytes.length; i += chunkBytes) chunks.push(bytes.slice(i, i + chunkBytes));
   return { chunks, tokens: tokens.length };
 }
 
 
 export async function run({ runs = 5 } = {}) {
-  const { chunks, tokens } = body();
+  const rows = [];
+  for (const chunkBytes of [1024, 128]) rows.push(await measure(chunkBytes, runs));
+  return { name: "pipeline", rows };
+}
+
+async function measure(chunkBytes, runs) {
+  const { chunks, tokens } = body(chunkBytes);
   let oursCites = 0;
   // One decoder running the transformers in the same engine (what invoker streams do).
   const ours = () => {
@@ -79,11 +85,13 @@ export async function run({ runs = 5 } = {}) {
   const a = await time(ours, runs);
   const b = await time(theirs, runs);
   if (oursCites !== theirsCites) throw new Error(`citation counts differ: citeflow ${oursCites}, peer ${theirsCites}`);
-  return { name: "pipeline", tokens, citeflowNsPerToken: (a * 1e6) / tokens, peerNsPerToken: (b * 1e6) / tokens, ratio: b / a };
+  return { chunkBytes, tokens, citeflowNsPerToken: (a * 1e6) / tokens, peerNsPerToken: (b * 1e6) / tokens, ratio: b / a };
 }
 
-export function print(r) {
-  console.log(`SSE bytes → events → think tags → citations, ${r.tokens} tokens: citeflow ${r.citeflowNsPerToken.toFixed(0)} ns/token, eventsource-parser + AI SDK middleware + regex ${r.peerNsPerToken.toFixed(0)} ns/token (ratio ${r.ratio.toFixed(2)} = peer time / citeflow time)`);
+export function print({ rows }) {
+  for (const r of rows) {
+    console.log(`SSE bytes → events → think tags → citations, ${r.tokens} tokens in ${r.chunkBytes} B chunks: citeflow ${r.citeflowNsPerToken.toFixed(0)} ns/token, eventsource-parser + AI SDK middleware + regex ${r.peerNsPerToken.toFixed(0)} ns/token (ratio ${r.ratio.toFixed(2)} = peer time / citeflow time)`);
+  }
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) print(await run());

@@ -1,6 +1,14 @@
 // Types of "citeflow/csl": reference lists rendered by citeflow's own CSL 1.0.2 engine.
 
-/** Initialises the CSL module. Required once in browsers; a no-op in Node, Deno and Workers. */
+/**
+ * Initialises the CSL module. Required once in browsers; a no-op in Node, Deno and Workers.
+ *
+ * The bundled styles are not part of the module: each is a small file of the package, loaded on
+ * demand. In Node and Deno the synchronous `renderReferences` reads it on first use; elsewhere
+ * (browsers, Workers, bundles) `await loadStyle(name)` once before rendering with that name, or use
+ * the async `renderReferences` of "citeflow", which does it for you. A style given as XML needs
+ * nothing loaded.
+ */
 export default function init(input?: RequestInfo | URL | Response | BufferSource | WebAssembly.Module): Promise<void>;
 export { init };
 
@@ -51,3 +59,11 @@ export interface RenderOptions {
  */
 export function renderReferences(sources: SourceInput[], citations?: ({ sourceId: number } | number)[] | null, options?: RenderOptions): Reference[];
 export function bundledStyleNames(): BundledStyle[];
+/**
+ * Loads a bundled style (default "apa-7") for the synchronous `renderReferences`: a dynamic import
+ * of its file, which every bundler emits as its own small chunk. Resolves once it is loaded (at
+ * once if it was); rejects with UNKNOWN_STYLE for a name that is not bundled, STYLE_NOT_LOADED if
+ * the file could not be loaded. Rendering with a bundled name that is not loaded (and cannot be
+ * read from disk) throws STYLE_NOT_LOADED.
+ */
+export function loadStyle(name?: BundledStyle): Promise<void>;

@@ -1,14 +1,19 @@
 // Public types of the citeflow package. Every runtime entry (node, deno, workerd, browser)
 // exports exactly this surface.
 
+/** Where a wasm module comes from when the package cannot find it by itself. */
+export type WasmSource = RequestInfo | URL | Response | BufferSource | WebAssembly.Module;
+
 /**
- * Initialises the wasm module. Required once in browsers. In Node, Deno and Workers the module
- * is ready at import (this does nothing), unless a bundler moved the .wasm away from the
- * package: then pass its bytes or URL here (see "Using a bundler" in the README).
+ * Initialises the package's two wasm modules: the core (`input`, citeflow_bg.wasm) and the
+ * streaming module (`streamInput`, citeflow_stream_bg.wasm, which "citeflow/stream" loads
+ * alone). Required once in browsers. In Node, Deno and Workers the modules are ready at import
+ * (this does nothing), unless a bundler moved the .wasm files away from the package: then pass
+ * their bytes or URLs here (see "Using a bundler" in the README).
  */
-export default function init(input?: RequestInfo | URL | Response | BufferSource | WebAssembly.Module): Promise<void>;
+export default function init(input?: WasmSource, streamInput?: WasmSource): Promise<void>;
 export { init };
-/** Whether the wasm module is initialised (always true in Node, Deno and Workers). */
+/** Whether both wasm modules are initialised (always true in Node, Deno and Workers). */
 export function isReady(): boolean;
 
 /** Every error citeflow throws: `name` is "CiteflowError", `code` is stable. */
@@ -31,6 +36,7 @@ export type CiteflowErrorCode =
   | "NO_SOURCES"
   | "INVALID_SOURCE"
   | "UNKNOWN_STYLE"
+  | "STYLE_NOT_LOADED"
   | "INVALID_STYLE"
   | "INVALID_LOCALE"
   | "INVALID_JUDGE_SCORE"

@@ -8,6 +8,7 @@ import { fileURLToPath } from "node:url";
 import { join } from "node:path";
 import { parse } from "smol-toml";
 import { patchGlue } from "./glue.mjs";
+import { writeStyleModules } from "./styles.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const manifest = parse(readFileSync(join(root, "wasm-pack.toml"), "utf8"));
@@ -49,5 +50,10 @@ for (const [name, mod] of Object.entries(manifest.modules)) {
     console.error(`error: module ${name} is ${gzip} B gzip, over its budget of ${mod["max-gzip-bytes"]} B (wasm-pack.toml)`);
     process.exit(1);
   }
+}
+// The CSL module's bundled styles ship beside it as small JS modules (scripts/styles.mjs).
+if (!only.length || only.includes("csl")) {
+  const files = writeStyleModules(root);
+  console.log(`csl: ${files.length} bundled styles written to pkg/gen/styles/`);
 }
 writeFileSync(sizesFile, JSON.stringify(sizes, null, 2) + "\n");

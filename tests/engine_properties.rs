@@ -130,6 +130,16 @@ fn decode(enc: &ops::Encoder, ids: &mut Vec<Option<String>>) -> Vec<Event> {
                 out.push(serde_json::from_str(&slice(w[i + 1], w[i + 2])).unwrap());
                 i += 3;
             }
+            ops::CITATION => {
+                let value = json!({
+                    "sourceId": w[i + 1],
+                    "marker": slice(w[i + 5], w[i + 6]),
+                    "span": [w[i + 2], w[i + 3]],
+                    "valid": w[i + 4] == 1,
+                });
+                out.push(Event::json("citation", None, value));
+                i += 7;
+            }
             other => panic!("unknown op {other}"),
         }
     }

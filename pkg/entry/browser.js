@@ -3,10 +3,11 @@
 import initWasm from "../gen/citeflow.js";
 import { setCslLoader } from "../src/references.js";
 import { attach, isReady } from "../src/runtime.js";
-import { fetchedOrExplained, noModuleUrl } from "./explain.js";
+import { instantiated } from "./explain.js";
+import initStream from "./stream-browser.js";
 
 const FILE = "citeflow_bg.wasm";
-const HOW = 'Give init() its URL: import wasmUrl from "citeflow/citeflow_bg.wasm" as a file (esbuild: --loader:.wasm=file), then await init(wasmUrl)';
+const HOW = 'Give init() its URL: import wasmUrl from "citeflow/citeflow_bg.wasm" (and streamWasmUrl from "citeflow/citeflow_stream_bg.wasm") as files (esbuild: --loader:.wasm=file), then await init(wasmUrl, streamWasmUrl)';
 
 setCslLoader((source) => import("./csl-browser.js").then(async (m) => {
   await m.default(source);
@@ -16,13 +17,12 @@ setCslLoader((source) => import("./csl-browser.js").then(async (m) => {
 export * from "../src/api.js";
 export { setCslWasmUrl } from "../src/references.js";
 
-export default async function init(input) {
-  if (isReady()) return;
-  if (input !== undefined) {
-    attach(await initWasm({ module_or_path: input }));
-    return;
-  }
-  if (typeof import.meta.url !== "string") throw noModuleUrl(FILE, HOW);
-  attach(await fetchedOrExplained(() => initWasm(), FILE, HOW));
+/** Loads both modules: the core (`input`: a URL, Response, bytes or Module) and the streaming one (`streamInput`). */
+export default async function init(input, streamInput) {
+  await Promise.all([initCore(input), initStream(streamInput)]);
+}
+
+async function initCore(input) {
+  if (!isReady()) attach(await instantiated(initWasm, input, FILE, HOW));
 }
 export { init };

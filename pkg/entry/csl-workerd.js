@@ -6,6 +6,6 @@ import { attachCsl } from "../src/csl.js";
 initSync({ module: wasmModule });
 attachCsl();
 
-export { bundledStyleNames, renderReferences } from "../src/csl.js";
+export { bundledStyleNames, loadStyle, renderReferences } from "../src/csl.js";
 export default async function init() {}
 export { init };

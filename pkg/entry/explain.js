@@ -39,3 +39,13 @@ export async function fetchedOrExplained(instantiate, file, how) {
     throw citeflowError("NOT_INITIALIZED", `citeflow could not initialise: ${why}; ${GUIDE}`, e);
   }
 }
+
+/**
+ * A module's exports, instantiated by its glue's `initWasm` from `input` (a URL, Response,
+ * bytes or Module) or, without one, from its default URL beside the package's code.
+ */
+export async function instantiated(initWasm, input, file, how) {
+  if (input !== undefined) return initWasm({ module_or_path: input });
+  if (typeof import.meta.url !== "string") throw noModuleUrl(file, how);
+  return fetchedOrExplained(() => initWasm(), file, how);
+}

@@ -6,6 +6,7 @@ import { setCslLoader } from "../src/references.js";
 import { attach, isReady } from "../src/runtime.js";
 import { notFound } from "./explain.js";
 import { readWasm } from "./read-wasm.js";
+import initStream from "./stream-node.js";
 
 const FILE = "citeflow_bg.wasm";
 
@@ -21,13 +22,15 @@ export * from "../src/api.js";
 export { setCslWasmUrl } from "../src/references.js";
 
 /**
- * Nothing to do where the module was read at import (Node and Deno with the package as
- * installed); kept so code runs unchanged everywhere. Otherwise pass the module: its bytes, a
- * fetchable URL or a compiled `WebAssembly.Module`.
+ * Nothing to do where the modules were read at import (Node and Deno with the package as
+ * installed); kept so code runs unchanged everywhere. Otherwise pass the modules: their bytes, a
+ * fetchable URL or a compiled `WebAssembly.Module` (the core's, then the streaming module's).
  */
-export default async function init(input) {
-  if (isReady()) return;
-  if (input === undefined) throw notFound(FILE, `Pass it to init(): import init from "citeflow"; await init(bytesOfTheWasmFile)`);
-  attach(await initWasm({ module_or_path: input }));
+export default async function init(input, streamInput) {
+  if (!isReady()) {
+    if (input === undefined) throw notFound(FILE, `Pass it to init(): import init from "citeflow"; await init(bytesOfTheWasmFile, bytesOfTheStreamWasmFile)`);
+    attach(await initWasm({ module_or_path: input }));
+  }
+  await initStream(streamInput);
 }
 export { init };

@@ -3,6 +3,7 @@ import wasmModule from "../gen/citeflow_bg.wasm";
 import { initSync } from "../gen/citeflow.js";
 import { setCslLoader } from "../src/references.js";
 import { attach } from "../src/runtime.js";
+import "./stream-workerd.js";
 
 attach(initSync({ module: wasmModule }));
 

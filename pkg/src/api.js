@@ -1,19 +1,17 @@
 // Everything the package exports, whatever the runtime.
-export {
-  EventFilterOutputTransformer,
-  IdentityOutputTransformer,
-  JSONOutputTransformer,
-  OutputTransformer,
-  OutputTransformerChain,
-  OutputTransformerConfig,
-  ThinkTagOutputTransformer,
-  ValidationOutputTransformer,
-} from "./transformers.js";
-export { isReady } from "./runtime.js";
-export { CitationParser, checkPolicy, citationGrammar, deduplicateAdjacentCites, parseCitations, splitSentences } from "./citations.js";
+import { isReady as isCoreReady } from "./runtime.js";
+import { isStreamReady } from "./stream_runtime.js";
+
+export * from "./stream_api.js";
+
+/** Whether "citeflow" can be used: both of its wasm modules are there. */
+export function isReady() {
+  return isCoreReady() && isStreamReady();
+}
+
+export { checkPolicy, citationGrammar, deduplicateAdjacentCites, parseCitations, splitSentences } from "./citations.js";
 export { bundledStyleNames, renderReferences } from "./references.js";
 export { Citeformer, GenerationResult, StreamingResult, lexicalJudge, renderCitedHtml } from "./citeformer.js";
-export { ProviderBodyDecoder, ProviderStreamDecoder, SSEDecoder, decodeProviderStream } from "./sse.js";
 export { DMQuestion, buildDMInvoker, buildEMInvoker, buildLMInvoker } from "./invoker.js";
 export {
   ContextConfig,

@@ -1,11 +1,21 @@
 // The CSL module's API (entry "citeflow/csl"): styled reference lists with citeflow's own CSL engine.
 // Its instance is guarded like the core's (see instance.js).
+//
+// Styles are data: the wasm module carries no style. Each bundled style is a small JS module of
+// the package (gen/styles/<file>.js, written by scripts/build.mjs from src/csl/styles/), loaded on
+// demand by `loadStyle` (a dynamic import, so bundlers emit one chunk per style) or, in Node and
+// Deno, read from disk on first use by the synchronous `renderReferences`.
 import * as csl from "../gen/csl/citeflow_csl.js";
-import { citeflowError } from "./errors.js";
+import { citeflowError, describe } from "./errors.js";
 import { guardInstance } from "./instance.js";
 
 let attached = false;
 const instance = guardInstance(csl, "citeflow/csl", () => {});
+
+/** The XML of each bundled style file loaded so far. */
+const styles = new Map();
+/** Where the runtime can read a style file synchronously (Node, Deno): `(file) => xml | null`. */
+let readStyleSync = null;
 
 export function attachCsl() {
   attached = true;
@@ -15,21 +25,84 @@ export function isCslReady() {
   return attached;
 }
 
+/** Set by entry/csl-node.js. */
+export function setStyleReader(read) {
+  readStyleSync = read;
+}
+
 function ready() {
   if (!attached) {
     throw citeflowError("NOT_INITIALIZED", 'citeflow/csl is not initialised: in a browser, `import initCsl from "citeflow/csl"` and `await initCsl()` first (or use the async renderReferences of "citeflow")');
   }
 }
 
+/** What the wasm module asks for when it needs a bundled style it has not parsed yet. */
+function styleXml(file) {
+  let xml = styles.get(file);
+  if (xml === undefined && readStyleSync !== null) {
+    xml = readStyleSync(file) ?? undefined;
+    if (xml !== undefined) styles.set(file, xml);
+  }
+  return xml;
+}
+
+/** One `Intl.Collator` per language, made when first sorted with. */
+const collators = new Map();
+
+/**
+ * The host's collation for the engine's sorting: the rank of each of `texts` in `Intl.Collator`
+ * order for `lang`, equal texts sharing a rank. Sort rules stay in the engine.
+ */
+function collate(lang, texts) {
+  let collator = collators.get(lang);
+  if (collator === undefined) {
+    try {
+      collator = new Intl.Collator(lang);
+    } catch {
+      collator = new Intl.Collator("en-US"); // a language tag Intl does not take
+    }
+    collators.set(lang, collator);
+  }
+  const order = texts.map((_, i) => i).sort((a, b) => collator.compare(texts[a], texts[b]));
+  const ranks = new Uint32Array(texts.length);
+  for (let k = 1, rank = 0; k < order.length; k++) {
+    if (collator.compare(texts[order[k - 1]], texts[order[k]]) !== 0) rank = k;
+    ranks[order[k]] = rank;
+  }
+  return ranks;
+}
+
 /** Renders the reference list of the cited sources (synchronous; the module is loaded). */
 export function renderReferences(sources, citations, options) {
   ready();
-  return csl.renderReferences(sources, citations, options);
+  return csl.renderReferences(sources, citations, options, styleXml, collate);
 }
 
 export function bundledStyleNames() {
   ready();
   return csl.bundledStyleNames();
+}
+
+/** Loads a bundled style (default: the default style) for the synchronous renderReferences. */
+export async function loadStyle(name) {
+  ready();
+  if (name !== undefined && typeof name !== "string") {
+    throw citeflowError("INVALID_ARGUMENT", `loadStyle: expected a bundled style name, got ${describe(name)}`);
+  }
+  const file = csl.bundledStyleFile(name);
+  // The index of style loaders is itself loaded on demand (Node and Deno read styles from disk).
+  const { styleModules } = await import("../gen/styles/index.js");
+  if (file === undefined || !Object.hasOwn(styleModules, file)) {
+    throw citeflowError("UNKNOWN_STYLE", `unknown citation style ${JSON.stringify(name)}; bundled styles: ${csl.bundledStyleNames().join(", ")}`);
+  }
+  if (styles.has(file)) return;
+  let xml;
+  try {
+    xml = (await styleModules[file]()).default;
+  } catch (e) {
+    throw citeflowError("STYLE_NOT_LOADED", `the bundled style ${JSON.stringify(name)} could not be loaded (gen/styles/${file}.js of the package): ${e?.message ?? e}`, e);
+  }
+  styles.set(file, xml);
 }
 
 /** For tests and diagnostics: how many times the CSL instance was replaced. */

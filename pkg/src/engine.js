@@ -1,22 +1,27 @@
 // The streaming engine of the core (provider SSE bytes → transformers → citations in one
 // machine, one trip into wasm per chunk), and the decoding of what each step returns: words
 // and one string, turned into event objects in a single pass (src/engine/ops.rs).
-import * as core from "../gen/citeflow.js";
+import * as core from "../gen/stream/citeflow_stream.js";
 import { citeflowError } from "./errors.js";
-import { memory, ready } from "./runtime.js";
+import { memory, ready } from "./stream_runtime.js";
+import { isHighSurrogate } from "./surrogates.js";
 
 const ID = 1;
 const START = 2;
 const TEXT = 3;
 const END = 4;
 const EVENT = 5;
+const CITATION = 6;
 const HEADER = 3;
 const TYPES = [
   ["response_start", "response", "response_end"],
   ["thinking_start", "thinking", "thinking_end"],
 ];
-// From this length on, TextEncoder.encodeInto beats wasm-bindgen's per-character copy.
+// From this length on, TextEncoder.encodeInto beats a copy loop.
 const ENCODE_INTO_MIN = 128;
+// Up to this many bytes, a step's text is read by a loop (while ASCII) rather than by
+// TextDecoder, whose fixed cost dominates token-sized steps.
+const SHORT_TEXT = 16;
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
@@ -24,6 +29,13 @@ export class Engine {
   #core;
   #ids = [null];
   #u32 = null;
+  #u8 = null;
+  #input = 0;
+  #inputSize = 0;
+  // A chunk's trailing first half of a surrogate pair, and its id: it waits for the second
+  // half, so that the core always sees whole characters.
+  #lead = "";
+  #leadId = null;
   // Set at finish(), when the core's memory is released (not left to garbage collection).
   #finishReason;
   #finished = false;
@@ -37,30 +49,77 @@ export class Engine {
   /** Response body bytes (a Uint8Array). */
   pushBytes(bytes) {
     this.#open();
-    const ptr = this.#core.inputBuffer(bytes.length);
-    new Uint8Array(memory().buffer, ptr, bytes.length).set(bytes);
+    if (this.#lead !== "") return this.#flushLead(() => this.pushBytes(bytes));
+    const at = this.#inputOf(bytes.length);
+    this.#memory().set(bytes, at);
     return this.#decode(this.#core.pushBytes(bytes.length));
   }
 
   /** A chunk of answer text, as a `response` event with this id. */
-  pushText(text, id = null) {
+  pushText(chunk, id = null) {
     this.#open();
-    if (text.length < ENCODE_INTO_MIN) return this.#decode(this.#core.pushText(text, id ?? undefined));
+    let text = this.#lead === "" ? chunk : this.#lead + chunk;
+    this.#lead = "";
+    if (isHighSurrogate(text.charCodeAt(text.length - 1))) {
+      this.#lead = text.slice(-1);
+      this.#leadId = id;
+      text = text.slice(0, -1);
+    }
+    if (text.length === 0 && this.#lead !== "") return [];
+    return this.#decode(this.#core.pushUtf8(this.#write(text), id ?? undefined));
+  }
+
+  /**
+   * Writes `text` as UTF-8 into the core's input buffer; returns the byte count. Short ASCII
+   * text is copied by a loop, the rest by the native encoder (neither allocates in wasm).
+   */
+  #write(text) {
     const max = text.length * 3;
-    const ptr = this.#core.inputBuffer(max);
-    const { written } = encoder.encodeInto(text, new Uint8Array(memory().buffer, ptr, max));
-    return this.#decode(this.#core.pushUtf8(written, id ?? undefined));
+    const at = this.#inputOf(max);
+    const u8 = this.#memory();
+    let i = 0;
+    if (text.length < ENCODE_INTO_MIN) {
+      for (; i < text.length; i++) {
+        const c = text.charCodeAt(i);
+        if (c > 0x7f) break;
+        u8[at + i] = c;
+      }
+      if (i === text.length) return i;
+    }
+    return i + encoder.encodeInto(i === 0 ? text : text.slice(i), u8.subarray(at + i, at + max)).written;
+  }
+
+  /** The address of the core's input buffer, grown to at least `size` bytes. */
+  #inputOf(size) {
+    // The buffer only moves when it grows (wasm memory growing keeps addresses).
+    if (size > this.#inputSize) {
+      this.#input = this.#core.inputBuffer(size);
+      this.#inputSize = size;
+    }
+    return this.#input;
+  }
+
+  /** Bytes of wasm memory; a new view once the memory grew (which detaches the old one). */
+  #memory() {
+    if (this.#u8 === null || this.#u8.length === 0) {
+      const buffer = memory().buffer;
+      this.#u8 = new Uint8Array(buffer);
+      this.#u32 = new Uint32Array(buffer);
+    }
+    return this.#u8;
   }
 
   /** Any event object. */
   pushEvent(event) {
     this.#open();
+    if (this.#lead !== "") return this.#flushLead(() => this.pushEvent(event));
     return this.#decode(this.#core.pushEvent(event));
   }
 
   /** Ends the stream and releases the engine's wasm memory at once. */
   finish() {
     this.#open();
+    if (this.#lead !== "") return this.#flushLead(() => this.finish());
     const out = this.#decode(this.#core.finish());
     this.#finishReason = this.#core.finishReason() ?? null;
     this.#finished = true;
@@ -69,8 +128,26 @@ export class Engine {
     return out;
   }
 
+  /**
+   * Throws what any push would throw before the core does a thing: the stream has finished, or
+   * the core's instance was replaced since (a fast path that skips the core checks this).
+   */
+  ensureLive() {
+    this.#open();
+    return this.#core.__wbg_ptr;
+  }
+
   get finishReason() {
     return this.#finished ? this.#finishReason : this.#core.finishReason() ?? null;
+  }
+
+  /** Sends the held half on its own (as U+FFFD, what TextEncoder makes of it), then `next()`. */
+  #flushLead(next) {
+    const lead = this.#lead;
+    this.#lead = "";
+    const out = this.#decode(this.#core.pushText(lead, this.#leadId ?? undefined));
+    for (const e of next()) out.push(e);
+    return out;
   }
 
   #open() {
@@ -78,12 +155,11 @@ export class Engine {
   }
 
   #decode(ptr) {
-    const buffer = memory().buffer;
-    if (this.#u32 === null || this.#u32.buffer !== buffer) this.#u32 = new Uint32Array(buffer);
+    const u8 = this.#memory();
     const w = this.#u32;
     const at = ptr >>> 2;
     const end = at + w[at];
-    const text = w[at + 2] === 0 ? "" : decoder.decode(new Uint8Array(buffer, w[at + 1], w[at + 2]));
+    const text = w[at + 2] === 0 ? "" : textAt(u8, w[at + 1], w[at + 2]);
     const ids = this.#ids;
     const out = [];
     for (let i = at + HEADER; i < end; ) {
@@ -95,6 +171,10 @@ export class Engine {
         case EVENT:
           out.push(JSON.parse(text.slice(w[i + 1], w[i + 2])));
           i += 3;
+          break;
+        case CITATION:
+          out.push({ id: null, type: "citation", value: { sourceId: w[i + 1], marker: text.slice(w[i + 5], w[i + 6]), span: [w[i + 2], w[i + 3]], valid: w[i + 4] === 1 }, valueType: "json" });
+          i += 7;
           break;
         case START:
         case END:
@@ -111,4 +191,16 @@ export class Engine {
     }
     return out;
   }
+}
+
+/** The UTF-8 text of `n` bytes at `at`. */
+function textAt(u8, at, n) {
+  if (n > SHORT_TEXT) return decoder.decode(u8.subarray(at, at + n));
+  let s = "";
+  for (let i = at; i < at + n; i++) {
+    const b = u8[i];
+    if (b >= 0x80) return decoder.decode(u8.subarray(at, at + n));
+    s += String.fromCharCode(b);
+  }
+  return s;
 }

@@ -47,9 +47,22 @@ export function loadCsl() {
   return loaded;
 }
 
-/** Renders the reference list of the cited sources; loads citeflow/csl on first use. */
+/** The bundled style `options` name (undefined: the default), or null for none (XML, or not a name). */
+function bundledStyleOf(csl, options) {
+  try {
+    const style = options === undefined || options === null ? undefined : options.style;
+    if (style === undefined) return undefined;
+    return typeof style === "string" && csl.bundledStyleNames().includes(style) ? style : null;
+  } catch {
+    return null; // a throwing getter: renderReferences reports it
+  }
+}
+
+/** Renders the reference list of the cited sources; loads citeflow/csl (and the style) on first use. */
 export async function renderReferences(sources, citations, options) {
   const csl = await loadCsl();
+  const style = bundledStyleOf(csl, options);
+  if (style !== null) await csl.loadStyle(style);
   return csl.renderReferences(sources, citations, options);
 }
 

@@ -1,8 +1,8 @@
 // Server-sent events from network bytes: the decoder providers' streams go through.
-import * as core from "../gen/citeflow.js";
+import * as core from "../gen/stream/citeflow_stream.js";
 import { Engine } from "./engine.js";
 import { citeflowError, describe, isInstance, knownFields, list, prop } from "./errors.js";
-import { ready } from "./runtime.js";
+import { ready } from "./stream_runtime.js";
 import { transformStreamOf } from "./streams.js";
 import { OutputTransformer, stagesOf } from "./transformers.js";
 import { holdHalfPair } from "./surrogates.js";

@@ -2,7 +2,7 @@
 // network or by whoever split the text): the first half waits for the next chunk, so that
 // what is matched or encoded is always a whole character.
 
-const isHighSurrogate = (unit) => unit >= 0xd800 && unit <= 0xdbff;
+export const isHighSurrogate = (unit) => unit >= 0xd800 && unit <= 0xdbff;
 
 /** `held + chunk`, split into the text that can go on now and a trailing first half to hold ("" if none). */
 export function holdHalfPair(held, chunk) {

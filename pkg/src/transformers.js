@@ -1,12 +1,12 @@
 // The output transformers, as JS classes over the wasm core. The core decides; this layer
 // only moves values across the boundary in the cheapest way for each transformer.
-import * as core from "../gen/citeflow.js";
+import * as core from "../gen/stream/citeflow_stream.js";
 import { citeflowError, describe, isInstance, knownFields, list, noMoreArguments } from "./errors.js";
 import { Engine } from "./engine.js";
 import { checkEvent, eventType, eventValue, RESPONSE, toEvent } from "./events.js";
-import { memory, ready } from "./runtime.js";
+import { ready } from "./stream_runtime.js";
 import { transformStreamOf } from "./streams.js";
-import { holdHalfPair } from "./surrogates.js";
+import { isHighSurrogate } from "./surrogates.js";
 
 /**
  * The key of a method that describes a transformer as a stage of the core's streaming engine
@@ -78,39 +78,82 @@ export class OutputTransformer {
 // Each transformer's onEvent listener (a WeakMap, so subclasses written in JS need no field).
 const LISTENERS = new WeakMap();
 
-// ThinkTagCore op codes: bit 0 is the block (response, thinking), the rest the action.
-const OP_TYPES = ["response_start", "thinking_start", "response", "thinking", "response_end", "thinking_end"];
-const OP_TEXT = 2;
-const OP_END = 4;
-// From this length on, TextEncoder.encodeInto beats wasm-bindgen's per-character copy.
-const ENCODE_INTO_MIN = 128;
-const encoder = new TextEncoder();
+/**
+ * A transformer that is one stage of its own engine: push and finish are the engine's, a whole
+ * output goes through the core's `transformOutput`. `config` is the checked engine config.
+ *
+ * Fast path: crossing into wasm costs more than a token-sized chunk's work. A stage the core
+ * names trigger characters for (think tags, citations) cannot change its state on a chunk
+ * without any of them while it holds nothing back, so such a chunk is answered here. Whether
+ * the stage holds nothing back is never guessed: it is read off what the engine released
+ * (subclasses say how). tests/js/fast_path.test.mjs checks it against the engine alone for
+ * any split.
+ */
+export class StageTransformer extends OutputTransformer {
+  #config;
+  #engine;
+  // The trigger characters: ASCII ones marked in a table, the others listed.
+  #ascii = new Uint8Array(128);
+  #wide = [];
 
-export class ThinkTagOutputTransformer extends OutputTransformer {
+  constructor(config) {
+    super();
+    this.#config = config;
+    this.#engine = new Engine(null, [config]);
+    for (const c of core.stageTriggers(config)) {
+      if (c.length === 1 && c.charCodeAt(0) < 128) this.#ascii[c.charCodeAt(0)] = 1;
+      else this.#wide.push(c);
+    }
+  }
+
+  push(input) {
+    return pushInto(this.#engine, input);
+  }
+
+  finish() {
+    return this.#engine.finish();
+  }
+
+  transform(output) {
+    ready();
+    return core.transformOutput(this.#config, output);
+  }
+
+  /** Whether `chunk` (a string) can take the fast path: no trigger, no half surrogate pair at its end. */
+  quietChunk(chunk) {
+    const n = chunk.length;
+    if (n === 0 || isHighSurrogate(chunk.charCodeAt(n - 1))) return false;
+    const ascii = this.#ascii;
+    for (let i = 0; i < n; i++) {
+      const c = chunk.charCodeAt(i);
+      if (c < 128 && ascii[c] === 1) return false;
+    }
+    for (const c of this.#wide) if (chunk.includes(c)) return false;
+    return true;
+  }
+
+  /** Before answering without the core: throws what the core would (finished, instance replaced). */
+  ensureLive() {
+    this.#engine.ensureLive();
+  }
+}
+
+export class ThinkTagOutputTransformer extends StageTransformer {
   #options;
-  #core;
-  #prefix;
-  #trigger;
-  #triggers;
-  #held = "";
-  #lead = "";
-  #open = false;
-  #openType = null;
-  #idNumber = -1;
-  #id = null;
+  #own;
+  // The open block `{id, type}` while nothing is held back (the fast path), else null.
+  #quiet = null;
+  #open = null;
   #responseId = null;
   #thinkingId = null;
-  #done = false;
-  #u32 = null;
 
   constructor(options = {}) {
-    super();
     ready();
+    const config = core.stageConfig("think_tag", options);
+    super(config);
     this.#options = options;
-    this.#core = new core.ThinkTagCore(options);
-    this.#prefix = this.#core.idPrefix() + "-";
-    this.#triggers = this.#core.triggerChars();
-    this.#trigger = this.#triggers.length === 1 ? this.#triggers : null;
+    // The core names this transformer's blocks `{idPrefix}-{n}`.
+    this.#own = config.kwargs.idPrefix + "-";
   }
 
   fresh() {
@@ -119,7 +162,7 @@ export class ThinkTagOutputTransformer extends OutputTransformer {
 
   /** Whether the stream is inside a thinking block now. */
   get thinking() {
-    return this.#open && this.#openType === "thinking";
+    return this.#open === "thinking";
   }
 
   /** The id of the latest response block (null before the first). */
@@ -137,93 +180,40 @@ export class ThinkTagOutputTransformer extends OutputTransformer {
   }
 
   push(input) {
-    let chunk = input;
-    if (typeof input !== "string") {
-      const event = checkEvent(input);
-      const type = eventType(event);
-      if (type !== RESPONSE) {
-        if (this.#done) this.#core.ensureOpen();
-        // The input's own response blocks are replaced by the blocks split here (as the core does).
-        return type === "response_start" || type === "response_end" ? [] : [event];
-      }
-      chunk = eventValue(event);
-      if (typeof chunk !== "string") {
-        throw citeflowError("INVALID_EVENT", `a \`response\` event needs a string value; got ${describe(chunk)}`);
-      }
+    const quiet = this.#quiet;
+    if (quiet !== null && typeof input === "string" && this.quietChunk(input)) {
+      this.ensureLive();
+      return [{ id: quiet.id, type: quiet.type, value: input, valueType: "text" }];
     }
-    if (this.#done) this.#core.ensureOpen();
-    // A chunk may end inside a surrogate pair: its first half waits for the second, so that
-    // an astral character (a custom tag like "😀") reaches the core whole.
-    [chunk, this.#lead] = holdHalfPair(this.#lead, chunk);
-    return this.#text(chunk);
-  }
-
-  #text(chunk) {
-    if (chunk.length === 0) return [];
-    // Nothing held back, a block open, no character that could start a tag: the state
-    // cannot change, so the chunk is text of the open block without a trip into wasm.
-    if (this.#open && this.#held === "" && !this.#mayHoldTag(chunk)) {
-      return [{ id: this.#id, type: this.#openType, value: chunk, valueType: "text" }];
+    this.#quiet = null;
+    const out = this.#track(super.push(input));
+    // A chunk without triggers that came out whole as text of one block: nothing was held
+    // back before it or after it, and that block is open.
+    if (typeof input === "string" && out.length === 1 && out[0].value === input && (out[0].type === "thinking" || out[0].type === "response") && this.quietChunk(input)) {
+      this.#quiet = { id: out[0].id, type: out[0].type };
     }
-    const window = this.#held === "" ? chunk : this.#held + chunk;
-    return this.#decode(this.#send(chunk), window);
-  }
-
-  finish() {
-    const out = this.#lead === "" ? [] : this.#text(this.#lead);
-    this.#lead = "";
-    const ptr = this.#core.finish();
-    this.#done = true;
-    out.push(...this.#decode(ptr, this.#held));
     return out;
   }
 
-  transform(output) {
-    return this.#core.transform(output);
+  finish() {
+    this.#quiet = null;
+    return this.#track(super.finish());
   }
 
-  // Short chunks go through wasm-bindgen's string passing; long ones are encoded straight
-  // into wasm memory by the native encoder.
-  #send(chunk) {
-    if (chunk.length < ENCODE_INTO_MIN) return this.#core.pushText(chunk);
-    const max = chunk.length * 3;
-    const ptr = this.#core.inputBuffer(max);
-    const { written } = encoder.encodeInto(chunk, new Uint8Array(memory().buffer, ptr, max));
-    return this.#core.pushInput(written);
-  }
-
-  #mayHoldTag(chunk) {
-    if (this.#trigger !== null) return chunk.includes(this.#trigger);
-    for (const c of this.#triggers) if (chunk.includes(c)) return true;
-    return false;
-  }
-
-  #decode(ptr, window) {
-    const buffer = memory().buffer;
-    if (this.#u32 === null || this.#u32.buffer !== buffer) this.#u32 = new Uint32Array(buffer);
-    const w = this.#u32;
-    const base = ptr >>> 2;
-    const end = base + w[base];
-    this.#held = window.slice(w[base + 1]);
-    const events = [];
-    for (let i = base + 2; i < end; i += 4) {
-      const code = w[i];
-      if (w[i + 1] !== this.#idNumber) {
-        this.#idNumber = w[i + 1];
-        this.#id = this.#prefix + this.#idNumber;
+  // The getters follow this transformer's own block events (others pass through it).
+  #track(events) {
+    for (const e of events) {
+      const type = e.type;
+      if (type.length < 12 || typeof e.id !== "string" || !e.id.startsWith(this.#own)) continue;
+      if (type === "thinking_start") {
+        this.#open = "thinking";
+        this.#thinkingId = e.id;
+      } else if (type === "response_start") {
+        this.#open = "response";
+        this.#responseId = e.id;
+      } else if (type === "thinking_end" || type === "response_end") {
+        this.#open = null;
       }
-      let value = "";
-      if (code < OP_TEXT) {
-        this.#open = true;
-        this.#openType = OP_TYPES[code + OP_TEXT];
-        if (code === 0) this.#responseId = this.#id;
-        else this.#thinkingId = this.#id;
-      } else if (code < OP_END) {
-        value = window.slice(w[i + 2], w[i + 3]);
-      } else {
-        this.#open = false;
-      }
-      events.push({ id: this.#id, type: OP_TYPES[code], value, valueType: "text" });
     }
     return events;
   }
@@ -388,6 +378,14 @@ function plainText(event) {
   }
 }
 
+/** Pushes a chunk or event into an engine: plain answer text as text, anything else as an event. */
+function pushInto(engine, input) {
+  if (typeof input === "string") return engine.pushText(input);
+  const event = checkEvent(input);
+  const plain = plainText(event);
+  return plain === null ? engine.pushEvent(event) : engine.pushText(plain.text, plain.id);
+}
+
 export class OutputTransformerChain extends OutputTransformer {
   #transformers;
   #engine;
@@ -441,10 +439,7 @@ export class OutputTransformerChain extends OutputTransformer {
       throw citeflowError("STREAM_FINISHED", "OutputTransformerChain has already finished; create a new transformer for a new stream");
     }
     if (this.#engine === null) return this.#flow(0, [toEvent(input)]);
-    if (typeof input === "string") return this.#engine.pushText(input);
-    const event = checkEvent(input);
-    const plain = plainText(event);
-    return plain === null ? this.#engine.pushEvent(event) : this.#engine.pushText(plain.text, plain.id);
+    return pushInto(this.#engine, input);
   }
 
   finish() {
@@ -463,7 +458,7 @@ export class OutputTransformerChain extends OutputTransformer {
   }
 }
 
-// The citation parser lives in citations.js (which extends OutputTransformer from here) and
+// The citation parser lives in citation_parser.js (which extends OutputTransformer from here) and
 // registers how to build it, so that configs can name it without an import cycle.
 let buildCitationParser = null;
 export function registerCitationParser(build) {

@@ -23,7 +23,7 @@ mod numbers;
 pub mod output;
 mod render;
 mod richtext;
-mod sort;
+pub mod sort;
 pub mod style;
 mod superscript;
 mod text_case;
@@ -192,7 +192,7 @@ impl Processor {
                 (i, r.sort_keys(sort))
             })
             .collect();
-        keyed.sort_by(|a, b| sort::compare(&a.1, &b.1, &desc));
+        sort::sort_keyed(&mut keyed, &desc, self.locale.lang());
         let order: Vec<usize> = keyed.into_iter().map(|(i, _)| i).collect();
         if !by_number {
             numbers = order.iter().enumerate().map(|(n, &i)| (i, n + 1)).collect();
@@ -434,7 +434,7 @@ impl Processor {
                 (cite, r.sort_keys(sort))
             })
             .collect();
-        keyed.sort_by(|a, b| sort::compare(&a.1, &b.1, &desc));
+        sort::sort_keyed(&mut keyed, &desc, self.locale.lang());
         keyed.into_iter().map(|(c, _)| c).collect()
     }
 

@@ -98,6 +98,13 @@ pub fn initialize(given: &str, with: &str, initialize: bool, hyphen: bool) -> St
                 out.push('-');
             }
             out.extend(c.to_uppercase());
+            // Two capitals before lowercase letters make a two-letter initial: TSerendorjiin → Ts.
+            let mut after = piece.chars().skip(1);
+            if let (Some(second), Some(third)) = (after.next(), after.next()) {
+                if c.is_uppercase() && second.is_uppercase() && third.is_lowercase() {
+                    out.extend(second.to_lowercase());
+                }
+            }
             out.push_str(with);
             first = false;
         }
@@ -431,7 +438,8 @@ impl<'a> Renderer<'a> {
             } else {
                 let term = et_al_el.and_then(|e| e.attr("term")).unwrap_or("et-al");
                 let t = self.term(term, TermForm::Long, false);
-                if !t.is_empty() {
+                // A term of only whitespace (a line break in the locale) is no term.
+                if !t.trim().is_empty() {
                     let prev_inverted = rendered.last().is_some_and(|x| x.1);
                     let precede = match o.delimiter_precedes_et_al.as_str() {
                         "always" => true,

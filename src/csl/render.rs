@@ -476,11 +476,11 @@ impl<'a> Renderer<'a> {
         }
         let mut children = Vec::with_capacity(3);
         if !prefix.is_empty() {
-            children.push(richtext::parse(prefix));
+            children.push(richtext::parse_affix(prefix));
         }
         children.push(content);
         if !suffix.is_empty() {
-            children.push(richtext::parse(suffix));
+            children.push(richtext::parse_affix(suffix));
         }
         Out::Span(Box::new(Span {
             display: display.map(str::to_owned),
@@ -606,6 +606,8 @@ impl<'a> Renderer<'a> {
                 Some(Value::Number(_)) => true,
                 Some(Value::Array(a)) => !a.is_empty(),
                 Some(Value::Object(_)) => item::date(self.item, name).is_some(),
+                // A `name: value` line of the note field (as rendering reads it).
+                None => name != "note" && item::note_field(self.item, name).is_some(),
                 _ => false,
             },
         }

@@ -53,6 +53,15 @@ fn last_closing_single(s: &str) -> Option<usize> {
     last
 }
 
+/// Parses an affix: markup as in a field value, but a single quote stays as written (a style's
+/// `prefix=" '"` is typography the style chose, as citeproc-js keeps it).
+pub fn parse_affix(s: &str) -> Out {
+    if !s.contains(['<', '"']) {
+        return Out::text(s);
+    }
+    parse(s)
+}
+
 /// Parses a field value. Values without markup stay one text leaf.
 pub fn parse(s: &str) -> Out {
     if !s.contains(['<', '"', '\'']) {

@@ -195,7 +195,8 @@ fn title(out: &mut Out) {
                 }
                 let first = *after_colon;
                 let last = *index + 1 == total_words;
-                if protected {
+                // A word that starts with a digit (07-x, 3-D) stays as written.
+                if protected || word.starts_with(|c: char| c.is_ascii_digit()) {
                     r.push_str(word);
                 } else {
                     // Parts between hyphens, slashes and dashes, each on its own; after a

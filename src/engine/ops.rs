@@ -10,17 +10,22 @@
 //! | [`TEXT`] | `TEXT, kind, id, start, end` | `{kind}` text `text[start..end]` |
 //! | [`END`] | `END, kind, id` | `{kind}_end` |
 //! | [`EVENT`] | `EVENT, start, end` | any other event, as JSON in `text[start..end]` |
+//! | [`CITATION`] | `CITATION, sourceId, spanStart, spanEnd, valid, start, end` | a `citation` event (no id, no fields of its own) whose value is `{sourceId, marker: text[start..end], span, valid}` |
 //!
 //! `kind` is 0 for `response`, 1 for `thinking`. Offsets are UTF-16 code units of the text
 //! (JS string indices). Adjacent text of one block in one step is merged into one op.
 
+use serde_json::Value;
+
 use super::piece::{Cx, Kind, Piece};
+use crate::event::{types, Event, ValueType};
 
 pub const ID: u32 = 1;
 pub const START: u32 = 2;
 pub const TEXT: u32 = 3;
 pub const END: u32 = 4;
 pub const EVENT: u32 = 5;
+pub const CITATION: u32 = 6;
 /// Words before the first op.
 pub const HEADER: usize = 3;
 
@@ -101,9 +106,22 @@ impl Encoder {
                 }
                 Piece::Event(event) => {
                     self.open_text = None;
-                    let json = serde_json::to_string(event).unwrap_or_default();
-                    let [a, b] = self.text(&json);
-                    self.words.extend([EVENT, a, b]);
+                    if let Some(c) = citation(event) {
+                        let [a, b] = self.text(c.marker);
+                        self.words.extend([
+                            CITATION,
+                            c.source_id,
+                            c.span[0],
+                            c.span[1],
+                            u32::from(c.valid),
+                            a,
+                            b,
+                        ]);
+                    } else {
+                        let json = serde_json::to_string(event).unwrap_or_default();
+                        let [a, b] = self.text(&json);
+                        self.words.extend([EVENT, a, b]);
+                    }
                 }
             }
         }
@@ -113,4 +131,46 @@ impl Encoder {
             header.copy_from_slice(&[count, 0, bytes]);
         }
     }
+}
+
+/// The parts of a citation event in exactly the shape the citation parser makes (and that JSON
+/// would give back key for key): `{sourceId, marker, span: [start, end], valid}`, numbers that
+/// fit in `u32`. Any other event (more or fewer fields, other order, an id) is not one.
+struct CitationParts<'a> {
+    source_id: u32,
+    marker: &'a str,
+    span: [u32; 2],
+    valid: bool,
+}
+
+fn citation(event: &Event) -> Option<CitationParts<'_>> {
+    if event.kind != types::CITATION
+        || event.id.is_some()
+        || event.value_type != ValueType::Json
+        || !event.extra.is_empty()
+    {
+        return None;
+    }
+    let map = event.value.as_object()?;
+    let mut fields = map.iter();
+    let mut next = |key: &str| fields.next().filter(|(k, _)| *k == key).map(|(_, v)| v);
+    let source_id = u32::try_from(next("sourceId")?.as_u64()?).ok()?;
+    let marker = next("marker")?.as_str()?;
+    let span = match next("span")?.as_array()?.as_slice() {
+        [Value::Number(a), Value::Number(b)] => [
+            u32::try_from(a.as_u64()?).ok()?,
+            u32::try_from(b.as_u64()?).ok()?,
+        ],
+        _ => return None,
+    };
+    let valid = next("valid")?.as_bool()?;
+    if fields.next().is_some() {
+        return None;
+    }
+    Some(CitationParts {
+        source_id,
+        marker,
+        span,
+        valid,
+    })
 }

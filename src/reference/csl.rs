@@ -17,34 +17,61 @@ pub const MAX_RENDERED_SOURCES: usize = 1_000;
 /// The style used when none is named.
 pub const DEFAULT_STYLE: &str = "apa-7";
 
-/// The bundled styles: the CSL project's styles (CC BY-SA 3.0, comments and indentation
-/// removed), each parsed only when asked for.
-const APA: &str = include_str!("../csl/styles/apa.csl");
-const MLA: &str = include_str!("../csl/styles/modern-language-association.csl");
-const CHICAGO: &str = include_str!("../csl/styles/chicago-author-date.csl");
-const IEEE: &str = include_str!("../csl/styles/ieee.csl");
-const NATURE: &str = include_str!("../csl/styles/nature.csl");
-const VANCOUVER: &str = include_str!("../csl/styles/vancouver.csl");
-const HARVARD: &str = include_str!("../csl/styles/harvard-cite-them-right.csl");
-
-/// Our style names (and aliases) and their XML.
+/// The bundled styles: our names (and aliases) and the file in src/csl/styles/ (the CSL
+/// project's styles, CC BY-SA 3.0, comments and indentation removed) that holds each.
+///
+/// Styles are data: the wasm CSL module (`wasm-csl-module`) carries none of them; the npm
+/// package ships each as a small JS module (generated from the same files by
+/// scripts/build.mjs) that JS loads on demand and hands over through a [`StyleLoader`].
+/// Native builds compile them in (see [`compiled_style`]).
 const BUNDLED: &[(&str, &str)] = &[
-    ("apa-7", APA),
-    ("apa", APA),
-    ("mla-9", MLA),
-    ("mla", MLA),
-    ("chicago-author-date", CHICAGO),
-    ("chicago", CHICAGO),
-    ("ieee", IEEE),
-    ("nature", NATURE),
-    ("vancouver", VANCOUVER),
-    ("harvard", HARVARD),
+    ("apa-7", "apa"),
+    ("apa", "apa"),
+    ("mla-9", "modern-language-association"),
+    ("mla", "modern-language-association"),
+    ("chicago-author-date", "chicago-author-date"),
+    ("chicago", "chicago-author-date"),
+    ("ieee", "ieee"),
+    ("nature", "nature"),
+    ("vancouver", "vancouver"),
+    ("harvard", "harvard-cite-them-right"),
 ];
 
 /// The bundled style names, aliases included.
 pub fn bundled_style_names() -> Vec<&'static str> {
     BUNDLED.iter().map(|(name, _)| *name).collect()
 }
+
+/// The file (stem, in src/csl/styles/ and the package's `gen/styles/`) of a bundled style
+/// name; `None` for a name that is not bundled.
+pub fn bundled_style_file(name: &str) -> Option<&'static str> {
+    BUNDLED
+        .iter()
+        .find(|(ours, _)| *ours == name)
+        .map(|(_, file)| *file)
+}
+
+/// The XML of a bundled style file, compiled in: native builds only. The wasm CSL module
+/// leaves the styles out (they are most of its size otherwise) and gets them from JS.
+#[cfg(not(feature = "wasm-csl-module"))]
+pub fn compiled_style(file: &str) -> Option<&'static str> {
+    Some(match file {
+        "apa" => include_str!("../csl/styles/apa.csl"),
+        "modern-language-association" => {
+            include_str!("../csl/styles/modern-language-association.csl")
+        }
+        "chicago-author-date" => include_str!("../csl/styles/chicago-author-date.csl"),
+        "ieee" => include_str!("../csl/styles/ieee.csl"),
+        "nature" => include_str!("../csl/styles/nature.csl"),
+        "vancouver" => include_str!("../csl/styles/vancouver.csl"),
+        "harvard-cite-them-right" => include_str!("../csl/styles/harvard-cite-them-right.csl"),
+        _ => return None,
+    })
+}
+
+/// Where the XML of a bundled style comes from: given its file stem, the XML, or `None` when
+/// it is not at hand (not loaded yet). Asked only when the parsed style is not cached.
+pub type StyleLoader<'a> = &'a dyn Fn(&str) -> Option<String>;
 
 /// Where the style comes from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -84,7 +111,10 @@ thread_local! {
 }
 
 /// The processor for these options, parsed once and kept (most recent first).
-fn cached_processor(options: &RenderOptions) -> Result<Rc<Processor>, ReferenceError> {
+fn cached_processor(
+    options: &RenderOptions,
+    load: StyleLoader,
+) -> Result<Rc<Processor>, ReferenceError> {
     let hit = PROCESSORS.with(|c| {
         let mut cache = c.borrow_mut();
         let pos = cache
@@ -98,7 +128,7 @@ fn cached_processor(options: &RenderOptions) -> Result<Rc<Processor>, ReferenceE
     if let Some(p) = hit {
         return Ok(p);
     }
-    let p = Rc::new(processor(options)?);
+    let p = Rc::new(processor(options, load)?);
     PROCESSORS.with(|c| {
         let mut cache = c.borrow_mut();
         cache.insert(
@@ -110,16 +140,18 @@ fn cached_processor(options: &RenderOptions) -> Result<Rc<Processor>, ReferenceE
     Ok(p)
 }
 
-fn processor(options: &RenderOptions) -> Result<Processor, ReferenceError> {
+fn processor(options: &RenderOptions, load: StyleLoader) -> Result<Processor, ReferenceError> {
+    let loaded;
     let xml: &str = match &options.style {
-        StyleSource::Name(name) => BUNDLED
-            .iter()
-            .find(|(ours, _)| ours == name)
-            .map(|(_, xml)| *xml)
-            .ok_or_else(|| ReferenceError::UnknownStyle {
+        StyleSource::Name(name) => {
+            let file = bundled_style_file(name).ok_or_else(|| ReferenceError::UnknownStyle {
                 name: name.clone(),
                 bundled: bundled_style_names().join(", "),
-            })?,
+            })?;
+            loaded =
+                load(file).ok_or_else(|| ReferenceError::StyleNotLoaded { name: name.clone() })?;
+            &loaded
+        }
         StyleSource::Xml(xml) => {
             super::style_guard::check_style(xml)?;
             xml
@@ -139,10 +171,23 @@ fn processor(options: &RenderOptions) -> Result<Processor, ReferenceError> {
 /// `cited` are 1-based source ids in order of citation (repeats and out-of-range ids are
 /// ignored); `None` renders every source. Numeric styles number by first citation; the
 /// list comes in the style's own order.
+#[cfg(not(feature = "wasm-csl-module"))]
 pub fn render_references(
     sources: &[Value],
     cited: Option<&[u32]>,
     options: &RenderOptions,
+) -> Result<Vec<Reference>, ReferenceError> {
+    render_references_with(sources, cited, options, &|file| {
+        compiled_style(file).map(str::to_owned)
+    })
+}
+
+/// [`render_references`] with the bundled styles' XML from `load` (the wasm build's way).
+pub fn render_references_with(
+    sources: &[Value],
+    cited: Option<&[u32]>,
+    options: &RenderOptions,
+    load: StyleLoader,
 ) -> Result<Vec<Reference>, ReferenceError> {
     if sources.is_empty() {
         return Err(ReferenceError::NoSources);
@@ -171,7 +216,7 @@ pub fn render_references(
         }
         items.push(item);
     }
-    let processor = cached_processor(options)?;
+    let processor = cached_processor(options, load)?;
     if !processor.has_bibliography() {
         return Err(ReferenceError::InvalidStyle(
             "the style has no bibliography".into(),
@@ -263,6 +308,51 @@ mod tests {
             assert!(refs[0].entry.contains("Poe"), "{name}: {}", refs[0].entry);
             assert!(!refs[0].inline_marker.is_empty(), "{name}");
         }
+    }
+
+    #[test]
+    fn every_bundled_file_is_compiled_in() {
+        for name in bundled_style_names() {
+            let file = bundled_style_file(name).unwrap();
+            assert!(
+                compiled_style(file).is_some_and(|xml| xml.contains("<style")),
+                "{name}"
+            );
+        }
+        assert_eq!(bundled_style_file("apa-99"), None);
+    }
+
+    #[test]
+    fn a_bundled_style_comes_from_the_loader_when_asked() {
+        let options = RenderOptions {
+            style: StyleSource::Name("nature".into()),
+            ..RenderOptions::default()
+        };
+        let asked = RefCell::new(Vec::new());
+        let none = |file: &str| {
+            asked.borrow_mut().push(file.to_owned());
+            None
+        };
+        // Not cached yet (another test may have cached "nature", so use a locale of our own).
+        let options = RenderOptions {
+            locale_xml: Some(r#"<locale xml:lang="en-US"><terms/></locale>"#.into()),
+            ..options
+        };
+        let err = render_references_with(&[poe()], None, &options, &none).unwrap_err();
+        assert_eq!(err.code(), "STYLE_NOT_LOADED", "{err}");
+        assert_eq!(*asked.borrow(), ["nature"]);
+        let load = |file: &str| compiled_style(file).map(str::to_owned);
+        let refs = render_references_with(&[poe()], None, &options, &load).unwrap();
+        assert!(refs[0].entry.contains("Poe"), "{}", refs[0].entry);
+        // Parsed once: the next call does not ask.
+        render_references_with(&[poe()], None, &options, &none).unwrap();
+        assert_eq!(asked.borrow().len(), 1);
+        let unknown = RenderOptions {
+            style: StyleSource::Name("apa-99".into()),
+            ..RenderOptions::default()
+        };
+        let err = render_references_with(&[poe()], None, &unknown, &none).unwrap_err();
+        assert_eq!(err.code(), "UNKNOWN_STYLE");
     }
 
     #[test]

@@ -17,9 +17,11 @@ mod style_guard;
 
 #[cfg(feature = "csl")]
 pub use csl::{
-    bundled_style_names, render_references, RenderOptions, StyleSource, DEFAULT_STYLE,
-    MAX_RENDERED_SOURCES,
+    bundled_style_file, bundled_style_names, render_references_with, RenderOptions, StyleLoader,
+    StyleSource, DEFAULT_STYLE, MAX_RENDERED_SOURCES,
 };
+#[cfg(all(feature = "csl", not(feature = "wasm-csl-module")))]
+pub use csl::{compiled_style, render_references};
 #[cfg(feature = "csl")]
 pub use style_guard::{MAX_MACRO_EXPANSIONS, MAX_XML_DEPTH};
 
@@ -55,6 +57,8 @@ pub enum ReferenceError {
     InvalidSource { index: usize, reason: String },
     #[error("unknown citation style {name:?}; bundled styles: {bundled}")]
     UnknownStyle { name: String, bundled: String },
+    #[error("the bundled style {name:?} is not loaded yet: `await loadStyle({name:?})` of \"citeflow/csl\" first, or use the async renderReferences of \"citeflow\"")]
+    StyleNotLoaded { name: String },
     #[error("invalid CSL style XML: {0}")]
     InvalidStyle(String),
     #[error("invalid CSL locale XML: {0}")]
@@ -72,6 +76,7 @@ impl ReferenceError {
         match self {
             Self::InvalidSource { .. } => "INVALID_SOURCE",
             Self::UnknownStyle { .. } => "UNKNOWN_STYLE",
+            Self::StyleNotLoaded { .. } => "STYLE_NOT_LOADED",
             Self::InvalidStyle(_) => "INVALID_STYLE",
             Self::InvalidLocale(_) => "INVALID_LOCALE",
             Self::InvalidOption { .. } => "INVALID_OPTION",

@@ -1,11 +1,11 @@
-//! Citation functions and `CitationParserCore`, the parser behind the JS `CitationParser`.
+//! Citation functions over whole texts (the streaming `CitationParser` is a stage of the
+//! engine, [`super::engine`]).
 
 use wasm_bindgen::prelude::*;
 
 use super::convert;
 use super::errors::js_error;
-use crate::cite::{self, CitationParser, CiteOptions, MarkerScanner, Released};
-use crate::transform::OutputTransformer;
+use crate::cite::{self, CiteOptions};
 
 fn text_arg(value: &JsValue, name: &str) -> Result<String, JsValue> {
     value.as_string().ok_or_else(|| {
@@ -62,15 +62,6 @@ pub fn citation_grammar(opts: JsValue) -> Result<String, JsValue> {
 }
 
 /// `[{span, text}]` per sentence, spans in UTF-16 units.
-/// See [`crate::cite::MarkerScanner::triggers`].
-#[wasm_bindgen(js_name = citationTriggers)]
-pub fn citation_triggers(opts: JsValue) -> Result<String, JsValue> {
-    Ok(MarkerScanner::triggers(options(opts)?.marker_style)
-        .into_iter()
-        .map(char::from)
-        .collect())
-}
-
 #[wasm_bindgen(js_name = splitSentences)]
 pub fn split_sentences(text: JsValue) -> Result<JsValue, JsValue> {
     let text = text_arg(&text, "text")?;
@@ -83,91 +74,6 @@ pub fn split_sentences(text: JsValue) -> Result<JsValue, JsValue> {
         })
         .collect();
     Ok(convert::to_js(&sentences))
-}
-
-/// The parser behind the JS `CitationParser`. Each step returns one number,
-/// `released16 * 4 + pending * 2 + citations`: how many UTF-16 units of the text held by
-/// the shim may be shown, whether undecided text remains, and whether citations wait in
-/// `citationWords` (`[count, (sourceId, start16, end16, valid)*]`; the shim slices the
-/// markers from text it holds, or asks `marker(i)`).
-#[wasm_bindgen]
-pub struct CitationParserCore {
-    inner: CitationParser,
-    words: Vec<u32>,
-    markers: Vec<String>,
-}
-
-const CITATION_WORDS: usize = 4;
-
-#[wasm_bindgen]
-impl CitationParserCore {
-    #[wasm_bindgen(constructor)]
-    pub fn new(opts: JsValue) -> Result<CitationParserCore, JsValue> {
-        Ok(Self {
-            inner: CitationParser::new(options(opts)?.parse_options()),
-            words: Vec::new(),
-            markers: Vec::new(),
-        })
-    }
-
-    #[wasm_bindgen(js_name = pushText)]
-    pub fn push_text(&mut self, chunk: &str) -> Result<f64, JsValue> {
-        let released = self.inner.feed_text(chunk)?;
-        Ok(self.pack(released))
-    }
-
-    pub fn flush(&mut self) -> f64 {
-        let released = self.inner.flush_text();
-        self.pack(released)
-    }
-
-    pub fn finish(&mut self) -> Result<f64, JsValue> {
-        let released = self.inner.finish_text()?;
-        Ok(self.pack(released))
-    }
-
-    fn pack(&self, released: Released) -> f64 {
-        released.units16 as f64 * 4.0
-            + f64::from(
-                u8::from(self.inner.has_pending()) * 2 + u8::from(self.inner.has_citations()),
-            )
-    }
-
-    /// Moves the waiting citations into the word buffer; returns its address.
-    #[wasm_bindgen(js_name = citationWords)]
-    pub fn citation_words(&mut self) -> *const u32 {
-        let citations = self.inner.take_citations();
-        self.words.clear();
-        self.words.reserve(1 + citations.len() * CITATION_WORDS);
-        self.words.push(citations.len() as u32);
-        self.markers.clear();
-        for c in citations {
-            self.words.extend([
-                c.source_id,
-                c.span[0] as u32,
-                c.span[1] as u32,
-                u32::from(c.valid),
-            ]);
-            self.markers.push(c.marker);
-        }
-        self.words.as_ptr()
-    }
-
-    /// The marker of citation `i` of the latest `citationWords`.
-    pub fn marker(&self, i: usize) -> String {
-        self.markers.get(i).cloned().unwrap_or_default()
-    }
-
-    #[wasm_bindgen(js_name = ensureOpen)]
-    pub fn ensure_open(&self) -> Result<(), JsValue> {
-        Ok(self.inner.ensure_open()?)
-    }
-
-    pub fn transform(&mut self, output: JsValue) -> Result<JsValue, JsValue> {
-        Ok(convert::to_js(
-            &self.inner.transform(convert::output(output)?)?,
-        ))
-    }
 }
 
 /// What `GenerationResult.verify` asks the judge (claims per citation, uncited sentences).

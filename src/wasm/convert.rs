@@ -265,6 +265,7 @@ fn conversion_error(e: &dyn std::fmt::Display) -> JsValue {
     )
 }
 
+#[cfg_attr(feature = "wasm-csl-module", allow(dead_code))]
 /// A JS value as `T`. Every key is seen by serde, so `deny_unknown_fields` refuses misspelt
 /// options.
 pub fn from_js<T: DeserializeOwned>(value: JsValue, code: &str, what: &str) -> Result<T, JsValue> {
@@ -273,6 +274,7 @@ pub fn from_js<T: DeserializeOwned>(value: JsValue, code: &str, what: &str) -> R
 }
 
 /// Whether a value is an array, without letting a revoked `Proxy` throw through wasm.
+#[cfg_attr(feature = "wasm-stream-module", allow(dead_code))]
 pub fn is_array(value: &JsValue) -> bool {
     js_is_array(value).unwrap_or(false)
 }
@@ -291,7 +293,7 @@ pub fn options(value: JsValue, owner: &str) -> Result<Map<String, Value>, JsValu
     }
 }
 
-#[cfg_attr(feature = "wasm-csl-module", allow(dead_code))]
+#[cfg_attr(not(feature = "wasm-stream-module"), allow(dead_code))]
 pub fn output(value: JsValue) -> Result<LmOutput, JsValue> {
     from_js(value, "INVALID_OUTPUT", "LMOutput")
 }

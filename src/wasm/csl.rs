@@ -1,34 +1,68 @@
 //! The CSL module's JS face (`citeflow/csl`): reference rendering with citeflow's own CSL engine.
 
-use serde::Deserialize;
-use serde_json::Value;
+use serde_json::{Map, Value};
 use wasm_bindgen::prelude::*;
 
 use super::convert;
 use super::errors::js_error;
+use crate::reference::engine::sort;
 use crate::reference::{self, RefFormat, RenderOptions, StyleSource};
 
-#[derive(Deserialize, Default)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct Options {
-    /// A bundled style name, or a CSL style as XML.
-    style: Option<String>,
-    /// A CSL locale as XML.
-    locale: Option<String>,
-    format: Option<RefFormat>,
+// Every value is read as JSON data and taken apart by hand, not through serde's derived
+// deserialisers: their error messages bring float formatting, a tenth of this module's size.
+
+fn option_error(message: &str) -> JsValue {
+    js_error(
+        "INVALID_OPTION",
+        &format!("invalid renderReferences options: {message}"),
+    )
+}
+
+/// `style` (a bundled style name, or a CSL style as XML), `locale` (a CSL locale as XML) and
+/// `format` ("text" or "html"); `undefined` and `null` values mean the default.
+fn render_options(value: JsValue) -> Result<RenderOptions, JsValue> {
+    let map = match convert::js_to_json(&value, "INVALID_OPTION", "renderReferences options")? {
+        Value::Null => Map::new(),
+        Value::Object(map) => map,
+        _ => return Err(option_error("expected an object")),
+    };
+    let mut options = RenderOptions::default();
+    for (key, value) in map {
+        let text = match value {
+            Value::Null => continue,
+            Value::String(text) => text,
+            _ => return Err(option_error(&format!("`{key}` must be a string"))),
+        };
+        match key.as_str() {
+            "style" if text.trim_start().starts_with('<') => options.style = StyleSource::Xml(text),
+            "style" => options.style = StyleSource::Name(text),
+            "locale" => options.locale_xml = Some(text),
+            "format" => {
+                options.format = match text.as_str() {
+                    "text" => RefFormat::Text,
+                    "html" => RefFormat::Html,
+                    _ => return Err(option_error("`format` must be \"text\" or \"html\"")),
+                }
+            }
+            _ => {
+                return Err(option_error(&format!(
+                    "unknown option `{key}` (expected `style`, `locale` or `format`)"
+                )))
+            }
+        }
+    }
+    Ok(options)
 }
 
 /// `citations`: Citation objects or source ids (1-based), in order of citation; `null` or
 /// `undefined` renders every source.
 fn cited(value: JsValue) -> Result<Option<Vec<u32>>, JsValue> {
-    if value.is_undefined() || value.is_null() {
-        return Ok(None);
-    }
-    let list: Vec<Value> = convert::from_js(
-        value,
-        "INVALID_OPTION",
-        "citations (an array of Citation objects or source ids)",
-    )?;
+    let what = "citations (an array of Citation objects or source ids)";
+    let list = match convert::js_to_json(&value, "INVALID_OPTION", what)? {
+        Value::Null => return Ok(None),
+        Value::Array(list) => list,
+        _ => return Err(js_error("INVALID_OPTION", &format!("invalid {what}"))),
+    };
     let ids = list
         .iter()
         .enumerate()
@@ -42,11 +76,17 @@ fn cited(value: JsValue) -> Result<Option<Vec<u32>>, JsValue> {
     Ok(Some(ids))
 }
 
+/// `styles`: the package's loader of bundled styles, `(file) => xml | undefined` (pkg/src/csl.js),
+/// asked only for a style not parsed yet. This module carries no style XML itself.
+/// `collate`: the host's collation, `(lang, texts) => Uint32Array` of ranks (`Intl.Collator`,
+/// pkg/src/csl.js), asked once per sort with every text key.
 #[wasm_bindgen(js_name = renderReferences)]
 pub fn render_references(
     sources: JsValue,
     citations: JsValue,
     options: JsValue,
+    styles: &js_sys::Function,
+    collate: &js_sys::Function,
 ) -> Result<JsValue, JsValue> {
     if !convert::is_array(&sources) {
         return Err(js_error(
@@ -54,27 +94,44 @@ pub fn render_references(
             "`sources` must be an array of CSL-JSON items (or {content, metadata} sources)",
         ));
     }
-    let sources: Vec<Value> = convert::from_js(sources, "INVALID_SOURCE", "sources")?;
-    let options: Options = if options.is_undefined() || options.is_null() {
-        Options::default()
-    } else {
-        convert::from_js(options, "INVALID_OPTION", "renderReferences options")?
+    let Value::Array(sources) = convert::js_to_json(&sources, "INVALID_SOURCE", "sources")? else {
+        return Err(js_error("INVALID_SOURCE", "`sources` must be an array"));
     };
-    let style = match options.style {
-        Some(s) if s.trim_start().starts_with('<') => StyleSource::Xml(s),
-        Some(name) => StyleSource::Name(name),
-        None => StyleSource::Name(reference::DEFAULT_STYLE.into()),
+    let render = render_options(options)?;
+    // A loader that throws (it is ours, but the file may be missing) reads as "not loaded".
+    let load = |file: &str| {
+        styles
+            .call1(&JsValue::NULL, &JsValue::from_str(file))
+            .ok()
+            .and_then(|xml| xml.as_string())
     };
-    let render = RenderOptions {
-        style,
-        locale_xml: options.locale,
-        format: options.format.unwrap_or_default(),
-    };
-    Ok(convert::to_js(&reference::render_references(
-        &sources,
-        cited(citations)?.as_deref(),
-        &render,
-    )?))
+    let cited = cited(citations)?;
+    set_collator(collate.clone());
+    let refs = reference::render_references_with(&sources, cited.as_deref(), &render, &load);
+    sort::set_collator(None);
+    Ok(convert::to_js(&refs?))
+}
+
+/// Sorting asks the host's collation for the duration of one call (a collator that throws or
+/// answers something else leaves the texts in code point order).
+fn set_collator(collate: js_sys::Function) {
+    sort::set_collator(Some(Box::new(move |lang: &str, texts: &[String]| {
+        let texts: js_sys::Array = texts.iter().map(|t| JsValue::from_str(t)).collect();
+        let ranks = collate
+            .call2(&JsValue::NULL, &JsValue::from_str(lang), &texts)
+            .ok()?;
+        let ranks = ranks.dyn_into::<js_sys::Uint32Array>().ok()?;
+        // Read one by one: `to_vec` brings an assertion and its formatting along.
+        Some((0..ranks.length()).map(|i| ranks.get_index(i)).collect())
+    })));
+}
+
+/// The file of a bundled style (`gen/styles/<file>.js` in the package), for JS to load it:
+/// `undefined` names the default style; an unknown name gives `undefined`.
+#[wasm_bindgen(js_name = bundledStyleFile)]
+pub fn bundled_style_file(name: Option<String>) -> Option<String> {
+    reference::bundled_style_file(name.as_deref().unwrap_or(reference::DEFAULT_STYLE))
+        .map(str::to_owned)
 }
 
 #[wasm_bindgen(js_name = bundledStyleNames)]

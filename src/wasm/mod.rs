@@ -1,27 +1,26 @@
 //! The JS face. Internal classes used by the package's JS shim (`pkg/src/`), which builds
 //! the public API on top of them; every conversion happens here, none in the core.
 
-// Each wasm module exports only its own functions: the core module everything but CSL,
-// the CSL module (built with `wasm-csl-module`) only CSL.
-#[cfg(not(feature = "wasm-csl-module"))]
+// Each wasm module exports only its own functions: the streaming module (built with
+// `wasm-stream-module`) the engine, the transformers and the SSE decoders; the CSL module
+// (`wasm-csl-module`) only CSL; the core module everything else.
+#[cfg(not(any(feature = "wasm-csl-module", feature = "wasm-stream-module")))]
 mod citations;
 mod convert;
 #[cfg(feature = "wasm-csl-module")]
 mod csl;
-#[cfg(not(feature = "wasm-csl-module"))]
+#[cfg(feature = "wasm-stream-module")]
 mod engine;
 mod errors;
-#[cfg(not(feature = "wasm-csl-module"))]
+#[cfg(feature = "wasm-stream-module")]
 mod event_filter;
-#[cfg(not(feature = "wasm-csl-module"))]
+#[cfg(not(any(feature = "wasm-csl-module", feature = "wasm-stream-module")))]
 mod invoker;
-#[cfg(not(feature = "wasm-csl-module"))]
+#[cfg(not(any(feature = "wasm-csl-module", feature = "wasm-stream-module")))]
 mod relevance;
-#[cfg(not(feature = "wasm-csl-module"))]
+#[cfg(feature = "wasm-stream-module")]
 mod sse;
-#[cfg(not(feature = "wasm-csl-module"))]
-mod think_tag;
-#[cfg(not(feature = "wasm-csl-module"))]
+#[cfg(feature = "wasm-stream-module")]
 mod transformer;
 
 use wasm_bindgen::prelude::*;

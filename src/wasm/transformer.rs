@@ -1,12 +1,18 @@
 //! `TransformerCore`: any transformer built from a config, with events converted at the
-//! boundary; and `normalizeConfig`, which checks a config and returns its canonical form.
+//! boundary; `normalizeConfig`, which checks a config and returns its canonical form;
+//! `stageConfig`, the engine config of one transformer's options; `stageTriggers`, what can
+//! change a quiet stage; `transformOutput`, a transformer applied to a whole output.
 
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
 use super::convert;
+use crate::cite::{CiteOptions, MarkerScanner};
 use crate::event::Event;
-use crate::transform::{OutputTransformer, OutputTransformerConfig};
+use crate::transform::{
+    think_tag_options, unique_prefix, OutputTransformer, OutputTransformerConfig,
+    ThinkTagOutputTransformer, TransformerKind,
+};
 
 #[wasm_bindgen]
 pub struct TransformerCore {
@@ -23,6 +29,58 @@ fn config(value: JsValue) -> Result<OutputTransformerConfig, JsValue> {
 #[wasm_bindgen(js_name = normalizeConfig)]
 pub fn normalize_config(value: JsValue) -> Result<JsValue, JsValue> {
     Ok(convert::to_js(&config(value)?.to_value()))
+}
+
+/// The engine config (`{type, kwargs}`) of one transformer from its options (`undefined` and
+/// `null` mean none), checked. A think-tag config gets its block id prefix here, so that the
+/// JS face knows which blocks are its own.
+#[wasm_bindgen(js_name = stageConfig)]
+pub fn stage_config(kind: &str, options: JsValue) -> Result<JsValue, JsValue> {
+    let kind = TransformerKind::parse(kind)?;
+    let owner = match kind {
+        TransformerKind::ThinkTag => ThinkTagOutputTransformer::NAME,
+        TransformerKind::Citations => "CitationParser",
+        _ => kind.name(),
+    };
+    let mut kwargs = convert::options(options, owner)?;
+    if kind == TransformerKind::ThinkTag && think_tag_options(&kwargs)?.id_prefix.is_none() {
+        kwargs.remove("id_prefix");
+        kwargs.insert("idPrefix".into(), Value::String(unique_prefix("tt")));
+    }
+    let config = OutputTransformerConfig { kind, kwargs };
+    config.build()?;
+    Ok(convert::to_js(&config.to_value()))
+}
+
+/// The characters that can change a think-tag or citation stage while it holds nothing back:
+/// a chunk with none of them passes through such a stage as text of its open block (the JS
+/// face's fast path for short chunks; empty for other stages).
+#[wasm_bindgen(js_name = stageTriggers)]
+pub fn stage_triggers(config_value: JsValue) -> Result<String, JsValue> {
+    let config = config(config_value)?;
+    Ok(match config.kind {
+        TransformerKind::ThinkTag => {
+            ThinkTagOutputTransformer::new(think_tag_options(&config.kwargs)?)?
+                .splitter()
+                .trigger_chars()
+        }
+        TransformerKind::Citations => {
+            MarkerScanner::triggers(CiteOptions::from_map(&config.kwargs)?.marker_style)
+                .into_iter()
+                .map(char::from)
+                .collect()
+        }
+        _ => String::new(),
+    })
+}
+
+/// What the transformer `config` makes of a whole output.
+#[wasm_bindgen(js_name = transformOutput)]
+pub fn transform_output(config_value: JsValue, output: JsValue) -> Result<JsValue, JsValue> {
+    let mut transformer = config(config_value)?.build()?;
+    Ok(convert::to_js(
+        &transformer.transform(convert::output(output)?)?,
+    ))
 }
 
 #[wasm_bindgen]

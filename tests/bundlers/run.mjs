@@ -3,7 +3,7 @@
 // of each toolchain (tests/bundlers/apps/) against the packed tarball, serves it, and drives it
 // in headless Chromium. Each row checks what a user sees: the core call and the streamed
 // citation on the page at load, the APA references after the button is pressed, and, in the
-// network log, the core wasm fetched at load and the CSL wasm only after the press (wasm files
+// network log, the core and streaming wasm fetched at load and the CSL wasm only after the press (wasm files
 // are told apart by their bytes, since bundlers rename them). The "no recipe" rows check that a
 // toolchain the package cannot serve unaided gets a NOT_INITIALIZED error saying what to do.
 //
@@ -58,7 +58,7 @@ const CASES = [
   { name: "vite8-build", label: "Vite 8 build, no config", app: "vite", drop: ["vite.config.js"], page: "index.html", build: [VITE8, "build"], serve: "dist" },
   { name: "vite8-dev", label: "Vite 8 dev, no config", app: "vite", drop: ["vite.config.js"], page: "index.html", serve: [VITE8, "--port", "PORT", "--strictPort", "--host", "127.0.0.1"] },
   { name: "webpack", label: "webpack 5, no config but entry/output", app: "webpack", page: "dist/index.html", build: [tool("webpack-cli", "bin", "cli.js")], serve: "dist" },
-  { name: "esbuild", label: "esbuild (file loader + init(url), setCslWasmUrl)", app: "esbuild", page: "dist/index.html", build: [ESBUILD, "main.js", "--bundle", "--loader:.wasm=file", "--outdir=dist"], serve: "dist" },
+  { name: "esbuild", label: "esbuild (file loader + init(url), setCslWasmUrl)", app: "esbuild", page: "dist/index.html", build: [ESBUILD, "main.js", "--bundle", "--loader:.wasm=file", "--outdir=dist"], serve: "dist", oneBundle: true },
   { name: "esbuild-plain", label: "esbuild, no recipe: clear error", app: "esbuild-plain", page: "dist/index.html", build: [ESBUILD, "main.js", "--bundle", "--outdir=dist", "--log-level=error"], serve: "dist", expectError: "--loader:.wasm=file" },
   { name: "esbuild-node", label: "esbuild for Node (bytes to init, setCslWasmUrl)", app: "esbuild-node", build: [ESBUILD, "main.js", "--bundle", "--platform=node", "--target=node20", "--format=esm", "--loader:.wasm=binary", "--outfile=dist/main.mjs", "--log-level=error"], node: "dist/main.mjs" },
   { name: "rollup", label: "Rollup (node-resolve + import-meta-assets)", app: "rollup", page: "dist/index.html", build: [ROLLUP, "-c", "--silent"], serve: "dist" },
@@ -153,6 +153,8 @@ async function drive(browser, url, c, wasmHashes) {
     bodies.push(res.body().then((body) => {
       const which = wasmHashes.get(sha(body));
       if (which) seen.push({ which, phase: phases.get(res.request()), url: res.url() });
+      // The bundled APA style (a file of its own, loaded on demand) by a text only it holds.
+      if (body.includes(APA_STYLE_MARK)) seen.push({ which: "apa-style", phase: phases.get(res.request()), url: res.url() });
     }, () => {}));
   });
   const text = (id) => page.evaluate((i) => document.getElementById(i)?.textContent ?? "", id);
@@ -178,6 +180,7 @@ async function drive(browser, url, c, wasmHashes) {
       if (got !== EXPECTED[id]) problems.push(`#${id}: ${JSON.stringify(got)}, expected ${JSON.stringify(EXPECTED[id])}`);
     }
     if (!seen.some((s) => s.which === "core")) problems.push("the core wasm was not fetched at load");
+    if (!seen.some((s) => s.which === "stream")) problems.push("the streaming wasm was not fetched at load");
     const early = seen.filter((s) => s.which === "csl");
     if (early.length) problems.push(`the CSL wasm was fetched before any reference was rendered (${early[0].url})`);
     if (problems.length) return problems;
@@ -191,6 +194,9 @@ async function drive(browser, url, c, wasmHashes) {
     if (VERBOSE) for (const s of seen) console.log(`     [${c.name}] ${s.which} wasm fetched at ${s.phase}: ${s.url}`);
     const csl = seen.filter((s) => s.which === "csl");
     if (csl.length !== 1 || csl[0].phase !== "render") problems.push(`the CSL wasm should be fetched once, after the press; seen ${JSON.stringify(csl)}`);
+    // A bundler that splits chunks ships the style as its own, fetched when first rendered with.
+    const style = seen.filter((s) => s.which === "apa-style");
+    if (!c.oneBundle && !(style.length === 1 && style[0].phase === "render")) problems.push(`the APA style should be fetched once, after the press; seen ${JSON.stringify(style)}`);
     return problems;
   } catch (e) {
     problems.push(`${e.message.split("\n")[0]} (page: ${JSON.stringify(await text("error").catch(() => ""))})`);
@@ -200,6 +206,8 @@ async function drive(browser, url, c, wasmHashes) {
     await context.close();
   }
 }
+
+const APA_STYLE_MARK = "<id>http://www.zotero.org/styles/apa</id>";
 
 /** Next.js: the server's own HTML (no browser) carries what citeflow computed on the server. */
 async function serverRendered(url) {
@@ -287,11 +295,12 @@ mkdirSync(WORK, { recursive: true });
 const packed = JSON.parse(execFileSync("npm", ["pack", join(ROOT, "pkg"), "--pack-destination", WORK, "--json", "--loglevel=error"], { encoding: "utf8" }));
 const tarball = join(WORK, packed[0].filename);
 const files = new Set(packed[0].files.map((f) => f.path));
-for (const path of ["gen/citeflow_bg.wasm", "gen/csl/citeflow_csl_bg.wasm"]) {
+for (const path of ["gen/citeflow_bg.wasm", "gen/stream/citeflow_stream_bg.wasm", "gen/csl/citeflow_csl_bg.wasm"]) {
   if (!files.has(path)) throw new Error(`the packed package lacks ${path}: build it first (node scripts/build.mjs)`);
 }
 const wasmHashes = new Map([
   [sha(readFileSync(join(ROOT, "pkg", "gen", "citeflow_bg.wasm"))), "core"],
+  [sha(readFileSync(join(ROOT, "pkg", "gen", "stream", "citeflow_stream_bg.wasm"))), "stream"],
   [sha(readFileSync(join(ROOT, "pkg", "gen", "csl", "citeflow_csl_bg.wasm"))), "csl"],
 ]);
 

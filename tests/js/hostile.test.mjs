@@ -3,6 +3,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import * as lib from "citeflow";
+import * as streamLib from "citeflow/stream";
 import { hostileCases } from "../portable/hostile.cases.mjs";
 import { internals } from "../portable/internals.mjs";
 import { startFakeProvider } from "./support/fake-provider.mjs";
@@ -12,5 +13,5 @@ before(async () => (server = await startFakeProvider()));
 after(() => server.close());
 
 for (const [name, run] of Object.entries(hostileCases)) {
-  test(name, () => run({ lib, assert, base: server.base, internals }));
+  test(name, () => run({ lib, streamLib, assert, base: server.base, internals }));
 }

@@ -36,6 +36,23 @@ test("every bundled style renders; numeric styles number by first citation", asy
   assert.match(ieee[0].entry, /^\[1\] Y\. LeCun/);
 });
 
+test("bundled styles are files of the package, loaded on demand", async () => {
+  for (const name of csl.bundledStyleNames()) await csl.loadStyle(name);
+  await csl.loadStyle();
+  await rejectsWith(csl.loadStyle("apa-99"), "UNKNOWN_STYLE", /apa-7/);
+  await rejectsWith(csl.loadStyle(7), "INVALID_ARGUMENT");
+  const source = readFileSync(new URL("../../src/csl/styles/ieee.csl", import.meta.url), "utf8");
+  assert.equal((await import("../../pkg/gen/styles/ieee.js")).default, source);
+});
+
+test("bibliographies sort by the host's collation (Intl.Collator)", () => {
+  const names = ["Zeller", "Łukasz", "Lewis", "Čapek", "Cole", "Oakes"];
+  const sources = names.map((family, i) => ({ id: `n${i}`, type: "book", title: `T${i}`, author: [{ family, given: "A" }], issued: { "date-parts": [[2000]] } }));
+  const order = csl.renderReferences(sources, null, { style: "apa" }).map((r) => r.entry.split(",")[0]);
+  // By code point, Ł and Č would follow Z.
+  assert.deepEqual(order, ["Čapek", "Cole", "Lewis", "Łukasz", "Oakes", "Zeller"]);
+});
+
 test("citations may be Citation objects from parseCitations; invalid and repeated ids are skipped", () => {
   const text = "Deep nets work [2]. Poe wrote it [1]. Again [2]. Unknown [7].";
   const refs = csl.renderReferences([poe, lecun], parseCitations(text, { sourceCount: 2 }), { style: "vancouver" });

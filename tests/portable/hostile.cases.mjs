@@ -1,7 +1,8 @@
 // Hostile JS values at every entry point, and a forced trap: written once, run by node --test
 // (tests/js/hostile.test.mjs) and in every browser engine (tests/browser/cases.html).
-// Each case gets { lib, assert, base, internals }: the package, assert, the fake provider's base
-// URL, and the package's internal runtime state (instance epoch, a way to force a trap).
+// Each case gets { lib, streamLib, assert, base, internals }: the package, its "citeflow/stream"
+// entry, assert, the fake provider's base URL, and the package's internal runtime state
+// (instance epochs of the core and streaming modules, a way to force a trap in each).
 //
 // The rule under test: whatever a caller passes, a call either works or throws (or rejects
 // with) a CiteflowError with a string `code`; it never unwinds through wasm (which would
@@ -245,14 +246,16 @@ export const hostileCases = {
     const table = entryPoints({ lib, base });
     const hostile = hostileValues;
     const problems = [];
-    const before = internals.instanceState().replacements;
+    // Both modules count: the transformers, the parser and the decoders live in the streaming one.
+    const replacements = () => internals.instanceState().replacements + internals.stream().state().replacements;
+    const before = replacements();
     const check = async (what, call) => {
       if (globalThis.process?.env?.HOSTILE_TRACE) console.log("call", what);
       const problem = await outcome(call, what);
       if (problem) problems.push(problem);
       if (problem && globalThis.process?.env?.HOSTILE_TRACE) console.log("PROBLEM", problem);
-      const after = internals.instanceState().replacements;
-      if (after !== before) problems.push(`${what}: the wasm instance had to be replaced (${internals.instanceState().lastFatal})`);
+      const after = replacements();
+      if (after !== before) problems.push(`${what}: a wasm instance had to be replaced (${internals.instanceState().lastFatal ?? internals.stream().state().lastFatal})`);
       assert.equal(lib.parseCitations("a [1]", { sourceCount: 1 }).length, 1, `the package works after ${what}`);
     };
     // Every export is in the table, so a new one cannot skip this test.
@@ -287,8 +290,10 @@ export const hostileCases = {
   },
 
   async "thousands of refused values in a row leak nothing: same instance, no memory growth"({ lib, assert, internals }) {
-    const before = internals.instanceState().replacements;
-    const bytesBefore = internals.memoryBytes();
+    const replacements = () => internals.instanceState().replacements + internals.stream().state().replacements;
+    const memoryBytes = () => internals.memoryBytes() + internals.stream().memoryBytes();
+    const before = replacements();
+    const bytesBefore = memoryBytes();
     const refused = (fn) => assert.throws(fn, (e) => e.name === "CiteflowError");
     for (let i = 0; i < 2000; i++) {
       refused(() => new lib.ThinkTagOutputTransformer(hostileValues.throwingGetters()));
@@ -296,26 +301,55 @@ export const hostileCases = {
       refused(() => lib.parseCitations("a [1]", hostileValues.cyclic()));
       refused(() => lib.formatChunkAsString({ content: "x", metadata: hostileValues.deepArray() }));
     }
-    assert.equal(internals.instanceState().replacements, before, "no call unwound through wasm");
-    const grown = internals.memoryBytes() - bytesBefore;
+    assert.equal(replacements(), before, "no call unwound through wasm");
+    const grown = memoryBytes() - bytesBefore;
     assert.ok(grown <= 16 * 1024 * 1024, `wasm memory grew by ${grown} bytes over 8,000 refused calls`);
     assert.equal(lib.parseCitations("a [1] b [2]", { sourceCount: 2 }).length, 2);
   },
 
   async "a trap costs one call: the instance is replaced, new objects and free functions work, old stream objects say INSTANCE_RESET"({ lib, assert, internals }) {
+    // Two modules, each guarded: the core (whole-text functions) and the streaming one (the
+    // transformers, the parser and the decoders live there).
     const before = internals.instanceState().replacements;
+    const stream = internals.stream();
+    const streamBefore = stream.state().replacements;
     const parser = new lib.CitationParser({ sourceCount: 2 });
     parser.push("Paris [1");
     assert.throws(() => internals.forceTrapForTests(), (e) => e instanceof WebAssembly.RuntimeError);
     assert.equal(internals.instanceState().replacements, before + 1);
     assert.equal(lib.parseCitations("a [1] b [2]", { sourceCount: 2 }).length, 2);
+    assert.equal(stream.state().replacements, streamBefore, "a trap in the core leaves the streaming module alone");
+    assert.deepEqual(parser.push("] and").map((e) => e.type), ["response", "citation"]);
+    assert.throws(() => stream.forceTrap(), (e) => e instanceof WebAssembly.RuntimeError);
+    assert.equal(stream.state().replacements, streamBefore + 1);
     const think = new lib.ThinkTagOutputTransformer();
     assert.deepEqual(think.push("<think>a</think>b").map((e) => e.type), ["thinking_start", "thinking", "thinking_end", "response_start", "response"]);
     assert.throws(() => parser.finish(), (e) => e.code === "INSTANCE_RESET" && /create a new one/.test(e.message));
     // Many traps in a row: each costs its own call only.
     for (let i = 0; i < 300; i++) assert.throws(() => internals.forceTrapForTests());
     assert.equal(internals.instanceState().replacements, before + 301);
+    for (let i = 0; i < 100; i++) assert.throws(() => stream.forceTrap());
+    assert.equal(stream.state().replacements, streamBefore + 101);
     assert.equal(lib.parseCitations("a [1]", { sourceCount: 1 })[0].sourceId, 1);
+    assert.equal(new lib.CitationParser({ sourceCount: 1 }).push("a [1] b").filter((e) => e.type === "citation").length, 1);
+  },
+
+  async "citeflow/stream exports citeflow's streaming classes, which refuse hostile values without a trap"({ lib, streamLib, assert, internals }) {
+    const names = Object.keys(streamLib).filter((name) => !["default", "init", "isReady"].includes(name));
+    for (const name of ["CitationParser", "OutputTransformerChain", "ProviderBodyDecoder", "ThinkTagOutputTransformer", "decodeProviderStream"]) assert.ok(names.includes(name), name);
+    for (const name of names) assert.equal(streamLib[name], lib[name], `citeflow/stream's ${name} is citeflow's`);
+    assert.equal(streamLib.isReady(), true);
+    const before = internals.stream().state().replacements;
+    const refused = (fn) => assert.throws(fn, (e) => e.name === "CiteflowError" && typeof e.code === "string");
+    refused(() => new streamLib.ThinkTagOutputTransformer(hostileValues.throwingGetters()));
+    refused(() => new streamLib.CitationParser(hostileValues.cyclic()));
+    refused(() => new streamLib.CitationParser({ sourceCount: hostileValues.bigint() }));
+    refused(() => new streamLib.OutputTransformerChain(hostileValues.proxy()));
+    refused(() => new streamLib.ProviderBodyDecoder("openai", { transformers: hostileValues.arrayProxy() }));
+    refused(() => new streamLib.CitationParser().push(hostileValues.throwingGetters()));
+    refused(() => new streamLib.ProviderBodyDecoder("openai").push(hostileValues.badPrimitive()));
+    assert.equal(internals.stream().state().replacements, before, "no call unwound through wasm");
+    assert.equal(new streamLib.CitationParser({ sourceCount: 1 }).push("a [1] b").filter((e) => e.type === "citation").length, 1);
   },
 
   async "CSL: hostile styles, dates and titles are errors or escaped, never a dead instance"({ lib, assert, internals }) {
@@ -343,6 +377,12 @@ export const hostileCases = {
     }
     const many = Array.from({ length: 1001 }, (_, i) => item({ id: `i${i}`, title: `Work ${i}` }));
     await assert.rejects(lib.renderReferences(many, null, { style: "apa-7" }), (e) => e.code === "TOO_MANY_SOURCES");
+    // citeflow/csl's loadStyle (the bundled styles are files loaded on demand).
+    for (const make of Object.values(hostileValues)) {
+      await csl.loadStyle(make()).then(() => {}, (e) => assert.ok(e.name === "CiteflowError" && typeof e.code === "string", String(e)));
+    }
+    await assert.rejects(csl.loadStyle("apa-99"), (e) => e.code === "UNKNOWN_STYLE");
+    await csl.loadStyle("vancouver");
     assert.equal(csl.state().replacements, before, "no CSL instance was replaced");
     assert.throws(() => csl.forceTrap(), (e) => e instanceof WebAssembly.RuntimeError);
     assert.equal((await lib.renderReferences([item()], null, { style: "apa-7" })).length, 1, "CSL works after a trap");

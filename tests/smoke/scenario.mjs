@@ -79,11 +79,64 @@ export async function scenario(lib, { providerBase, internals }) {
   };
 }
 
+/**
+ * `result` and `expected` as JSON in the expected key order, with no key missing or extra (a
+ * browser driver may hand the object back with its keys sorted).
+ */
+function inExpectedOrder(result, expected) {
+  const keys = [...new Set([...Object.keys(expected), ...Object.keys(result)])];
+  return [result, expected].map((o) => JSON.stringify(keys.map((k) => [k, o[k]])));
+}
+
 export function check(result, runtime) {
-  // Compared in the expected key order, with no key missing or extra.
-  const keys = [...new Set([...Object.keys(EXPECTED), ...Object.keys(result)])];
-  const a = JSON.stringify(keys.map((k) => [k, result[k]]));
-  const b = JSON.stringify(keys.map((k) => [k, EXPECTED[k]]));
+  const [a, b] = inExpectedOrder(result, EXPECTED);
   if (a !== b) throw new Error(`${runtime}: smoke scenario gave ${a}, expected ${b}`);
   console.log(`smoke ok: ${runtime}`);
+}
+
+// The streaming entry ("citeflow/stream") on its own: a provider's SSE body through ThinkTag and
+// the citation parser, in one decoder.
+const SSE = [
+  'data: {"choices":[{"delta":{"content":"<think>Check the sou"}}]}\n\n',
+  'data: {"choices":[{"delta":{"content":"rces.</think>Water boils [1"}}]}\n\ndata: {"choices":[{"delta":{"content":"]."},"finish_reason":"stop"}]}\n\n',
+  "data: [DONE]\n\n",
+];
+
+export const STREAM_EXPECTED = {
+  thinking: "Check the sources.",
+  answer: "Water boils [1].",
+  citations: [[1, "[1]", true]],
+  exports: ["CitationParser", "OutputTransformerChain", "ProviderBodyDecoder", "ThinkTagOutputTransformer", "decodeProviderStream", "init", "isReady"],
+};
+
+export async function streamScenario(lib) {
+  await lib.init();
+  const encoder = new TextEncoder();
+  const body = new ReadableStream({
+    start(controller) {
+      for (const s of SSE) controller.enqueue(encoder.encode(s));
+      controller.close();
+    },
+  });
+  const transformers = [new lib.ThinkTagOutputTransformer(), new lib.CitationParser({ sourceCount: 1 })];
+  const reader = lib.decodeProviderStream(body, "openai", { transformers }).getReader();
+  const events = [];
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    events.push(value);
+  }
+  const text = (type) => events.filter((e) => e.type === type).map((e) => e.value).join("");
+  return {
+    thinking: text("thinking"),
+    answer: text("response"),
+    citations: events.filter((e) => e.type === "citation").map((e) => [e.value.sourceId, e.value.marker, e.value.valid]),
+    exports: STREAM_EXPECTED.exports.filter((name) => name in lib),
+  };
+}
+
+export function checkStream(result, runtime) {
+  const [a, b] = inExpectedOrder(result, STREAM_EXPECTED);
+  if (a !== b) throw new Error(`${runtime}: citeflow/stream gave ${a}, expected ${b}`);
+  console.log(`smoke ok: ${runtime}, citeflow/stream`);
 }

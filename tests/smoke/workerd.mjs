@@ -1,7 +1,7 @@
 // Runs the smoke scenario inside workerd (Cloudflare's runtime) through miniflare.
 import { startWorker } from "../support/workerd.mjs";
 import { startFakeProvider } from "../js/support/fake-provider.mjs";
-import { check } from "./scenario.mjs";
+import { check, checkStream } from "./scenario.mjs";
 
 const mf = startWorker(["tests/smoke/worker.mjs", "tests/smoke/scenario.mjs"]);
 const provider = await startFakeProvider();
@@ -9,7 +9,9 @@ try {
   const res = await mf.dispatchFetch(`http://smoke.test/?provider=${encodeURIComponent(provider.base)}`);
   const body = await res.text();
   if (!res.ok) throw new Error(`workerd answered ${res.status}: ${body}`);
-  check(JSON.parse(body), "workerd (miniflare)");
+  const { stream, ...result } = JSON.parse(body);
+  check(result, "workerd (miniflare)");
+  checkStream(stream, "workerd (miniflare)");
 } finally {
   provider.close();
   await mf.dispose();

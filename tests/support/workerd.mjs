@@ -13,7 +13,9 @@ const files = (dir) => readdirSync(dir, { withFileTypes: true }).flatMap((d) => 
 
 /** `sources`: the worker's own files (repository paths), the first being the entry. */
 export function startWorker(sources, bindings = {}) {
-  const entry = JSON.parse(readFileSync(join(pkgDir, "package.json"), "utf8")).exports["."].workerd;
+  const { exports } = JSON.parse(readFileSync(join(pkgDir, "package.json"), "utf8"));
+  // "citeflow" and "citeflow/stream" as the exports map's "workerd" condition names them.
+  const alias = (name, entry) => ({ type: "ESModule", path: join(root, name), contents: `export * from "./${name.includes("/") ? "../" : ""}node_modules/citeflow/${entry.slice(2)}";\nexport { default } from "./${name.includes("/") ? "../" : ""}node_modules/citeflow/${entry.slice(2)}";\n` });
   const pkgModules = files(pkgDir)
     .filter((f) => /\.(js|wasm)$/.test(f))
     .map((f) => ({ type: f.endsWith(".wasm") ? "CompiledWasm" : "ESModule", path: join(root, "node_modules", "citeflow", relative(pkgDir, f)), contents: readFileSync(f) }));
@@ -23,7 +25,8 @@ export function startWorker(sources, bindings = {}) {
       // workerd resolves a bare specifier next to the importing module, so the worker's files
       // and the alias sit side by side at the root of the module tree.
       ...sources.map((s) => ({ type: "ESModule", path: join(root, basename(s)), contents: readFileSync(join(root, s)) })),
-      { type: "ESModule", path: join(root, "citeflow"), contents: `export * from "./node_modules/citeflow/${entry.slice(2)}";\nexport { default } from "./node_modules/citeflow/${entry.slice(2)}";\n` },
+      alias("citeflow", exports["."].workerd),
+      alias("citeflow/stream", exports["./stream"].workerd),
       ...pkgModules,
     ],
     bindings,

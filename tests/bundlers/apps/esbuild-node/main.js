@@ -5,6 +5,7 @@
 // (or keep the package out of the bundle: --packages=external, and nothing is needed).
 import init, * as citeflow from "citeflow";
 import wasm from "citeflow/citeflow_bg.wasm";
+import streamWasm from "citeflow/citeflow_stream_bg.wasm";
 import cslWasm from "citeflow/citeflow_csl_bg.wasm";
 import { coreResults, referenceText } from "./scenario.js";
 
@@ -17,5 +18,5 @@ try {
 }
 const initWithout = await init().then(() => "ok", code);
 citeflow.setCslWasmUrl(cslWasm);
-await init(wasm);
+await init(wasm, streamWasm);
 console.log(JSON.stringify({ beforeInit, initWithout, ...coreResults(citeflow), references: await referenceText(citeflow) }));

@@ -3,8 +3,9 @@
 // Build: esbuild main.js --bundle --loader:.wasm=file --outdir=dist
 import init, * as citeflow from "citeflow";
 import wasmUrl from "citeflow/citeflow_bg.wasm";
+import streamWasmUrl from "citeflow/citeflow_stream_bg.wasm";
 import cslWasmUrl from "citeflow/citeflow_csl_bg.wasm";
 import { mount } from "./scenario.js";
 
 citeflow.setCslWasmUrl(cslWasmUrl);
-mount(citeflow, init(wasmUrl));
+mount(citeflow, init(wasmUrl, streamWasmUrl));

@@ -1,0 +1,25 @@
+// citeflow/stream for Node.js and Deno: the streaming module alone, instantiated at import time,
+// or by `init(bytes)` where a server bundle moved it (see entry/node.js).
+import { readFileSync } from "node:fs";
+import initWasm, { initSync } from "../gen/stream/citeflow_stream.js";
+import { attachStream, isStreamReady } from "../src/stream_runtime.js";
+import { notFound } from "./explain.js";
+import { readWasm } from "./read-wasm.js";
+
+const FILE = "citeflow_stream_bg.wasm";
+
+const bytes = readWasm(() => readFileSync(new URL("../gen/stream/citeflow_stream_bg.wasm", import.meta.url)), import.meta.url, "../gen/stream/citeflow_stream_bg.wasm");
+if (bytes !== null) attachStream(initSync({ module: bytes }));
+
+export * from "../src/stream_api.js";
+export { isStreamReady as isReady } from "../src/stream_runtime.js";
+
+/** Nothing to do where the module was read at import; otherwise give it: bytes, a URL or a Module. */
+export default async function init(input) {
+  if (isStreamReady()) return;
+  if (input === undefined) {
+    throw notFound(FILE, 'Pass it to init() of "citeflow/stream" (or as the second argument of init() of "citeflow"): await init(bytesOfTheWasmFile)');
+  }
+  attachStream(await initWasm({ module_or_path: input }));
+}
+export { init };

@@ -1,0 +1,14 @@
+// citeflow/stream for Cloudflare Workers (workerd): the bundler hands us the compiled module;
+// instantiated at import.
+import wasmModule from "../gen/stream/citeflow_stream_bg.wasm";
+import { initSync } from "../gen/stream/citeflow_stream.js";
+import { attachStream } from "../src/stream_runtime.js";
+
+attachStream(initSync({ module: wasmModule }));
+
+export * from "../src/stream_api.js";
+export { isStreamReady as isReady } from "../src/stream_runtime.js";
+
+/** Nothing to do here (initialised at import); kept so code runs unchanged everywhere. */
+export default async function init() {}
+export { init };

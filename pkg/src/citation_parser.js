@@ -1,0 +1,92 @@
+// The streaming citation parser: a stage of the core's engine, like the transformers.
+import * as core from "../gen/stream/citeflow_stream.js";
+import { ready } from "./stream_runtime.js";
+import { RESPONSE } from "./events.js";
+import { registerCitationParser, STAGE, StageTransformer } from "./transformers.js";
+
+// Text shown by the fast path waits for the core at most this long (UTF-16 units).
+const DEFER_LIMIT = 4096;
+
+/**
+ * Finds markers in the answer as it streams; emits a `citation` event as each completes.
+ * Answer text passes through, except a possible marker prefix, held until it is decided.
+ */
+export class CitationParser extends StageTransformer {
+  #options;
+  // Fast path (see StageTransformer): answer text pushed and not yet released by the core, in
+  // UTF-16 units (NaN once an event object was pushed: then the fast path stays off), and text
+  // already shown that the core has not seen yet (it sees it before the next chunk).
+  #pending = 0;
+  #deferred = "";
+
+  constructor(options = {}) {
+    ready();
+    super(core.stageConfig("citations", options));
+    this.#options = options;
+  }
+
+  push(input) {
+    if (typeof input !== "string") {
+      const out = this.#flush();
+      this.#pending = NaN;
+      for (const e of super.push(input)) out.push(e);
+      return out;
+    }
+    if (this.#pending === 0 && this.#deferred.length < DEFER_LIMIT && this.quietChunk(input)) {
+      this.ensureLive();
+      this.#deferred += input;
+      return [{ id: null, type: RESPONSE, value: input, valueType: "text" }];
+    }
+    return this.#send(input);
+  }
+
+  finish() {
+    const out = this.#flush();
+    for (const e of super.finish()) out.push(e);
+    return out;
+  }
+
+  #flush() {
+    return this.#deferred === "" ? [] : this.#send("");
+  }
+
+  /**
+   * Feeds the core `text` after the text the fast path showed (in one step): the core releases
+   * that shown text first and whole (it holds no trigger and nothing was pending), and it is
+   * not shown again.
+   */
+  #send(text) {
+    const shown = this.#deferred;
+    this.#deferred = "";
+    const all = shown === "" ? text : shown + text;
+    const out = this.#fed(all, super.push(all));
+    let skip = shown.length;
+    for (let i = 0; skip > 0 && i < out.length; i++) {
+      const e = out[i];
+      if (e.type !== RESPONSE) continue;
+      const cut = Math.min(skip, e.value.length);
+      skip -= cut;
+      if (cut === e.value.length) out.splice(i--, 1);
+      else out[i] = { ...e, value: e.value.slice(cut) };
+    }
+    return out;
+  }
+
+  /** Keeps count of what the core holds back after `text` went in and `out` came out. */
+  #fed(text, out) {
+    let released = 0;
+    for (const e of out) if (e.type === RESPONSE) released += e.value.length;
+    this.#pending += text.length - released;
+    return out;
+  }
+
+  fresh() {
+    return new CitationParser(this.#options);
+  }
+
+  [STAGE]() {
+    return [{ type: "citations", kwargs: this.#options }];
+  }
+}
+
+registerCitationParser((options) => new CitationParser(options));

@@ -1,0 +1,48 @@
+// Types of "citeflow/stream": the streaming surface alone (output transformers and chains, the
+// citation parser, the SSE and provider stream decoders), on the small streaming wasm module.
+// The classes are those of "citeflow".
+import type { WasmSource } from "citeflow";
+
+export type {
+  CitationOptions,
+  Event,
+  EventInput,
+  EventType,
+  ItemType,
+  LMOutput,
+  OutputItem,
+  OutputTransformerConfigInput,
+  ProviderBodyDecoderOptions,
+  SSEMessage,
+  StreamFormat,
+  TagPair,
+  ThinkTagOptions,
+  TransformerType,
+  ValidationOptions,
+  WasmSource,
+} from "citeflow";
+export {
+  CitationParser,
+  EventFilterOutputTransformer,
+  IdentityOutputTransformer,
+  JSONOutputTransformer,
+  OutputTransformer,
+  OutputTransformerChain,
+  OutputTransformerConfig,
+  ProviderBodyDecoder,
+  ProviderStreamDecoder,
+  SSEDecoder,
+  ThinkTagOutputTransformer,
+  ValidationOutputTransformer,
+  decodeProviderStream,
+} from "citeflow";
+
+/**
+ * Initialises the streaming module (citeflow_stream_bg.wasm). Required once in browsers; in
+ * Node, Deno and Workers it is ready at import, unless a bundler moved the .wasm away: then pass
+ * its bytes or URL.
+ */
+export default function init(input?: WasmSource): Promise<void>;
+export { init };
+/** Whether the streaming module is initialised. */
+export function isReady(): boolean;

@@ -1,0 +1,83 @@
+// The fast path of ThinkTagOutputTransformer and CitationParser used on their own (chunks that
+// cannot change the stage are answered without the core; pkg/src/transformers.js) against the
+// engine alone (a chain of one, which always asks the core): the same events, push by push,
+// for any split of any input.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { CitationParser, OutputTransformerChain, ThinkTagOutputTransformer } from "citeflow";
+import { internals } from "../portable/internals.mjs";
+import { assertCode, rng } from "./helpers.mjs";
+
+const PIECES = ["<think>", "</think>", "<th", "ink>", "</", "<", ">", "a", "b c", "é", "😀", "\n", "think", "[1]", "[", "]", "2", "(3)", "```", "`", "~", "://", "x:y", ". ", "plain words "];
+
+/** Cuts anywhere in UTF-16 (inside surrogate pairs too), mostly token-sized pieces. */
+function cuts(text, random) {
+  const out = [];
+  for (let i = 0; i < text.length; ) {
+    const n = random() < 0.8 ? 1 + Math.floor(random() * 4) : Math.floor(random() * 40);
+    out.push(text.slice(i, i + n));
+    i += n;
+  }
+  return out;
+}
+
+/** Each push's events (and finish's), as one list per call. */
+function perPush(transformer, inputs) {
+  const out = inputs.map((input) => transformer.push(input));
+  out.push(transformer.finish());
+  return out;
+}
+
+test("property: ThinkTag on its own gives the engine's events push by push, any split", () => {
+  const random = rng(0xfa57);
+  for (let round = 0; round < 300; round++) {
+    const text = Array.from({ length: Math.floor(random() * 60) }, () => PIECES[Math.floor(random() * PIECES.length)]).join("");
+    const options = { idPrefix: "p", ...(round % 3 === 0 ? { startInThinking: true } : {}), ...(round % 5 === 0 ? { tags: [["😀", "🙂"]] } : {}) };
+    const chunks = cuts(text, random);
+    const alone = perPush(new ThinkTagOutputTransformer(options), chunks);
+    const engine = perPush(new OutputTransformerChain([new ThinkTagOutputTransformer(options)]), chunks);
+    assert.deepEqual(alone, engine, JSON.stringify(chunks));
+  }
+});
+
+test("property: CitationParser on its own gives the engine's events push by push, any split", () => {
+  const random = rng(0xc17e);
+  for (let round = 0; round < 300; round++) {
+    const text = Array.from({ length: Math.floor(random() * 60) }, () => PIECES[Math.floor(random() * PIECES.length)]).join("");
+    const options = { sourceCount: round % 4, markerStyle: ["bracket", "paren", "curly", "caret"][round % 4] };
+    const chunks = cuts(text, random);
+    // Now and then an event object among the strings (the fast path then stays off).
+    if (round % 7 === 0 && chunks.length > 2) chunks.splice(1, 0, { type: "status", value: "searching" });
+    const alone = perPush(new CitationParser(options), chunks);
+    const engine = perPush(new OutputTransformerChain([new CitationParser(options)]), chunks);
+    assert.deepEqual(alone, engine, JSON.stringify(chunks));
+  }
+});
+
+test("long plain runs wait for the core at most DEFER_LIMIT units, and spans stay exact", () => {
+  const text = "plain ".repeat(3000) + "[1] end.";
+  const chunks = text.match(/.{1,4}/gs);
+  const alone = perPush(new CitationParser({ sourceCount: 1 }), chunks).flat();
+  const engine = perPush(new OutputTransformerChain([new CitationParser({ sourceCount: 1 })]), chunks).flat();
+  assert.deepEqual(alone, engine);
+  assert.deepEqual(alone.filter((e) => e.type === "citation").map((e) => e.value.span), [[18000, 18003]]);
+});
+
+test("the fast path answers as the core would: after finish, and after the instance was replaced", () => {
+  const think = new ThinkTagOutputTransformer();
+  think.push("<think>a");
+  think.push("b");
+  assert.deepEqual(think.push("c").map((e) => e.value), ["c"]);
+  think.finish();
+  assertCode(() => think.push("d"), "STREAM_FINISHED");
+
+  const quiet = new ThinkTagOutputTransformer();
+  quiet.push("answer");
+  quiet.push(" more");
+  const parser = new CitationParser();
+  parser.push("plain");
+  assert.throws(() => internals.stream().forceTrap(), (e) => e instanceof WebAssembly.RuntimeError);
+  assertCode(() => quiet.push(" words"), "INSTANCE_RESET");
+  assertCode(() => parser.push(" words"), "INSTANCE_RESET");
+  assert.deepEqual(new ThinkTagOutputTransformer().push("fresh").map((e) => e.type), ["response_start", "response"]);
+});
