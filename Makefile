@@ -29,6 +29,8 @@ test-rust:
 	cargo test --quiet --features csl
 
 test-js:
+	$(DENO) fmt --quiet --config js-style.jsonc --check
+	$(DENO) lint --quiet --config js-style.jsonc
 	node --test tests/js/
 	node tests/csl/agreement.mjs --check --show=0
 	$(DENO) check --quiet --node-modules-dir=manual tests/types/usage.ts

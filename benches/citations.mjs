@@ -2,21 +2,28 @@
 // answer: citeflow against the straightforward JS regex code a user would otherwise write,
 // same input, same process. (The regex peer is less careful: it does not skip code, links
 // or URLs; it is the speed baseline, not a correctness one.)
-import { CitationParser, checkPolicy, deduplicateAdjacentCites } from "citeflow";
+import { checkPolicy, CitationParser, deduplicateAdjacentCites } from "citeflow";
 import { rng } from "../tests/js/helpers.mjs";
 import { chunk } from "./transcript.mjs";
-import { median, time } from "./timing.mjs";
+import { time } from "./timing.mjs";
 
 const SOURCES = 8;
-const WORDS = "the study found that rates rose in most regions while costs fell over the decade according to survey data".split(" ");
+const WORDS =
+  "the study found that rates rose in most regions while costs fell over the decade according to survey data".split(
+    " ",
+  );
 
 function answer(targetBytes = 1 << 20) {
   const random = rng(11);
   const parts = [];
   let size = 0;
   while (size < targetBytes) {
-    const words = Array.from({ length: 8 + Math.floor(random() * 20) }, () => WORDS[Math.floor(random() * WORDS.length)]).join(" ");
-    const cites = Array.from({ length: 1 + Math.floor(random() * 3) }, () => `[${1 + Math.floor(random() * SOURCES)}]`).join(" ");
+    const words = Array.from(
+      { length: 8 + Math.floor(random() * 20) },
+      () => WORDS[Math.floor(random() * WORDS.length)],
+    ).join(" ");
+    const cites = Array.from({ length: 1 + Math.floor(random() * 3) }, () => `[${1 + Math.floor(random() * SOURCES)}]`)
+      .join(" ");
     const s = `${words[0].toUpperCase()}${words.slice(1)} ${cites}. `;
     parts.push(s);
     size += s.length;
@@ -37,7 +44,12 @@ function regexStream(chunks, sourceCount) {
     let done = 0;
     while ((m = re.exec(tail)) !== null) {
       const id = Number(m[1]);
-      citations.push({ sourceId: id, marker: m[0], span: [base + m.index, base + re.lastIndex], valid: id >= 1 && id <= sourceCount });
+      citations.push({
+        sourceId: id,
+        marker: m[0],
+        span: [base + m.index, base + re.lastIndex],
+        valid: id >= 1 && id <= sourceCount,
+      });
       done = re.lastIndex;
     }
     const open = tail.indexOf("[", done);
@@ -49,7 +61,10 @@ function regexStream(chunks, sourceCount) {
 }
 
 function regexDedup(text) {
-  return text.replace(/\[\d+\](?:\s*\[\d+\])+/g, (run) => [...new Set(run.match(/\d+/g))].map((id) => `[${id}]`).join(" "));
+  return text.replace(
+    /\[\d+\](?:\s*\[\d+\])+/g,
+    (run) => [...new Set(run.match(/\d+/g))].map((id) => `[${id}]`).join(" "),
+  );
 }
 
 function regexPolicy(text, sourceCount) {
@@ -61,7 +76,6 @@ function regexPolicy(text, sourceCount) {
 }
 
 // ---- harness ---------------------------------------------------------------------------------
-
 
 export async function run({ runs = 5 } = {}) {
   const text = answer();
@@ -93,10 +107,16 @@ export async function run({ runs = 5 } = {}) {
 }
 
 export function print({ bytes, citations, rows }) {
-  console.log(`Citations vs straightforward JS regex code, ${(bytes / 1e6).toFixed(2)} MB answer, ${citations} citations (ratio = regex time / citeflow time)`);
+  console.log(
+    `Citations vs straightforward JS regex code, ${
+      (bytes / 1e6).toFixed(2)
+    } MB answer, ${citations} citations (ratio = regex time / citeflow time)`,
+  );
   console.log("| task | citeflow ms | regex ms | ratio |");
   console.log("|---|---|---|---|");
-  for (const r of rows) console.log(`| ${r.name} | ${r.citeflowMs.toFixed(1)} | ${r.regexMs.toFixed(1)} | ${r.ratio.toFixed(2)} |`);
+  for (const r of rows) {
+    console.log(`| ${r.name} | ${r.citeflowMs.toFixed(1)} | ${r.regexMs.toFixed(1)} | ${r.ratio.toFixed(2)} |`);
+  }
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) print(await run());

@@ -23,8 +23,6 @@ function items(n) {
   });
 }
 
-
-
 const FIRST = `
 const t0 = performance.now();
 const { renderReferences } = await import("citeflow/csl");
@@ -70,8 +68,15 @@ const FIRST_STYLES = [
 
 function firstTen(engine, style, probes = 3) {
   return median(
-    Array.from({ length: probes }, () =>
-      JSON.parse(execFileSync(process.execPath, ["--input-type=module", "-e", FIRST_TEN[engine](style)], { cwd: root, encoding: "utf8" })).ms,
+    Array.from(
+      { length: probes },
+      () =>
+        JSON.parse(
+          execFileSync(process.execPath, ["--input-type=module", "-e", FIRST_TEN[engine](style)], {
+            cwd: root,
+            encoding: "utf8",
+          }),
+        ).ms,
     ),
   );
 }
@@ -81,7 +86,12 @@ export async function run({ runs = 5 } = {}) {
   const ours = () => renderReferences(list, null, { style: styleXml, locale: localeXml });
   const theirs = () => {
     const byId = Object.fromEntries(list.map((it) => [it.id, it]));
-    const engine = new CSL.Engine({ retrieveLocale: () => localeXml, retrieveItem: (id) => byId[id] }, styleXml, "en-US", true);
+    const engine = new CSL.Engine(
+      { retrieveLocale: () => localeXml, retrieveItem: (id) => byId[id] },
+      styleXml,
+      "en-US",
+      true,
+    );
     engine.setOutputFormat("text");
     engine.updateItems(list.map((it) => it.id));
     return engine.makeBibliography()[1];
@@ -89,8 +99,10 @@ export async function run({ runs = 5 } = {}) {
   if (ours().length !== theirs().length) throw new Error("the two engines rendered different counts");
   const a = await time(ours, runs);
   const b = await time(theirs, runs);
-  const probes = Array.from({ length: 3 }, () =>
-    JSON.parse(execFileSync(process.execPath, ["--input-type=module", "-e", FIRST], { cwd: root, encoding: "utf8" })),
+  const probes = Array.from(
+    { length: 3 },
+    () =>
+      JSON.parse(execFileSync(process.execPath, ["--input-type=module", "-e", FIRST], { cwd: root, encoding: "utf8" })),
   );
   const first = FIRST_STYLES.map((style) => {
     const citeflowMs = firstTen("citeflow", style);
@@ -112,10 +124,22 @@ export async function run({ runs = 5 } = {}) {
 }
 
 export function print(r) {
-  console.log(`CSL: 1,000 APA references: citeflow ${r.citeflowMs.toFixed(0)} ms, citeproc-js ${r.citeprocMs.toFixed(0)} ms (ratio ${r.ratio.toFixed(2)} = citeproc time / citeflow time)`);
-  console.log(`CSL module: ${r.bytes} B, ${r.gzipBytes} B gzip; load ${r.loadMs.toFixed(0)} ms, first render after loading ${r.firstRenderMs.toFixed(0)} ms (fresh process, median of 3)`);
+  console.log(
+    `CSL: 1,000 APA references: citeflow ${r.citeflowMs.toFixed(0)} ms, citeproc-js ${
+      r.citeprocMs.toFixed(0)
+    } ms (ratio ${r.ratio.toFixed(2)} = citeproc time / citeflow time)`,
+  );
+  console.log(
+    `CSL module: ${r.bytes} B, ${r.gzipBytes} B gzip; load ${r.loadMs.toFixed(0)} ms, first render after loading ${
+      r.firstRenderMs.toFixed(0)
+    } ms (fresh process, median of 3)`,
+  );
   for (const f of r.first) {
-    console.log(`CSL first bibliography of 10 items, fresh process, ${f.style}: citeflow ${f.citeflowMs.toFixed(0)} ms, citeproc-js ${f.citeprocMs.toFixed(0)} ms (ratio ${f.ratio.toFixed(1)})`);
+    console.log(
+      `CSL first bibliography of 10 items, fresh process, ${f.style}: citeflow ${
+        f.citeflowMs.toFixed(0)
+      } ms, citeproc-js ${f.citeprocMs.toFixed(0)} ms (ratio ${f.ratio.toFixed(1)})`,
+    );
   }
 }
 

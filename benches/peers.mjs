@@ -14,7 +14,9 @@ export async function aiSdkReasoningTransform() {
     }
   };
   try {
-    await extractReasoningMiddleware({ tagName: "think" }).wrapStream({ doStream: async () => ({ stream: { pipeThrough: (t) => t } }) });
+    await extractReasoningMiddleware({ tagName: "think" }).wrapStream({
+      doStream: async () => ({ stream: { pipeThrough: (t) => t } }),
+    });
   } finally {
     globalThis.TransformStream = Real;
   }

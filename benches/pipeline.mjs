@@ -21,14 +21,30 @@ function body(chunkBytes) {
     tokens.push(WORDS[Math.floor(random() * WORDS.length)] + " ");
     if (i % 12 === 11) tokens.push(`[${1 + Math.floor(random() * 5)}]`, ". ");
   }
-  const events = tokens.map((content) => `data: ${JSON.stringify({ id: "c1", object: "chat.completion.chunk", choices: [{ index: 0, delta: { content }, finish_reason: null }] })}\n\n`);
-  events.push(`data: ${JSON.stringify({ id: "c1", object: "chat.completion.chunk", choices: [{ index: 0, delta: {}, finish_reason: "stop" }] })}\n\n`, "data: [DONE]\n\n");
+  const events = tokens.map((content) =>
+    `data: ${
+      JSON.stringify({
+        id: "c1",
+        object: "chat.completion.chunk",
+        choices: [{ index: 0, delta: { content }, finish_reason: null }],
+      })
+    }\n\n`
+  );
+  events.push(
+    `data: ${
+      JSON.stringify({
+        id: "c1",
+        object: "chat.completion.chunk",
+        choices: [{ index: 0, delta: {}, finish_reason: "stop" }],
+      })
+    }\n\n`,
+    "data: [DONE]\n\n",
+  );
   const bytes = new TextEncoder().encode(events.join(""));
   const chunks = [];
   for (let i = 0; i < bytes.length; i += chunkBytes) chunks.push(bytes.slice(i, i + chunkBytes));
   return { chunks, tokens: tokens.length };
 }
-
 
 export async function run({ runs = 5 } = {}) {
   const rows = [];
@@ -41,7 +57,9 @@ async function measure(chunkBytes, runs) {
   let oursCites = 0;
   // One decoder running the transformers in the same engine (what invoker streams do).
   const ours = () => {
-    const body = new ProviderBodyDecoder("openai", { transformers: [new ThinkTagOutputTransformer(), new CitationParser({ sourceCount: 5 })] });
+    const body = new ProviderBodyDecoder("openai", {
+      transformers: [new ThinkTagOutputTransformer(), new CitationParser({ sourceCount: 5 })],
+    });
     let cites = 0;
     const take = (events) => {
       for (const e of events) if (e.type === "citation") cites++;
@@ -85,12 +103,24 @@ async function measure(chunkBytes, runs) {
   const a = await time(ours, runs);
   const b = await time(theirs, runs);
   if (oursCites !== theirsCites) throw new Error(`citation counts differ: citeflow ${oursCites}, peer ${theirsCites}`);
-  return { chunkBytes, tokens, citeflowNsPerToken: (a * 1e6) / tokens, peerNsPerToken: (b * 1e6) / tokens, ratio: b / a };
+  return {
+    chunkBytes,
+    tokens,
+    citeflowNsPerToken: (a * 1e6) / tokens,
+    peerNsPerToken: (b * 1e6) / tokens,
+    ratio: b / a,
+  };
 }
 
 export function print({ rows }) {
   for (const r of rows) {
-    console.log(`SSE bytes → events → think tags → citations, ${r.tokens} tokens in ${r.chunkBytes} B chunks: citeflow ${r.citeflowNsPerToken.toFixed(0)} ns/token, eventsource-parser + AI SDK middleware + regex ${r.peerNsPerToken.toFixed(0)} ns/token (ratio ${r.ratio.toFixed(2)} = peer time / citeflow time)`);
+    console.log(
+      `SSE bytes → events → think tags → citations, ${r.tokens} tokens in ${r.chunkBytes} B chunks: citeflow ${
+        r.citeflowNsPerToken.toFixed(0)
+      } ns/token, eventsource-parser + AI SDK middleware + regex ${r.peerNsPerToken.toFixed(0)} ns/token (ratio ${
+        r.ratio.toFixed(2)
+      } = peer time / citeflow time)`,
+    );
   }
 }
 

@@ -16,4 +16,7 @@ for (const bench of [startup, thinkTag, citations, pipeline, similarity, csl]) {
   results.push(r);
 }
 mkdirSync(new URL("./results/", import.meta.url), { recursive: true });
-writeFileSync(new URL("./results/latest.json", import.meta.url), JSON.stringify({ date: new Date().toISOString(), quick, node: process.version, results }, null, 2));
+writeFileSync(
+  new URL("./results/latest.json", import.meta.url),
+  JSON.stringify({ date: new Date().toISOString(), quick, node: process.version, results }, null, 2),
+);

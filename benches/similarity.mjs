@@ -58,8 +58,13 @@ function ours(query, vectors) {
 async function decisionFilter() {
   const server = await startFakeProvider();
   try {
-    const chunks = Array.from({ length: 100 }, (_, i) => ({ content: `chunk ${i} ${i % 2 ? "relevant" : "irrelevant"}` }));
-    const filter = new DMRelevanceFilter(buildDMInvoker("typesafe/slow-50", { apiKey: "sk-test", baseUrl: server.base }));
+    const chunks = Array.from(
+      { length: 100 },
+      (_, i) => ({ content: `chunk ${i} ${i % 2 ? "relevant" : "irrelevant"}` }),
+    );
+    const filter = new DMRelevanceFilter(
+      buildDMInvoker("typesafe/slow-50", { apiKey: "sk-test", baseUrl: server.base }),
+    );
     await filter.filter({ chunks, query: "q" }); // warm: connections, JIT
     const t0 = performance.now();
     const kept = await filter.filter({ chunks, query: "q" });
@@ -78,17 +83,40 @@ export async function run({ runs = 5 } = {}) {
   const c = langchain(Array.from(query), asArrays);
   // f32 and f64 sums may disagree for a score within rounding of the threshold; nothing else.
   const differ = (x, y) => x.length !== y.length && Math.abs(x.length - y.length) > 2;
-  if (differ(a, b) || differ(a, c)) throw new Error(`kept counts differ: citeflow ${a.length}, plain JS ${b.length}, LangChain ${c.length}`);
+  if (differ(a, b) || differ(a, c)) {
+    throw new Error(`kept counts differ: citeflow ${a.length}, plain JS ${b.length}, LangChain ${c.length}`);
+  }
   const oursMs = await time(() => ours(query, vectors), runs);
   const plainMs = await time(() => plainJs(query, vectors), runs);
   const langchainMs = await time(() => langchain(Array.from(query), asArrays), runs);
   const dm = await decisionFilter();
-  return { name: "similarity", chunks: vectors.length, dim: query.length, kept: a.length, oursMs, plainMs, langchainMs, vsPlain: plainMs / oursMs, vsLangchain: langchainMs / oursMs, dm };
+  return {
+    name: "similarity",
+    chunks: vectors.length,
+    dim: query.length,
+    kept: a.length,
+    oursMs,
+    plainMs,
+    langchainMs,
+    vsPlain: plainMs / oursMs,
+    vsLangchain: langchainMs / oursMs,
+    dm,
+  };
 }
 
 export function print(r) {
-  console.log(`cosine filter, ${r.chunks} × ${r.dim} (kept ${r.kept}): citeflow ${r.oursMs.toFixed(1)} ms, plain JS loop ${r.plainMs.toFixed(1)} ms (ratio ${r.vsPlain.toFixed(2)}), LangChain cosineSimilarity ${r.langchainMs.toFixed(1)} ms (ratio ${r.vsLangchain.toFixed(2)})`);
-  console.log(`decision-model filter, 100 chunks, 50 ms per call: ${r.dm.ms.toFixed(0)} ms (expected about ${r.dm.expectedMs} ms)`);
+  console.log(
+    `cosine filter, ${r.chunks} × ${r.dim} (kept ${r.kept}): citeflow ${r.oursMs.toFixed(1)} ms, plain JS loop ${
+      r.plainMs.toFixed(1)
+    } ms (ratio ${r.vsPlain.toFixed(2)}), LangChain cosineSimilarity ${r.langchainMs.toFixed(1)} ms (ratio ${
+      r.vsLangchain.toFixed(2)
+    })`,
+  );
+  console.log(
+    `decision-model filter, 100 chunks, 50 ms per call: ${
+      r.dm.ms.toFixed(0)
+    } ms (expected about ${r.dm.expectedMs} ms)`,
+  );
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) print(await run());

@@ -30,7 +30,9 @@ console.log(JSON.stringify({ ms: performance.now() - t0 }));
 `;
 
 function child(code) {
-  return JSON.parse(execFileSync(process.execPath, ["--input-type=module", "-e", code], { cwd: root, encoding: "utf8" })).ms;
+  return JSON.parse(
+    execFileSync(process.execPath, ["--input-type=module", "-e", code], { cwd: root, encoding: "utf8" }),
+  ).ms;
 }
 
 const medianOf = (runs, code) => median(Array.from({ length: runs }, () => child(code)));
@@ -39,18 +41,38 @@ export async function run({ runs = 7 } = {}) {
   const modules = {};
   for (const [name, files] of Object.entries(MODULES)) {
     const bytes = readFileSync(root + files.wasm);
-    modules[name] = { bytes: bytes.length, gzipBytes: gzipSync(bytes, { level: 9 }).length, instantiateMs: medianOf(runs, probe(files)) };
+    modules[name] = {
+      bytes: bytes.length,
+      gzipBytes: gzipSync(bytes, { level: 9 }).length,
+      instantiateMs: medianOf(runs, probe(files)),
+    };
   }
-  return { name: "startup", modules, importMs: medianOf(runs, importing("citeflow")), streamImportMs: medianOf(runs, importing("citeflow/stream")), goals: GOALS };
+  return {
+    name: "startup",
+    modules,
+    importMs: medianOf(runs, importing("citeflow")),
+    streamImportMs: medianOf(runs, importing("citeflow/stream")),
+    goals: GOALS,
+  };
 }
 
 export function print(r) {
   for (const [name, m] of Object.entries(r.modules)) {
-    console.log(`${name} wasm: ${m.bytes} B, ${m.gzipBytes} B gzip; Node compile+instantiate ${m.instantiateMs.toFixed(2)} ms`);
+    console.log(
+      `${name} wasm: ${m.bytes} B, ${m.gzipBytes} B gzip; Node compile+instantiate ${m.instantiateMs.toFixed(2)} ms`,
+    );
   }
-  console.log(`import "citeflow" (both modules) ${r.importMs.toFixed(2)} ms; import "citeflow/stream" (streaming module only) ${r.streamImportMs.toFixed(2)} ms (medians of fresh processes)`);
+  console.log(
+    `import "citeflow" (both modules) ${r.importMs.toFixed(2)} ms; import "citeflow/stream" (streaming module only) ${
+      r.streamImportMs.toFixed(2)
+    } ms (medians of fresh processes)`,
+  );
   const s = r.modules.stream;
-  console.log(`goals for the streaming module: ≤ ${r.goals.streamGzipBytes} B gzip (${s.gzipBytes}), ≤ ${r.goals.streamInstantiateMs} ms compile+instantiate (${s.instantiateMs.toFixed(2)}), whole-package import ≤ ${r.goals.importMs} ms (${r.importMs.toFixed(2)})`);
+  console.log(
+    `goals for the streaming module: ≤ ${r.goals.streamGzipBytes} B gzip (${s.gzipBytes}), ≤ ${r.goals.streamInstantiateMs} ms compile+instantiate (${
+      s.instantiateMs.toFixed(2)
+    }), whole-package import ≤ ${r.goals.importMs} ms (${r.importMs.toFixed(2)})`,
+  );
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) print(await run());

@@ -9,13 +9,10 @@ import { extractReasoningMiddleware } from "ai";
 import { ThinkTagOutputTransformer } from "citeflow";
 import { aiSdkReasoningTransform } from "./peers.mjs";
 import { chunk, transcript } from "./transcript.mjs";
-import { median, time } from "./timing.mjs";
+import { time } from "./timing.mjs";
 
 const text = transcript();
 const MB = text.length / 1e6;
-
-
-
 
 export async function run({ runs = 9 } = {}) {
   const rows = [];
@@ -48,7 +45,9 @@ export async function run({ runs = 9 } = {}) {
     };
     const theirsStream = async () => {
       const { stream } = await extractReasoningMiddleware({ tagName: "think" }).wrapStream({
-        doStream: async () => ({ stream: ReadableStream.from([{ type: "text-start", id: "t" }, ...deltas, { type: "text-end", id: "t" }]) }),
+        doStream: async () => ({
+          stream: ReadableStream.from([{ type: "text-start", id: "t" }, ...deltas, { type: "text-end", id: "t" }]),
+        }),
       });
       for await (const _ of stream);
     };
@@ -56,7 +55,9 @@ export async function run({ runs = 9 } = {}) {
     const n = runs;
     const [a, b] = [await time(ours, n), await time(theirs, n)];
     // The AI SDK puts its separator ("\n") between reasoning sections.
-    if (oursReasoning + oursBlocks - 1 !== theirsReasoning) throw new Error(`reasoning differs: ours ${oursReasoning}, AI SDK ${theirsReasoning}`);
+    if (oursReasoning + oursBlocks - 1 !== theirsReasoning) {
+      throw new Error(`reasoning differs: ours ${oursReasoning}, AI SDK ${theirsReasoning}`);
+    }
     const [c, d] = [await time(oursStream, n), await time(theirsStream, n)];
     rows.push({
       chunk: size,
@@ -72,12 +73,20 @@ export async function run({ runs = 9 } = {}) {
 }
 
 export function print({ bytes, rows }) {
-  console.log(`ThinkTag vs AI SDK extractReasoningMiddleware, ${(bytes / 1e6).toFixed(2)} MB transcript (MB/s of input; ratio = AI SDK time / citeflow time)`);
+  console.log(
+    `ThinkTag vs AI SDK extractReasoningMiddleware, ${
+      (bytes / 1e6).toFixed(2)
+    } MB transcript (MB/s of input; ratio = AI SDK time / citeflow time)`,
+  );
   console.log("| chunk | citeflow push | AI SDK transform | ratio | citeflow stream | AI SDK wrapStream | ratio |");
   console.log("|---|---|---|---|---|---|---|");
   for (const r of rows) {
     const f = (x) => x.toFixed(1);
-    console.log(`| ${r.chunk} | ${f(r.citeflowMBps)} | ${f(r.aiSdkMBps)} | ${r.loopRatio.toFixed(2)} | ${f(r.citeflowStreamMBps)} | ${f(r.aiSdkStreamMBps)} | ${r.streamRatio.toFixed(2)} |`);
+    console.log(
+      `| ${r.chunk} | ${f(r.citeflowMBps)} | ${f(r.aiSdkMBps)} | ${r.loopRatio.toFixed(2)} | ${
+        f(r.citeflowStreamMBps)
+      } | ${f(r.aiSdkStreamMBps)} | ${r.streamRatio.toFixed(2)} |`,
+    );
   }
 }
 

@@ -12,7 +12,9 @@ export function transcript(targetBytes = 1 << 20, seed = 7) {
   const parts = [];
   let size = 0;
   while (size < targetBytes) {
-    const part = `<think>${words(600 + Math.floor(random() * 600))}</think>\n\n${words(200 + Math.floor(random() * 300))}\n\n`;
+    const part = `<think>${words(600 + Math.floor(random() * 600))}</think>\n\n${
+      words(200 + Math.floor(random() * 300))
+    }\n\n`;
     parts.push(part);
     size += part.length;
   }

@@ -7,7 +7,7 @@
 // (data: the citeflow event as JSON), then `references` (data: the rendered references) and
 // `done`. A provider that fails before answering gives a 502 with {error: {code, message}};
 // a failure mid-stream is an `error` event with {code, message}.
-import { Citeformer, CitationParser, ThinkTagOutputTransformer, buildLMInvoker } from "citeflow";
+import { buildLMInvoker, CitationParser, Citeformer, ThinkTagOutputTransformer } from "citeflow";
 
 /**
  * `config`: { baseUrl, apiKey, model, style? } of an OpenAI-compatible provider. `signal`
@@ -70,7 +70,9 @@ export async function citedAnswerResponse(request, config, { signal } = {}) {
       return reader.cancel(reason);
     },
   });
-  return new Response(out, { headers: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-store", ...cors() } });
+  return new Response(out, {
+    headers: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-store", ...cors() },
+  });
 }
 
 function cors() {

@@ -5,7 +5,12 @@ import { createServer } from "node:http";
 import { Readable } from "node:stream";
 import { citedAnswerResponse } from "./cited-sse.mjs";
 
-const config = { baseUrl: process.env.BASE_URL, model: process.env.MODEL ?? "citeflow-local", apiKey: process.env.API_KEY ?? "local", style: process.env.STYLE };
+const config = {
+  baseUrl: process.env.BASE_URL,
+  model: process.env.MODEL ?? "citeflow-local",
+  apiKey: process.env.API_KEY ?? "local",
+  style: process.env.STYLE,
+};
 
 const server = createServer(async (req, res) => {
   const abort = new AbortController();
@@ -21,4 +26,8 @@ const server = createServer(async (req, res) => {
   if (response.body) Readable.fromWeb(response.body).pipe(res);
   else res.end();
 });
-server.listen(Number(process.env.PORT ?? 8787), "127.0.0.1", () => console.log(`listening on http://127.0.0.1:${server.address().port}`));
+server.listen(
+  Number(process.env.PORT ?? 8787),
+  "127.0.0.1",
+  () => console.log(`listening on http://127.0.0.1:${server.address().port}`),
+);

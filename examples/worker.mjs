@@ -5,6 +5,11 @@ import { citedAnswerResponse } from "./cited-sse.mjs";
 
 export default {
   fetch(request, env) {
-    return citedAnswerResponse(request, { baseUrl: env.BASE_URL, model: env.MODEL, apiKey: env.API_KEY, style: env.STYLE }, { signal: request.signal });
+    return citedAnswerResponse(request, {
+      baseUrl: env.BASE_URL,
+      model: env.MODEL,
+      apiKey: env.API_KEY,
+      style: env.STYLE,
+    }, { signal: request.signal });
   },
 };

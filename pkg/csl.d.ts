@@ -27,7 +27,14 @@ export interface CslItem {
   URL?: string;
   [field: string]: unknown;
 }
-export type CslName = { family?: string; given?: string; literal?: string; "non-dropping-particle"?: string; "dropping-particle"?: string; suffix?: string };
+export type CslName = {
+  family?: string;
+  given?: string;
+  literal?: string;
+  "non-dropping-particle"?: string;
+  "dropping-particle"?: string;
+  suffix?: string;
+};
 export type CslDate = { "date-parts": (number | string)[][] } | { raw: string } | { literal: string } | string;
 
 /** A source as the orchestrator takes it, or a bare CSL-JSON item. */
@@ -42,7 +49,17 @@ export interface Reference {
   entry: string;
 }
 
-export type BundledStyle = "apa-7" | "apa" | "mla-9" | "mla" | "chicago-author-date" | "chicago" | "ieee" | "nature" | "vancouver" | "harvard";
+export type BundledStyle =
+  | "apa-7"
+  | "apa"
+  | "mla-9"
+  | "mla"
+  | "chicago-author-date"
+  | "chicago"
+  | "ieee"
+  | "nature"
+  | "vancouver"
+  | "harvard";
 
 export interface RenderOptions {
   /** A bundled style name (default "apa-7"), or a CSL style's XML. */
@@ -57,7 +74,11 @@ export interface RenderOptions {
  * source ids in order of citation (numeric styles number by first citation; invalid ids are
  * skipped); `null`/omitted renders every source.
  */
-export function renderReferences(sources: SourceInput[], citations?: ({ sourceId: number } | number)[] | null, options?: RenderOptions): Reference[];
+export function renderReferences(
+  sources: SourceInput[],
+  citations?: ({ sourceId: number } | number)[] | null,
+  options?: RenderOptions,
+): Reference[];
 export function bundledStyleNames(): BundledStyle[];
 /**
  * Loads a bundled style (default "apa-7") for the synchronous `renderReferences`: a dynamic import

@@ -214,7 +214,10 @@ export class ValidationOutputTransformer extends OutputTransformer {
  */
 export class OutputTransformerChain extends OutputTransformer {
   constructor(transformers: OutputTransformer[], options?: { onEvent?: ((event: Event) => void) | null });
-  static fromConfigs(configs: OutputTransformerConfigInput[], options?: { onEvent?: ((event: Event) => void) | null }): OutputTransformerChain;
+  static fromConfigs(
+    configs: OutputTransformerConfigInput[],
+    options?: { onEvent?: ((event: Event) => void) | null },
+  ): OutputTransformerChain;
   readonly transformers: OutputTransformer[];
 }
 
@@ -223,7 +226,14 @@ export class OutputTransformerChain extends OutputTransformer {
  * `enforce` "schema" or "tool" asks for) as marked text and citation events; it runs inside a
  * decoder (`ProviderBodyDecoder({transformers})`), and the invokers put it there themselves.
  */
-export type TransformerType = "identity" | "json" | "think_tag" | "event_filter" | "validation" | "citations" | "cited_answer";
+export type TransformerType =
+  | "identity"
+  | "json"
+  | "think_tag"
+  | "event_filter"
+  | "validation"
+  | "citations"
+  | "cited_answer";
 /** A type name (snake_case or camelCase), a `{type, kwargs}` object, or a config. */
 export type OutputTransformerConfigInput =
   | TransformerType
@@ -281,7 +291,14 @@ export interface Citation {
    * A provider's own citation (`marker` is "" and `span` is the cited answer text): its kind as
    * the provider names it, which says what `sourceSpan` counts.
    */
-  location?: "char_location" | "page_location" | "content_block_location" | "search_result_location" | "web_search_result_location" | "url_citation" | (string & {});
+  location?:
+    | "char_location"
+    | "page_location"
+    | "content_block_location"
+    | "search_result_location"
+    | "web_search_result_location"
+    | "url_citation"
+    | (string & {});
 }
 
 /** Markers in a whole text, skipping code, markdown links and URLs. */
@@ -338,7 +355,11 @@ import type { BundledStyle, Reference, RenderOptions, SourceInput } from "citefl
 export type { BundledStyle, CslDate, CslItem, CslName, Reference, RenderOptions, SourceInput } from "citeflow/csl";
 
 /** The reference list of the cited sources; loads "citeflow/csl" on first use. */
-export function renderReferences(sources: SourceInput[], citations?: ({ sourceId: number } | number)[] | null, options?: RenderOptions): Promise<Reference[]>;
+export function renderReferences(
+  sources: SourceInput[],
+  citations?: ({ sourceId: number } | number)[] | null,
+  options?: RenderOptions,
+): Promise<Reference[]>;
 export function bundledStyleNames(): Promise<BundledStyle[]>;
 /**
  * Where `renderReferences` loads the CSL wasm module from, for a bundler that does not emit it
@@ -389,7 +410,13 @@ export interface VerifyReport {
   citationsChecked: number;
   /** Ids that name no source. */
   missingSources: number[];
-  perCitation: { citationIndex: number; sourceId: number; exists: boolean; entailmentScore: number; supported: boolean }[];
+  perCitation: {
+    citationIndex: number;
+    sourceId: number;
+    exists: boolean;
+    entailmentScore: number;
+    supported: boolean;
+  }[];
   uncitedButEntailed: { span: [start: number, end: number]; candidateSourceId: number; entailmentScore: number }[];
 }
 
@@ -483,7 +510,10 @@ export class Citeformer {
 /** The offline judge: the share of the hypothesis's content words found in the premise. */
 export function lexicalJudge(premise: string, hypothesis: string): number;
 /** Safe HTML: each marker a link to `#ref-N` (or `idPrefix`), then the reference list. */
-export function renderCitedHtml(result: Pick<GenerationResult, "text" | "citations" | "references">, options?: { idPrefix?: string }): string;
+export function renderCitedHtml(
+  result: Pick<GenerationResult, "text" | "citations" | "references">,
+  options?: { idPrefix?: string },
+): string;
 
 // ---- server-sent events ----------------------------------------------------------------------
 
@@ -545,7 +575,11 @@ export class ProviderBodyDecoder {
   transformStream(): TransformStream<Uint8Array | string, Event>;
 }
 /** A streamed response body (bytes) as events: `decodeProviderStream(res.body, "openai", {transformers})`. */
-export function decodeProviderStream(body: ReadableStream<Uint8Array>, format: StreamFormat, options?: ProviderBodyDecoderOptions): ReadableStream<Event>;
+export function decodeProviderStream(
+  body: ReadableStream<Uint8Array>,
+  format: StreamFormat,
+  options?: ProviderBodyDecoderOptions,
+): ReadableStream<Event>;
 
 // ---- model invokers ---------------------------------------------------------------------------
 
@@ -598,7 +632,10 @@ export interface LMInvoker {
    * OpenAI-compatible servers. A provider's own citations (Anthropic's, OpenAI's
    * `url_citation`) come back as `citations` of a whole answer and `citation` events.
    */
-  invoke(input: string | ChatMessage[], options?: InvokeOptions & Partial<CiteRequestOptions>): Promise<LMOutput & { finishReason?: string; citations?: Citation[] }>;
+  invoke(
+    input: string | ChatMessage[],
+    options?: InvokeOptions & Partial<CiteRequestOptions>,
+  ): Promise<LMOutput & { finishReason?: string; citations?: Citation[] }>;
   stream(input: string | ChatMessage[], options?: InvokeOptions & Partial<CiteRequestOptions>): ReadableStream<Event>;
 }
 
@@ -644,7 +681,10 @@ export const DMQuestion: {
 };
 export interface DMInvoker {
   readonly modelId: string;
-  invoke(request: { state: unknown; questions: Record<string, DMQuestionSpec> }, options?: { signal?: AbortSignal }): Promise<{ model: string; answers: Record<string, DMAnswer>; usage: TokenUsage | null }>;
+  invoke(
+    request: { state: unknown; questions: Record<string, DMQuestionSpec> },
+    options?: { signal?: AbortSignal },
+  ): Promise<{ model: string; answers: Record<string, DMAnswer>; usage: TokenUsage | null }>;
 }
 /**
  * A decision model. `typesafe/<model>` and `openrouter/typesafe/<model>` speak the System One
@@ -653,7 +693,10 @@ export interface DMInvoker {
  * answering with one token (Yes/No, an option's letter, a level's digit), its probabilities
  * read from that token's log-probabilities.
  */
-export function buildDMInvoker(modelId: string, options?: Omit<InvokerOptions, "outputTransformers" | "fallbackLms">): DMInvoker;
+export function buildDMInvoker(
+  modelId: string,
+  options?: Omit<InvokerOptions, "outputTransformers" | "fallbackLms">,
+): DMInvoker;
 
 // ---- relevance: chunks, filters, reference formatters ------------------------------------------
 
@@ -725,7 +768,9 @@ export interface RelevanceFilter {
 }
 
 /** Receives reference events: a function, a WritableStream, or an object with emit(). */
-export type EventEmitterLike = ((event: Event) => void | Promise<void>) | WritableStream<Event> | { emit(event: Event): unknown };
+export type EventEmitterLike = ((event: Event) => void | Promise<void>) | WritableStream<Event> | {
+  emit(event: Event): unknown;
+};
 
 export interface FormatArgs<C extends Chunk = Chunk> {
   response: string;
@@ -748,7 +793,9 @@ export interface ReferenceFormatter {
   format<C extends Chunk>(args: FormatArgs<C>): Promise<string | C[]>;
   /** The seeds' name for `format`. */
   formatReference<C extends Chunk>(args: FormatArgs<C>): Promise<string | C[]>;
-  evaluate<C extends Chunk>(args: { response: string; chunks: C[]; signal?: AbortSignal }): Promise<ChunkEvaluation<C>[]>;
+  evaluate<C extends Chunk>(
+    args: { response: string; chunks: C[]; signal?: AbortSignal },
+  ): Promise<ChunkEvaluation<C>[]>;
 }
 
 type InvokerSettings = Pick<InvokerOptions, "apiKey" | "baseUrl" | "headers" | "fetch" | "timeoutMs" | "maxRetries">;
@@ -796,7 +843,9 @@ export interface LMRelevanceFilterOptions extends LMComponentOptions {
 export class LMRelevanceFilter implements RelevanceFilter {
   constructor(lmInvoker: LMLike, options?: LMRelevanceFilterOptions);
   static fromPreset(modelId: string, options?: LMRelevanceFilterOptions & InvokerSettings): LMRelevanceFilter;
-  static fromConfig(config: { modelId: string; config?: { responseSchema?: object } } & LMRelevanceFilterOptions & InvokerSettings): LMRelevanceFilter;
+  static fromConfig(
+    config: { modelId: string; config?: { responseSchema?: object } } & LMRelevanceFilterOptions & InvokerSettings,
+  ): LMRelevanceFilter;
   filter<C extends Chunk>(args: FilterArgs<C>): Promise<C[]>;
   evaluate<C extends Chunk>(args: FilterArgs<C>): Promise<ChunkEvaluation<C>[]>;
 }
@@ -828,7 +877,9 @@ export class DMRelevanceFilter implements RelevanceFilter {
 declare abstract class BaseReferenceFormatter implements ReferenceFormatter {
   format<C extends Chunk>(args: FormatArgs<C>): Promise<string | C[]>;
   formatReference<C extends Chunk>(args: FormatArgs<C>): Promise<string | C[]>;
-  evaluate<C extends Chunk>(args: { response: string; chunks: C[]; signal?: AbortSignal }): Promise<ChunkEvaluation<C>[]>;
+  evaluate<C extends Chunk>(
+    args: { response: string; chunks: C[]; signal?: AbortSignal },
+  ): Promise<ChunkEvaluation<C>[]>;
 }
 /** Every chunk, in order. */
 export class NoOpReferenceFormatter extends BaseReferenceFormatter {
@@ -848,12 +899,16 @@ export interface LMReferenceFormatterOptions extends ReferenceFormatterOptions, 
 export class LMReferenceFormatter extends BaseReferenceFormatter {
   constructor(lmInvoker: LMLike, options?: LMReferenceFormatterOptions);
   static fromPreset(modelId: string, options?: LMReferenceFormatterOptions & InvokerSettings): LMReferenceFormatter;
-  static fromConfig(config: { modelId: string; config?: { responseSchema?: object } } & LMReferenceFormatterOptions & InvokerSettings): LMReferenceFormatter;
+  static fromConfig(
+    config: { modelId: string; config?: { responseSchema?: object } } & LMReferenceFormatterOptions & InvokerSettings,
+  ): LMReferenceFormatter;
 }
 /** @deprecated use LMReferenceFormatter (warns once). */
 export class LMBasedReferenceFormatter extends LMReferenceFormatter {}
 /** One decision-model call per batch; keeps chunks whose probability of supporting the answer ≥ threshold. */
 export class DMReferenceFormatter extends BaseReferenceFormatter {
   constructor(dmInvoker: DMLike, options?: ReferenceFormatterOptions & DMComponentOptions);
-  static fromConfig(config: { modelId: string } & ReferenceFormatterOptions & DMComponentOptions & InvokerSettings): DMReferenceFormatter;
+  static fromConfig(
+    config: { modelId: string } & ReferenceFormatterOptions & DMComponentOptions & InvokerSettings,
+  ): DMReferenceFormatter;
 }

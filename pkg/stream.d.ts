@@ -23,6 +23,7 @@ export type {
 } from "citeflow";
 export {
   CitationParser,
+  decodeProviderStream,
   EventFilterOutputTransformer,
   IdentityOutputTransformer,
   JSONOutputTransformer,
@@ -34,7 +35,6 @@ export {
   SSEDecoder,
   ThinkTagOutputTransformer,
   ValidationOutputTransformer,
-  decodeProviderStream,
 } from "citeflow";
 
 /**

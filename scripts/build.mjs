@@ -2,7 +2,7 @@
 // Builds the npm package in pkg/ from the crate: cargo (wasm32) → wasm-bindgen → wasm-opt,
 // then checks each module against its gzip size budget in wasm-pack.toml.
 import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync, statSync, writeFileSync, mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import { fileURLToPath } from "node:url";
 import { join } from "node:path";
@@ -45,9 +45,15 @@ for (const [name, mod] of Object.entries(manifest.modules)) {
   const bytes = readFileSync(wasm);
   const gzip = gzipSync(bytes, { level: 9 }).length;
   sizes[name] = { bindgenBytes: raw, bytes: bytes.length, gzipBytes: gzip, maxGzipBytes: mod["max-gzip-bytes"] };
-  console.log(`${name}: ${raw} B after wasm-bindgen, ${bytes.length} B after wasm-opt, ${gzip} B gzip (budget ${mod["max-gzip-bytes"]} B)`);
+  console.log(
+    `${name}: ${raw} B after wasm-bindgen, ${bytes.length} B after wasm-opt, ${gzip} B gzip (budget ${
+      mod["max-gzip-bytes"]
+    } B)`,
+  );
   if (gzip > mod["max-gzip-bytes"]) {
-    console.error(`error: module ${name} is ${gzip} B gzip, over its budget of ${mod["max-gzip-bytes"]} B (wasm-pack.toml)`);
+    console.error(
+      `error: module ${name} is ${gzip} B gzip, over its budget of ${mod["max-gzip-bytes"]} B (wasm-pack.toml)`,
+    );
     process.exit(1);
   }
 }

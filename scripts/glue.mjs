@@ -15,7 +15,9 @@ function replaceCounted(text, pattern, replacement, expected, what) {
     return typeof replacement === "function" ? replacement(...m) : replacement;
   });
   if (expected !== undefined && count !== expected) {
-    throw new Error(`glue patch "${what}": expected ${expected} matches, found ${count} (did the wasm-bindgen glue change?)`);
+    throw new Error(
+      `glue patch "${what}": expected ${expected} matches, found ${count} (did the wasm-bindgen glue change?)`,
+    );
   }
   return { out, count };
 }
@@ -25,9 +27,12 @@ function replaceCounted(text, pattern, replacement, expected, what) {
 // with nonsense, and trap. Thrown in JS, before anything enters wasm.
 const ARGUMENT_CHECKS = {
   passStringToWasm0: "__citeflowCheckArgument(typeof arg === 'string', 'a string', arg);",
-  passArrayF32ToWasm0: "__citeflowCheckArgument(__citeflowIsArray(arg, Float32Array), 'a Float32Array or an array of numbers, of at most 2^26 items', arg);",
-  passArray8ToWasm0: "__citeflowCheckArgument(__citeflowIsArray(arg, Uint8Array), 'a Uint8Array of at most 2^26 bytes', arg);",
-  passArrayJsValueToWasm0: "__citeflowCheckArgument(__citeflowIsArray(array), 'an array of at most 2^26 items', array);",
+  passArrayF32ToWasm0:
+    "__citeflowCheckArgument(__citeflowIsArray(arg, Float32Array), 'a Float32Array or an array of numbers, of at most 2^26 items', arg);",
+  passArray8ToWasm0:
+    "__citeflowCheckArgument(__citeflowIsArray(arg, Uint8Array), 'a Uint8Array of at most 2^26 bytes', arg);",
+  passArrayJsValueToWasm0:
+    "__citeflowCheckArgument(__citeflowIsArray(array), 'an array of at most 2^26 items', array);",
 };
 
 const HOOKS = `
@@ -65,7 +70,13 @@ function __citeflowCheckArgument(ok, expected, value) {
 /** The patched glue text; throws when the glue does not have the expected shape. */
 export function patchGlue(text) {
   let out = text;
-  ({ out } = replaceCounted(out, "wasm = instance.exports;", "wasm = __citeflowGuard(instance.exports);", 1, "guard the exports"));
+  ({ out } = replaceCounted(
+    out,
+    "wasm = instance.exports;",
+    "wasm = __citeflowGuard(instance.exports);",
+    1,
+    "guard the exports",
+  ));
   const { out: withRegistries, count: registries } = replaceCounted(
     out,
     /new FinalizationRegistry\(ptr => wasm\.(\w+)\(ptr(?: >>> 0)?, 1\)\)/g,
@@ -93,7 +104,9 @@ export function patchGlue(text) {
   }
   const classes = (out.match(/^export class \w+/gm) ?? []).length;
   if (registries !== classes || registers < classes) {
-    throw new Error(`glue patch: ${classes} exported classes but ${registries} finalizers and ${registers} registrations patched (did the wasm-bindgen glue change?)`);
+    throw new Error(
+      `glue patch: ${classes} exported classes but ${registries} finalizers and ${registers} registrations patched (did the wasm-bindgen glue change?)`,
+    );
   }
   if (!/^let wasmModule, wasmInstance, wasm;$/m.test(out) || !/^function initSync\(module\) \{$/m.test(out)) {
     throw new Error("glue patch: wasmModule/initSync not found (did the wasm-bindgen glue change?)");

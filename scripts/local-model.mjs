@@ -12,7 +12,10 @@ import { createServer } from "node:http";
 export const CHAT_MODEL = "citeflow-local";
 export const EMBED_MODEL = "citeflow-embed";
 const DIMENSIONS = 256;
-const STOP = new Set("a an and are as at be by can do does for from has have how i in is it its of on or so that the their this to was what when where which who why will with would you your me tell each other not".split(" "));
+const STOP = new Set(
+  "a an and are as at be by can do does for from has have how i in is it its of on or so that the their this to was what when where which who why will with would you your me tell each other not"
+    .split(" "),
+);
 
 /**
  * Lower-case words (numbers like 0.1 kept whole), stop words out, a plural "s" off.
@@ -44,8 +47,13 @@ export function embed(text) {
 function readPrompt(messages) {
   const all = messages.map((m) => String(m.content ?? "")).join("\n\n");
   const question = String(messages.filter((m) => m.role === "user").at(-1)?.content ?? "");
-  let sources = [...all.matchAll(/^Source (\d+):[^\n]*\n((?:[^\n]+\n?)+)/gm)].map((m) => ({ n: Number(m[1]), text: m[2].trim() }));
-  if (sources.length === 0) sources = [...all.matchAll(/^\[(\d+)\]\s*(.+)$/gm)].map((m) => ({ n: Number(m[1]), text: m[2] }));
+  let sources = [...all.matchAll(/^Source (\d+):[^\n]*\n((?:[^\n]+\n?)+)/gm)].map((m) => ({
+    n: Number(m[1]),
+    text: m[2].trim(),
+  }));
+  if (sources.length === 0) {
+    sources = [...all.matchAll(/^\[(\d+)\]\s*(.+)$/gm)].map((m) => ({ n: Number(m[1]), text: m[2] }));
+  }
   return { question, sources };
 }
 
@@ -73,7 +81,9 @@ export function answer(messages) {
       .sort((a, b) => b.k - a.k)[0].x;
     return `${best.replace(/[.!?]+$/, "")} [${s.n}].`;
   });
-  return `<think>The question is about ${about}. Looking at the sources: ${notes}. I will answer from ${scored.map((s) => `[${s.n}]`).join(" and ")} and cite each sentence.</think>${parts.join(" ")}`;
+  return `<think>The question is about ${about}. Looking at the sources: ${notes}. I will answer from ${
+    scored.map((s) => `[${s.n}]`).join(" and ")
+  } and cite each sentence.</think>${parts.join(" ")}`;
 }
 
 /** Pieces of one to three words, cutting tags and markers wherever they fall, like a tokenizer. */
@@ -89,7 +99,15 @@ function tokens(text) {
   return out;
 }
 
-const chunk = (delta, finish = null) => `data: ${JSON.stringify({ id: "chatcmpl-local", object: "chat.completion.chunk", model: CHAT_MODEL, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+const chunk = (delta, finish = null) =>
+  `data: ${
+    JSON.stringify({
+      id: "chatcmpl-local",
+      object: "chat.completion.chunk",
+      model: CHAT_MODEL,
+      choices: [{ index: 0, delta, finish_reason: finish }],
+    })
+  }\n\n`;
 function usage(messages, text) {
   const prompt = words(messages.map((m) => m.content).join(" ")).length;
   const completion = tokens(text).length;
@@ -117,7 +135,10 @@ export function openRoute(req, res) {
   if (!path.startsWith("/v1/")) return false;
   res.setHeader("access-control-allow-origin", "*");
   if (req.method !== "OPTIONS") return path;
-  res.writeHead(204, { "access-control-allow-headers": "authorization, content-type", "access-control-allow-methods": "GET, POST" });
+  res.writeHead(204, {
+    "access-control-allow-headers": "authorization, content-type",
+    "access-control-allow-methods": "GET, POST",
+  });
   res.end();
   return true;
 }
@@ -131,19 +152,41 @@ export async function handleLocalModel(req, res, { delayMs = 25 } = {}) {
   if (typeof path !== "string") return path;
   try {
     if (req.method === "GET" && path === "/v1/models") {
-      send(res, 200, { object: "list", data: [CHAT_MODEL, EMBED_MODEL].map((id) => ({ id, object: "model", owned_by: "citeflow" })) });
+      send(res, 200, {
+        object: "list",
+        data: [CHAT_MODEL, EMBED_MODEL].map((id) => ({ id, object: "model", owned_by: "citeflow" })),
+      });
     } else if (req.method === "POST" && path === "/v1/embeddings") {
       const body = await readJson(req);
       const input = typeof body.input === "string" ? [body.input] : body.input;
-      if (!Array.isArray(input)) return send(res, 400, { error: { message: "`input` must be a string or an array of strings", type: "invalid_request_error" } }), true;
-      send(res, 200, { object: "list", model: EMBED_MODEL, data: input.map((t, index) => ({ object: "embedding", index, embedding: embed(String(t)) })), usage: { prompt_tokens: input.length, total_tokens: input.length } });
+      if (!Array.isArray(input)) {
+        return send(res, 400, {
+          error: { message: "`input` must be a string or an array of strings", type: "invalid_request_error" },
+        }),
+          true;
+      }
+      send(res, 200, {
+        object: "list",
+        model: EMBED_MODEL,
+        data: input.map((t, index) => ({ object: "embedding", index, embedding: embed(String(t)) })),
+        usage: { prompt_tokens: input.length, total_tokens: input.length },
+      });
     } else if (req.method === "POST" && path === "/v1/chat/completions") {
       const body = await readJson(req);
-      if (!Array.isArray(body.messages)) return send(res, 400, { error: { message: "`messages` must be an array", type: "invalid_request_error" } }), true;
+      if (!Array.isArray(body.messages)) {
+        return send(res, 400, { error: { message: "`messages` must be an array", type: "invalid_request_error" } }),
+          true;
+      }
       const text = answer(body.messages);
       const used = usage(body.messages, text);
       if (!body.stream) {
-        send(res, 200, { id: "chatcmpl-local", object: "chat.completion", model: CHAT_MODEL, choices: [{ index: 0, message: { role: "assistant", content: text }, finish_reason: "stop" }], usage: used });
+        send(res, 200, {
+          id: "chatcmpl-local",
+          object: "chat.completion",
+          model: CHAT_MODEL,
+          choices: [{ index: 0, message: { role: "assistant", content: text }, finish_reason: "stop" }],
+          usage: used,
+        });
         return true;
       }
       res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-store" });
@@ -156,7 +199,17 @@ export async function handleLocalModel(req, res, { delayMs = 25 } = {}) {
         res.write(chunk({ content: t }));
       }
       res.write(chunk({}, "stop"));
-      res.write(`data: ${JSON.stringify({ id: "chatcmpl-local", object: "chat.completion.chunk", model: CHAT_MODEL, choices: [], usage: used })}\n\n`);
+      res.write(
+        `data: ${
+          JSON.stringify({
+            id: "chatcmpl-local",
+            object: "chat.completion.chunk",
+            model: CHAT_MODEL,
+            choices: [],
+            usage: used,
+          })
+        }\n\n`,
+      );
       res.end("data: [DONE]\n\n");
     } else {
       send(res, 404, { error: { message: `no route ${req.method} ${path}`, type: "invalid_request_error" } });
@@ -170,7 +223,9 @@ export async function handleLocalModel(req, res, { delayMs = 25 } = {}) {
 /** The local model on its own port; resolves with `{ base, close }`. */
 export async function startLocalModel({ port = 0, host = "127.0.0.1", delayMs } = {}) {
   const server = createServer((req, res) => {
-    handleLocalModel(req, res, { delayMs }).then((handled) => handled || send(res, 404, { error: { message: "not found" } }));
+    handleLocalModel(req, res, { delayMs }).then((handled) =>
+      handled || send(res, 404, { error: { message: "not found" } })
+    );
   });
   await new Promise((r) => server.listen(port, host, r));
   return { base: `http://${host}:${server.address().port}/v1`, close: () => server.close() };

@@ -65,12 +65,21 @@ function serial() {
 export async function loadModels({ cache = CACHE } = {}) {
   for (const file of [RUNTIME_ENTRY, CHAT_FILE, EMBED_FILE]) {
     if (!existsSync(join(cache, file))) {
-      throw new Error(`${join(cache, file)} is missing: run \`bash scripts/models.sh\` (or \`make demo\`, which runs it) first`);
+      throw new Error(
+        `${join(cache, file)} is missing: run \`bash scripts/models.sh\` (or \`make demo\`, which runs it) first`,
+      );
     }
   }
   const { getLlama, LlamaGrammarEvaluationState } = await import(pathToFileURL(join(cache, RUNTIME_ENTRY)).href);
   // Prebuilt CPU binary only: never compile, never download.
-  const llama = await getLlama({ gpu: false, build: "never", usePrebuiltBinaries: true, progressLogs: false, logLevel: "error", maxThreads: THREADS });
+  const llama = await getLlama({
+    gpu: false,
+    build: "never",
+    usePrebuiltBinaries: true,
+    progressLogs: false,
+    logLevel: "error",
+    maxThreads: THREADS,
+  });
   const chat = await llama.loadModel({ modelPath: join(cache, CHAT_FILE) });
   const context = await chat.createContext({ contextSize: CHAT_CONTEXT_TOKENS, threads: THREADS, sequences: 1 });
   const embed = await llama.loadModel({ modelPath: join(cache, EMBED_FILE) });
@@ -117,7 +126,9 @@ function number(body, key, { min, max, integer = false, fallback }) {
   const v = body[key];
   if (v === undefined || v === null) return fallback;
   if (typeof v !== "number" || !Number.isFinite(v) || v < min || v > max || (integer && !Number.isInteger(v))) {
-    throw new RequestError(`\`${key}\` must be ${integer ? "an integer" : "a number"} from ${min} to ${max}; got ${JSON.stringify(v)}`);
+    throw new RequestError(
+      `\`${key}\` must be ${integer ? "an integer" : "a number"} from ${min} to ${max}; got ${JSON.stringify(v)}`,
+    );
   }
   return v;
 }
@@ -126,7 +137,9 @@ function number(body, key, { min, max, integer = false, fallback }) {
 function textOf(content, i) {
   if (typeof content === "string") return content;
   if (content === null || content === undefined) return "";
-  if (Array.isArray(content) && content.every((p) => p && p.type === "text" && typeof p.text === "string")) return content.map((p) => p.text).join("");
+  if (Array.isArray(content) && content.every((p) => p && p.type === "text" && typeof p.text === "string")) {
+    return content.map((p) => p.text).join("");
+  }
   throw new RequestError(`messages[${i}].content must be a string or an array of text parts`);
 }
 
@@ -150,7 +163,9 @@ function chatTurns(messages) {
 async function grammarOf(models, body) {
   const format = body.response_format;
   const wantsFormat = format && format.type && format.type !== "text";
-  if (body.grammar !== undefined && body.grammar !== null && wantsFormat) throw new RequestError("give either `grammar` or `response_format`, not both");
+  if (body.grammar !== undefined && body.grammar !== null && wantsFormat) {
+    throw new RequestError("give either `grammar` or `response_format`, not both");
+  }
   let key;
   let build;
   let json = true;
@@ -162,14 +177,18 @@ async function grammarOf(models, body) {
     throw new RequestError("`grammar` must be a GBNF string");
   } else if (wantsFormat && format.type === "json_schema") {
     const schema = format.json_schema?.schema;
-    if (schema === null || typeof schema !== "object") throw new RequestError("response_format.json_schema.schema must be a JSON schema object");
+    if (schema === null || typeof schema !== "object") {
+      throw new RequestError("response_format.json_schema.schema must be a JSON schema object");
+    }
     key = `schema:${JSON.stringify(schema)}`;
     build = () => models.llama.createGrammarForJsonSchema(schema);
   } else if (wantsFormat && format.type === "json_object") {
     key = "json";
     build = () => models.llama.getGrammarFor("json");
   } else if (wantsFormat) {
-    throw new RequestError(`response_format.type ${JSON.stringify(format.type)} is not one of text, json_object, json_schema`);
+    throw new RequestError(
+      `response_format.type ${JSON.stringify(format.type)} is not one of text, json_object, json_schema`,
+    );
   } else {
     return null;
   }
@@ -191,21 +210,35 @@ const seedOf = (seed) => (seed === undefined ? undefined : ((seed % SEED_RANGE) 
 
 function chatParams(body) {
   if (body.n !== undefined && body.n !== null && body.n !== 1) throw new RequestError("only `n: 1` is supported");
-  const stop = body.stop === undefined || body.stop === null ? [] : typeof body.stop === "string" ? [body.stop] : body.stop;
+  const stop = body.stop === undefined || body.stop === null
+    ? []
+    : typeof body.stop === "string"
+    ? [body.stop]
+    : body.stop;
   if (!Array.isArray(stop) || stop.length > MAX_STOPS || stop.some((s) => typeof s !== "string" || s === "")) {
     throw new RequestError(`\`stop\` must be a non-empty string or an array of at most ${MAX_STOPS} of them`);
   }
   const topLogprobs = number(body, "top_logprobs", { min: 0, max: MAX_TOP_LOGPROBS, integer: true, fallback: 0 });
-  if (body.logprobs !== undefined && body.logprobs !== null && typeof body.logprobs !== "boolean") throw new RequestError("`logprobs` must be a boolean");
+  if (body.logprobs !== undefined && body.logprobs !== null && typeof body.logprobs !== "boolean") {
+    throw new RequestError("`logprobs` must be a boolean");
+  }
   if (topLogprobs > 0 && body.logprobs !== true) throw new RequestError("`top_logprobs` needs `logprobs: true`");
   return {
     stream: body.stream === true,
     temperature: number(body, "temperature", { min: 0, max: 2, fallback: 0 }),
     topP: number(body, "top_p", { min: 0, max: 1, fallback: 1 }),
     // Any safe integer, folded into the sampler's 32-bit seed.
-    seed: seedOf(number(body, "seed", { min: Number.MIN_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER, integer: true, fallback: undefined })),
-    maxTokens: number(body, "max_completion_tokens", { min: 1, max: CHAT_CONTEXT_TOKENS, integer: true, fallback: undefined }) ??
-      number(body, "max_tokens", { min: 1, max: CHAT_CONTEXT_TOKENS, integer: true, fallback: DEFAULT_MAX_TOKENS }),
+    seed: seedOf(
+      number(body, "seed", {
+        min: Number.MIN_SAFE_INTEGER,
+        max: Number.MAX_SAFE_INTEGER,
+        integer: true,
+        fallback: undefined,
+      }),
+    ),
+    maxTokens:
+      number(body, "max_completion_tokens", { min: 1, max: CHAT_CONTEXT_TOKENS, integer: true, fallback: undefined }) ??
+        number(body, "max_tokens", { min: 1, max: CHAT_CONTEXT_TOKENS, integer: true, fallback: DEFAULT_MAX_TOKENS }),
     stop,
     logprobs: body.logprobs === true,
     topLogprobs,
@@ -249,10 +282,20 @@ function tokenEntry(text, p) {
 function promptTokens(models, turns, params) {
   const { chat } = models;
   const tokens = [];
-  for (const t of turns) tokens.push(...chat.tokenize(`<|im_start|>${t.role}\n`, true), ...chat.tokenize(t.content, false), ...chat.tokenize("<|im_end|>\n", true));
+  for (const t of turns) {
+    tokens.push(
+      ...chat.tokenize(`<|im_start|>${t.role}\n`, true),
+      ...chat.tokenize(t.content, false),
+      ...chat.tokenize("<|im_end|>\n", true),
+    );
+  }
   tokens.push(...chat.tokenize("<|im_start|>assistant\n", true));
   if (tokens.length + params.maxTokens > CHAT_CONTEXT_TOKENS) {
-    throw new RequestError(`the prompt is ${tokens.length} tokens and max_tokens ${params.maxTokens}; together they may be at most ${CHAT_CONTEXT_TOKENS}`, 400, "context_length_exceeded");
+    throw new RequestError(
+      `the prompt is ${tokens.length} tokens and max_tokens ${params.maxTokens}; together they may be at most ${CHAT_CONTEXT_TOKENS}`,
+      400,
+      "context_length_exceeded",
+    );
   }
   return tokens;
 }
@@ -274,7 +317,9 @@ async function generate(models, tokens, constraint, params, onText, isCancelled 
     temperature: params.temperature,
     topP: params.topP,
     seed: params.seed ?? (params.temperature > 0 ? Math.floor(Math.random() * SEED_RANGE) : undefined),
-    grammarEvaluationState: constraint ? new models.GrammarState({ model: chat, grammar: constraint.grammar }) : undefined,
+    grammarEvaluationState: constraint
+      ? new models.GrammarState({ model: chat, grammar: constraint.grammar })
+      : undefined,
   };
   const generated = [];
   const pending = []; // log-probability entries of tokens whose text is not released yet
@@ -293,7 +338,10 @@ async function generate(models, tokens, constraint, params, onText, isCancelled 
         if (top.length >= params.topLogprobs) break;
         top.push(tokenEntry(chat.detokenize([token], true), p));
       }
-      pending.push({ ...tokenEntry(chat.detokenize([step.token], true), step.probabilities.get(step.token) ?? 0), top_logprobs: top });
+      pending.push({
+        ...tokenEntry(chat.detokenize([step.token], true), step.probabilities.get(step.token) ?? 0),
+        top_logprobs: top,
+      });
     }
     const text = chat.detokenize(generated, false);
     const stopAt = params.stop.reduce((at, s) => {
@@ -331,7 +379,14 @@ async function generate(models, tokens, constraint, params, onText, isCancelled 
     if (constraint?.json) text = text.trimEnd();
     if (text.length > released.length || pending.length) onText(text.slice(released.length), pending.splice(0));
   }
-  return { finishReason, usage: { prompt_tokens: tokens.length, completion_tokens: generated.length, total_tokens: tokens.length + generated.length } };
+  return {
+    finishReason,
+    usage: {
+      prompt_tokens: tokens.length,
+      completion_tokens: generated.length,
+      total_tokens: tokens.length + generated.length,
+    },
+  };
 }
 
 // --- routes -----------------------------------------------------------------------------------
@@ -354,28 +409,43 @@ async function chatCompletions(models, req, res) {
   if (!params.stream) {
     let content = "";
     const entries = [];
-    const { finishReason, usage } = await models.queue(async () => generate(models, tokens, await grammarOf(models, body), params, (delta, lp) => {
-      content += delta;
-      entries.push(...lp);
-    }));
+    const { finishReason, usage } = await models.queue(async () =>
+      generate(models, tokens, await grammarOf(models, body), params, (delta, lp) => {
+        content += delta;
+        entries.push(...lp);
+      })
+    );
     json(res, 200, {
       ...base,
       object: "chat.completion",
-      choices: [{ index: 0, message: { role: "assistant", content }, logprobs: params.logprobs ? { content: entries } : null, finish_reason: finishReason }],
+      choices: [{
+        index: 0,
+        message: { role: "assistant", content },
+        logprobs: params.logprobs ? { content: entries } : null,
+        finish_reason: finishReason,
+      }],
       usage,
     });
     return;
   }
   let closed = false;
   res.on("close", () => (closed = !res.writableFinished));
-  const send = (choices, extra = {}) => res.write(`data: ${JSON.stringify({ ...base, object: "chat.completion.chunk", choices, ...extra })}\n\n`);
+  const send = (choices, extra = {}) =>
+    res.write(`data: ${JSON.stringify({ ...base, object: "chat.completion.chunk", choices, ...extra })}\n\n`);
   await models.queue(async () => {
     const constraint = await grammarOf(models, body); // a bad grammar is still a plain 400
     res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-store" });
     send([{ index: 0, delta: { role: "assistant", content: "" }, logprobs: null, finish_reason: null }]);
     try {
       const { finishReason, usage } = await generate(models, tokens, constraint, params, (delta, lp) => {
-        if (delta || lp.length) send([{ index: 0, delta: { content: delta }, logprobs: params.logprobs ? { content: lp } : null, finish_reason: null }]);
+        if (delta || lp.length) {
+          send([{
+            index: 0,
+            delta: { content: delta },
+            logprobs: params.logprobs ? { content: lp } : null,
+            finish_reason: null,
+          }]);
+        }
       }, () => closed);
       if (closed) return;
       send([{ index: 0, delta: {}, logprobs: null, finish_reason: finishReason }]);
@@ -397,7 +467,9 @@ async function embeddings(models, req, res) {
   const format = body.encoding_format ?? "float";
   if (format !== "float" && format !== "base64") throw new RequestError("`encoding_format` must be float or base64");
   const dimensions = models.embed.embeddingVectorSize;
-  if (body.dimensions !== undefined && body.dimensions !== null && body.dimensions !== dimensions) throw new RequestError(`this model has ${dimensions} dimensions`);
+  if (body.dimensions !== undefined && body.dimensions !== null && body.dimensions !== dimensions) {
+    throw new RequestError(`this model has ${dimensions} dimensions`);
+  }
   const limit = EMBED_CONTEXT_TOKENS - 2; // [CLS] and [SEP]
   let tokens = 0;
   const data = await models.queue(async () => {
@@ -408,10 +480,16 @@ async function embeddings(models, req, res) {
       tokens += n + 2;
       // A text with no tokens (empty, blank) is [CLS] [SEP], as the original tokenizer makes it;
       // node-llama-cpp would give an empty vector.
-      const { vector } = await models.embedContext.getEmbeddingFor(n > 0 ? text : models.embed.tokenize("[CLS][SEP]", true));
+      const { vector } = await models.embedContext.getEmbeddingFor(
+        n > 0 ? text : models.embed.tokenize("[CLS][SEP]", true),
+      );
       const norm = Math.hypot(...vector) || 1;
       const unit = Float32Array.from(vector, (x) => x / norm);
-      out.push({ object: "embedding", index, embedding: format === "base64" ? Buffer.from(unit.buffer).toString("base64") : [...unit] });
+      out.push({
+        object: "embedding",
+        index,
+        embedding: format === "base64" ? Buffer.from(unit.buffer).toString("base64") : [...unit],
+      });
     }
     return out;
   });
@@ -427,8 +505,20 @@ export async function handleModel(models, req, res) {
       json(res, 200, {
         object: "list",
         data: [
-          { id: CHAT_MODEL, object: "model", owned_by: "citeflow", parameters: "135M", description: "SmolLM2-135M-Instruct, Q4_1, on the CPU through node-llama-cpp" },
-          { id: EMBED_MODEL, object: "model", owned_by: "citeflow", parameters: "22M", description: "all-MiniLM-L6-v2 sentence embeddings, 384 dimensions" },
+          {
+            id: CHAT_MODEL,
+            object: "model",
+            owned_by: "citeflow",
+            parameters: "135M",
+            description: "SmolLM2-135M-Instruct, Q4_1, on the CPU through node-llama-cpp",
+          },
+          {
+            id: EMBED_MODEL,
+            object: "model",
+            owned_by: "citeflow",
+            parameters: "22M",
+            description: "all-MiniLM-L6-v2 sentence embeddings, 384 dimensions",
+          },
         ],
       });
     } else if (req.method === "POST" && path === "/v1/chat/completions") {
@@ -443,7 +533,13 @@ export async function handleModel(models, req, res) {
       res.destroy(e);
     } else {
       const status = e instanceof RequestError ? e.status : 500;
-      json(res, status, { error: { message: e.message, type: status < 500 ? "invalid_request_error" : "server_error", code: e.code ?? null } });
+      json(res, status, {
+        error: {
+          message: e.message,
+          type: status < 500 ? "invalid_request_error" : "server_error",
+          code: e.code ?? null,
+        },
+      });
     }
   }
   return true;

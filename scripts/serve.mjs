@@ -52,7 +52,10 @@ export async function startServer({ port = 0, host = "127.0.0.1", root = ROOT, m
       }
       if ((await stat(file)).isDirectory()) file = join(file, "index.html");
       const body = await readFile(file);
-      res.writeHead(200, { "content-type": TYPES[extname(file)] ?? "application/octet-stream", "cache-control": "no-store" });
+      res.writeHead(200, {
+        "content-type": TYPES[extname(file)] ?? "application/octet-stream",
+        "cache-control": "no-store",
+      });
       res.end(body);
     } catch {
       res.writeHead(404, { "content-type": "text/plain" }).end("not found");
@@ -70,7 +73,9 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     server = await startServer({ port, model });
   } catch (e) {
     console.error(`citeflow demo: the ${model} model did not start: ${e.message}`);
-    if (model === "real") console.error("On a machine where it cannot load, run the scripted stand-in: CITEFLOW_MODEL=scripted make demo");
+    if (model === "real") {
+      console.error("On a machine where it cannot load, run the scripted stand-in: CITEFLOW_MODEL=scripted make demo");
+    }
     process.exit(1);
   }
   const at = `http://127.0.0.1:${server.address().port}`;

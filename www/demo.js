@@ -11,7 +11,16 @@
 // one (scripts/model-server.mjs: SmolLM2-135M answers, MiniLM embeddings decide relevance) or
 // the scripted stand-in (scripts/local-model.mjs); with a base URL and key it talks to that
 // provider instead.
-import init, { Citeformer, CitationParser, SimilarityRelevanceFilter, ThinkTagOutputTransformer, buildEMInvoker, buildLMInvoker, renderCitedHtml, renderReferences } from "citeflow";
+import init, {
+  buildEMInvoker,
+  buildLMInvoker,
+  CitationParser,
+  Citeformer,
+  renderCitedHtml,
+  renderReferences,
+  SimilarityRelevanceFilter,
+  ThinkTagOutputTransformer,
+} from "citeflow";
 import { smallModelOptions, withCitedExample } from "./small-model.js";
 
 const $ = (id) => document.getElementById(id);
@@ -24,8 +33,10 @@ let running = null; // the AbortController of the answer in progress
 let backend = { chat: "citeflow-local", embed: "citeflow-embed", real: false };
 
 const NOTES = {
-  real: "Answers here come from SmolLM2-135M-Instruct, a 135-million-parameter model running on this machine's CPU, and all-MiniLM-L6-v2 embeddings decide which chunks are relevant. A model this small writes short and often wrong answers: the citation grammar guarantees that every sentence ends in a marker naming a real source, not that the source says what the sentence claims. For better answers, use a real provider below.",
-  scripted: "Answers here come from a scripted stand-in (scripts/local-model.mjs), not a language model: it copies the best-matching sentence of each source and cites it, and its embeddings are word overlap. For real answers, use a real provider below.",
+  real:
+    "Answers here come from SmolLM2-135M-Instruct, a 135-million-parameter model running on this machine's CPU, and all-MiniLM-L6-v2 embeddings decide which chunks are relevant. A model this small writes short and often wrong answers: the citation grammar guarantees that every sentence ends in a marker naming a real source, not that the source says what the sentence claims. For better answers, use a real provider below.",
+  scripted:
+    "Answers here come from a scripted stand-in (scripts/local-model.mjs), not a language model: it copies the best-matching sentence of each source and cites it, and its embeddings are word overlap. For real answers, use a real provider below.",
 };
 
 /** Which local model /v1 serves, shown on the page; the real one gets a higher threshold (MiniLM cosines). */
@@ -42,7 +53,11 @@ async function detectBackend() {
 const linkOf = (csl) => csl.URL ?? (csl.DOI ? `https://doi.org/${csl.DOI}` : undefined);
 
 function chunksOf(entries) {
-  return entries.map((c) => ({ id: c.id, content: c.content, metadata: { file_name: c.csl.title, file_url: linkOf(c.csl) } }));
+  return entries.map((c) => ({
+    id: c.id,
+    content: c.content,
+    metadata: { file_name: c.csl.title, file_url: linkOf(c.csl) },
+  }));
 }
 
 function showRelevance(evaluated, threshold) {
@@ -70,7 +85,9 @@ function placeTip(chip) {
   const box = chip.getBoundingClientRect();
   tip.hidden = false;
   const width = tip.offsetWidth;
-  tip.style.left = `${Math.max(8, Math.min(window.scrollX + box.left, window.scrollX + document.documentElement.clientWidth - width - 8))}px`;
+  tip.style.left = `${
+    Math.max(8, Math.min(window.scrollX + box.left, window.scrollX + document.documentElement.clientWidth - width - 8))
+  }px`;
   tip.style.top = `${window.scrollY + box.bottom + 6}px`;
 }
 
@@ -79,7 +96,9 @@ const hideTip = () => ($("cite-tip").hidden = true);
 async function showReferences() {
   if (last === null) return;
   const style = $("style").value;
-  const references = last.citations.some((c) => c.valid) ? await renderReferences(last.sources, last.citations, { style }) : [];
+  const references = last.citations.some((c) => c.valid)
+    ? await renderReferences(last.sources, last.citations, { style })
+    : [];
   $("answer").innerHTML = renderCitedHtml({ text: last.text, citations: last.citations, references });
   for (const a of $("answer").querySelectorAll("a.citeflow-cite")) {
     const ref = references.find((r) => `#ref-${r.sourceId}` === a.getAttribute("href"));
@@ -123,7 +142,8 @@ async function ask(question, signal) {
   showRelevance(evaluated, threshold);
   const kept = evaluated.filter((e) => e.kept).sort((a, b) => b.score - a.score).slice(0, 4);
   if (kept.length === 0) {
-    $("notice").textContent = "No chunk passed the relevance filter: lower the threshold or ask about the Eiffel Tower, floating point, honeybees, server-sent events or chain-of-thought prompting.";
+    $("notice").textContent =
+      "No chunk passed the relevance filter: lower the threshold or ask about the Eiffel Tower, floating point, honeybees, server-sent events or chain-of-thought prompting.";
     $("reasoning-state").textContent = "idle";
     return;
   }
@@ -144,7 +164,12 @@ async function ask(question, signal) {
   $("reasoning-state").textContent = "thinking…";
   const tap = new TransformStream({
     transform(event, controller) {
-      if (event.type === "response") $("raw").append(event.value, Object.assign(document.createElement("span"), { className: "boundary", textContent: "│" }));
+      if (event.type === "response") {
+        $("raw").append(
+          event.value,
+          Object.assign(document.createElement("span"), { className: "boundary", textContent: "│" }),
+        );
+      }
       controller.enqueue(event);
     },
   });
@@ -177,7 +202,8 @@ async function ask(question, signal) {
   await showReferences();
   const chunks = $("raw").querySelectorAll(".boundary").length;
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
-  $("stats").textContent = `${chunks} chunks in, ${count} events out, ${citations.length} citations` + (usage ? `, ${usage.outputTokens ?? usage.completion_tokens ?? "?"} tokens answered` : "") + ` in ${seconds} s.`;
+  $("stats").textContent = `${chunks} chunks in, ${count} events out, ${citations.length} citations` +
+    (usage ? `, ${usage.outputTokens ?? usage.completion_tokens ?? "?"} tokens answered` : "") + ` in ${seconds} s.`;
 }
 
 await init();

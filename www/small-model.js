@@ -60,7 +60,11 @@ export function boundedCitationGrammar(options) {
 /** The per-call options for the small model: the bounded grammar, greedy decoding, a budget that fits it. */
 export function smallModelOptions(citeformerOptions) {
   const { policy, markerStyle, sourceCount } = citeformerOptions;
-  return { grammar: boundedCitationGrammar({ policy, markerStyle, sourceCount }), temperature: 0, maxTokens: SMALL_MODEL.maxTokens };
+  return {
+    grammar: boundedCitationGrammar({ policy, markerStyle, sourceCount }),
+    temperature: 0,
+    maxTokens: SMALL_MODEL.maxTokens,
+  };
 }
 
 /**

@@ -7,12 +7,15 @@ import { instantiated } from "./explain.js";
 import initStream from "./stream-browser.js";
 
 const FILE = "citeflow_bg.wasm";
-const HOW = 'Give init() its URL: import wasmUrl from "citeflow/citeflow_bg.wasm" (and streamWasmUrl from "citeflow/citeflow_stream_bg.wasm") as files (esbuild: --loader:.wasm=file), then await init(wasmUrl, streamWasmUrl)';
+const HOW =
+  'Give init() its URL: import wasmUrl from "citeflow/citeflow_bg.wasm" (and streamWasmUrl from "citeflow/citeflow_stream_bg.wasm") as files (esbuild: --loader:.wasm=file), then await init(wasmUrl, streamWasmUrl)';
 
-setCslLoader((source) => import("./csl-browser.js").then(async (m) => {
-  await m.default(source);
-  return m;
-}));
+setCslLoader((source) =>
+  import("./csl-browser.js").then(async (m) => {
+    await m.default(source);
+    return m;
+  })
+);
 
 export * from "../src/api.js";
 export { setCslWasmUrl } from "../src/references.js";

@@ -4,7 +4,8 @@ import { attachCsl, isCslReady } from "../src/csl.js";
 import { fetchedOrExplained, noModuleUrl } from "./explain.js";
 
 const FILE = "citeflow_csl_bg.wasm";
-const HOW = 'Give its URL (import it from "citeflow/citeflow_csl_bg.wasm" as a file) to setCslWasmUrl() of "citeflow" before the first renderReferences, or to init() of "citeflow/csl"';
+const HOW =
+  'Give its URL (import it from "citeflow/citeflow_csl_bg.wasm" as a file) to setCslWasmUrl() of "citeflow" before the first renderReferences, or to init() of "citeflow/csl"';
 
 export { bundledStyleNames, loadStyle, renderReferences } from "../src/csl.js";
 

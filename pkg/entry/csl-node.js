@@ -7,7 +7,11 @@ import { readWasm } from "./read-wasm.js";
 
 const FILE = "citeflow_csl_bg.wasm";
 
-const bytes = readWasm(() => readFileSync(new URL("../gen/csl/citeflow_csl_bg.wasm", import.meta.url)), import.meta.url, "../gen/csl/citeflow_csl_bg.wasm");
+const bytes = readWasm(
+  () => readFileSync(new URL("../gen/csl/citeflow_csl_bg.wasm", import.meta.url)),
+  import.meta.url,
+  "../gen/csl/citeflow_csl_bg.wasm",
+);
 if (bytes !== null) {
   initSync({ module: bytes });
   attachCsl();
@@ -38,7 +42,10 @@ export default async function init(input) {
   if (input === undefined) {
     // Loaded only here: an import less on the way to the first rendered list.
     const { notFound } = await import("./explain.js");
-    throw notFound(FILE, 'Pass it to init() of "citeflow/csl", or to setCslWasmUrl() of "citeflow" before the first renderReferences');
+    throw notFound(
+      FILE,
+      'Pass it to init() of "citeflow/csl", or to setCslWasmUrl() of "citeflow" before the first renderReferences',
+    );
   }
   await initWasm({ module_or_path: input });
   attachCsl();

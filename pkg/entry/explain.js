@@ -17,7 +17,10 @@ export function noModuleUrl(file, how) {
 
 /** Node.js and Deno: the wasm file was not found beside the package's code. */
 export function notFound(file, how) {
-  return citeflowError("NOT_INITIALIZED", `citeflow could not read ${file} beside its own code (a bundler moved it?). ${how}; ${GUIDE}`);
+  return citeflowError(
+    "NOT_INITIALIZED",
+    `citeflow could not read ${file} beside its own code (a bundler moved it?). ${how}; ${GUIDE}`,
+  );
 }
 
 /** Awaits `instantiate()` (the default fetch), turning a failure into an error that says what to do. */
@@ -30,7 +33,8 @@ export async function fetchedOrExplained(instantiate, file, how) {
     // Chromium names the bytes found ("3c" is "<"); Firefox and WebKit only say the magic
     // number is wrong.
     if (/found 3c |magic number|magic header|start with '\\0asm'/i.test(message)) {
-      why = `the server answered with something other than ${file}, most likely an HTML page. Vite's dev server (6 and 7) does this when it pre-bundles citeflow: add optimizeDeps: { exclude: ["citeflow"] } to the Vite config`;
+      why =
+        `the server answered with something other than ${file}, most likely an HTML page. Vite's dev server (6 and 7) does this when it pre-bundles citeflow: add optimizeDeps: { exclude: ["citeflow"] } to the Vite config`;
     } else if (/failed to fetch Wasm: 404/.test(message)) {
       why = `${file} is not where the bundle looks for it (${message}): the bundler did not emit it. ${how}`;
     } else {

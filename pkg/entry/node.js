@@ -10,13 +10,19 @@ import initStream from "./stream-node.js";
 
 const FILE = "citeflow_bg.wasm";
 
-const bytes = readWasm(() => readFileSync(new URL("../gen/citeflow_bg.wasm", import.meta.url)), import.meta.url, "../gen/citeflow_bg.wasm");
+const bytes = readWasm(
+  () => readFileSync(new URL("../gen/citeflow_bg.wasm", import.meta.url)),
+  import.meta.url,
+  "../gen/citeflow_bg.wasm",
+);
 if (bytes !== null) attach(initSync({ module: bytes }));
 
-setCslLoader((source) => import("./csl-node.js").then(async (m) => {
-  await m.default(source);
-  return m;
-}));
+setCslLoader((source) =>
+  import("./csl-node.js").then(async (m) => {
+    await m.default(source);
+    return m;
+  })
+);
 
 export * from "../src/api.js";
 export { setCslWasmUrl } from "../src/references.js";
@@ -28,7 +34,12 @@ export { setCslWasmUrl } from "../src/references.js";
  */
 export default async function init(input, streamInput) {
   if (!isReady()) {
-    if (input === undefined) throw notFound(FILE, `Pass it to init(): import init from "citeflow"; await init(bytesOfTheWasmFile, bytesOfTheStreamWasmFile)`);
+    if (input === undefined) {
+      throw notFound(
+        FILE,
+        `Pass it to init(): import init from "citeflow"; await init(bytesOfTheWasmFile, bytesOfTheStreamWasmFile)`,
+      );
+    }
     attach(await initWasm({ module_or_path: input }));
   }
   await initStream(streamInput);

@@ -5,7 +5,8 @@ import { attachStream, isStreamReady } from "../src/stream_runtime.js";
 import { instantiated } from "./explain.js";
 
 const FILE = "citeflow_stream_bg.wasm";
-const HOW = 'Give init() its URL: import streamWasmUrl from "citeflow/citeflow_stream_bg.wasm" as a file (esbuild: --loader:.wasm=file), then await init(streamWasmUrl) of "citeflow/stream", or init(wasmUrl, streamWasmUrl) of "citeflow"';
+const HOW =
+  'Give init() its URL: import streamWasmUrl from "citeflow/citeflow_stream_bg.wasm" as a file (esbuild: --loader:.wasm=file), then await init(streamWasmUrl) of "citeflow/stream", or init(wasmUrl, streamWasmUrl) of "citeflow"';
 
 export * from "../src/stream_api.js";
 export { isStreamReady as isReady } from "../src/stream_runtime.js";

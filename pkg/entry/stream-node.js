@@ -8,7 +8,11 @@ import { readWasm } from "./read-wasm.js";
 
 const FILE = "citeflow_stream_bg.wasm";
 
-const bytes = readWasm(() => readFileSync(new URL("../gen/stream/citeflow_stream_bg.wasm", import.meta.url)), import.meta.url, "../gen/stream/citeflow_stream_bg.wasm");
+const bytes = readWasm(
+  () => readFileSync(new URL("../gen/stream/citeflow_stream_bg.wasm", import.meta.url)),
+  import.meta.url,
+  "../gen/stream/citeflow_stream_bg.wasm",
+);
 if (bytes !== null) attachStream(initSync({ module: bytes }));
 
 export * from "../src/stream_api.js";
@@ -18,7 +22,10 @@ export { isStreamReady as isReady } from "../src/stream_runtime.js";
 export default async function init(input) {
   if (isStreamReady()) return;
   if (input === undefined) {
-    throw notFound(FILE, 'Pass it to init() of "citeflow/stream" (or as the second argument of init() of "citeflow"): await init(bytesOfTheWasmFile)');
+    throw notFound(
+      FILE,
+      'Pass it to init() of "citeflow/stream" (or as the second argument of init() of "citeflow"): await init(bytesOfTheWasmFile)',
+    );
   }
   attachStream(await initWasm({ module_or_path: input }));
 }

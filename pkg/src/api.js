@@ -11,12 +11,16 @@ export function isReady() {
 
 export { checkPolicy, citationGrammar, deduplicateAdjacentCites, parseCitations, splitSentences } from "./citations.js";
 export { bundledStyleNames, renderReferences } from "./references.js";
-export { Citeformer, GenerationResult, StreamingResult, lexicalJudge, renderCitedHtml } from "./citeformer.js";
-export { DMQuestion, buildDMInvoker, buildEMInvoker, buildLMInvoker } from "./invoker.js";
+export { Citeformer, GenerationResult, lexicalJudge, renderCitedHtml, StreamingResult } from "./citeformer.js";
+export { buildDMInvoker, buildEMInvoker, buildLMInvoker, DMQuestion } from "./invoker.js";
 export {
   ContextConfig,
+  cosineSimilarities,
+  cslItemOf,
   DMReferenceFormatter,
   DMRelevanceFilter,
+  formatChunkAsString,
+  formatReferencesAsString,
   LMBasedReferenceFormatter,
   LMBasedRelevanceFilter,
   LMReferenceFormatter,
@@ -26,8 +30,4 @@ export {
   SimilarityBasedRelevanceFilter,
   SimilarityReferenceFormatter,
   SimilarityRelevanceFilter,
-  cosineSimilarities,
-  cslItemOf,
-  formatChunkAsString,
-  formatReferencesAsString,
 } from "./relevance/index.js";

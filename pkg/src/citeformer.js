@@ -17,12 +17,17 @@ const DEFAULT_THRESHOLD = 0.5;
 function checkSources(sources) {
   const items = isArray(sources) ? list(sources, "INVALID_SOURCE", "sources") : [];
   if (items.length === 0) {
-    throw citeflowError("NO_SOURCES", `\`sources\` must be a non-empty array of {content, metadata} sources; got ${describe(sources)}`);
+    throw citeflowError(
+      "NO_SOURCES",
+      `\`sources\` must be a non-empty array of {content, metadata} sources; got ${describe(sources)}`,
+    );
   }
   return items.map((s, i) => {
     const source = fields(s, "INVALID_SOURCE", `sources[${i}]`);
     const { metadata } = source;
-    if (metadata !== null && typeof metadata === "object" && !isArray(metadata)) source.metadata = fields(metadata, "INVALID_SOURCE", `sources[${i}].metadata`);
+    if (metadata !== null && typeof metadata === "object" && !isArray(metadata)) {
+      source.metadata = fields(metadata, "INVALID_SOURCE", `sources[${i}].metadata`);
+    }
     return source;
   });
 }
@@ -36,11 +41,18 @@ const isNative = (c) => c !== null && typeof c === "object" && c.marker === "" &
 function answerOf(output) {
   if (typeof output === "string") output = { outputs: [{ type: "text", output }] };
   if (output === null || typeof output !== "object" || !Array.isArray(output.outputs)) {
-    throw citeflowError("INVALID_OUTPUT", `lmInvoker.invoke must return a string or an LMOutput {outputs}; got ${describe(output)}`);
+    throw citeflowError(
+      "INVALID_OUTPUT",
+      `lmInvoker.invoke must return a string or an LMOutput {outputs}; got ${describe(output)}`,
+    );
   }
   const split = new ThinkTagOutputTransformer().transform(output);
   const native = Array.isArray(output.citations) ? output.citations.filter(isNative) : [];
-  return { text: split.outputs.filter((o) => o.type === "text").map((o) => o.output).join(""), usage: output.usage ?? null, native };
+  return {
+    text: split.outputs.filter((o) => o.type === "text").map((o) => o.output).join(""),
+    usage: output.usage ?? null,
+    native,
+  };
 }
 
 export function lexicalJudge(premise, hypothesis) {
@@ -52,7 +64,12 @@ export class GenerationResult {
   #markerStyle;
 
   constructor(args) {
-    const { text, citations, references, sources, usage, markerStyle } = knownFields(args, ["text", "citations", "references", "sources", "usage", "markerStyle"], "INVALID_OPTION", "GenerationResult's fields");
+    const { text, citations, references, sources, usage, markerStyle } = knownFields(
+      args,
+      ["text", "citations", "references", "sources", "usage", "markerStyle"],
+      "INVALID_OPTION",
+      "GenerationResult's fields",
+    );
     this.schemaVersion = SCHEMA_VERSION;
     this.text = text;
     this.citations = citations;
@@ -68,28 +85,48 @@ export class GenerationResult {
    * hypothesis)` (sync or async, a number in [0, 1]; default the offline lexical judge).
    */
   async verify(args) {
-    const { judge = lexicalJudge, threshold = DEFAULT_THRESHOLD } = knownFields(args, ["judge", "threshold"], "INVALID_OPTION", "verify options");
+    const { judge = lexicalJudge, threshold = DEFAULT_THRESHOLD } = knownFields(
+      args,
+      ["judge", "threshold"],
+      "INVALID_OPTION",
+      "verify options",
+    );
     if (typeof threshold !== "number" || !(threshold >= 0 && threshold <= 1)) {
       throw citeflowError("INVALID_OPTION", `threshold must be a number in [0, 1]; got ${describe(threshold)}`);
     }
-    if (typeof judge !== "function") throw citeflowError("INVALID_OPTION", `judge must be a function (premise, hypothesis) => score; got ${describe(judge)}`);
+    if (typeof judge !== "function") {
+      throw citeflowError(
+        "INVALID_OPTION",
+        `judge must be a function (premise, hypothesis) => score; got ${describe(judge)}`,
+      );
+    }
     // The core plans what to ask and aggregates the answers; only the judge's calls (async,
     // the caller's own code) happen here.
     const options = { markerStyle: this.#markerStyle, sourceCount: this.sources.length };
     const plan = core.verifyPlan(this.text, options);
     const score = async (premise, hypothesis) => {
       const s = await judge(premise, hypothesis);
-      if (typeof s !== "number" || !(s >= 0 && s <= 1)) throw citeflowError("INVALID_JUDGE_SCORE", `the judge must return a number in [0, 1]; got ${describe(s)}`);
+      if (typeof s !== "number" || !(s >= 0 && s <= 1)) {
+        throw citeflowError("INVALID_JUDGE_SCORE", `the judge must return a number in [0, 1]; got ${describe(s)}`);
+      }
       return s;
     };
     const texts = core.sourceTexts(this.sources);
     const claimScores = [];
-    for (const claim of plan.claims) claimScores.push(claim.valid ? await score(texts[claim.sourceId - 1], claim.hypothesis) : 0);
+    for (const claim of plan.claims) {
+      claimScores.push(claim.valid ? await score(texts[claim.sourceId - 1], claim.hypothesis) : 0);
+    }
     const uncitedScores = [];
     for (const sentence of plan.uncited) {
       for (const text of texts) uncitedScores.push(await score(text, sentence.text));
     }
-    return core.verifyReport(this.text, options, Float64Array.from(claimScores), Float64Array.from(uncitedScores), threshold);
+    return core.verifyReport(
+      this.text,
+      options,
+      Float64Array.from(claimScores),
+      Float64Array.from(uncitedScores),
+      threshold,
+    );
   }
 
   toJSON() {
@@ -103,14 +140,23 @@ export function renderCitedHtml(result, options) {
   ready();
   const { idPrefix } = knownFields(options, ["idPrefix"], "INVALID_OPTION", "renderCitedHtml options");
   const what = "renderCitedHtml's result (a GenerationResult or {text, citations, references})";
-  const { text, citations, references } = isInstance(result, GenerationResult) ? result : fields(result, "INVALID_OPTION", what);
-  if (typeof text !== "string") throw citeflowError("INVALID_OPTION", `${what} needs a string text; got ${describe(text)}`);
+  const { text, citations, references } = isInstance(result, GenerationResult)
+    ? result
+    : fields(result, "INVALID_OPTION", what);
+  if (typeof text !== "string") {
+    throw citeflowError("INVALID_OPTION", `${what} needs a string text; got ${describe(text)}`);
+  }
   return core.renderCitedHtml({ text, citations: citations ?? [], references: references ?? [], idPrefix });
 }
 
 /** `enforce` checked by the core; for a built invoker, against its provider too. */
 function checkEnforce(enforce, lm) {
-  if (typeof enforce !== "string") throw citeflowError("INVALID_OPTION", `enforce must be "auto", "grammar", "schema", "tool" or "prompt"; got ${describe(enforce)}`);
+  if (typeof enforce !== "string") {
+    throw citeflowError(
+      "INVALID_OPTION",
+      `enforce must be "auto", "grammar", "schema", "tool" or "prompt"; got ${describe(enforce)}`,
+    );
+  }
   const modelId = prop(lm, "modelId", "INVALID_OPTION", "lmInvoker");
   core.citationEnforcement(enforce, typeof modelId === "string" ? modelId : undefined);
   return enforce;
@@ -140,15 +186,46 @@ export class Citeformer {
   #enforce;
 
   constructor(args) {
-    const { lmInvoker, style = "apa-7", citationPolicy = "required", markerStyle = "bracket", toCslItem = (source) => cslItemOf(metadataOf(source)), deduplicateCites = true, enforce = "auto" } = knownFields(args, ["lmInvoker", "style", "citationPolicy", "markerStyle", "toCslItem", "deduplicateCites", "enforce"], "INVALID_OPTION", "Citeformer options");
-    if (typeof deduplicateCites !== "boolean") throw citeflowError("INVALID_OPTION", `deduplicateCites must be true or false; got ${describe(deduplicateCites)}`);
-    if (typeof toCslItem !== "function") throw citeflowError("INVALID_OPTION", `toCslItem must be a function (source, index) => CSL-JSON item; got ${describe(toCslItem)}`);
+    const {
+      lmInvoker,
+      style = "apa-7",
+      citationPolicy = "required",
+      markerStyle = "bracket",
+      toCslItem = (source) => cslItemOf(metadataOf(source)),
+      deduplicateCites = true,
+      enforce = "auto",
+    } = knownFields(
+      args,
+      ["lmInvoker", "style", "citationPolicy", "markerStyle", "toCslItem", "deduplicateCites", "enforce"],
+      "INVALID_OPTION",
+      "Citeformer options",
+    );
+    if (typeof deduplicateCites !== "boolean") {
+      throw citeflowError(
+        "INVALID_OPTION",
+        `deduplicateCites must be true or false; got ${describe(deduplicateCites)}`,
+      );
+    }
+    if (typeof toCslItem !== "function") {
+      throw citeflowError(
+        "INVALID_OPTION",
+        `toCslItem must be a function (source, index) => CSL-JSON item; got ${describe(toCslItem)}`,
+      );
+    }
     ready();
-    if (lmInvoker === null || typeof lmInvoker !== "object" || typeof prop(lmInvoker, "invoke", "INVALID_OPTION", "lmInvoker") !== "function") {
-      throw citeflowError("INVALID_OPTION", `Citeformer needs an lmInvoker: an object with invoke(messages, options); got ${describe(lmInvoker)}`);
+    if (
+      lmInvoker === null || typeof lmInvoker !== "object" ||
+      typeof prop(lmInvoker, "invoke", "INVALID_OPTION", "lmInvoker") !== "function"
+    ) {
+      throw citeflowError(
+        "INVALID_OPTION",
+        `Citeformer needs an lmInvoker: an object with invoke(messages, options); got ${describe(lmInvoker)}`,
+      );
     }
     checkPolicy("", { policy: citationPolicy, markerStyle }); // throws INVALID_OPTION on bad names
-    if (typeof style !== "string") throw citeflowError("INVALID_OPTION", `style must be a style name or CSL XML; got ${describe(style)}`);
+    if (typeof style !== "string") {
+      throw citeflowError("INVALID_OPTION", `style must be a style name or CSL XML; got ${describe(style)}`);
+    }
     // A bad name, or a mechanism the model's provider has not, fails here (the model id of a
     // built invoker says its provider; any other invoker is told the option and decides).
     this.#enforce = checkEnforce(enforce, lmInvoker);
@@ -188,18 +265,44 @@ export class Citeformer {
 
   #plan(args) {
     const what = "Citeformer's {prompt, sources, policy, markerStyle, enforce, modelOptions}";
-    const { prompt, sources: given, policy = this.#policy, markerStyle = this.#markerStyle, enforce: asked, modelOptions } = knownFields(args, ["prompt", "sources", "policy", "markerStyle", "enforce", "modelOptions"], "INVALID_OPTION", what);
-    if (typeof prompt !== "string") throw citeflowError("INVALID_TEXT", `prompt must be a string; got ${describe(prompt)}`);
+    const {
+      prompt,
+      sources: given,
+      policy = this.#policy,
+      markerStyle = this.#markerStyle,
+      enforce: asked,
+      modelOptions,
+    } = knownFields(
+      args,
+      ["prompt", "sources", "policy", "markerStyle", "enforce", "modelOptions"],
+      "INVALID_OPTION",
+      what,
+    );
+    if (typeof prompt !== "string") {
+      throw citeflowError("INVALID_TEXT", `prompt must be a string; got ${describe(prompt)}`);
+    }
     const enforce = asked === undefined ? this.#enforce : checkEnforce(asked, this.#lm);
     const sources = checkSources(given);
     // The grammar for invokers that take one (the prompt alone: none).
-    const grammar = enforce === "prompt" ? undefined : citationGrammar({ policy, markerStyle, sourceCount: sources.length });
+    const grammar = enforce === "prompt"
+      ? undefined
+      : citationGrammar({ policy, markerStyle, sourceCount: sources.length });
     // The model's own options (temperature, maxTokens, signal, …) go to its invoke/stream as
     // given, checked there; a grammar given there replaces the policy's.
     const own = modelOptions === undefined ? {} : { ...fields(modelOptions, "INVALID_OPTION", "modelOptions") };
     return {
-      messages: [{ role: "system", content: core.citeformerInstructions(sources, { policy, markerStyle }) }, { role: "user", content: prompt }],
-      options: { ...(grammar === undefined ? {} : { grammar }), policy, markerStyle, sourceCount: sources.length, enforce, ...own },
+      messages: [{ role: "system", content: core.citeformerInstructions(sources, { policy, markerStyle }) }, {
+        role: "user",
+        content: prompt,
+      }],
+      options: {
+        ...(grammar === undefined ? {} : { grammar }),
+        policy,
+        markerStyle,
+        sourceCount: sources.length,
+        enforce,
+        ...own,
+      },
       sources,
       markerStyle,
     };
@@ -221,7 +324,14 @@ export class Citeformer {
 
   stream(args) {
     const { messages, options, sources, markerStyle } = this.#plan(args);
-    return new StreamingResult(this, this.#lm, messages, options, sources, (text, usage, native) => this.#result(text, sources, usage, markerStyle, native));
+    return new StreamingResult(
+      this,
+      this.#lm,
+      messages,
+      options,
+      sources,
+      (text, usage, native) => this.#result(text, sources, usage, markerStyle, native),
+    );
   }
 
   /** Builds the result for an answer text (used by generate and stream). */
@@ -230,20 +340,26 @@ export class Citeformer {
   }
 
   async #result(text, sources, usage, markerStyle, native) {
-    if (typeof text !== "string") throw citeflowError("INVALID_TEXT", `result() needs the answer text; got ${describe(text)}`);
+    if (typeof text !== "string") {
+      throw citeflowError("INVALID_TEXT", `result() needs the answer text; got ${describe(text)}`);
+    }
     sources = checkSources(sources);
     // A grammar lets a small model fill a sentence's cite group by cycling ids ("[2] [2] [1]
     // [2]"): each run keeps each id once, so the text and verify count each claim once.
     if (this.#deduplicate) text = deduplicateAdjacentCites(text, { markerStyle });
     // The markers in the text, and the provider's own citations (no marker: their span is
     // the cited text), in the order of the text.
-    const citations = [...parseCitations(text, { markerStyle, sourceCount: sources.length }), ...native].sort((a, b) => a.span[0] - b.span[0]);
+    const citations = [...parseCitations(text, { markerStyle, sourceCount: sources.length }), ...native].sort((a, b) =>
+      a.span[0] - b.span[0]
+    );
     // Each source's metadata as a CSL item: CSL-JSON as it is, retrieval metadata mapped
     // (file_name, file_url, …), or the caller's own mapping. A web page a provider cited
     // (`url`) is not one of the sources.
     const items = () => sources.map((s, i) => ({ content: s.content, metadata: this.#toCslItem(s, i) }));
     const listed = citations.filter((c) => c.url === undefined);
-    const references = listed.some((c) => c.valid) ? await renderReferences(items(), listed, { style: this.#style }) : [];
+    const references = listed.some((c) => c.valid)
+      ? await renderReferences(items(), listed, { style: this.#style })
+      : [];
     return new GenerationResult({ text, citations, references, sources, usage, markerStyle });
   }
 }
@@ -261,7 +377,10 @@ export class StreamingResult {
 
   constructor(citeformer, lm, messages, options, sources, result) {
     if (!isInstance(citeformer, Citeformer) || typeof result !== "function") {
-      throw citeflowError("INVALID_OPTION", "a StreamingResult comes from Citeformer.stream(); it is not constructed directly");
+      throw citeflowError(
+        "INVALID_OPTION",
+        "a StreamingResult comes from Citeformer.stream(); it is not constructed directly",
+      );
     }
     this.#result = result;
     this.#citeformerStyle = citeformer.style;

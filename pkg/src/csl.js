@@ -32,7 +32,10 @@ export function setStyleReader(read) {
 
 function ready() {
   if (!attached) {
-    throw citeflowError("NOT_INITIALIZED", 'citeflow/csl is not initialised: in a browser, `import initCsl from "citeflow/csl"` and `await initCsl()` first (or use the async renderReferences of "citeflow")');
+    throw citeflowError(
+      "NOT_INITIALIZED",
+      'citeflow/csl is not initialised: in a browser, `import initCsl from "citeflow/csl"` and `await initCsl()` first (or use the async renderReferences of "citeflow")',
+    );
   }
 }
 
@@ -93,14 +96,23 @@ export async function loadStyle(name) {
   // The index of style loaders is itself loaded on demand (Node and Deno read styles from disk).
   const { styleModules } = await import("../gen/styles/index.js");
   if (file === undefined || !Object.hasOwn(styleModules, file)) {
-    throw citeflowError("UNKNOWN_STYLE", `unknown citation style ${JSON.stringify(name)}; bundled styles: ${csl.bundledStyleNames().join(", ")}`);
+    throw citeflowError(
+      "UNKNOWN_STYLE",
+      `unknown citation style ${JSON.stringify(name)}; bundled styles: ${csl.bundledStyleNames().join(", ")}`,
+    );
   }
   if (styles.has(file)) return;
   let xml;
   try {
     xml = (await styleModules[file]()).default;
   } catch (e) {
-    throw citeflowError("STYLE_NOT_LOADED", `the bundled style ${JSON.stringify(name)} could not be loaded (gen/styles/${file}.js of the package): ${e?.message ?? e}`, e);
+    throw citeflowError(
+      "STYLE_NOT_LOADED",
+      `the bundled style ${JSON.stringify(name)} could not be loaded (gen/styles/${file}.js of the package): ${
+        e?.message ?? e
+      }`,
+      e,
+    );
   }
   styles.set(file, xml);
 }

@@ -151,7 +151,12 @@ export class Engine {
   }
 
   #open() {
-    if (this.#finished) throw citeflowError("STREAM_FINISHED", "the stream has already finished; create a new transformer or decoder for a new stream");
+    if (this.#finished) {
+      throw citeflowError(
+        "STREAM_FINISHED",
+        "the stream has already finished; create a new transformer or decoder for a new stream",
+      );
+    }
   }
 
   #decode(ptr) {
@@ -162,10 +167,15 @@ export class Engine {
     const text = w[at + 2] === 0 ? "" : textAt(u8, w[at + 1], w[at + 2]);
     const ids = this.#ids;
     const out = [];
-    for (let i = at + HEADER; i < end; ) {
+    for (let i = at + HEADER; i < end;) {
       switch (w[i]) {
         case TEXT:
-          out.push({ id: ids[w[i + 2]], type: TYPES[w[i + 1]][1], value: text.slice(w[i + 3], w[i + 4]), valueType: "text" });
+          out.push({
+            id: ids[w[i + 2]],
+            type: TYPES[w[i + 1]][1],
+            value: text.slice(w[i + 3], w[i + 4]),
+            valueType: "text",
+          });
           i += 5;
           break;
         case EVENT:
@@ -173,7 +183,17 @@ export class Engine {
           i += 3;
           break;
         case CITATION:
-          out.push({ id: null, type: "citation", value: { sourceId: w[i + 1], marker: text.slice(w[i + 5], w[i + 6]), span: [w[i + 2], w[i + 3]], valid: w[i + 4] === 1 }, valueType: "json" });
+          out.push({
+            id: null,
+            type: "citation",
+            value: {
+              sourceId: w[i + 1],
+              marker: text.slice(w[i + 5], w[i + 6]),
+              span: [w[i + 2], w[i + 3]],
+              valid: w[i + 4] === 1,
+            },
+            valueType: "json",
+          });
           i += 7;
           break;
         case START:

@@ -15,7 +15,9 @@ export function describe(value) {
   try {
     if (value === null) return "null";
     if (Array.isArray(value)) return "an array";
-    if (typeof value === "string") return `the string ${JSON.stringify(value.length > 40 ? value.slice(0, 40) + "…" : value)}`;
+    if (typeof value === "string") {
+      return `the string ${JSON.stringify(value.length > 40 ? value.slice(0, 40) + "…" : value)}`;
+    }
     if (typeof value === "object") return "an object";
     if (typeof value === "function") return "a function";
     return `${typeof value} ${String(value)}`;
@@ -66,7 +68,9 @@ export function fields(value, code, what) {
 export function knownFields(value, allowed, code, what) {
   const out = fields(value, code, what);
   for (const key of Object.keys(out)) {
-    if (!allowed.includes(key)) throw citeflowError(code, `${what} has no option \`${key}\` (it takes ${allowed.join(", ")})`);
+    if (!allowed.includes(key)) {
+      throw citeflowError(code, `${what} has no option \`${key}\` (it takes ${allowed.join(", ")})`);
+    }
   }
   return out;
 }
@@ -74,7 +78,14 @@ export function knownFields(value, allowed, code, what) {
 /** Refuses arguments given to something that takes none (or fewer). */
 export function noMoreArguments(args, from, what) {
   for (let i = from; i < args.length; i++) {
-    if (args[i] !== undefined) throw citeflowError("INVALID_OPTION", `${what} takes ${from === 0 ? "no arguments" : `${from} argument${from === 1 ? "" : "s"}`}; got ${describe(args[i])} as argument ${i + 1}`);
+    if (args[i] !== undefined) {
+      throw citeflowError(
+        "INVALID_OPTION",
+        `${what} takes ${from === 0 ? "no arguments" : `${from} argument${from === 1 ? "" : "s"}`}; got ${
+          describe(args[i])
+        } as argument ${i + 1}`,
+      );
+    }
   }
 }
 

@@ -5,7 +5,10 @@ export const RESPONSE = "response";
 
 export function checkEvent(input) {
   if (input === null || typeof input !== "object" || isArray(input)) {
-    throw citeflowError("INVALID_CHUNK", `push() takes a string chunk or an event object {type, value}; got ${describe(input)}`);
+    throw citeflowError(
+      "INVALID_CHUNK",
+      `push() takes a string chunk or an event object {type, value}; got ${describe(input)}`,
+    );
   }
   const type = prop(input, "type", "INVALID_EVENT", "the event");
   if (type !== undefined && (typeof type !== "string" || type.trim() === "")) {

@@ -61,7 +61,9 @@ export function guardInstance(glue, name, onReplace) {
         if (this[EPOCH] !== state.epoch) {
           throw citeflowError(
             "INSTANCE_RESET",
-            `this ${name} object lived in a wasm instance that was replaced after a fatal error in an earlier call (${describeFatal(state.lastFatal)}); its state is gone: create a new one`,
+            `this ${name} object lived in a wasm instance that was replaced after a fatal error in an earlier call (${
+              describeFatal(state.lastFatal)
+            }); its state is gone: create a new one`,
           );
         }
         return this[PTR];

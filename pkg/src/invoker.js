@@ -22,7 +22,17 @@ const REDIRECT_STATUSES = [301, 302, 303, 307, 308];
 const SECRET_PIECE = 10;
 /** Request headers whose values are secrets too. */
 const CREDENTIAL_HEADERS = ["authorization", "proxy-authorization", "x-api-key", "api-key", "cookie"];
-const OPTIONS = ["apiKey", "baseUrl", "headers", "fetch", "timeoutMs", "maxRetries", "maxResponseBytes", "outputTransformers", "fallbackLms"];
+const OPTIONS = [
+  "apiKey",
+  "baseUrl",
+  "headers",
+  "fetch",
+  "timeoutMs",
+  "maxRetries",
+  "maxResponseBytes",
+  "outputTransformers",
+  "fallbackLms",
+];
 const CALL_OPTIONS = ["signal", "responseSchema", "temperature", "maxTokens", "logprobs", "topLogprobs"];
 // What Citeformer passes along. With `enforce`, the core enforces the citations with the
 // provider's own mechanism (grammar, schema, forced tool, or the prompt alone); without it,
@@ -37,7 +47,9 @@ const encoder = new TextEncoder();
 function secretsOf(apiKey, headers) {
   const secrets = [apiKey];
   for (const [name, value] of Object.entries(headers)) {
-    if (CREDENTIAL_HEADERS.includes(name.toLowerCase()) && typeof value === "string") secrets.push(value, value.replace(/^\w+\s+/, ""));
+    if (CREDENTIAL_HEADERS.includes(name.toLowerCase()) && typeof value === "string") {
+      secrets.push(value, value.replace(/^\w+\s+/, ""));
+    }
   }
   return [...new Set(secrets.filter((s) => typeof s === "string" && s.length > 0))];
 }
@@ -64,7 +76,7 @@ function redact(text, secrets) {
   }
   if (!found) return text;
   let out = "";
-  for (let i = 0; i < text.length; ) {
+  for (let i = 0; i < text.length;) {
     const start = i;
     const secret = hidden[i];
     while (i < text.length && hidden[i] === secret) i++;
@@ -97,12 +109,17 @@ function invokerError(code, message, fields, secrets) {
 function toMessages(input) {
   if (typeof input === "string") return [{ role: "user", content: input }];
   if (isArray(input)) {
-    const messages = list(input, "INVALID_OPTION", "the messages").map((m, i) => fields(m, "INVALID_OPTION", `message ${i}`));
+    const messages = list(input, "INVALID_OPTION", "the messages").map((m, i) =>
+      fields(m, "INVALID_OPTION", `message ${i}`)
+    );
     if (messages.length > 0 && messages.every((m) => typeof m.role === "string" && typeof m.content === "string")) {
       return messages.map(({ role, content }) => ({ role, content }));
     }
   }
-  throw citeflowError("INVALID_OPTION", `an invoker takes a prompt string or messages [{role, content}]; got ${describe(input)}`);
+  throw citeflowError(
+    "INVALID_OPTION",
+    `an invoker takes a prompt string or messages [{role, content}]; got ${describe(input)}`,
+  );
 }
 
 function sleep(ms, signal) {
@@ -122,15 +139,48 @@ function sleep(ms, signal) {
 
 /** The options every invoker shares, checked. */
 function transportOptions(options) {
-  const { apiKey = null, baseUrl = null, headers = {}, fetch: fetchFn = globalThis.fetch, timeoutMs = DEFAULT_TIMEOUT_MS, maxRetries = DEFAULT_MAX_RETRIES, maxResponseBytes = DEFAULT_MAX_RESPONSE_BYTES } = options;
-  if (typeof fetchFn !== "function") throw citeflowError("INVALID_OPTION", "fetch must be a function (the runtime has none: pass one)");
-  if (!(typeof timeoutMs === "number" && timeoutMs > 0 && timeoutMs <= MAX_TIMEOUT_MS)) {
-    throw citeflowError("INVALID_OPTION", `timeoutMs must be a number of milliseconds above 0 and at most ${MAX_TIMEOUT_MS} (setTimeout's range); got ${describe(timeoutMs)}`);
+  const {
+    apiKey = null,
+    baseUrl = null,
+    headers = {},
+    fetch: fetchFn = globalThis.fetch,
+    timeoutMs = DEFAULT_TIMEOUT_MS,
+    maxRetries = DEFAULT_MAX_RETRIES,
+    maxResponseBytes = DEFAULT_MAX_RESPONSE_BYTES,
+  } = options;
+  if (typeof fetchFn !== "function") {
+    throw citeflowError("INVALID_OPTION", "fetch must be a function (the runtime has none: pass one)");
   }
-  if (!(Number.isInteger(maxRetries) && maxRetries >= 0)) throw citeflowError("INVALID_OPTION", `maxRetries must be a whole number ≥ 0; got ${describe(maxRetries)}`);
-  if (!(Number.isSafeInteger(maxResponseBytes) && maxResponseBytes >= 1)) throw citeflowError("INVALID_OPTION", `maxResponseBytes must be a whole number ≥ 1; got ${describe(maxResponseBytes)}`);
-  if (headers === null || typeof headers !== "object") throw citeflowError("INVALID_OPTION", `headers must be an object; got ${describe(headers)}`);
-  return { apiKey, baseUrl, headers, fetchFn, timeoutMs, maxRetries, maxResponseBytes, secrets: secretsOf(apiKey, headers) };
+  if (!(typeof timeoutMs === "number" && timeoutMs > 0 && timeoutMs <= MAX_TIMEOUT_MS)) {
+    throw citeflowError(
+      "INVALID_OPTION",
+      `timeoutMs must be a number of milliseconds above 0 and at most ${MAX_TIMEOUT_MS} (setTimeout's range); got ${
+        describe(timeoutMs)
+      }`,
+    );
+  }
+  if (!(Number.isInteger(maxRetries) && maxRetries >= 0)) {
+    throw citeflowError("INVALID_OPTION", `maxRetries must be a whole number ≥ 0; got ${describe(maxRetries)}`);
+  }
+  if (!(Number.isSafeInteger(maxResponseBytes) && maxResponseBytes >= 1)) {
+    throw citeflowError(
+      "INVALID_OPTION",
+      `maxResponseBytes must be a whole number ≥ 1; got ${describe(maxResponseBytes)}`,
+    );
+  }
+  if (headers === null || typeof headers !== "object") {
+    throw citeflowError("INVALID_OPTION", `headers must be an object; got ${describe(headers)}`);
+  }
+  return {
+    apiKey,
+    baseUrl,
+    headers,
+    fetchFn,
+    timeoutMs,
+    maxRetries,
+    maxResponseBytes,
+    secrets: secretsOf(apiKey, headers),
+  };
 }
 
 /**
@@ -139,7 +189,9 @@ function transportOptions(options) {
  */
 function invokerSetup(builder, modelId, example, given, allowed) {
   ready();
-  if (typeof modelId !== "string") throw citeflowError("INVALID_MODEL_ID", `a model id is a string like "${example}"; got ${describe(modelId)}`);
+  if (typeof modelId !== "string") {
+    throw citeflowError("INVALID_MODEL_ID", `a model id is a string like "${example}"; got ${describe(modelId)}`);
+  }
   const options = knownFields(given, allowed, "INVALID_OPTION", `${builder} options`);
   return [options, transportOptions(options)];
 }
@@ -202,7 +254,7 @@ const absoluteUrl = (url) => {
  */
 async function fetchFollowingSameOrigin(url, init, fetchFn, refuse) {
   let current = url;
-  for (let hops = 0; ; hops++) {
+  for (let hops = 0;; hops++) {
     const res = await fetchFn(current, init);
     const opaque = res.type === "opaqueredirect";
     if (!opaque && !REDIRECT_STATUSES.includes(res.status)) return res;
@@ -210,13 +262,22 @@ async function fetchFollowingSameOrigin(url, init, fetchFn, refuse) {
     const from = absoluteUrl(current);
     let target = null;
     try {
-      target = opaque || !res.headers?.get?.("location") ? null : new URL(res.headers.get("location"), from ?? undefined);
+      target = opaque || !res.headers?.get?.("location")
+        ? null
+        : new URL(res.headers.get("location"), from ?? undefined);
     } catch {
       target = null;
     }
     const status = opaque ? 0 : res.status;
-    if (target === null) throw refuse(status, "its target is missing or hidden by the runtime (browsers hide it): give the final address as baseUrl");
-    if (from === null || target.origin !== from.origin) throw refuse(status, `it points to another origin (${target.origin}), which must not receive the credentials`);
+    if (target === null) {
+      throw refuse(
+        status,
+        "its target is missing or hidden by the runtime (browsers hide it): give the final address as baseUrl",
+      );
+    }
+    if (from === null || target.origin !== from.origin) {
+      throw refuse(status, `it points to another origin (${target.origin}), which must not receive the credentials`);
+    }
     if (status !== 307 && status !== 308) throw refuse(status, `a ${status} would turn the POST into a GET`);
     if (hops === MAX_REDIRECTS) throw refuse(status, `more than ${MAX_REDIRECTS} redirects`);
     current = target.href;
@@ -226,11 +287,28 @@ async function fetchFollowingSameOrigin(url, init, fetchFn, refuse) {
 /** One request with retries, backoff, timeout and cancellation; resolves with the answer. */
 async function fetchWithRetries({ http, transport, signal, stream }) {
   const { headers, fetchFn, timeoutMs, maxRetries, maxResponseBytes, secrets } = transport;
-  const init = { method: "POST", headers: { ...Object.fromEntries(http.headers), ...headers }, body: http.body, redirect: "manual" };
-  const fail = (code, message, fields) => invokerError(code, `${http.provider} ${message}`, { provider: http.provider, retryable: false, ...fields }, secrets);
-  const refuse = (status, why) => fail("REDIRECT_REFUSED", `answered with a redirect that was not followed: ${why}`, { status });
-  const tooLarge = (status) => () => fail("RESPONSE_TOO_LARGE", `sent an answer larger than ${maxResponseBytes} bytes (maxResponseBytes); it was not read`, { status });
-  for (let attempt = 0; ; attempt++) {
+  const init = {
+    method: "POST",
+    headers: { ...Object.fromEntries(http.headers), ...headers },
+    body: http.body,
+    redirect: "manual",
+  };
+  const fail = (code, message, fields) =>
+    invokerError(
+      code,
+      `${http.provider} ${message}`,
+      { provider: http.provider, retryable: false, ...fields },
+      secrets,
+    );
+  const refuse = (status, why) =>
+    fail("REDIRECT_REFUSED", `answered with a redirect that was not followed: ${why}`, { status });
+  const tooLarge = (status) => () =>
+    fail(
+      "RESPONSE_TOO_LARGE",
+      `sent an answer larger than ${maxResponseBytes} bytes (maxResponseBytes); it was not read`,
+      { status },
+    );
+  for (let attempt = 0;; attempt++) {
     signal?.throwIfAborted();
     const controller = new AbortController();
     const onAbort = () => controller.abort(signal.reason);
@@ -265,7 +343,12 @@ async function fetchWithRetries({ http, transport, signal, stream }) {
       } else {
         // Secrets are removed before the core cuts the message, so no part survives at the cut.
         const body = redact(await readBody(res, ERROR_BODY_BYTES, null), secrets);
-        failure = core.classifyProviderFailure(http.provider, res.status, body, res.headers?.get?.("retry-after") ?? undefined);
+        failure = core.classifyProviderFailure(
+          http.provider,
+          res.status,
+          body,
+          res.headers?.get?.("retry-after") ?? undefined,
+        );
       }
       done();
     } catch (e) {
@@ -273,8 +356,20 @@ async function fetchWithRetries({ http, transport, signal, stream }) {
       if (signal?.aborted) throw signal.reason;
       if (e?.name === "CiteflowError") throw e; // an answer refused (redirect, size), not a failed transport
       failure = timedOut
-        ? { provider: http.provider, status: 0, code: "TIMEOUT", message: `no answer within ${timeoutMs} ms`, retryable: true }
-        : { provider: http.provider, status: 0, code: "NETWORK_ERROR", message: String(e?.message ?? e), retryable: true };
+        ? {
+          provider: http.provider,
+          status: 0,
+          code: "TIMEOUT",
+          message: `no answer within ${timeoutMs} ms`,
+          retryable: true,
+        }
+        : {
+          provider: http.provider,
+          status: 0,
+          code: "NETWORK_ERROR",
+          message: String(e?.message ?? e),
+          retryable: true,
+        };
     }
     if (failure.retryable && attempt < maxRetries) {
       await sleep(core.retryDelayMs(attempt, failure.retryAfterMs ?? undefined, Math.random()), signal);
@@ -306,20 +401,33 @@ export function buildLMInvoker(modelId, given) {
   }
   // Checks the model id, the base URL and the transformer configs now, not at the first call.
   core.buildHttpRequest(modelId, { messages: [{ role: "user", content: "" }] }, apiKey, baseUrl);
-  const transformers = () => (outputTransformers.length ? OutputTransformerChain.fromConfigs(outputTransformers) : null);
+  const transformers =
+    () => (outputTransformers.length ? OutputTransformerChain.fromConfigs(outputTransformers) : null);
   transformers();
 
   /** The request's citations for the core (undefined keys left out: the core refuses unknown ones). */
   function citationsOf({ enforce, policy, markerStyle, sourceCount }) {
     if (enforce === undefined) return undefined;
-    return Object.fromEntries(Object.entries({ enforce, policy, markerStyle, sourceCount }).filter(([, v]) => v !== undefined));
+    return Object.fromEntries(
+      Object.entries({ enforce, policy, markerStyle, sourceCount }).filter(([, v]) => v !== undefined),
+    );
   }
 
   async function send(messages, callOptions, stream) {
-    const options = knownFields(callOptions, [...CALL_OPTIONS, ...CITE_OPTIONS], "INVALID_OPTION", "invoke/stream options");
+    const options = knownFields(
+      callOptions,
+      [...CALL_OPTIONS, ...CITE_OPTIONS],
+      "INVALID_OPTION",
+      "invoke/stream options",
+    );
     const { signal, responseSchema, temperature, maxTokens, logprobs, topLogprobs, grammar } = options;
     const citations = citationsOf(options);
-    const http = core.buildHttpRequest(modelId, { messages, temperature, maxTokens, responseSchema, logprobs, topLogprobs, grammar, citations, stream }, apiKey, baseUrl);
+    const http = core.buildHttpRequest(
+      modelId,
+      { messages, temperature, maxTokens, responseSchema, logprobs, topLogprobs, grammar, citations, stream },
+      apiKey,
+      baseUrl,
+    );
     // A cited answer given as JSON: how the core reads it back (marker style, sources).
     const cited = STRUCTURED_CITATIONS.includes(http.enforce) ? citations : undefined;
     return { ...(await fetchWithRetries({ http, transport, signal, stream })), cited };
@@ -385,17 +493,25 @@ export function buildLMInvoker(modelId, given) {
             finish = sent.done;
             if (!sent.body) {
               finish();
-              throw invokerError("INVALID_PROVIDER_DATA", `${modelId}: the answer to a stream request has no body`, { retryable: false }, secrets);
+              throw invokerError("INVALID_PROVIDER_DATA", `${modelId}: the answer to a stream request has no body`, {
+                retryable: false,
+              }, secrets);
             }
             // Decoding and the output transformers run as one engine: one step per chunk.
             // A structured answer ends in a `structured` event from every provider (Anthropic
             // sends its forced tool's input; OpenAI-style JSON text is read at the end).
             // A cited answer given as JSON becomes marked text and citation events first.
             const structured = callOptions?.responseSchema !== undefined && sent.http.streamFormat !== "anthropic";
-            const json = structured && !outputTransformers.some((c) => OutputTransformerConfig.fromConfig(c).type === "json");
-            const citedAnswer = () => ({ type: "cited_answer", kwargs: { markerStyle: sent.cited.markerStyle ?? "bracket", sourceCount: sent.cited.sourceCount } });
+            const json = structured &&
+              !outputTransformers.some((c) => OutputTransformerConfig.fromConfig(c).type === "json");
+            const citedAnswer = () => ({
+              type: "cited_answer",
+              kwargs: { markerStyle: sent.cited.markerStyle ?? "bracket", sourceCount: sent.cited.sourceCount },
+            });
             const first = sent.cited ? [citedAnswer()] : json ? [{ type: "json" }] : [];
-            const decoder = new ProviderBodyDecoder(sent.http.streamFormat, { transformers: [...first, ...outputTransformers] });
+            const decoder = new ProviderBodyDecoder(sent.http.streamFormat, {
+              transformers: [...first, ...outputTransformers],
+            });
             reader = sent.body.pipeThrough(decoder.transformStream()).getReader();
           }
           try {
@@ -412,7 +528,9 @@ export function buildLMInvoker(modelId, given) {
             // Decoder errors quote the stream (in-stream errors, invalid data): redacted too.
             if (typeof e?.code === "string") throw scrub(e, secrets);
             // The body broke off (connection reset, chunked encoding cut): say so, stably.
-            throw invokerError("STREAM_INTERRUPTED", `${modelId}: the answer stream broke off: ${e?.message ?? e}`, { retryable: true }, secrets);
+            throw invokerError("STREAM_INTERRUPTED", `${modelId}: the answer stream broke off: ${e?.message ?? e}`, {
+              retryable: true,
+            }, secrets);
           }
         },
         cancel(reason) {
@@ -424,7 +542,16 @@ export function buildLMInvoker(modelId, given) {
   };
 }
 
-const EM_OPTIONS = ["apiKey", "baseUrl", "headers", "fetch", "timeoutMs", "maxRetries", "maxResponseBytes", "batchSize"];
+const EM_OPTIONS = [
+  "apiKey",
+  "baseUrl",
+  "headers",
+  "fetch",
+  "timeoutMs",
+  "maxRetries",
+  "maxResponseBytes",
+  "batchSize",
+];
 const DEFAULT_EM_BATCH_SIZE = 100;
 
 /** `run()`, its errors scrubbed of the invoker's secrets. */
@@ -441,19 +568,34 @@ async function scrubbing(secrets, run) {
  * `openai-compatible/`): texts in, Float32Arrays out in input order, in batches.
  */
 export function buildEMInvoker(modelId, given) {
-  const [options, transport] = invokerSetup("buildEMInvoker", modelId, "openai/text-embedding-3-small", given, EM_OPTIONS);
+  const [options, transport] = invokerSetup(
+    "buildEMInvoker",
+    modelId,
+    "openai/text-embedding-3-small",
+    given,
+    EM_OPTIONS,
+  );
   const { apiKey, baseUrl, secrets } = transport;
   const { batchSize = DEFAULT_EM_BATCH_SIZE } = options;
-  if (!(Number.isInteger(batchSize) && batchSize >= 1)) throw citeflowError("INVALID_OPTION", `batchSize must be a whole number ≥ 1; got ${describe(batchSize)}`);
+  if (!(Number.isInteger(batchSize) && batchSize >= 1)) {
+    throw citeflowError("INVALID_OPTION", `batchSize must be a whole number ≥ 1; got ${describe(batchSize)}`);
+  }
   core.buildEmbeddingsRequest(modelId, [""], apiKey, baseUrl); // checks the id and base URL now
   return {
     modelId,
     /** One text → one Float32Array; a list → a list, in the same order. */
     async invoke(texts, options) {
       const { signal } = fields(options, "INVALID_OPTION", "invoke options");
-      const items = typeof texts === "string" ? [texts] : isArray(texts) ? list(texts, "INVALID_OPTION", "the texts") : null;
+      const items = typeof texts === "string"
+        ? [texts]
+        : isArray(texts)
+        ? list(texts, "INVALID_OPTION", "the texts")
+        : null;
       if (items === null || items.length === 0 || !items.every((t) => typeof t === "string")) {
-        throw citeflowError("INVALID_OPTION", `an embedding invoker takes a string or a non-empty array of strings; got ${describe(texts)}`);
+        throw citeflowError(
+          "INVALID_OPTION",
+          `an embedding invoker takes a string or a non-empty array of strings; got ${describe(texts)}`,
+        );
       }
       return scrubbing(secrets, async () => {
         const vectors = [];
@@ -484,7 +626,8 @@ export const DMQuestion = Object.freeze({
   score: (instructions, levels) => ({ type: "score", instructions, criteria: levels }),
 });
 
-const isSystemOne = (modelId) => typeof modelId === "string" && (modelId.startsWith("typesafe/") || modelId.startsWith("openrouter/typesafe/"));
+const isSystemOne = (modelId) =>
+  typeof modelId === "string" && (modelId.startsWith("typesafe/") || modelId.startsWith("openrouter/typesafe/"));
 
 /**
  * A decision model. `typesafe/<model>` and `openrouter/typesafe/<model>` speak System One;
@@ -493,14 +636,26 @@ const isSystemOne = (modelId) => typeof modelId === "string" && (modelId.startsW
  * (Yes/No, an option's letter, a level's digit), read from that token's log-probabilities.
  */
 export function buildDMInvoker(modelId, given) {
-  const [options, transport] = invokerSetup("buildDMInvoker", modelId, "openrouter/typesafe/jev-1.13", given, DM_OPTIONS);
-  return isSystemOne(modelId) ? systemOneInvoker(modelId, transport) : lmDecisionInvoker(modelId, options, transport.secrets);
+  const [options, transport] = invokerSetup(
+    "buildDMInvoker",
+    modelId,
+    "openrouter/typesafe/jev-1.13",
+    given,
+    DM_OPTIONS,
+  );
+  return isSystemOne(modelId)
+    ? systemOneInvoker(modelId, transport)
+    : lmDecisionInvoker(modelId, options, transport.secrets);
 }
 
 function checkDecisionRequest(request) {
-  if (request === null || typeof request !== "object") throw citeflowError("INVALID_OPTION", `a decision model takes {state, questions}; got ${describe(request)}`);
+  if (request === null || typeof request !== "object") {
+    throw citeflowError("INVALID_OPTION", `a decision model takes {state, questions}; got ${describe(request)}`);
+  }
   const { state, questions } = fields(request, "INVALID_OPTION", "the decision request");
-  const snapshot = questions !== null && typeof questions === "object" ? fields(questions, "INVALID_OPTION", "the questions") : questions;
+  const snapshot = questions !== null && typeof questions === "object"
+    ? fields(questions, "INVALID_OPTION", "the questions")
+    : questions;
   return { state, questions: snapshot };
 }
 
@@ -524,7 +679,10 @@ function systemOneInvoker(modelId, transport) {
 
 function lmDecisionInvoker(modelId, options, secrets) {
   if (modelId.startsWith("anthropic/")) {
-    throw citeflowError("INVALID_MODEL_ID", `${modelId}: Anthropic models return no log-probabilities; a decision model is typesafe/<model>, openrouter/typesafe/<model> or an OpenAI-style model`);
+    throw citeflowError(
+      "INVALID_MODEL_ID",
+      `${modelId}: Anthropic models return no log-probabilities; a decision model is typesafe/<model>, openrouter/typesafe/<model> or an OpenAI-style model`,
+    );
   }
   const lm = buildLMInvoker(modelId, options);
   return {
@@ -534,11 +692,18 @@ function lmDecisionInvoker(modelId, options, secrets) {
       const { signal } = fields(options, "INVALID_OPTION", "invoke options");
       const { state = null, questions } = checkDecisionRequest(request);
       if (questions === null || typeof questions !== "object" || Object.keys(questions).length === 0) {
-        throw citeflowError("INVALID_OPTION", `questions must be an object with at least one question; got ${describe(questions)}`);
+        throw citeflowError(
+          "INVALID_OPTION",
+          `questions must be an object with at least one question; got ${describe(questions)}`,
+        );
       }
       const asked = Object.entries(questions).map(([name, q]) => [name, core.lmDecisionMessages(state, name, q)]);
       return scrubbing(secrets, async () => {
-        const outputs = await Promise.all(asked.map(([, messages]) => lm.invoke(messages, { signal, temperature: 0, maxTokens: 1, topLogprobs: TOP_LOGPROBS })));
+        const outputs = await Promise.all(
+          asked.map(([, messages]) =>
+            lm.invoke(messages, { signal, temperature: 0, maxTokens: 1, topLogprobs: TOP_LOGPROBS })
+          ),
+        );
         // One question per call: the calls' counts summed, each call's own report under raw.
         const usage = { inputTokens: 0, outputTokens: 0, totalTokens: 0, raw: [] };
         for (const output of outputs) {
@@ -548,7 +713,9 @@ function lmDecisionInvoker(modelId, options, secrets) {
         }
         usage.totalTokens = usage.inputTokens + usage.outputTokens;
         // Own keys whatever the names (a question named "__proto__" included).
-        const answers = Object.fromEntries(asked.map(([name], i) => [name, core.lmDecisionAnswer(name, questions[name], outputs[i].logprobs ?? null)]));
+        const answers = Object.fromEntries(
+          asked.map(([name], i) => [name, core.lmDecisionAnswer(name, questions[name], outputs[i].logprobs ?? null)]),
+        );
         return { model: modelId, answers, usage };
       });
     },

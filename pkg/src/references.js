@@ -18,10 +18,18 @@ export function setCslLoader(load) {
  */
 export function setCslWasmUrl(source) {
   if (!isWasmSource(source)) {
-    throw citeflowError("INVALID_ARGUMENT", `setCslWasmUrl: expected a URL (string or URL), Request, Response, bytes or WebAssembly.Module, got ${describe(source)}`);
+    throw citeflowError(
+      "INVALID_ARGUMENT",
+      `setCslWasmUrl: expected a URL (string or URL), Request, Response, bytes or WebAssembly.Module, got ${
+        describe(source)
+      }`,
+    );
   }
   if (loaded !== null) {
-    throw citeflowError("INVALID_OPTION", "setCslWasmUrl: the CSL module is already loaded (or loading); call it before the first renderReferences or bundledStyleNames");
+    throw citeflowError(
+      "INVALID_OPTION",
+      "setCslWasmUrl: the CSL module is already loaded (or loading); call it before the first renderReferences or bundledStyleNames",
+    );
   }
   wasmSource = source;
 }

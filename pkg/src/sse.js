@@ -12,8 +12,13 @@ const encoder = new TextEncoder();
 function bytesOf(chunk, owner) {
   if (isInstance(chunk, Uint8Array)) return chunk;
   if (isInstance(chunk, ArrayBuffer)) return new Uint8Array(chunk);
-  if (isInstance(chunk, DataView) || isInstance(chunk, Object.getPrototypeOf(Uint8Array))) return new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-  throw citeflowError("INVALID_CHUNK", `${owner}.push takes bytes (Uint8Array, ArrayBuffer) or a string; got ${describe(chunk)}`);
+  if (isInstance(chunk, DataView) || isInstance(chunk, Object.getPrototypeOf(Uint8Array))) {
+    return new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+  }
+  throw citeflowError(
+    "INVALID_CHUNK",
+    `${owner}.push takes bytes (Uint8Array, ArrayBuffer) or a string; got ${describe(chunk)}`,
+  );
 }
 
 /**
@@ -62,9 +67,16 @@ export class SSEDecoder {
   /** `maxLineBytes` (default 1 MiB) bounds one line, `maxEventBytes` (default 8 MiB) one event's data. */
   constructor(options = {}) {
     ready();
-    const { maxLineBytes, maxEventBytes } = knownFields(options, ["maxLineBytes", "maxEventBytes"], "INVALID_OPTION", "SSEDecoder options");
+    const { maxLineBytes, maxEventBytes } = knownFields(
+      options,
+      ["maxLineBytes", "maxEventBytes"],
+      "INVALID_OPTION",
+      "SSEDecoder options",
+    );
     for (const [name, value] of [["maxLineBytes", maxLineBytes], ["maxEventBytes", maxEventBytes]]) {
-      if (value !== undefined && typeof value !== "number") throw citeflowError("INVALID_OPTION", `${name} must be a number; got ${describe(value)}`);
+      if (value !== undefined && typeof value !== "number") {
+        throw citeflowError("INVALID_OPTION", `${name} must be a number; got ${describe(value)}`);
+      }
     }
     this.#core = new core.SseDecoderCore(maxLineBytes, maxEventBytes);
     this.#options = options;
@@ -94,15 +106,28 @@ export class ProviderStreamDecoder {
 
   constructor(format) {
     ready();
-    if (typeof format !== "string") throw citeflowError("UNKNOWN_PROVIDER", `ProviderStreamDecoder takes a format name ("openai", "openrouter", "openai-compatible", "anthropic"); got ${describe(format)}`);
+    if (typeof format !== "string") {
+      throw citeflowError(
+        "UNKNOWN_PROVIDER",
+        `ProviderStreamDecoder takes a format name ("openai", "openrouter", "openai-compatible", "anthropic"); got ${
+          describe(format)
+        }`,
+      );
+    }
     this.#core = new core.ProviderStreamCore(format);
     this.#format = format;
   }
 
   /** Events from one SSE message. */
   push(message) {
-    if (message === null || typeof message !== "object" || typeof prop(message, "data", "INVALID_EVENT", "the SSE message") !== "string") {
-      throw citeflowError("INVALID_EVENT", `ProviderStreamDecoder.push takes an SSE message {event?, data}; got ${describe(message)}`);
+    if (
+      message === null || typeof message !== "object" ||
+      typeof prop(message, "data", "INVALID_EVENT", "the SSE message") !== "string"
+    ) {
+      throw citeflowError(
+        "INVALID_EVENT",
+        `ProviderStreamDecoder.push takes an SSE message {event?, data}; got ${describe(message)}`,
+      );
     }
     return this.#core.push(message);
   }
@@ -132,7 +157,12 @@ function transformerStages(transformers) {
   list(transformers, "INVALID_OPTION", "transformers").forEach((t, i) => {
     if (!isInstance(t, OutputTransformer)) return stages.push(t); // a config, checked by the core
     const own = stagesOf([t]);
-    if (own === null) throw citeflowError("INVALID_OPTION", `transformers[${i}] is written in JS and cannot run inside the decoder; pipe the decoder's events through it instead`);
+    if (own === null) {
+      throw citeflowError(
+        "INVALID_OPTION",
+        `transformers[${i}] is written in JS and cannot run inside the decoder; pipe the decoder's events through it instead`,
+      );
+    }
     stages.push(...own);
   });
   return stages;
@@ -152,7 +182,14 @@ export class ProviderBodyDecoder {
   /** `transformers`: configs or built transformers (ThinkTag, CitationParser, a chain, …) applied in order. */
   constructor(format, options = {}) {
     ready();
-    if (typeof format !== "string") throw citeflowError("UNKNOWN_PROVIDER", `ProviderBodyDecoder takes a format name ("openai", "openrouter", "openai-compatible", "anthropic"); got ${describe(format)}`);
+    if (typeof format !== "string") {
+      throw citeflowError(
+        "UNKNOWN_PROVIDER",
+        `ProviderBodyDecoder takes a format name ("openai", "openrouter", "openai-compatible", "anthropic"); got ${
+          describe(format)
+        }`,
+      );
+    }
     const { transformers } = knownFields(options, ["transformers"], "INVALID_OPTION", "ProviderBodyDecoder options");
     this.#engine = new Engine(format, transformerStages(transformers));
     this.#format = format;
@@ -181,8 +218,14 @@ export class ProviderBodyDecoder {
 
 /** A provider's streamed response body (a fetch body) as a stream of citeflow events. */
 export function decodeProviderStream(body, format, options = {}) {
-  if (body === null || typeof body !== "object" || typeof prop(body, "pipeThrough", "INVALID_OPTION", "the body") !== "function") {
-    throw citeflowError("INVALID_OPTION", `decodeProviderStream takes a ReadableStream of bytes (a fetch Response body); got ${describe(body)}`);
+  if (
+    body === null || typeof body !== "object" ||
+    typeof prop(body, "pipeThrough", "INVALID_OPTION", "the body") !== "function"
+  ) {
+    throw citeflowError(
+      "INVALID_OPTION",
+      `decodeProviderStream takes a ReadableStream of bytes (a fetch Response body); got ${describe(body)}`,
+    );
   }
   return body.pipeThrough(new ProviderBodyDecoder(format, options).transformStream());
 }

@@ -11,4 +11,4 @@ export {
   ValidationOutputTransformer,
 } from "./transformers.js";
 export { CitationParser } from "./citation_parser.js";
-export { ProviderBodyDecoder, ProviderStreamDecoder, SSEDecoder, decodeProviderStream } from "./sse.js";
+export { decodeProviderStream, ProviderBodyDecoder, ProviderStreamDecoder, SSEDecoder } from "./sse.js";

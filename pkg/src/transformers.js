@@ -36,7 +36,10 @@ export class OutputTransformer {
 
   /** A fresh copy with the same options and new stream state (each transformer has its own). */
   fresh() {
-    throw citeflowError("NOT_IMPLEMENTED", `${this.constructor.name} does not implement fresh(), which transformStream() needs`);
+    throw citeflowError(
+      "NOT_IMPLEMENTED",
+      `${this.constructor.name} does not implement fresh(), which transformStream() needs`,
+    );
   }
 
   transformStream() {
@@ -52,7 +55,9 @@ export class OutputTransformer {
   }
 
   set onEvent(listener) {
-    if (listener !== null && typeof listener !== "function") throw citeflowError("INVALID_OPTION", `onEvent must be a function or null; got ${describe(listener)}`);
+    if (listener !== null && typeof listener !== "function") {
+      throw citeflowError("INVALID_OPTION", `onEvent must be a function or null; got ${describe(listener)}`);
+    }
     LISTENERS.set(this, listener);
   }
 
@@ -70,7 +75,12 @@ export class OutputTransformer {
 
   #listener() {
     const listener = this.onEvent;
-    if (listener === null) throw citeflowError("INVALID_OPTION", `${this.constructor.name}.emit needs an onEvent listener; set transformer.onEvent = (event) => …`);
+    if (listener === null) {
+      throw citeflowError(
+        "INVALID_OPTION",
+        `${this.constructor.name}.emit needs an onEvent listener; set transformer.onEvent = (event) => …`,
+      );
+    }
     return listener;
   }
 }
@@ -189,7 +199,10 @@ export class ThinkTagOutputTransformer extends StageTransformer {
     const out = this.#track(super.push(input));
     // A chunk without triggers that came out whole as text of one block: nothing was held
     // back before it or after it, and that block is open.
-    if (typeof input === "string" && out.length === 1 && out[0].value === input && (out[0].type === "thinking" || out[0].type === "response") && this.quietChunk(input)) {
+    if (
+      typeof input === "string" && out.length === 1 && out[0].value === input &&
+      (out[0].type === "thinking" || out[0].type === "response") && this.quietChunk(input)
+    ) {
       this.#quiet = { id: out[0].id, type: out[0].type };
     }
     return out;
@@ -370,8 +383,12 @@ function plainText(event) {
   if (typeof value !== "string") return null;
   try {
     const { id, valueType } = event;
-    if (!(id === null || id === undefined || typeof id === "string") || !(valueType === undefined || valueType === "text")) return null;
-    for (const key of Object.keys(event)) if (key !== "id" && key !== "type" && key !== "value" && key !== "valueType") return null;
+    if (
+      !(id === null || id === undefined || typeof id === "string") || !(valueType === undefined || valueType === "text")
+    ) return null;
+    for (const key of Object.keys(event)) {
+      if (key !== "id" && key !== "type" && key !== "value" && key !== "valueType") return null;
+    }
     return { text: value, id: id ?? null };
   } catch {
     return null; // a getter or Proxy trap threw: the core's conversion reports it as an error with a code
@@ -410,7 +427,10 @@ export class OutputTransformerChain extends OutputTransformer {
   }
 
   static fromConfigs(configs, options = {}) {
-    return new OutputTransformerChain(list(configs, "INVALID_CONFIG", "fromConfigs' configs").map((c) => OutputTransformerConfig.fromConfig(c).build()), options);
+    return new OutputTransformerChain(
+      list(configs, "INVALID_CONFIG", "fromConfigs' configs").map((c) => OutputTransformerConfig.fromConfig(c).build()),
+      options,
+    );
   }
 
   get transformers() {
@@ -436,7 +456,10 @@ export class OutputTransformerChain extends OutputTransformer {
 
   push(input) {
     if (this.#done) {
-      throw citeflowError("STREAM_FINISHED", "OutputTransformerChain has already finished; create a new transformer for a new stream");
+      throw citeflowError(
+        "STREAM_FINISHED",
+        "OutputTransformerChain has already finished; create a new transformer for a new stream",
+      );
     }
     if (this.#engine === null) return this.#flow(0, [toEvent(input)]);
     return pushInto(this.#engine, input);
@@ -444,7 +467,10 @@ export class OutputTransformerChain extends OutputTransformer {
 
   finish() {
     if (this.#done) {
-      throw citeflowError("STREAM_FINISHED", "OutputTransformerChain has already finished; create a new transformer for a new stream");
+      throw citeflowError(
+        "STREAM_FINISHED",
+        "OutputTransformerChain has already finished; create a new transformer for a new stream",
+      );
     }
     this.#done = true;
     if (this.#engine !== null) return this.#engine.finish();

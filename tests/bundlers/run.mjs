@@ -9,7 +9,7 @@
 //
 // The toolchains come from scripts/bundlers-setup.sh (target/bundlers/node_modules); apps are
 // built in sequence under target/bundlers/apps/. Usage: node tests/bundlers/run.mjs [--only=a,b] [--verbose]
-import { spawn, execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
@@ -52,19 +52,123 @@ const EXPECTED = await (async () => {
 // serves on PORT; `page` says where the page's HTML goes; `expectError` marks a row whose page
 // must show a NOT_INITIALIZED error containing that text instead of results.
 const CASES = [
-  { name: "vite7-build", label: "Vite 7 build", app: "vite", page: "index.html", build: [VITE7, "build"], serve: "dist" },
-  { name: "vite7-dev", label: "Vite 7 dev (optimizeDeps.exclude)", app: "vite", page: "index.html", serve: [VITE7, "--port", "PORT", "--strictPort", "--host", "127.0.0.1"] },
-  { name: "vite7-dev-plain", label: "Vite 7 dev, no recipe: clear error", app: "vite", drop: ["vite.config.js"], page: "index.html", serve: [VITE7, "--port", "PORT", "--strictPort", "--host", "127.0.0.1"], expectError: "optimizeDeps" },
-  { name: "vite8-build", label: "Vite 8 build, no config", app: "vite", drop: ["vite.config.js"], page: "index.html", build: [VITE8, "build"], serve: "dist" },
-  { name: "vite8-dev", label: "Vite 8 dev, no config", app: "vite", drop: ["vite.config.js"], page: "index.html", serve: [VITE8, "--port", "PORT", "--strictPort", "--host", "127.0.0.1"] },
-  { name: "webpack", label: "webpack 5, no config but entry/output", app: "webpack", page: "dist/index.html", build: [tool("webpack-cli", "bin", "cli.js")], serve: "dist" },
-  { name: "esbuild", label: "esbuild (file loader + init(url), setCslWasmUrl)", app: "esbuild", page: "dist/index.html", build: [ESBUILD, "main.js", "--bundle", "--loader:.wasm=file", "--outdir=dist"], serve: "dist", oneBundle: true },
-  { name: "esbuild-plain", label: "esbuild, no recipe: clear error", app: "esbuild-plain", page: "dist/index.html", build: [ESBUILD, "main.js", "--bundle", "--outdir=dist", "--log-level=error"], serve: "dist", expectError: "--loader:.wasm=file" },
-  { name: "esbuild-node", label: "esbuild for Node (bytes to init, setCslWasmUrl)", app: "esbuild-node", build: [ESBUILD, "main.js", "--bundle", "--platform=node", "--target=node20", "--format=esm", "--loader:.wasm=binary", "--outfile=dist/main.mjs", "--log-level=error"], node: "dist/main.mjs" },
-  { name: "rollup", label: "Rollup (node-resolve + import-meta-assets)", app: "rollup", page: "dist/index.html", build: [ROLLUP, "-c", "--silent"], serve: "dist" },
-  { name: "rollup-plain", label: "Rollup, no assets plugin: clear error", app: "rollup", page: "dist/index.html", build: [ROLLUP, "-c", "rollup-no-assets.config.mjs", "--silent"], serve: "dist", expectError: "did not emit it" },
-  { name: "next", label: "Next.js 16 (Turbopack; server render + client), no config", app: "next", build: [NEXT, "build"], serve: NEXT_START, server: true },
-  { name: "next-webpack", label: "Next.js 16 --webpack (server render + client), no config", app: "next", build: [NEXT, "build", "--webpack"], serve: NEXT_START, server: true },
+  {
+    name: "vite7-build",
+    label: "Vite 7 build",
+    app: "vite",
+    page: "index.html",
+    build: [VITE7, "build"],
+    serve: "dist",
+  },
+  {
+    name: "vite7-dev",
+    label: "Vite 7 dev (optimizeDeps.exclude)",
+    app: "vite",
+    page: "index.html",
+    serve: [VITE7, "--port", "PORT", "--strictPort", "--host", "127.0.0.1"],
+  },
+  {
+    name: "vite7-dev-plain",
+    label: "Vite 7 dev, no recipe: clear error",
+    app: "vite",
+    drop: ["vite.config.js"],
+    page: "index.html",
+    serve: [VITE7, "--port", "PORT", "--strictPort", "--host", "127.0.0.1"],
+    expectError: "optimizeDeps",
+  },
+  {
+    name: "vite8-build",
+    label: "Vite 8 build, no config",
+    app: "vite",
+    drop: ["vite.config.js"],
+    page: "index.html",
+    build: [VITE8, "build"],
+    serve: "dist",
+  },
+  {
+    name: "vite8-dev",
+    label: "Vite 8 dev, no config",
+    app: "vite",
+    drop: ["vite.config.js"],
+    page: "index.html",
+    serve: [VITE8, "--port", "PORT", "--strictPort", "--host", "127.0.0.1"],
+  },
+  {
+    name: "webpack",
+    label: "webpack 5, no config but entry/output",
+    app: "webpack",
+    page: "dist/index.html",
+    build: [tool("webpack-cli", "bin", "cli.js")],
+    serve: "dist",
+  },
+  {
+    name: "esbuild",
+    label: "esbuild (file loader + init(url), setCslWasmUrl)",
+    app: "esbuild",
+    page: "dist/index.html",
+    build: [ESBUILD, "main.js", "--bundle", "--loader:.wasm=file", "--outdir=dist"],
+    serve: "dist",
+    oneBundle: true,
+  },
+  {
+    name: "esbuild-plain",
+    label: "esbuild, no recipe: clear error",
+    app: "esbuild-plain",
+    page: "dist/index.html",
+    build: [ESBUILD, "main.js", "--bundle", "--outdir=dist", "--log-level=error"],
+    serve: "dist",
+    expectError: "--loader:.wasm=file",
+  },
+  {
+    name: "esbuild-node",
+    label: "esbuild for Node (bytes to init, setCslWasmUrl)",
+    app: "esbuild-node",
+    build: [
+      ESBUILD,
+      "main.js",
+      "--bundle",
+      "--platform=node",
+      "--target=node20",
+      "--format=esm",
+      "--loader:.wasm=binary",
+      "--outfile=dist/main.mjs",
+      "--log-level=error",
+    ],
+    node: "dist/main.mjs",
+  },
+  {
+    name: "rollup",
+    label: "Rollup (node-resolve + import-meta-assets)",
+    app: "rollup",
+    page: "dist/index.html",
+    build: [ROLLUP, "-c", "--silent"],
+    serve: "dist",
+  },
+  {
+    name: "rollup-plain",
+    label: "Rollup, no assets plugin: clear error",
+    app: "rollup",
+    page: "dist/index.html",
+    build: [ROLLUP, "-c", "rollup-no-assets.config.mjs", "--silent"],
+    serve: "dist",
+    expectError: "did not emit it",
+  },
+  {
+    name: "next",
+    label: "Next.js 16 (Turbopack; server render + client), no config",
+    app: "next",
+    build: [NEXT, "build"],
+    serve: NEXT_START,
+    server: true,
+  },
+  {
+    name: "next-webpack",
+    label: "Next.js 16 --webpack (server render + client), no config",
+    app: "next",
+    build: [NEXT, "build", "--webpack"],
+    serve: NEXT_START,
+    server: true,
+  },
 ];
 
 function freePort() {
@@ -80,7 +184,11 @@ function freePort() {
 /** Runs `command ...args` in `cwd`; resolves with its output, rejects with its tail. */
 function run([command, ...args], cwd, timeout) {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(command, args, {
+      cwd,
+      env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let out = "";
     const keep = (d) => {
       out = (out + d).slice(-6000);
@@ -92,7 +200,11 @@ function run([command, ...args], cwd, timeout) {
     child.on("exit", (code, signal) => {
       clearTimeout(timer);
       if (code === 0) resolve(out);
-      else reject(new Error(`${[command, ...args].map((a) => a.replace(TOOLS, "…")).join(" ")} exited ${code ?? signal}:\n${out}`));
+      else {reject(
+          new Error(
+            `${[command, ...args].map((a) => a.replace(TOOLS, "…")).join(" ")} exited ${code ?? signal}:\n${out}`,
+          ),
+        );}
     });
   });
 }
@@ -121,7 +233,12 @@ function prepare(c, tarball) {
   const pkg = join(dir, "node_modules", "citeflow");
   mkdirSync(pkg, { recursive: true });
   execFileSync("tar", ["-xzf", tarball, "-C", pkg, "--strip-components=1"]);
-  if (!existsSync(join(dir, "package.json"))) writeFileSync(join(dir, "package.json"), JSON.stringify({ name: `app-${c.name}`, private: true, type: "module" }) + "\n");
+  if (!existsSync(join(dir, "package.json"))) {
+    writeFileSync(
+      join(dir, "package.json"),
+      JSON.stringify({ name: `app-${c.name}`, private: true, type: "module" }) + "\n",
+    );
+  }
   return dir;
 }
 
@@ -150,12 +267,16 @@ async function drive(browser, url, c, wasmHashes) {
   page.on("pageerror", (e) => pageErrors.push(String(e)));
   page.on("request", (req) => phases.set(req, phase));
   page.on("response", (res) => {
-    bodies.push(res.body().then((body) => {
-      const which = wasmHashes.get(sha(body));
-      if (which) seen.push({ which, phase: phases.get(res.request()), url: res.url() });
-      // The bundled APA style (a file of its own, loaded on demand) by a text only it holds.
-      if (body.includes(APA_STYLE_MARK)) seen.push({ which: "apa-style", phase: phases.get(res.request()), url: res.url() });
-    }, () => {}));
+    bodies.push(
+      res.body().then((body) => {
+        const which = wasmHashes.get(sha(body));
+        if (which) seen.push({ which, phase: phases.get(res.request()), url: res.url() });
+        // The bundled APA style (a file of its own, loaded on demand) by a text only it holds.
+        if (body.includes(APA_STYLE_MARK)) {
+          seen.push({ which: "apa-style", phase: phases.get(res.request()), url: res.url() });
+        }
+      }, () => {}),
+    );
   });
   const text = (id) => page.evaluate((i) => document.getElementById(i)?.textContent ?? "", id);
   const settle = async () => {
@@ -164,20 +285,28 @@ async function drive(browser, url, c, wasmHashes) {
   };
   try {
     await page.goto(url, { timeout: PAGE_TIMEOUT });
-    await page.waitForFunction(() => ["core", "error"].some((id) => document.getElementById(id)?.textContent), null, { timeout: PAGE_TIMEOUT });
+    await page.waitForFunction(() => ["core", "error"].some((id) => document.getElementById(id)?.textContent), null, {
+      timeout: PAGE_TIMEOUT,
+    });
     await settle();
     const error = await text("error");
     if (VERBOSE && error) console.log(`     [${c.name}] page error: ${error}`);
     if (c.expectError) {
       if (!error.includes("NOT_INITIALIZED") || !error.includes(c.expectError)) {
-        problems.push(`expected a NOT_INITIALIZED error mentioning ${JSON.stringify(c.expectError)}, page shows ${JSON.stringify(error)}`);
+        problems.push(
+          `expected a NOT_INITIALIZED error mentioning ${JSON.stringify(c.expectError)}, page shows ${
+            JSON.stringify(error)
+          }`,
+        );
       }
       return problems;
     }
     if (error) problems.push(`page error: ${error}`);
     for (const id of ["core", "citation"]) {
       const got = await text(id);
-      if (got !== EXPECTED[id]) problems.push(`#${id}: ${JSON.stringify(got)}, expected ${JSON.stringify(EXPECTED[id])}`);
+      if (got !== EXPECTED[id]) {
+        problems.push(`#${id}: ${JSON.stringify(got)}, expected ${JSON.stringify(EXPECTED[id])}`);
+      }
     }
     if (!seen.some((s) => s.which === "core")) problems.push("the core wasm was not fetched at load");
     if (!seen.some((s) => s.which === "stream")) problems.push("the streaming wasm was not fetched at load");
@@ -187,16 +316,32 @@ async function drive(browser, url, c, wasmHashes) {
 
     phase = "render";
     await page.click("#render", { timeout: PAGE_TIMEOUT });
-    await page.waitForFunction(() => ["references", "error"].some((id) => document.getElementById(id)?.textContent), null, { timeout: PAGE_TIMEOUT });
+    await page.waitForFunction(
+      () => ["references", "error"].some((id) => document.getElementById(id)?.textContent),
+      null,
+      { timeout: PAGE_TIMEOUT },
+    );
     await settle();
     const references = await text("references");
-    if (references !== EXPECTED.references) problems.push(`#references: ${JSON.stringify(references)} (error: ${JSON.stringify(await text("error"))}), expected ${JSON.stringify(EXPECTED.references)}`);
-    if (VERBOSE) for (const s of seen) console.log(`     [${c.name}] ${s.which} wasm fetched at ${s.phase}: ${s.url}`);
+    if (references !== EXPECTED.references) {
+      problems.push(
+        `#references: ${JSON.stringify(references)} (error: ${JSON.stringify(await text("error"))}), expected ${
+          JSON.stringify(EXPECTED.references)
+        }`,
+      );
+    }
+    if (VERBOSE) {
+      for (const s of seen) console.log(`     [${c.name}] ${s.which} wasm fetched at ${s.phase}: ${s.url}`);
+    }
     const csl = seen.filter((s) => s.which === "csl");
-    if (csl.length !== 1 || csl[0].phase !== "render") problems.push(`the CSL wasm should be fetched once, after the press; seen ${JSON.stringify(csl)}`);
+    if (csl.length !== 1 || csl[0].phase !== "render") {
+      problems.push(`the CSL wasm should be fetched once, after the press; seen ${JSON.stringify(csl)}`);
+    }
     // A bundler that splits chunks ships the style as its own, fetched when first rendered with.
     const style = seen.filter((s) => s.which === "apa-style");
-    if (!c.oneBundle && !(style.length === 1 && style[0].phase === "render")) problems.push(`the APA style should be fetched once, after the press; seen ${JSON.stringify(style)}`);
+    if (!c.oneBundle && !(style.length === 1 && style[0].phase === "render")) {
+      problems.push(`the APA style should be fetched once, after the press; seen ${JSON.stringify(style)}`);
+    }
     return problems;
   } catch (e) {
     problems.push(`${e.message.split("\n")[0]} (page: ${JSON.stringify(await text("error").catch(() => ""))})`);
@@ -213,10 +358,18 @@ const APA_STYLE_MARK = "<id>http://www.zotero.org/styles/apa</id>";
 async function serverRendered(url) {
   const html = await (await fetch(url)).text();
   const problems = [];
-  const unescape = (s) => s.replace(/&#x27;/g, "'").replace(/&amp;/g, "&").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, '"');
+  const unescape = (s) =>
+    s.replace(/&#x27;/g, "'").replace(/&amp;/g, "&").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(
+      /&quot;/g,
+      '"',
+    );
   const grab = (id) => unescape(html.match(new RegExp(`id="${id}"[^>]*>([^<]*)<`))?.[1] ?? "");
-  if (grab("server-core") !== EXPECTED.core) problems.push(`server-rendered core: ${JSON.stringify(grab("server-core"))}`);
-  if (grab("server-references") !== EXPECTED.references) problems.push(`server-rendered references: ${JSON.stringify(grab("server-references"))}`);
+  if (grab("server-core") !== EXPECTED.core) {
+    problems.push(`server-rendered core: ${JSON.stringify(grab("server-core"))}`);
+  }
+  if (grab("server-references") !== EXPECTED.references) {
+    problems.push(`server-rendered references: ${JSON.stringify(grab("server-references"))}`);
+  }
   return problems;
 }
 
@@ -230,10 +383,16 @@ function nodeProblems(output) {
     return [`no report from the program; it printed:\n${output}`];
   }
   if (VERBOSE) console.log(`     before init: ${got.beforeInit}\n     init(): ${got.initWithout}`);
-  if (!got.beforeInit.startsWith("NOT_INITIALIZED")) problems.push(`before init: ${got.beforeInit}, expected NOT_INITIALIZED`);
-  if (!got.initWithout.startsWith("NOT_INITIALIZED") || !got.initWithout.includes("init(")) problems.push(`init() without the wasm: ${got.initWithout}`);
+  if (!got.beforeInit.startsWith("NOT_INITIALIZED")) {
+    problems.push(`before init: ${got.beforeInit}, expected NOT_INITIALIZED`);
+  }
+  if (!got.initWithout.startsWith("NOT_INITIALIZED") || !got.initWithout.includes("init(")) {
+    problems.push(`init() without the wasm: ${got.initWithout}`);
+  }
   for (const id of ["core", "citation", "references"]) {
-    if (got[id] !== EXPECTED[id]) problems.push(`${id}: ${JSON.stringify(got[id])}, expected ${JSON.stringify(EXPECTED[id])}`);
+    if (got[id] !== EXPECTED[id]) {
+      problems.push(`${id}: ${JSON.stringify(got[id])}, expected ${JSON.stringify(EXPECTED[id])}`);
+    }
   }
   return problems;
 }
@@ -249,7 +408,13 @@ async function runCase(browser, c, tarball, wasmHashes) {
     buildMs = Date.now() - started;
   }
   if (intoOutput) writePage(dir, c);
-  if (c.node) return { problems: nodeProblems(await run([process.execPath, c.node], dir, PAGE_TIMEOUT)), buildMs, totalMs: Date.now() - started };
+  if (c.node) {
+    return {
+      problems: nodeProblems(await run([process.execPath, c.node], dir, PAGE_TIMEOUT)),
+      buildMs,
+      totalMs: Date.now() - started,
+    };
+  }
   let url;
   let stop;
   if (c.serve === "dist") {
@@ -259,7 +424,11 @@ async function runCase(browser, c, tarball, wasmHashes) {
   } else {
     const port = String(await freePort());
     const [command, ...args] = c.serve.map((a) => (a === "PORT" ? port : a));
-    const proc = spawnGroup(command, args, { cwd: dir, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
+    const proc = spawnGroup(command, args, {
+      cwd: dir,
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
+    });
     let output = "";
     proc.child.stdout.on("data", (d) => (output = (output + d).slice(-4000)));
     proc.child.stderr.on("data", (d) => (output = (output + d).slice(-4000)));
@@ -284,7 +453,9 @@ async function runCase(browser, c, tarball, wasmHashes) {
 
 const only = process.argv.find((a) => a.startsWith("--only="))?.slice("--only=".length).split(",");
 const cases = only ? CASES.filter((c) => only.includes(c.name)) : CASES;
-if (only && cases.length !== only.length) throw new Error(`unknown case in --only; cases: ${CASES.map((c) => c.name).join(", ")}`);
+if (only && cases.length !== only.length) {
+  throw new Error(`unknown case in --only; cases: ${CASES.map((c) => c.name).join(", ")}`);
+}
 if (!existsSync(tool(".package-lock.json"))) {
   console.error("tests/bundlers: the toolchains are not installed; run `bash scripts/bundlers-setup.sh` first");
   process.exit(1);
@@ -292,7 +463,11 @@ if (!existsSync(tool(".package-lock.json"))) {
 
 const t0 = Date.now();
 mkdirSync(WORK, { recursive: true });
-const packed = JSON.parse(execFileSync("npm", ["pack", join(ROOT, "pkg"), "--pack-destination", WORK, "--json", "--loglevel=error"], { encoding: "utf8" }));
+const packed = JSON.parse(
+  execFileSync("npm", ["pack", join(ROOT, "pkg"), "--pack-destination", WORK, "--json", "--loglevel=error"], {
+    encoding: "utf8",
+  }),
+);
 const tarball = join(WORK, packed[0].filename);
 const files = new Set(packed[0].files.map((f) => f.path));
 for (const path of ["gen/citeflow_bg.wasm", "gen/stream/citeflow_stream_bg.wasm", "gen/csl/citeflow_csl_bg.wasm"]) {

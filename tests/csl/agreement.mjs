@@ -16,8 +16,15 @@ const corpus = JSON.parse(readFileSync(`${root}tests/fixtures/csl-corpus.json`, 
 const localeXml = readFileSync(`${shared}/csl/locales/locales-en-US.xml`, "utf8");
 
 export const STYLES = [
-  "apa", "modern-language-association", "chicago-author-date", "ieee", "nature", "vancouver",
-  "elsevier-vancouver", "harvard-cite-them-right", "american-medical-association",
+  "apa",
+  "modern-language-association",
+  "chicago-author-date",
+  "ieee",
+  "nature",
+  "vancouver",
+  "elsevier-vancouver",
+  "harvard-cite-them-right",
+  "american-medical-association",
 ];
 
 const normalize = (s) => s.replace(/\s+/g, " ").trim();
@@ -71,14 +78,20 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   for (const r of rows) {
     sum += r.agree;
     total += r.total;
-    for (const d of r.diffs.slice(0, show)) console.log(`[${r.style}] ${d.id}\n  citeflow: ${d.citeflow}\n  citeproc: ${d.citeproc}`);
+    for (const d of r.diffs.slice(0, show)) {
+      console.log(`[${r.style}] ${d.id}\n  citeflow: ${d.citeflow}\n  citeproc: ${d.citeproc}`);
+    }
   }
   console.log("| style | agree | of | % |\n|---|---|---|---|");
-  for (const r of rows) console.log(`| ${r.style} | ${r.agree} | ${r.total} | ${((100 * r.agree) / r.total).toFixed(0)} |`);
+  for (const r of rows) {
+    console.log(`| ${r.style} | ${r.agree} | ${r.total} | ${((100 * r.agree) / r.total).toFixed(0)} |`);
+  }
   console.log(`| all | ${sum} | ${total} | ${((100 * sum) / total).toFixed(1)} |`);
   if (process.argv.includes("--check")) {
     const low = rows.filter((r) => r.agree < FLOORS[r.style]);
-    for (const r of low) console.error(`agreement with citeproc-js fell for ${r.style}: ${r.agree} < ${FLOORS[r.style]}`);
+    for (const r of low) {
+      console.error(`agreement with citeproc-js fell for ${r.style}: ${r.agree} < ${FLOORS[r.style]}`);
+    }
     if (low.length) process.exit(1);
   }
 }

@@ -2,9 +2,9 @@
 // exchange and its grammar, bounded), the answer, the citations, the references and verify().
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { Citeformer, checkPolicy, renderCitedHtml } from "citeflow";
+import { checkPolicy, Citeformer, renderCitedHtml } from "citeflow";
 import { smallModelInvoker } from "../../www/small-model.js";
-import { SOURCES, lm } from "./support.mjs";
+import { lm, SOURCES } from "./support.mjs";
 
 const cf = new Citeformer({ lmInvoker: smallModelInvoker(lm), style: "apa-7" });
 const prompt = "When was the Eiffel Tower completed, and how do honeybees share where food is?";
@@ -16,8 +16,13 @@ function assertCited(result) {
   for (const c of result.citations) assert.equal(result.text.slice(...c.span), c.marker);
   const cited = [...new Set(result.citations.map((c) => c.sourceId))].sort();
   assert.deepEqual(result.references.map((r) => r.sourceId).sort(), cited);
-  const expected = { 1: ["Loyrette, H.", "(1985)", "Gustave Eiffel"], 2: ["Frisch, K.", "(1967)", "The dance language and orientation of bees"] };
-  for (const r of result.references) for (const part of expected[r.sourceId]) assert.ok(r.entry.includes(part), r.entry);
+  const expected = {
+    1: ["Loyrette, H.", "(1985)", "Gustave Eiffel"],
+    2: ["Frisch, K.", "(1967)", "The dance language and orientation of bees"],
+  };
+  for (const r of result.references) {
+    for (const part of expected[r.sourceId]) assert.ok(r.entry.includes(part), r.entry);
+  }
 }
 
 test("generate: a cited answer, its citations, APA references, and a verify report", async () => {

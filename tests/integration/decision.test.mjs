@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { DMQuestion, DMRelevanceFilter } from "citeflow";
-import { SOURCES, dm } from "./support.mjs";
+import { dm, SOURCES } from "./support.mjs";
 
 /** A fetch that keeps each chat call's request and answer. */
 function recorder() {
@@ -34,12 +34,17 @@ test("noul, choice and score answers are read from the real first-token distribu
   const { calls, fetch } = recorder();
   const questions = {
     built_1889: DMQuestion.noul("Was the Eiffel Tower completed in 1889?"),
-    city: DMQuestion.choice("Which topic is the text about?", { tower: "a tower", bees: "honeybees", code: "computer code" }),
+    city: DMQuestion.choice("Which topic is the text about?", {
+      tower: "a tower",
+      bees: "honeybees",
+      code: "computer code",
+    }),
     clarity: DMQuestion.score("How clearly written is the text?", ["unclear", "somewhat clear", "clear"]),
   };
   const { answers } = await dm(fetch).invoke({ state: STATE, questions });
   assert.equal(calls.length, 3);
-  const by = (name) => calls.find((c) => c.request.messages.at(-1).content.includes(questions[name].instructions)).answer;
+  const by = (name) =>
+    calls.find((c) => c.request.messages.at(-1).content.includes(questions[name].instructions)).answer;
   for (const c of calls) {
     assert.equal(c.request.max_tokens, 1);
     assert.equal(c.request.top_logprobs, 20);

@@ -3,13 +3,19 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { checkPolicy, citationGrammar, parseCitations, splitSentences } from "citeflow";
-import { SMALL_MODEL, boundedCitationGrammar, withCitedExample } from "../../www/small-model.js";
-import { SOURCES, lm, sourcesPrompt, textOf } from "./support.mjs";
+import { boundedCitationGrammar, SMALL_MODEL, withCitedExample } from "../../www/small-model.js";
+import { lm, SOURCES, sourcesPrompt, textOf } from "./support.mjs";
 
-const messages = (question) => withCitedExample([
-  { role: "system", content: `Answer from the numbered sources below only. Cite a source as [N], where N is its number.\n\n${sourcesPrompt(SOURCES)}` },
-  { role: "user", content: question },
-]);
+const messages = (question) =>
+  withCitedExample([
+    {
+      role: "system",
+      content: `Answer from the numbered sources below only. Cite a source as [N], where N is its number.\n\n${
+        sourcesPrompt(SOURCES)
+      }`,
+    },
+    { role: "user", content: question },
+  ]);
 
 test("the bounded grammar: the answer finishes, and every sentence ends in a valid marker", async () => {
   const grammar = boundedCitationGrammar({ sourceCount: 2 });
@@ -41,7 +47,11 @@ test("Citeformer's own grammar, unbounded, still allows only valid markers, even
 
 test("a decimal point inside a sentence is not its end: the grammar lets the model write 3.5", async () => {
   const grammar = citationGrammar({ sourceCount: 1, maxSentences: 1, maxCitesPerSentence: 1, maxContentChars: 60 });
-  const out = await lm.invoke([{ role: "user", content: "Repeat exactly: The pole is 3.5 m tall [1]." }], { grammar, temperature: 0, maxTokens: 40 });
+  const out = await lm.invoke([{ role: "user", content: "Repeat exactly: The pole is 3.5 m tall [1]." }], {
+    grammar,
+    temperature: 0,
+    maxTokens: 40,
+  });
   const text = textOf(out);
   assert.equal(out.finishReason, "stop", text);
   assert.ok(checkPolicy(text, { policy: "required", sourceCount: 1 }).ok, text);
@@ -51,8 +61,14 @@ test("a decimal point inside a sentence is not its end: the grammar lets the mod
 
 test("the JSON-schema form through responseSchema: segments whose citations are source numbers", async () => {
   // Bounded for the small model as the GBNF is (two segments), so the answer always closes.
-  const schema = JSON.parse(citationGrammar({ sourceCount: 2, format: "json_schema", maxContentChars: 120, maxSentences: 2 }));
-  const out = await lm.invoke(messages("When was the Eiffel Tower completed?"), { responseSchema: schema, temperature: 0, maxTokens: 400 });
+  const schema = JSON.parse(
+    citationGrammar({ sourceCount: 2, format: "json_schema", maxContentChars: 120, maxSentences: 2 }),
+  );
+  const out = await lm.invoke(messages("When was the Eiffel Tower completed?"), {
+    responseSchema: schema,
+    temperature: 0,
+    maxTokens: 400,
+  });
   // A structured answer comes back as a structured item, as from Anthropic's forced tool.
   assert.deepEqual(out.outputs.map((o) => o.type), ["structured"]);
   const answer = out.outputs[0].output;

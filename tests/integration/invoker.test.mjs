@@ -2,9 +2,9 @@
 // token usage and log-probabilities come through, and a real tokenizer cuts markers anywhere.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { CitationParser, ThinkTagOutputTransformer, parseCitations } from "citeflow";
-import { SMALL_MODEL, boundedCitationGrammar, withCitedExample } from "../../www/small-model.js";
-import { SOURCES, drain, lm, sourcesPrompt, textOf } from "./support.mjs";
+import { CitationParser, parseCitations, ThinkTagOutputTransformer } from "citeflow";
+import { boundedCitationGrammar, SMALL_MODEL, withCitedExample } from "../../www/small-model.js";
+import { drain, lm, SOURCES, sourcesPrompt, textOf } from "./support.mjs";
 
 const HELLO = [{ role: "user", content: "Say hello to Ada in one short sentence." }];
 
@@ -37,7 +37,9 @@ test("maxTokens bounds the answer and logprobs come back per token, greedy picki
     assert.equal(t.top_logprobs.length, 3);
     assert.ok(t.logprob <= 0);
     assert.equal(t.top_logprobs[0].token, t.token, "temperature 0 takes the most likely token");
-    assert.ok(t.top_logprobs[0].logprob >= t.top_logprobs[1].logprob && t.top_logprobs[1].logprob >= t.top_logprobs[2].logprob);
+    assert.ok(
+      t.top_logprobs[0].logprob >= t.top_logprobs[1].logprob && t.top_logprobs[1].logprob >= t.top_logprobs[2].logprob,
+    );
     assert.deepEqual(t.bytes, [...Buffer.from(t.token)]);
   }
 });
@@ -45,7 +47,10 @@ test("maxTokens bounds the answer and logprobs come back per token, greedy picki
 test("markers cut by real tokenisation are found as they stream, as in the whole text", async () => {
   const sources = SOURCES;
   const messages = withCitedExample([
-    { role: "system", content: `Answer from the numbered sources below only. Cite a source as [N].\n\n${sourcesPrompt(sources)}` },
+    {
+      role: "system",
+      content: `Answer from the numbered sources below only. Cite a source as [N].\n\n${sourcesPrompt(sources)}`,
+    },
     { role: "user", content: "How do honeybees tell each other where food is?" },
   ]);
   const grammar = boundedCitationGrammar({ sourceCount: sources.length });
@@ -63,7 +68,10 @@ test("markers cut by real tokenisation are found as they stream, as in the whole
 
 test("a marker arrives split across network chunks (the tokenizer's pieces)", async () => {
   const messages = [{ role: "user", content: "Repeat exactly: Bees dance [2]." }];
-  const pieces = (await drain(lm.stream(messages, { temperature: 0, maxTokens: 40, grammar: 'root ::= "Bees dance [2]."' }))).filter((e) => e.type === "response").map((e) => e.value);
+  const pieces =
+    (await drain(lm.stream(messages, { temperature: 0, maxTokens: 40, grammar: 'root ::= "Bees dance [2]."' }))).filter(
+      (e) => e.type === "response",
+    ).map((e) => e.value);
   assert.equal(pieces.join(""), "Bees dance [2].");
   assert.ok(!pieces.some((p) => p.includes("[2]")), `the marker is cut: ${JSON.stringify(pieces)}`);
 });

@@ -2,7 +2,7 @@
 // invoker and SimilarityRelevanceFilter.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { SimilarityReferenceFormatter, SimilarityRelevanceFilter, cosineSimilarities } from "citeflow";
+import { cosineSimilarities, SimilarityReferenceFormatter, SimilarityRelevanceFilter } from "citeflow";
 import { em, post } from "./support.mjs";
 
 const CHUNKS = [
@@ -37,7 +37,10 @@ test("SimilarityRelevanceFilter ranks the relevant chunk above unrelated ones an
 
 test("SimilarityReferenceFormatter lists the chunk an answer used", async () => {
   const formatter = new SimilarityReferenceFormatter(em, { threshold: 0.4, stringify: false });
-  const kept = await formatter.format({ response: "Bees perform a waggle dance to show where the food is.", chunks: CHUNKS });
+  const kept = await formatter.format({
+    response: "Bees perform a waggle dance to show where the food is.",
+    chunks: CHUNKS,
+  });
   assert.deepEqual(kept.map((c) => c.id), ["bees"]);
 });
 
@@ -49,7 +52,8 @@ test("an empty text has an embedding too", async () => {
 
 test("base64 embeddings are the same floats", async () => {
   const floats = (await post("/embeddings", { input: "waggle dance" })).body.data[0].embedding;
-  const encoded = (await post("/embeddings", { input: "waggle dance", encoding_format: "base64" })).body.data[0].embedding;
+  const encoded =
+    (await post("/embeddings", { input: "waggle dance", encoding_format: "base64" })).body.data[0].embedding;
   const decoded = new Float32Array(Uint8Array.from(Buffer.from(encoded, "base64")).buffer);
   assert.deepEqual([...decoded], floats.map((x) => Math.fround(x)));
 });

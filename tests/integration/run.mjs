@@ -13,7 +13,11 @@ const here = fileURLToPath(new URL(".", import.meta.url));
 const files = readdirSync(here).filter((f) => f.endsWith(".test.mjs")).sort().map((f) => `${here}${f}`);
 const started = Date.now();
 
-const server = spawn(process.execPath, ["scripts/model-server.mjs"], { cwd: root, env: { ...process.env, PORT: "0" }, stdio: ["ignore", "pipe", "inherit"] });
+const server = spawn(process.execPath, ["scripts/model-server.mjs"], {
+  cwd: root,
+  env: { ...process.env, PORT: "0" },
+  stdio: ["ignore", "pipe", "inherit"],
+});
 const stopServer = () => server.exitCode === null && server.signalCode === null && server.kill("SIGTERM");
 process.on("exit", stopServer);
 const base = await new Promise((resolve, reject) => {
@@ -25,7 +29,11 @@ const base = await new Promise((resolve, reject) => {
 });
 console.log(`integration: model server at ${base} (${((Date.now() - started) / 1000).toFixed(1)} s to load)`);
 
-const tests = spawn(process.execPath, ["--test", "--test-concurrency=1", ...files], { cwd: root, env: { ...process.env, CITEFLOW_MODEL_BASE: base }, stdio: "inherit" });
+const tests = spawn(process.execPath, ["--test", "--test-concurrency=1", ...files], {
+  cwd: root,
+  env: { ...process.env, CITEFLOW_MODEL_BASE: base },
+  stdio: "inherit",
+});
 const code = await new Promise((resolve) => tests.once("exit", (c) => resolve(c ?? 1)));
 const running = server.exitCode === null && server.signalCode === null;
 const stopped = running ? new Promise((resolve) => server.once("exit", resolve)) : Promise.resolve();

@@ -24,16 +24,29 @@ export const dm = (fetch) => buildDMInvoker("openai-compatible/SmolLM2-135M-Inst
 export const SOURCES = [
   {
     content: "The Eiffel Tower was completed in March 1889. It is about 330 metres tall.",
-    metadata: { type: "book", title: "Gustave Eiffel", author: [{ family: "Loyrette", given: "Henri" }], publisher: "Rizzoli", issued: { "date-parts": [[1985]] } },
+    metadata: {
+      type: "book",
+      title: "Gustave Eiffel",
+      author: [{ family: "Loyrette", given: "Henri" }],
+      publisher: "Rizzoli",
+      issued: { "date-parts": [[1985]] },
+    },
   },
   {
     content: "Honeybee foragers tell their nestmates where food is with a waggle dance.",
-    metadata: { type: "book", title: "The dance language and orientation of bees", author: [{ family: "von Frisch", given: "Karl" }], publisher: "Harvard University Press", issued: { "date-parts": [[1967]] } },
+    metadata: {
+      type: "book",
+      title: "The dance language and orientation of bees",
+      author: [{ family: "von Frisch", given: "Karl" }],
+      publisher: "Harvard University Press",
+      issued: { "date-parts": [[1967]] },
+    },
   },
 ];
 
 /** Citeformer's way of listing sources, for tests that build their own messages. */
-export const sourcesPrompt = (sources) => sources.map((s, i) => `Source ${i + 1}: ${s.metadata.title}\n${s.content}`).join("\n\n");
+export const sourcesPrompt = (sources) =>
+  sources.map((s, i) => `Source ${i + 1}: ${s.metadata.title}\n${s.content}`).join("\n\n");
 
 /** Every value of a web stream (a reader: the way that works in every runtime). */
 export async function drain(stream) {
@@ -48,6 +61,13 @@ export const textOf = (output) => output.outputs.filter((o) => o.type === "text"
 
 /** A raw call to the server, for what the invokers do not expose. */
 export async function post(path, body) {
-  const res = await fetch(`${base}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
-  return { status: res.status, body: res.headers.get("content-type")?.includes("json") ? await res.json() : await res.text() };
+  const res = await fetch(`${base}${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  return {
+    status: res.status,
+    body: res.headers.get("content-type")?.includes("json") ? await res.json() : await res.text(),
+  };
 }

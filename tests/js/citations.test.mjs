@@ -3,14 +3,14 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import Ajv2020 from "ajv/dist/2020.js";
 import {
-  CitationParser,
-  ThinkTagOutputTransformer,
-  OutputTransformerChain,
   checkPolicy,
   citationGrammar,
+  CitationParser,
   deduplicateAdjacentCites,
+  OutputTransformerChain,
   parseCitations,
   splitSentences,
+  ThinkTagOutputTransformer,
 } from "citeflow";
 import { assertCode, randomSplit, rng, runStream } from "./helpers.mjs";
 
@@ -40,14 +40,39 @@ for (const c of fixtures.parse) {
 }
 
 test("dedup fixtures", () => {
-  for (const c of fixtures.dedup) assert.equal(deduplicateAdjacentCites(c.text, { markerStyle: c.markerStyle }), c.expected, c.text);
+  for (const c of fixtures.dedup) {
+    assert.equal(deduplicateAdjacentCites(c.text, { markerStyle: c.markerStyle }), c.expected, c.text);
+  }
 });
 
 test("property: streamed citations equal whole ones for any split, every style", () => {
-  const PIECES = ["[", "]", "1", "2", "12", ", ", "-", "(", ")", "{", "}", "^", "`", "```", "\n", "://", "a", "é", "😀", "[1]", "(2)"];
+  const PIECES = [
+    "[",
+    "]",
+    "1",
+    "2",
+    "12",
+    ", ",
+    "-",
+    "(",
+    ")",
+    "{",
+    "}",
+    "^",
+    "`",
+    "```",
+    "\n",
+    "://",
+    "a",
+    "é",
+    "😀",
+    "[1]",
+    "(2)",
+  ];
   const random = rng(42);
   for (let round = 0; round < 300; round++) {
-    const text = Array.from({ length: Math.floor(random() * 40) }, () => PIECES[Math.floor(random() * PIECES.length)]).join("");
+    const text = Array.from({ length: Math.floor(random() * 40) }, () => PIECES[Math.floor(random() * PIECES.length)])
+      .join("");
     const options = { markerStyle: ["bracket", "paren", "curly", "caret"][round % 4], sourceCount: round % 7 };
     const whole = parseCitations(text, options);
     const s = streamed(options, randomSplit(text, random));
@@ -83,13 +108,22 @@ test("after ThinkTag, spans index the visible answer, not the raw text", () => {
 
 test("a block end releases held text before the end event", () => {
   const p = new CitationParser();
-  const out = [...p.push({ id: "r", type: "response", value: "ends with [" }), ...p.push({ id: "r", type: "response_end", value: "" })];
-  assert.deepEqual(out.map((e) => [e.type, e.value]), [["response", "ends with "], ["response", "["], ["response_end", ""]]);
+  const out = [
+    ...p.push({ id: "r", type: "response", value: "ends with [" }),
+    ...p.push({ id: "r", type: "response_end", value: "" }),
+  ];
+  assert.deepEqual(out.map((e) => [e.type, e.value]), [["response", "ends with "], ["response", "["], [
+    "response_end",
+    "",
+  ]]);
   assert.equal(out[1].id, "r");
 });
 
 test("whole outputs get a citations field", () => {
-  const out = new CitationParser({ sourceCount: 1 }).transform({ outputs: [{ type: "text", output: "A [1]. B [2]." }], usage: { inputTokens: 1 } });
+  const out = new CitationParser({ sourceCount: 1 }).transform({
+    outputs: [{ type: "text", output: "A [1]. B [2]." }],
+    usage: { inputTokens: 1 },
+  });
   assert.deepEqual(triples(out.citations), [[1, "[1]", true], [2, "[2]", false]]);
   assert.deepEqual(out.usage, { inputTokens: 1 });
 });
@@ -98,11 +132,14 @@ test("policy checks per sentence", () => {
   const r = checkPolicy("Dr. Smith agrees [1]. Nobody else does. Bad one [7].", { sourceCount: 3 });
   assert.equal(r.policy, "required");
   assert.equal(r.ok, false);
-  assert.deepEqual(r.sentences.map((s) => [s.text, s.ok]), [["Dr. Smith agrees [1].", true], ["Nobody else does.", false], ["Bad one [7].", false]]);
+  assert.deepEqual(r.sentences.map((s) => [s.text, s.ok]), [["Dr. Smith agrees [1].", true], [
+    "Nobody else does.",
+    false,
+  ], ["Bad one [7].", false]]);
   assert.match(r.sentences[2].problem, /source 7, but there are 3 sources/);
   const text = "Dr. Smith agrees [1]. Nobody else does.";
   for (const s of checkPolicy(text, { sourceCount: 3 }).sentences) assert.equal(text.slice(...s.span), s.text);
-  assert.equal(checkPolicy("He said \"yes\" [1].", { policy: "quotes_only", sourceCount: 1 }).ok, true);
+  assert.equal(checkPolicy('He said "yes" [1].', { policy: "quotes_only", sourceCount: 1 }).ok, true);
   assert.equal(checkPolicy("No cites at all.", { policy: "auto" }).ok, true);
   assert.deepEqual(splitSentences("Fig. 2 shows it. Done!").map((s) => s.text), ["Fig. 2 shows it.", "Done!"]);
 });
@@ -117,10 +154,12 @@ test("grammar: the JSON-schema form, checked by Ajv", () => {
   assert.ok(!required({ segments: [] }));
   const auto = ajv.compile(JSON.parse(citationGrammar({ sourceCount: 2, format: "jsonSchema", policy: "auto" })));
   assert.ok(auto({ segments: [{ text: "Uncited is fine", citations: [] }] }));
-  const quotes = ajv.compile(JSON.parse(citationGrammar({ sourceCount: 2, format: "json_schema", policy: "quotes_only" })));
+  const quotes = ajv.compile(
+    JSON.parse(citationGrammar({ sourceCount: 2, format: "json_schema", policy: "quotes_only" })),
+  );
   assert.ok(quotes({ segments: [{ text: "plain", citations: [] }] }));
-  assert.ok(!quotes({ segments: [{ text: "he said \"so\"", citations: [] }] }));
-  assert.ok(quotes({ segments: [{ text: "he said \"so\"", citations: [2] }] }));
+  assert.ok(!quotes({ segments: [{ text: 'he said "so"', citations: [] }] }));
+  assert.ok(quotes({ segments: [{ text: 'he said "so"', citations: [2] }] }));
 });
 
 test("grammar: GBNF and regex forms are well formed from JS", () => {

@@ -15,7 +15,28 @@ import {
 } from "citeflow";
 import { assertCode, merged, rng } from "./helpers.mjs";
 
-const PIECES = ["<think>", "</think>", "<th", "ink>", "</", "<", "a", "b c", "é", "😀", "[", "]", "1", "2", "[1]", "(2)", " ", ".", "[1, 2]", "\n\n"];
+const PIECES = [
+  "<think>",
+  "</think>",
+  "<th",
+  "ink>",
+  "</",
+  "<",
+  "a",
+  "b c",
+  "é",
+  "😀",
+  "[",
+  "]",
+  "1",
+  "2",
+  "[1]",
+  "(2)",
+  " ",
+  ".",
+  "[1, 2]",
+  "\n\n",
+];
 
 function randomText(random) {
   let s = "";
@@ -27,17 +48,23 @@ function randomText(random) {
 /** `text` as an OpenAI-style SSE body, one delta per piece, cut into byte chunks anywhere. */
 function body(text, random) {
   const deltas = [];
-  for (let i = 0; i < text.length; ) {
+  for (let i = 0; i < text.length;) {
     let j = Math.min(text.length, i + 1 + Math.floor(random() * 8));
     if (j < text.length && /[\udc00-\udfff]/.test(text[j])) j++;
     deltas.push(text.slice(i, j));
     i = j;
   }
-  const lines = deltas.map((content) => `data: ${JSON.stringify({ id: "c1", choices: [{ index: 0, delta: { content } }] })}\n\n`);
-  lines.push(`data: ${JSON.stringify({ id: "c1", choices: [{ index: 0, delta: {}, finish_reason: "stop" }] })}\n\ndata: [DONE]\n\n`);
+  const lines = deltas.map((content) =>
+    `data: ${JSON.stringify({ id: "c1", choices: [{ index: 0, delta: { content } }] })}\n\n`
+  );
+  lines.push(
+    `data: ${
+      JSON.stringify({ id: "c1", choices: [{ index: 0, delta: {}, finish_reason: "stop" }] })
+    }\n\ndata: [DONE]\n\n`,
+  );
   const bytes = new TextEncoder().encode(lines.join(""));
   const chunks = [];
-  for (let i = 0; i < bytes.length; ) {
+  for (let i = 0; i < bytes.length;) {
     const j = Math.min(bytes.length, i + 1 + Math.floor(random() * 300));
     chunks.push(bytes.slice(i, j));
     i = j;
@@ -47,10 +74,17 @@ function body(text, random) {
 
 /** What a UI shows: text merged per block, citations apart (where one falls between text depends on the chunks). */
 function shown(events) {
-  return { events: merged(events.filter((e) => e.type !== "citation" && !(e.type === "response" && e.value === ""))), citations: events.filter((e) => e.type === "citation").map((e) => e.value) };
+  return {
+    events: merged(events.filter((e) => e.type !== "citation" && !(e.type === "response" && e.value === ""))),
+    citations: events.filter((e) => e.type === "citation").map((e) => e.value),
+  };
 }
 
-const transformers = () => [new ThinkTagOutputTransformer({ idPrefix: "t" }), new CitationParser({ sourceCount: 2 }), new EventFilterOutputTransformer(["response", "thinking", "citation"])];
+const transformers = () => [
+  new ThinkTagOutputTransformer({ idPrefix: "t" }),
+  new CitationParser({ sourceCount: 2 }),
+  new EventFilterOutputTransformer(["response", "thinking", "citation"]),
+];
 
 function separately(chunks) {
   const decoder = new ProviderBodyDecoder("openai");
@@ -84,10 +118,12 @@ test("a chain of built-in transformers (one engine) gives what they give one by 
   for (let round = 0; round < 300; round++) {
     const text = randomText(random);
     const chunks = [];
-    for (let i = 0; i < text.length; ) {
+    for (let i = 0; i < text.length;) {
       let j = Math.min(text.length, i + 1 + Math.floor(random() * 6));
       if (j < text.length && /[\udc00-\udfff]/.test(text[j])) j++;
-      chunks.push(random() < 0.5 ? text.slice(i, j) : { id: "m", type: "response", value: text.slice(i, j), valueType: "text" });
+      chunks.push(
+        random() < 0.5 ? text.slice(i, j) : { id: "m", type: "response", value: text.slice(i, j), valueType: "text" },
+      );
       i = j;
     }
     const chain = new OutputTransformerChain(transformers());
@@ -106,13 +142,26 @@ test("a chain of built-in transformers (one engine) gives what they give one by 
 });
 
 test("configs work as transformers of a decoder; fields of an event's own are kept by a chain", () => {
-  const decoder = new ProviderBodyDecoder("openai", { transformers: [OutputTransformerConfig.thinkTag(), { type: "citations", kwargs: { sourceCount: 1 } }] });
-  const events = [...decoder.push(new TextEncoder().encode('data: {"choices":[{"delta":{"content":"<think>x</think>A [1]."},"finish_reason":"stop"}]}\n\n')), ...decoder.finish()];
+  const decoder = new ProviderBodyDecoder("openai", {
+    transformers: [OutputTransformerConfig.thinkTag(), { type: "citations", kwargs: { sourceCount: 1 } }],
+  });
+  const events = [
+    ...decoder.push(
+      new TextEncoder().encode(
+        'data: {"choices":[{"delta":{"content":"<think>x</think>A [1]."},"finish_reason":"stop"}]}\n\n',
+      ),
+    ),
+    ...decoder.finish(),
+  ];
   assert.deepEqual(events.filter((e) => e.type === "citation").map((e) => e.value.sourceId), [1]);
   assert.equal(events.filter((e) => e.type === "thinking")[0].value, "x");
 
   const chain = new OutputTransformerChain([new CitationParser()]);
-  const out = [...chain.push({ type: "response", value: "Water [1].", level: 2 }), ...chain.push({ type: "status", value: { step: 1 } }), ...chain.finish()];
+  const out = [
+    ...chain.push({ type: "response", value: "Water [1].", level: 2 }),
+    ...chain.push({ type: "status", value: { step: 1 } }),
+    ...chain.finish(),
+  ];
   assert.ok(out.filter((e) => e.type === "response").every((e) => e.level === 2));
   assert.deepEqual(out.find((e) => e.type === "status").value, { step: 1 });
 });
@@ -132,12 +181,17 @@ test("transformers written in JS: a chain runs them on their own, a decoder refu
   assertCode(() => new ProviderBodyDecoder("openai", { transformers: [new Upper()] }), "INVALID_OPTION");
   assertCode(() => new ProviderBodyDecoder("openai", { transformer: [] }), "INVALID_OPTION");
   assertCode(() => new ProviderBodyDecoder("openai", { transformers: [{ type: "magic" }] }), "UNKNOWN_TRANSFORMER");
-  assertCode(() => new ProviderBodyDecoder("openai", { transformers: [{ type: "citations", kwargs: { sourceCont: 1 } }] }), "INVALID_OPTION");
+  assertCode(
+    () => new ProviderBodyDecoder("openai", { transformers: [{ type: "citations", kwargs: { sourceCont: 1 } }] }),
+    "INVALID_OPTION",
+  );
 });
 
 test("a finished stream releases its wasm memory at once (not at garbage collection), and refuses more input", async () => {
   const { internals } = await import("../portable/internals.mjs");
-  const body = new TextEncoder().encode('data: {"choices":[{"delta":{"content":"<think>x</think>A [1]."},"finish_reason":"stop"}]}\n\n');
+  const body = new TextEncoder().encode(
+    'data: {"choices":[{"delta":{"content":"<think>x</think>A [1]."},"finish_reason":"stop"}]}\n\n',
+  );
   const configs = [OutputTransformerConfig.thinkTag(), OutputTransformerConfig.citations({ sourceCount: 2 })];
   const keep = [];
   const run = () => {
@@ -151,7 +205,10 @@ test("a finished stream releases its wasm memory at once (not at garbage collect
   for (let i = 0; i < 200; i++) run();
   const before = internals.memoryBytes();
   for (let i = 0; i < 20000; i++) run();
-  assert.ok(internals.memoryBytes() - before < 4 << 20, `wasm memory grew by ${internals.memoryBytes() - before} bytes over 20,000 finished decoders`);
+  assert.ok(
+    internals.memoryBytes() - before < 4 << 20,
+    `wasm memory grew by ${internals.memoryBytes() - before} bytes over 20,000 finished decoders`,
+  );
   const last = keep.at(-1);
   assert.equal(last.finishReason, "stop");
   assertCode(() => last.push(body), "STREAM_FINISHED");

@@ -8,12 +8,38 @@ import { CitationParser, OutputTransformerChain, ThinkTagOutputTransformer } fro
 import { internals } from "../portable/internals.mjs";
 import { assertCode, rng } from "./helpers.mjs";
 
-const PIECES = ["<think>", "</think>", "<th", "ink>", "</", "<", ">", "a", "b c", "é", "😀", "\n", "think", "[1]", "[", "]", "2", "(3)", "```", "`", "~", "://", "x:y", ". ", "plain words "];
+const PIECES = [
+  "<think>",
+  "</think>",
+  "<th",
+  "ink>",
+  "</",
+  "<",
+  ">",
+  "a",
+  "b c",
+  "é",
+  "😀",
+  "\n",
+  "think",
+  "[1]",
+  "[",
+  "]",
+  "2",
+  "(3)",
+  "```",
+  "`",
+  "~",
+  "://",
+  "x:y",
+  ". ",
+  "plain words ",
+];
 
 /** Cuts anywhere in UTF-16 (inside surrogate pairs too), mostly token-sized pieces. */
 function cuts(text, random) {
   const out = [];
-  for (let i = 0; i < text.length; ) {
+  for (let i = 0; i < text.length;) {
     const n = random() < 0.8 ? 1 + Math.floor(random() * 4) : Math.floor(random() * 40);
     out.push(text.slice(i, i + n));
     i += n;
@@ -31,8 +57,13 @@ function perPush(transformer, inputs) {
 test("property: ThinkTag on its own gives the engine's events push by push, any split", () => {
   const random = rng(0xfa57);
   for (let round = 0; round < 300; round++) {
-    const text = Array.from({ length: Math.floor(random() * 60) }, () => PIECES[Math.floor(random() * PIECES.length)]).join("");
-    const options = { idPrefix: "p", ...(round % 3 === 0 ? { startInThinking: true } : {}), ...(round % 5 === 0 ? { tags: [["😀", "🙂"]] } : {}) };
+    const text = Array.from({ length: Math.floor(random() * 60) }, () => PIECES[Math.floor(random() * PIECES.length)])
+      .join("");
+    const options = {
+      idPrefix: "p",
+      ...(round % 3 === 0 ? { startInThinking: true } : {}),
+      ...(round % 5 === 0 ? { tags: [["😀", "🙂"]] } : {}),
+    };
     const chunks = cuts(text, random);
     const alone = perPush(new ThinkTagOutputTransformer(options), chunks);
     const engine = perPush(new OutputTransformerChain([new ThinkTagOutputTransformer(options)]), chunks);
@@ -43,7 +74,8 @@ test("property: ThinkTag on its own gives the engine's events push by push, any 
 test("property: CitationParser on its own gives the engine's events push by push, any split", () => {
   const random = rng(0xc17e);
   for (let round = 0; round < 300; round++) {
-    const text = Array.from({ length: Math.floor(random() * 60) }, () => PIECES[Math.floor(random() * PIECES.length)]).join("");
+    const text = Array.from({ length: Math.floor(random() * 60) }, () => PIECES[Math.floor(random() * PIECES.length)])
+      .join("");
     const options = { sourceCount: round % 4, markerStyle: ["bracket", "paren", "curly", "caret"][round % 4] };
     const chunks = cuts(text, random);
     // Now and then an event object among the strings (the fast path then stays off).

@@ -1,7 +1,8 @@
 // Shared by the JS tests: fixtures, a seeded random source, and event merging.
 import { readFileSync } from "node:fs";
 
-export const thinkTagCases = JSON.parse(readFileSync(new URL("../fixtures/think_tag.json", import.meta.url), "utf8")).cases;
+export const thinkTagCases =
+  JSON.parse(readFileSync(new URL("../fixtures/think_tag.json", import.meta.url), "utf8")).cases;
 
 /** mulberry32: small, seeded, good enough to pick split points reproducibly. */
 export function rng(seed) {
@@ -56,7 +57,9 @@ export function assertCode(fn, code) {
     fn();
   } catch (e) {
     if (!(e instanceof Error)) throw new Error(`expected an Error, got ${e}`);
-    if (e.name !== "CiteflowError" || e.code !== code) throw new Error(`expected code ${code}, got ${e.name} ${e.code}: ${e.message}`);
+    if (e.name !== "CiteflowError" || e.code !== code) {
+      throw new Error(`expected code ${code}, got ${e.name} ${e.code}: ${e.message}`);
+    }
     return e;
   }
   throw new Error(`expected an error with code ${code}, nothing was thrown`);

@@ -1,6 +1,6 @@
 // The hostile-value and forced-trap cases (tests/portable/hostile.cases.mjs) in Node; the
 // browser runners run the same cases in Chromium, Firefox and WebKit.
-import { test, before, after } from "node:test";
+import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import * as lib from "citeflow";
 import * as streamLib from "citeflow/stream";

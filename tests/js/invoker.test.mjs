@@ -1,6 +1,6 @@
 // The invoker cases (tests/portable/invoker.cases.mjs) in Node; tests/browser/run.mjs runs the
 // same cases in Chromium, Firefox and WebKit.
-import { test, before, after } from "node:test";
+import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import * as lib from "citeflow";
 import { assertNoKey, invokerCases } from "../portable/invoker.cases.mjs";
@@ -16,14 +16,28 @@ for (const [name, run] of Object.entries(invokerCases)) {
 
 // Node only: its fetch shows a redirect's target, so same-origin redirects can be followed;
 // and big bodies are cheap to serve here.
-const lm = (model, more = {}) => lib.buildLMInvoker(`openai-compatible/${model}`, { apiKey: "sk-test", baseUrl: server.base, maxRetries: 0, ...more });
+const lm = (model, more = {}) =>
+  lib.buildLMInvoker(`openai-compatible/${model}`, { apiKey: "sk-test", baseUrl: server.base, maxRetries: 0, ...more });
 
 test("same-origin 307/308 redirects are followed, a bounded number of times; others are refused", async () => {
   assert.equal((await lm("redirect-same").invoke("Hi")).outputs[0].output, "<think>hidden</think>Hello [1].");
-  const hops = server.requests.filter((r) => r.body.model === "redirect-same").map((r) => [r.url, r.headers.authorization, r.body.messages?.[0]?.content]);
-  assert.deepEqual(hops, [["/v1/chat/completions", "Bearer sk-test", "Hi"], ["/v1/chat/completions?hop=1", "Bearer sk-test", "Hi"]], "method, body and key kept on the same origin");
-  await assert.rejects(lm("redirect-loop").invoke("Hi"), (e) => e.code === "REDIRECT_REFUSED" && /redirects/.test(e.message));
-  assert.equal(server.requests.filter((r) => r.body.model === "redirect-loop").length, 6, "the first request and 5 redirects");
+  const hops = server.requests.filter((r) => r.body.model === "redirect-same").map((
+    r,
+  ) => [r.url, r.headers.authorization, r.body.messages?.[0]?.content]);
+  assert.deepEqual(hops, [["/v1/chat/completions", "Bearer sk-test", "Hi"], [
+    "/v1/chat/completions?hop=1",
+    "Bearer sk-test",
+    "Hi",
+  ]], "method, body and key kept on the same origin");
+  await assert.rejects(
+    lm("redirect-loop").invoke("Hi"),
+    (e) => e.code === "REDIRECT_REFUSED" && /redirects/.test(e.message),
+  );
+  assert.equal(
+    server.requests.filter((r) => r.body.model === "redirect-loop").length,
+    6,
+    "the first request and 5 redirects",
+  );
   await assert.rejects(lm("redirect-302").invoke("Hi"), (e) => e.code === "REDIRECT_REFUSED" && e.status === 302);
   // A stream follows the same policy.
   const events = [];
@@ -32,11 +46,19 @@ test("same-origin 307/308 redirects are followed, a bounded number of times; oth
 });
 
 test("a gzip body that inflates past the limit stops at the limit (RESPONSE_TOO_LARGE)", async () => {
-  await assert.rejects(lm("gzip-bomb").invoke("Hi"), (e) => e.code === "RESPONSE_TOO_LARGE" && /33554432/.test(e.message));
+  await assert.rejects(
+    lm("gzip-bomb").invoke("Hi"),
+    (e) => e.code === "RESPONSE_TOO_LARGE" && /33554432/.test(e.message),
+  );
 });
 
 test("an error body that never ends is read only to a bound; the error still says what happened", async () => {
-  await assert.rejects(lm("huge-error").invoke("Hi"), (e) => e.code === "PROVIDER_ERROR" && e.status === 500 && e.providerMessage.length <= 300 && e.providerMessage.startsWith("<p>error</p>"));
+  await assert.rejects(
+    lm("huge-error").invoke("Hi"),
+    (e) =>
+      e.code === "PROVIDER_ERROR" && e.status === 500 && e.providerMessage.length <= 300 &&
+      e.providerMessage.startsWith("<p>error</p>"),
+  );
   // The client hung up (the server would write forever): the server sees the close.
   const closed = () => server.requests.some((r) => r.note === "huge-error closed by the client");
   for (let i = 0; i < 200 && !closed(); i++) await new Promise((r) => setTimeout(r, 50));

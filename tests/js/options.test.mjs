@@ -39,7 +39,12 @@ test("Citeformer: a call's marker style and the model's own options reach the mo
     },
   };
   const cf = new Citeformer({ lmInvoker: lm, style: "ieee" });
-  const result = await cf.generate({ prompt: "Capital?", sources, markerStyle: "paren", modelOptions: { temperature: 0, maxTokens: 40, grammar: 'root ::= "Paris (1)."' } });
+  const result = await cf.generate({
+    prompt: "Capital?",
+    sources,
+    markerStyle: "paren",
+    modelOptions: { temperature: 0, maxTokens: 40, grammar: 'root ::= "Paris (1)."' },
+  });
   assert.deepEqual(result.citations.map((c) => [c.sourceId, c.marker]), [[1, "(1)"]]);
   const { options, messages } = seen[0];
   assert.equal(options.markerStyle, "paren");
@@ -49,19 +54,29 @@ test("Citeformer: a call's marker style and the model's own options reach the mo
   assert.ok(messages[0].content.includes("(1)"), "the prompt asks for the call's marker style");
   const streamed = await cf.stream({ prompt: "Capital?", sources, markerStyle: "paren" }).finalize();
   assert.deepEqual(streamed.citations.map((c) => c.marker), ["(1)"]);
-  assert.equal((await cf.generate({ prompt: "Capital?", sources })).citations.length, 0, "the Citeformer's own style (bracket) finds no (1)");
+  assert.equal(
+    (await cf.generate({ prompt: "Capital?", sources })).citations.length,
+    0,
+    "the Citeformer's own style (bracket) finds no (1)",
+  );
   await assert.rejects(cf.generate({ prompt: "Capital?", sources, modelOptions: "hot" }), refused("modelOptions"));
 });
 
 test("transformers that take no options refuse them", () => {
   assert.throws(() => new IdentityOutputTransformer({ eventTypes: ["response"] }), (e) => e.code === "INVALID_OPTION");
   assert.throws(() => new JSONOutputTransformer({ strict: true }), (e) => e.code === "INVALID_OPTION");
-  assert.throws(() => new OutputTransformerChain([new IdentityOutputTransformer()], { name: "x" }), (e) => e.code === "INVALID_OPTION");
+  assert.throws(
+    () => new OutputTransformerChain([new IdentityOutputTransformer()], { name: "x" }),
+    (e) => e.code === "INVALID_OPTION",
+  );
   assert.doesNotThrow(() => new OutputTransformerChain([new JSONOutputTransformer()]));
 });
 
 test("a custom transformer without fresh() gets a clear error from transformStream()", () => {
   class Custom extends OutputTransformer {}
-  assert.throws(() => new Custom().transformStream(), (e) => e.code === "NOT_IMPLEMENTED" && /Custom does not implement fresh\(\)/.test(e.message));
+  assert.throws(
+    () => new Custom().transformStream(),
+    (e) => e.code === "NOT_IMPLEMENTED" && /Custom does not implement fresh\(\)/.test(e.message),
+  );
   assert.ok(new IdentityOutputTransformer().transformStream() instanceof TransformStream);
 });

@@ -1,7 +1,14 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { CitationParser, OutputTransformerChain, ProviderStreamDecoder, SSEDecoder, ThinkTagOutputTransformer, decodeProviderStream } from "citeflow";
+import {
+  CitationParser,
+  decodeProviderStream,
+  OutputTransformerChain,
+  ProviderStreamDecoder,
+  SSEDecoder,
+  ThinkTagOutputTransformer,
+} from "citeflow";
 import { assertCode, rng } from "./helpers.mjs";
 
 const { cases } = JSON.parse(readFileSync(new URL("../fixtures/provider_streams.json", import.meta.url), "utf8"));
@@ -41,11 +48,17 @@ for (const c of cases) {
 }
 
 test("a full client-side pipeline: bytes → SSE → OpenAI deltas → think tags → citations", async () => {
-  const chunk = (content) => `data: ${JSON.stringify({ id: "c1", choices: [{ index: 0, delta: { content }, finish_reason: null }] })}\n\n`;
-  const sse = ["<thi", "nk>Source 1 says so.</th", "ink>Water boils [", "1]."].map(chunk).join("") + `data: ${JSON.stringify({ id: "c1", choices: [{ index: 0, delta: {}, finish_reason: "stop" }] })}\n\ndata: [DONE]\n\n`;
+  const chunk = (content) =>
+    `data: ${JSON.stringify({ id: "c1", choices: [{ index: 0, delta: { content }, finish_reason: null }] })}\n\n`;
+  const sse = ["<thi", "nk>Source 1 says so.</th", "ink>Water boils [", "1]."].map(chunk).join("") +
+    `data: ${
+      JSON.stringify({ id: "c1", choices: [{ index: 0, delta: {}, finish_reason: "stop" }] })
+    }\n\ndata: [DONE]\n\n`;
   const chain = new OutputTransformerChain([new ThinkTagOutputTransformer(), new CitationParser({ sourceCount: 1 })]);
   const events = [];
-  for await (const e of decodeProviderStream(bodyOf(enc.encode(sse), rng(3)), "openai").pipeThrough(chain.transformStream())) events.push(e);
+  for await (
+    const e of decodeProviderStream(bodyOf(enc.encode(sse), rng(3)), "openai").pipeThrough(chain.transformStream())
+  ) events.push(e);
   const answer = events.filter((e) => e.type === "response").map((e) => e.value).join("");
   assert.equal(answer, "Water boils [1].");
   assert.equal(events.filter((e) => e.type === "thinking").map((e) => e.value).join(""), "Source 1 says so.");
@@ -69,11 +82,21 @@ test("finish reason, and bad input", () => {
 test("hostile block indexes: no panic, no gigabytes, the instance keeps working", () => {
   for (const index of [4294967295, 1.5e9, 2 ** 53]) {
     const d = new ProviderStreamDecoder("anthropic");
-    const events = d.push({ data: JSON.stringify({ type: "content_block_start", index, content_block: { type: "text" } }) });
+    const events = d.push({
+      data: JSON.stringify({ type: "content_block_start", index, content_block: { type: "text" } }),
+    });
     assert.deepEqual(events.map((e) => e.type), ["response_start"]);
-    assert.deepEqual(d.push({ data: JSON.stringify({ type: "content_block_stop", index }) }).map((e) => e.type), ["response_end"]);
+    assert.deepEqual(d.push({ data: JSON.stringify({ type: "content_block_stop", index }) }).map((e) => e.type), [
+      "response_end",
+    ]);
   }
-  assertCode(() => new ProviderStreamDecoder("anthropic").push({ data: JSON.stringify({ type: "content_block_start", index: -1, content_block: { type: "text" } }) }), "INVALID_PROVIDER_DATA");
+  assertCode(
+    () =>
+      new ProviderStreamDecoder("anthropic").push({
+        data: JSON.stringify({ type: "content_block_start", index: -1, content_block: { type: "text" } }),
+      }),
+    "INVALID_PROVIDER_DATA",
+  );
   assert.equal(new SSEDecoder().push("data: still alive\n\n")[0].data, "still alive");
 });
 
@@ -86,9 +109,16 @@ test("usage objects keep a __proto__ key as an own key, on every decoder path", 
   };
   check(new ProviderStreamDecoder("openai").push({ data })[0].value.raw, "ProviderStreamDecoder.push");
   const anthropic = new ProviderStreamDecoder("anthropic");
-  anthropic.push({ data: '{"type": "message_start", "message": {"id": "m", "usage": {"__proto__": {"polluted": true}}}}' });
-  check(anthropic.push({ data: '{"type": "message_delta", "delta": {}, "usage": {"output_tokens": 2}}' })[0].value.raw, "anthropic message_start + message_delta");
+  anthropic.push({
+    data: '{"type": "message_start", "message": {"id": "m", "usage": {"__proto__": {"polluted": true}}}}',
+  });
+  check(
+    anthropic.push({ data: '{"type": "message_delta", "delta": {}, "usage": {"output_tokens": 2}}' })[0].value.raw,
+    "anthropic message_start + message_delta",
+  );
   const events = [];
-  for await (const e of decodeProviderStream(ReadableStream.from([enc.encode(`data: ${data}\n\ndata: [DONE]\n\n`)]), "openai")) events.push(e);
+  for await (
+    const e of decodeProviderStream(ReadableStream.from([enc.encode(`data: ${data}\n\ndata: [DONE]\n\n`)]), "openai")
+  ) events.push(e);
   check(events[0].value.raw, "decodeProviderStream");
 });

@@ -1,11 +1,18 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { parseCitations, renderReferences, bundledStyleNames } from "citeflow";
+import { bundledStyleNames, parseCitations, renderReferences } from "citeflow";
 import * as csl from "citeflow/csl";
 
 const corpus = JSON.parse(readFileSync(new URL("../fixtures/csl-corpus.json", import.meta.url), "utf8"));
-const poe = { id: "poe", type: "book", title: "The purloined letter", author: [{ family: "Poe", given: "Edgar Allan" }], issued: { "date-parts": [[1845]] }, publisher: "Wiley" };
+const poe = {
+  id: "poe",
+  type: "book",
+  title: "The purloined letter",
+  author: [{ family: "Poe", given: "Edgar Allan" }],
+  issued: { "date-parts": [[1845]] },
+  publisher: "Wiley",
+};
 const lecun = corpus.find((s) => s.id === "lecun");
 
 async function rejectsWith(promise, code, pattern) {
@@ -19,7 +26,11 @@ async function rejectsWith(promise, code, pattern) {
 
 test("the main entry loads the CSL module on first use; APA is the default", async () => {
   const refs = await renderReferences([poe, lecun], [1]);
-  assert.deepEqual(refs, [{ sourceId: 1, inlineMarker: "(Poe, 1845)", entry: "Poe, E. A. (1845). The purloined letter. Wiley." }]);
+  assert.deepEqual(refs, [{
+    sourceId: 1,
+    inlineMarker: "(Poe, 1845)",
+    entry: "Poe, E. A. (1845). The purloined letter. Wiley.",
+  }]);
   assert.ok((await bundledStyleNames()).includes("apa-7"));
   assert.deepEqual(csl.bundledStyleNames(), await bundledStyleNames());
 });
@@ -47,7 +58,13 @@ test("bundled styles are files of the package, loaded on demand", async () => {
 
 test("bibliographies sort by the host's collation (Intl.Collator)", () => {
   const names = ["Zeller", "Łukasz", "Lewis", "Čapek", "Cole", "Oakes"];
-  const sources = names.map((family, i) => ({ id: `n${i}`, type: "book", title: `T${i}`, author: [{ family, given: "A" }], issued: { "date-parts": [[2000]] } }));
+  const sources = names.map((family, i) => ({
+    id: `n${i}`,
+    type: "book",
+    title: `T${i}`,
+    author: [{ family, given: "A" }],
+    issued: { "date-parts": [[2000]] },
+  }));
   const order = csl.renderReferences(sources, null, { style: "apa" }).map((r) => r.entry.split(",")[0]);
   // By code point, Ł and Č would follow Z.
   assert.deepEqual(order, ["Čapek", "Cole", "Lewis", "Łukasz", "Oakes", "Zeller"]);
@@ -61,7 +78,11 @@ test("citations may be Citation objects from parseCitations; invalid and repeate
 });
 
 test("sources may be {content, metadata}; missing ids are filled in", () => {
-  const refs = csl.renderReferences([{ content: "…", metadata: { type: "webpage", title: "No id here", URL: "https://example.org/x" } }], null, { style: "apa" });
+  const refs = csl.renderReferences(
+    [{ content: "…", metadata: { type: "webpage", title: "No id here", URL: "https://example.org/x" } }],
+    null,
+    { style: "apa" },
+  );
   assert.match(refs[0].entry, /No id here/);
 });
 
@@ -74,9 +95,17 @@ test("HTML output escapes hostile metadata and links only http(s)", () => {
     URL: "javascript:alert(1)",
     issued: { "date-parts": [[2024]] },
   };
-  const breakout = { id: "y", type: "webpage", title: "Break", URL: "https://ok.example/\"><script>alert(2)</script>", issued: { "date-parts": [[2024]] } };
+  const breakout = {
+    id: "y",
+    type: "webpage",
+    title: "Break",
+    URL: 'https://ok.example/"><script>alert(2)</script>',
+    issued: { "date-parts": [[2024]] },
+  };
   for (const style of ["apa", "ieee", "mla"]) {
-    const html = csl.renderReferences([hostile, breakout], null, { style, format: "html" }).map((r) => r.entry).join("\n");
+    const html = csl.renderReferences([hostile, breakout], null, { style, format: "html" }).map((r) => r.entry).join(
+      "\n",
+    );
     assert.doesNotMatch(html, /<script|<img|href="javascript/i, style);
     assert.match(html, /&lt;script&gt;/, style);
     assert.doesNotMatch(html, /href="[^"]*"[^>]*"&gt;/, style);
@@ -93,10 +122,19 @@ test("a style and a locale can be given as XML", () => {
 });
 
 test("bad input names the field", async () => {
-  const check = (fn, code, pattern) => assert.throws(fn, (e) => e.code === code && (!pattern || pattern.test(e.message)));
+  const check = (fn, code, pattern) =>
+    assert.throws(fn, (e) => e.code === code && (!pattern || pattern.test(e.message)));
   check(() => csl.renderReferences([{ title: "x" }]), "INVALID_SOURCE", /sources\[0\]: missing `type`/);
-  check(() => csl.renderReferences([poe, { type: "novel", title: "x" }]), "INVALID_SOURCE", /sources\[1\]: `type` "novel"/);
-  check(() => csl.renderReferences([{ ...poe, issued: { "date-parts": "2020" } }]), "INVALID_SOURCE", /`issued` must be a CSL date/);
+  check(
+    () => csl.renderReferences([poe, { type: "novel", title: "x" }]),
+    "INVALID_SOURCE",
+    /sources\[1\]: `type` "novel"/,
+  );
+  check(
+    () => csl.renderReferences([{ ...poe, issued: { "date-parts": "2020" } }]),
+    "INVALID_SOURCE",
+    /`issued` must be a CSL date/,
+  );
   check(() => csl.renderReferences([{ ...poe, issued: { year: 2020 } }]), "INVALID_SOURCE", /`issued`/);
   check(() => csl.renderReferences([{ ...poe, author: "Poe" }]), "INVALID_SOURCE", /`author` must be an array/);
   check(() => csl.renderReferences([{ ...poe, author: [{ first: "E" }] }]), "INVALID_SOURCE", /`author\[0\]`/);

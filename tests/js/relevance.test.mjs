@@ -1,6 +1,6 @@
 // The relevance cases (tests/portable/relevance.cases.mjs) in Node; tests/browser/run.mjs runs
 // the same cases in Chromium, Firefox and WebKit.
-import { test, before, after } from "node:test";
+import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import * as lib from "citeflow";
 import { relevanceCases } from "../portable/relevance.cases.mjs";

@@ -13,7 +13,9 @@ function* cutsEverywhere(text) {
 
 /** Three pieces: every pair of cuts (for short texts). */
 function* doubleCuts(text) {
-  for (let i = 0; i <= text.length; i++) for (let j = i; j <= text.length; j++) yield [text.slice(0, i), "", text.slice(i, j), text.slice(j)];
+  for (let i = 0; i <= text.length; i++) {
+    for (let j = i; j <= text.length; j++) yield [text.slice(0, i), "", text.slice(i, j), text.slice(j)];
+  }
 }
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;

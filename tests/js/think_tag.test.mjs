@@ -28,7 +28,8 @@ function idsAreConsistent(events, idPrefix = null) {
 
 // Adjacent text of one block may come as one event or several (the engine merges the text of
 // one step): the fixtures are compared as a UI shows them.
-const shown = (pairs) => merged(pairs.map(([type, value]) => ({ id: null, type, value }))).map((e) => [e.type, e.value]);
+const shown = (pairs) =>
+  merged(pairs.map(([type, value]) => ({ id: null, type, value }))).map((e) => [e.type, e.value]);
 
 for (const c of thinkTagCases) {
   test(`fixture: ${c.name}`, () => {
@@ -36,7 +37,9 @@ for (const c of thinkTagCases) {
     assert.deepEqual(shown(events.map((e) => [e.type, e.value])), shown(c.events));
     idsAreConsistent(events);
     if (c.items) {
-      const whole = new ThinkTagOutputTransformer(c.options).transform({ outputs: [{ type: "text", output: c.input.join("") }] });
+      const whole = new ThinkTagOutputTransformer(c.options).transform({
+        outputs: [{ type: "text", output: c.input.join("") }],
+      });
       assert.deepEqual(whole.outputs, c.items);
     }
   });
@@ -47,7 +50,8 @@ const PIECES = ["<think>", "</think>", "<th", "ink>", "</", "<", ">", "a", "b c"
 test("property: any split of the input gives the same merged events as one chunk", () => {
   const random = rng(0xc17ef10);
   for (let round = 0; round < 400; round++) {
-    const text = Array.from({ length: Math.floor(random() * 30) }, () => PIECES[Math.floor(random() * PIECES.length)]).join("");
+    const text = Array.from({ length: Math.floor(random() * 30) }, () => PIECES[Math.floor(random() * PIECES.length)])
+      .join("");
     const whole = runStream(new ThinkTagOutputTransformer({ idPrefix: "p" }), [text]);
     const split = runStream(new ThinkTagOutputTransformer({ idPrefix: "p" }), randomSplit(text, random));
     assert.deepEqual(merged(split), merged(whole), JSON.stringify(text));
@@ -58,7 +62,10 @@ test("property: any split of the input gives the same merged events as one chunk
 test("property: long chunks (encoded straight into wasm memory) agree too, non-ASCII included", () => {
   const random = rng(0xbeef);
   for (let round = 0; round < 100; round++) {
-    const text = Array.from({ length: 100 + Math.floor(random() * 300) }, () => PIECES[Math.floor(random() * PIECES.length)]).join("");
+    const text = Array.from(
+      { length: 100 + Math.floor(random() * 300) },
+      () => PIECES[Math.floor(random() * PIECES.length)],
+    ).join("");
     const whole = runStream(new ThinkTagOutputTransformer({ idPrefix: "p" }), [text]);
     const split = runStream(new ThinkTagOutputTransformer({ idPrefix: "p" }), randomSplit(text, random, 4));
     assert.deepEqual(merged(split), merged(whole));
@@ -72,7 +79,12 @@ test("the held-back fast path and the wasm path agree on long non-tag runs", () 
   const t = new ThinkTagOutputTransformer({ idPrefix: "f" });
   const events = runStream(t, ["<think>", "a".repeat(1000), "b<", "/think>", "x".repeat(500), "y"]);
   assert.deepEqual(merged(events).map((e) => [e.type, e.value.length]), [
-    ["thinking_start", 0], ["thinking", 1001], ["thinking_end", 0], ["response_start", 0], ["response", 501], ["response_end", 0],
+    ["thinking_start", 0],
+    ["thinking", 1001],
+    ["thinking_end", 0],
+    ["response_start", 0],
+    ["response", 501],
+    ["response_end", 0],
   ]);
 });
 
@@ -100,7 +112,10 @@ test("whole outputs keep their other fields and non-text items", () => {
     finishReason: "stop",
   });
   assert.deepEqual(out, {
-    outputs: [{ type: "thinking", output: "r" }, { type: "text", output: "a" }, { type: "structured", output: { k: [1, 2] } }],
+    outputs: [{ type: "thinking", output: "r" }, { type: "text", output: "a" }, {
+      type: "structured",
+      output: { k: [1, 2] },
+    }],
     usage: { inputTokens: 10, outputTokens: 5 },
     finishReason: "stop",
   });
@@ -113,7 +128,12 @@ test("works as a web TransformStream, each stream with fresh state", async () =>
     const events = [];
     for await (const e of source.pipeThrough(t.transformStream())) events.push(e);
     assert.deepEqual(merged(events).map((e) => [e.type, e.value]), [
-      ["thinking_start", ""], ["thinking", "plan"], ["thinking_end", ""], ["response_start", ""], ["response", "answer"], ["response_end", ""],
+      ["thinking_start", ""],
+      ["thinking", "plan"],
+      ["thinking_end", ""],
+      ["response_start", ""],
+      ["response", "answer"],
+      ["response_end", ""],
     ]);
   }
 });

@@ -18,8 +18,12 @@ test("event filter keeps base types with their _start/_end variants, as the same
   assert.deepEqual(f.allowedEventTypes, ["status", "thinking"]);
   const status = { type: "status", value: "searching", metadata: { step: 1 } };
   assert.equal(f.push(status)[0], status);
-  for (const type of ["thinking", "thinking_start", "thinking_end"]) assert.equal(f.push({ type, value: "" }).length, 1, type);
-  for (const type of ["response", "Thinking", "thinkingx", "code_end"]) assert.equal(f.push({ type, value: "" }).length, 0, type);
+  for (const type of ["thinking", "thinking_start", "thinking_end"]) {
+    assert.equal(f.push({ type, value: "" }).length, 1, type);
+  }
+  for (const type of ["response", "Thinking", "thinkingx", "code_end"]) {
+    assert.equal(f.push({ type, value: "" }).length, 0, type);
+  }
   assert.equal(f.push("bare text is a response event").length, 0);
   assert.deepEqual(f.finish(), []);
   assertCode(() => f.push(status), "STREAM_FINISHED");
@@ -37,8 +41,14 @@ test("event filter rejects blank and non-string types", () => {
 test("JSON: the reference rules on whole outputs", () => {
   const j = new JSONOutputTransformer();
   const structured = (s) => j.transform(text(s)).outputs[0];
-  assert.deepEqual(structured('Here is the output: {"key": "value"}'), { type: "structured", output: { key: "value" } });
-  assert.deepEqual(structured('```json\n{"a": [1, 2], "b": {"c": null}}\n```'), { type: "structured", output: { a: [1, 2], b: { c: null } } });
+  assert.deepEqual(structured('Here is the output: {"key": "value"}'), {
+    type: "structured",
+    output: { key: "value" },
+  });
+  assert.deepEqual(structured('```json\n{"a": [1, 2], "b": {"c": null}}\n```'), {
+    type: "structured",
+    output: { a: [1, 2], b: { c: null } },
+  });
   assert.deepEqual(structured("text {} text"), { type: "structured", output: {} });
   for (const s of ['{"a":1} {"b":2}', "[1, 2]", '{"a": 1,}', "{'a': 1}", '{"a":1}}', "no json"]) {
     assert.deepEqual(structured(s), { type: "text", output: s }, s);
@@ -48,9 +58,17 @@ test("JSON: the reference rules on whole outputs", () => {
 test("JSON after ThinkTag: braces in reasoning never count, whole or streamed", () => {
   const chain = OutputTransformerChain.fromConfigs(["think_tag", "json"]);
   const whole = chain.transform(text('<think>maybe {"x": 0}?</think>{"answer": 42}'));
-  assert.deepEqual(whole.outputs, [{ type: "thinking", output: 'maybe {"x": 0}?' }, { type: "structured", output: { answer: 42 } }]);
+  assert.deepEqual(whole.outputs, [{ type: "thinking", output: 'maybe {"x": 0}?' }, {
+    type: "structured",
+    output: { answer: 42 },
+  }]);
 
-  const events = runStream(OutputTransformerChain.fromConfigs(["think_tag", "json"]), ["<think>{\"x\"", ": 0}</think>", '{"answer"', ": 42}"]);
+  const events = runStream(OutputTransformerChain.fromConfigs(["think_tag", "json"]), [
+    '<think>{"x"',
+    ": 0}</think>",
+    '{"answer"',
+    ": 42}",
+  ]);
   const last = events[events.length - 1];
   assert.equal(last.type, "structured");
   assert.equal(last.valueType, "json");
@@ -61,7 +79,14 @@ test("JSON after ThinkTag: braces in reasoning never count, whole or streamed", 
 test("JSON stream without an object emits nothing extra; events keep their extra fields", () => {
   const j = new JSONOutputTransformer();
   const out = j.push({ type: "status", value: "x", level: "INFO", metadata: { a: 1 } });
-  assert.deepEqual(out, [{ id: null, type: "status", value: "x", valueType: "text", level: "INFO", metadata: { a: 1 } }]);
+  assert.deepEqual(out, [{
+    id: null,
+    type: "status",
+    value: "x",
+    valueType: "text",
+    level: "INFO",
+    metadata: { a: 1 },
+  }]);
   j.push("no braces here");
   assert.deepEqual(j.finish(), []);
 });
@@ -74,7 +99,10 @@ test("validation: all / any, whole and streamed", () => {
   const any = new ValidationOutputTransformer({ requiredTypes: ["structured", "text"], mode: "any" });
   assert.deepEqual(any.transform(text("a")), text("a"));
 
-  const s = OutputTransformerChain.fromConfigs(["think_tag", OutputTransformerConfig.validation({ requiredTypes: ["thinking"] })]);
+  const s = OutputTransformerChain.fromConfigs([
+    "think_tag",
+    OutputTransformerConfig.validation({ requiredTypes: ["thinking"] }),
+  ]);
   s.push("no reasoning");
   assertCode(() => s.finish(), "VALIDATION_FAILED");
   assertCode(() => new ValidationOutputTransformer({ requiredTypes: ["image"] }), "INVALID_OPTION");
@@ -97,15 +125,35 @@ test("configs: every constructor and form, canonical and buildable", () => {
   assert.deepEqual(OutputTransformerConfig.identity().toJSON(), { type: "identity", kwargs: {} });
   assert.deepEqual(OutputTransformerConfig.json().toJSON(), { type: "json", kwargs: {} });
   assert.deepEqual(OutputTransformerConfig.thinkTag().toJSON(), { type: "think_tag", kwargs: {} });
-  assert.deepEqual(OutputTransformerConfig.eventFilter(["thinking"]).toJSON(), { type: "event_filter", kwargs: { eventTypes: ["thinking"] } });
+  assert.deepEqual(OutputTransformerConfig.eventFilter(["thinking"]).toJSON(), {
+    type: "event_filter",
+    kwargs: { eventTypes: ["thinking"] },
+  });
   assert.equal(OutputTransformerConfig.fromConfig("thinkTag").type, "think_tag");
-  assert.equal(OutputTransformerConfig.fromConfig({ type: "event_filter", kwargs: { event_types: ["x"] } }).type, "event_filter");
+  assert.equal(
+    OutputTransformerConfig.fromConfig({ type: "event_filter", kwargs: { event_types: ["x"] } }).type,
+    "event_filter",
+  );
   const c = OutputTransformerConfig.thinkTag({ tags: ["reasoning"] });
   assert.equal(OutputTransformerConfig.fromConfig(c), c);
   assert.ok(c.build() instanceof ThinkTagOutputTransformer);
-  assert.deepEqual(merged(runStream(c.build(), ["<reasoning>r</reasoning>a"])).map((e) => e.value), ["", "r", "", "", "a", ""]);
-  assert.ok(OutputTransformerConfig.fromConfig({ type: "event_filter", kwargs: { event_types: ["x"] } }).build() instanceof EventFilterOutputTransformer);
-  assert.ok(OutputTransformerConfig.fromConfig(JSON.parse(JSON.stringify(OutputTransformerConfig.validation({ requiredTypes: ["text"] })))).build() instanceof ValidationOutputTransformer);
+  assert.deepEqual(merged(runStream(c.build(), ["<reasoning>r</reasoning>a"])).map((e) => e.value), [
+    "",
+    "r",
+    "",
+    "",
+    "a",
+    "",
+  ]);
+  assert.ok(
+    OutputTransformerConfig.fromConfig({ type: "event_filter", kwargs: { event_types: ["x"] } }).build() instanceof
+      EventFilterOutputTransformer,
+  );
+  assert.ok(
+    OutputTransformerConfig.fromConfig(
+      JSON.parse(JSON.stringify(OutputTransformerConfig.validation({ requiredTypes: ["text"] }))),
+    ).build() instanceof ValidationOutputTransformer,
+  );
 });
 
 test("bad configs name the problem", () => {
@@ -127,14 +175,23 @@ test("a chain is a pipeline: push/finish, transformStream, and pipeThrough of ea
   const pushed = runStream(new OutputTransformerChain(make()), chunks);
 
   const viaChainStream = [];
-  for await (const e of ReadableStream.from(chunks).pipeThrough(new OutputTransformerChain(make()).transformStream())) viaChainStream.push(e);
+  for await (const e of ReadableStream.from(chunks).pipeThrough(new OutputTransformerChain(make()).transformStream())) {
+    viaChainStream.push(e);
+  }
 
   const [think, filter] = make();
   const viaStages = [];
-  for await (const e of ReadableStream.from(chunks).pipeThrough(think.transformStream()).pipeThrough(filter.transformStream())) viaStages.push(e);
+  for await (
+    const e of ReadableStream.from(chunks).pipeThrough(think.transformStream()).pipeThrough(filter.transformStream())
+  ) viaStages.push(e);
 
   assert.deepEqual(merged(pushed).map((e) => [e.type, e.value]), [
-    ["response_start", ""], ["response", "status?"], ["response_end", ""], ["response_start", ""], ["response", "visible answer"], ["response_end", ""],
+    ["response_start", ""],
+    ["response", "status?"],
+    ["response_end", ""],
+    ["response_start", ""],
+    ["response", "visible answer"],
+    ["response_end", ""],
   ]);
   assert.deepEqual(viaChainStream, pushed);
   assert.deepEqual(viaStages, pushed);
@@ -151,7 +208,9 @@ test("a finished chain refuses more input", () => {
 test("JSON written by a model cannot set prototypes: __proto__ stays an own key, as JSON.parse keeps it", () => {
   const answer = 'Sure: {"__proto__": {"isAdmin": true}, "constructor": {"prototype": {"x": 1}}, "ok": 1}';
   const whole = new JSONOutputTransformer().transform(text(answer)).outputs[0].output;
-  const streamed = runStream(new JSONOutputTransformer(), [answer.slice(0, 9), answer.slice(9)]).find((e) => e.type === "structured").value;
+  const streamed =
+    runStream(new JSONOutputTransformer(), [answer.slice(0, 9), answer.slice(9)]).find((e) => e.type === "structured")
+      .value;
   for (const value of [whole, streamed]) {
     assert.equal(Object.getPrototypeOf(value), Object.prototype);
     assert.equal(value.isAdmin, undefined);
@@ -165,7 +224,9 @@ test("JSON written by a model cannot set prototypes: __proto__ stays an own key,
 
 test("the original's observable surface: onEvent with emit/emitFinish, ThinkTag's thinking and block ids", () => {
   const seen = [];
-  const chain = new OutputTransformerChain([new ThinkTagOutputTransformer({ idPrefix: "t" })], { onEvent: (e) => seen.push(e.type) });
+  const chain = new OutputTransformerChain([new ThinkTagOutputTransformer({ idPrefix: "t" })], {
+    onEvent: (e) => seen.push(e.type),
+  });
   chain.emit("<think>plan</think>Ans");
   chain.emitFinish();
   assert.deepEqual(seen, ["thinking_start", "thinking", "thinking_end", "response_start", "response", "response_end"]);

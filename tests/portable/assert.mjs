@@ -25,7 +25,9 @@ function same(a, b) {
 function validate(error, expected, message) {
   if (expected === undefined) return;
   if (expected instanceof RegExp) {
-    if (!expected.test(String(error?.message ?? error))) fail(message, `error ${show(String(error))} does not match ${expected}`);
+    if (!expected.test(String(error?.message ?? error))) {
+      fail(message, `error ${show(String(error))} does not match ${expected}`);
+    }
   } else if (typeof expected === "function" && expected(error) !== true) {
     fail(message, `error did not pass the check: ${String(error)} (code ${error?.code})\n${error?.stack ?? ""}`);
   }

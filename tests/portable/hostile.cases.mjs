@@ -11,7 +11,15 @@
 const boom = () => {
   throw new Error("hostile: thrown by caller code");
 };
-const trapAll = { get: boom, has: boom, ownKeys: boom, getOwnPropertyDescriptor: boom, getPrototypeOf: boom, apply: boom, construct: boom };
+const trapAll = {
+  get: boom,
+  has: boom,
+  ownKeys: boom,
+  getOwnPropertyDescriptor: boom,
+  getPrototypeOf: boom,
+  apply: boom,
+  construct: boom,
+};
 const DEEP_ARRAY = "[".repeat(3000) + "]".repeat(3000);
 const DEEP_OBJECT = '{"a":'.repeat(3000) + "1" + "}".repeat(3000);
 
@@ -30,9 +38,33 @@ export const hostileValues = {
   deepArray: () => JSON.parse(DEEP_ARRAY),
   deepObject: () => JSON.parse(DEEP_OBJECT),
   throwingGetters: () => ({
-    get type() { return boom(); }, get value() { return boom(); }, get content() { return boom(); },
-    get metadata() { return boom(); }, get outputs() { return boom(); }, get sourceCount() { return boom(); },
-    get length() { return boom(); }, get prompt() { return boom(); }, get sources() { return boom(); },
+    get type() {
+      return boom();
+    },
+    get value() {
+      return boom();
+    },
+    get content() {
+      return boom();
+    },
+    get metadata() {
+      return boom();
+    },
+    get outputs() {
+      return boom();
+    },
+    get sourceCount() {
+      return boom();
+    },
+    get length() {
+      return boom();
+    },
+    get prompt() {
+      return boom();
+    },
+    get sources() {
+      return boom();
+    },
   }),
   proxy: () => new Proxy({}, trapAll),
   arrayProxy: () => new Proxy([], trapAll),
@@ -95,9 +127,19 @@ async function outcome(call, what) {
     if (!ours(value)) return null;
     if (typeof value.getReader === "function") {
       const reader = value.getReader();
-      await withTimeout((async () => { while (!(await reader.read()).done); })(), what);
+      await withTimeout(
+        (async () => {
+          while (!(await reader.read()).done);
+        })(),
+        what,
+      );
     } else if (value && typeof value[Symbol.asyncIterator] === "function" && typeof value.finalize === "function") {
-      await withTimeout((async () => { for await (const _ of value); })(), what);
+      await withTimeout(
+        (async () => {
+          for await (const _ of value);
+        })(),
+        what,
+      );
     }
     return null;
   } catch (e) {
@@ -120,8 +162,19 @@ function entryPoints({ lib, base }) {
   const lm = () => lib.buildLMInvoker("openai-compatible/ok", { apiKey: "sk-test", baseUrl: base });
   const em = () => lib.buildEMInvoker("openai-compatible/embed", { apiKey: "sk-test", baseUrl: base });
   const dm = () => lib.buildDMInvoker("typesafe/dm", { apiKey: "sk-test", baseUrl: base });
-  const chunk = () => ({ content: "Paris is the capital of France.", metadata: { title: "Atlas", file_name: "atlas.txt" } });
-  const source = () => ({ content: "Paris is the capital of France.", metadata: { type: "book", title: "Atlas", author: [{ family: "Doe", given: "Jo" }], issued: { "date-parts": [[2020]] } } });
+  const chunk = () => ({
+    content: "Paris is the capital of France.",
+    metadata: { title: "Atlas", file_name: "atlas.txt" },
+  });
+  const source = () => ({
+    content: "Paris is the capital of France.",
+    metadata: {
+      type: "book",
+      title: "Atlas",
+      author: [{ family: "Doe", given: "Jo" }],
+      issued: { "date-parts": [[2020]] },
+    },
+  });
   const event = () => ({ id: null, type: "response", value: "a [1] b", valueType: "text" });
   const output = () => ({ outputs: [{ type: "text", output: "a [1]" }] });
   const filterArgs = () => ({ chunks: [chunk()], query: "capital of France" });
@@ -132,72 +185,209 @@ function entryPoints({ lib, base }) {
       parseCitations: () => ["a [1] b", { sourceCount: 3 }],
       deduplicateAdjacentCites: () => ["a [1][1] b", { markerStyle: "bracket" }],
       checkPolicy: () => ["a [1] b.", { policy: "required", sourceCount: 3 }],
-      citationGrammar: () => [{ policy: "required", sourceCount: 3, format: "gbnf", maxSentences: 2, maxCitesPerSentence: 1 }],
+      citationGrammar:
+        () => [{ policy: "required", sourceCount: 3, format: "gbnf", maxSentences: 2, maxCitesPerSentence: 1 }],
       splitSentences: () => ["One. Two."],
       formatChunkAsString: () => [chunk(), { Title: "title" }],
       cslItemOf: () => [chunk().metadata],
       formatReferencesAsString: () => [["Atlas", "Globe"]],
       cosineSimilarities: () => [new Float32Array([1, 0]), [new Float32Array([1, 0])]],
-      decodeProviderStream: () => [new Response("data: [DONE]\n\n").body, "openai", { transformers: [{ type: "think_tag" }] }],
+      decodeProviderStream:
+        () => [new Response("data: [DONE]\n\n").body, "openai", { transformers: [{ type: "think_tag" }] }],
       lexicalJudge: () => ["Paris is the capital of France.", "Paris is the capital."],
-      renderCitedHtml: () => [{ text: "Paris [1].", citations: lib.parseCitations("Paris [1].", { sourceCount: 1 }), references: [] }, { idPrefix: "r-" }],
+      renderCitedHtml: () => [
+        { text: "Paris [1].", citations: lib.parseCitations("Paris [1].", { sourceCount: 1 }), references: [] },
+        { idPrefix: "r-" },
+      ],
       renderReferences: () => [[source()], [1], { style: "apa-7", format: "html" }],
       bundledStyleNames: () => [],
       setCslWasmUrl: () => [new URL("https://example.invalid/citeflow_csl_bg.wasm")],
-      buildLMInvoker: () => ["openai-compatible/ok", { apiKey: "sk-test", baseUrl: base, maxResponseBytes: 1 << 20, timeoutMs: 5000 }],
+      buildLMInvoker: () => ["openai-compatible/ok", {
+        apiKey: "sk-test",
+        baseUrl: base,
+        maxResponseBytes: 1 << 20,
+        timeoutMs: 5000,
+      }],
       buildEMInvoker: () => ["openai-compatible/embed", { apiKey: "sk-test", baseUrl: base }],
       buildDMInvoker: () => ["typesafe/dm", { apiKey: "sk-test", baseUrl: base }],
       isReady: () => [],
     },
     classes: {
       CitationParser: { args: () => [{ sourceCount: 3 }], ...stream(() => new lib.CitationParser({ sourceCount: 3 })) },
-      ThinkTagOutputTransformer: { args: () => [{ tags: [["<think>", "</think>"]] }], ...stream(() => new lib.ThinkTagOutputTransformer()) },
-      EventFilterOutputTransformer: { args: () => [["response"]], ...stream(() => new lib.EventFilterOutputTransformer(["response"])) },
+      ThinkTagOutputTransformer: {
+        args: () => [{ tags: [["<think>", "</think>"]] }],
+        ...stream(() => new lib.ThinkTagOutputTransformer()),
+      },
+      EventFilterOutputTransformer: {
+        args: () => [["response"]],
+        ...stream(() => new lib.EventFilterOutputTransformer(["response"])),
+      },
       IdentityOutputTransformer: { args: () => [], ...stream(() => new lib.IdentityOutputTransformer()) },
       JSONOutputTransformer: { args: () => [], ...stream(() => new lib.JSONOutputTransformer()) },
-      ValidationOutputTransformer: { args: () => [{ requiredTypes: ["text"] }], ...stream(() => new lib.ValidationOutputTransformer({ requiredTypes: ["text"] })) },
-      OutputTransformerChain: { args: () => [[new lib.ThinkTagOutputTransformer()], { onEvent: null }], ...stream(() => new lib.OutputTransformerChain([new lib.ThinkTagOutputTransformer()])), statics: { fromConfigs: () => [[{ type: "think_tag" }], { onEvent: null }] } },
+      ValidationOutputTransformer: {
+        args: () => [{ requiredTypes: ["text"] }],
+        ...stream(() => new lib.ValidationOutputTransformer({ requiredTypes: ["text"] })),
+      },
+      OutputTransformerChain: {
+        args: () => [[new lib.ThinkTagOutputTransformer()], { onEvent: null }],
+        ...stream(() => new lib.OutputTransformerChain([new lib.ThinkTagOutputTransformer()])),
+        statics: { fromConfigs: () => [[{ type: "think_tag" }], { onEvent: null }] },
+      },
       OutputTransformerConfig: {
         args: () => ["think_tag", {}],
         make: () => lib.OutputTransformerConfig.thinkTag(),
         methods: { build: [], toJSON: [] },
-        statics: { identity: () => [], json: () => [], thinkTag: () => [{}], eventFilter: () => [["response"]], validation: () => [{ requiredTypes: ["text"] }], citations: () => [{ sourceCount: 3 }], fromConfig: () => [{ type: "think_tag" }] },
+        statics: {
+          identity: () => [],
+          json: () => [],
+          thinkTag: () => [{}],
+          eventFilter: () => [["response"]],
+          validation: () => [{ requiredTypes: ["text"] }],
+          citations: () => [{ sourceCount: 3 }],
+          fromConfig: () => [{ type: "think_tag" }],
+        },
       },
-      OutputTransformer: { args: () => [], make: () => new lib.IdentityOutputTransformer(), methods: { transformStream: [] } },
-      SSEDecoder: { args: () => [{ maxLineBytes: 1024, maxEventBytes: 4096 }], make: () => new lib.SSEDecoder(), methods: { push: ["data: x\n\n"] } },
-      ProviderStreamDecoder: { args: () => ["openai"], make: () => new lib.ProviderStreamDecoder("openai"), methods: { push: [{ data: "[DONE]" }] } },
-      ProviderBodyDecoder: { args: () => ["openai", { transformers: [new lib.ThinkTagOutputTransformer(), { type: "citations", kwargs: { sourceCount: 1 } }] }], make: () => new lib.ProviderBodyDecoder("openai", { transformers: [{ type: "citations" }] }), methods: { push: ["data: [DONE]\n\n"] } },
-      ContextConfig: { args: () => [{ fields: ["content"] }], make: () => new lib.ContextConfig(), methods: { render: [chunk()] } },
+      OutputTransformer: {
+        args: () => [],
+        make: () => new lib.IdentityOutputTransformer(),
+        methods: { transformStream: [] },
+      },
+      SSEDecoder: {
+        args: () => [{ maxLineBytes: 1024, maxEventBytes: 4096 }],
+        make: () => new lib.SSEDecoder(),
+        methods: { push: ["data: x\n\n"] },
+      },
+      ProviderStreamDecoder: {
+        args: () => ["openai"],
+        make: () => new lib.ProviderStreamDecoder("openai"),
+        methods: { push: [{ data: "[DONE]" }] },
+      },
+      ProviderBodyDecoder: {
+        args: () => ["openai", {
+          transformers: [new lib.ThinkTagOutputTransformer(), { type: "citations", kwargs: { sourceCount: 1 } }],
+        }],
+        make: () => new lib.ProviderBodyDecoder("openai", { transformers: [{ type: "citations" }] }),
+        methods: { push: ["data: [DONE]\n\n"] },
+      },
+      ContextConfig: {
+        args: () => [{ fields: ["content"] }],
+        make: () => new lib.ContextConfig(),
+        methods: { render: [chunk()] },
+      },
       Citeformer: {
         args: () => [{ lmInvoker: lm(), toCslItem: (s) => s.metadata, deduplicateCites: true, enforce: "auto" }],
         make: () => new lib.Citeformer({ lmInvoker: lm() }),
         methods: {
-          generate: [{ prompt: "Capital?", sources: [source()], markerStyle: "paren", modelOptions: { temperature: 0 } }],
-          request: [{ prompt: "Capital?", sources: [source()], markerStyle: "bracket", enforce: "prompt", modelOptions: { maxTokens: 20 } }],
+          generate: [{
+            prompt: "Capital?",
+            sources: [source()],
+            markerStyle: "paren",
+            modelOptions: { temperature: 0 },
+          }],
+          request: [{
+            prompt: "Capital?",
+            sources: [source()],
+            markerStyle: "bracket",
+            enforce: "prompt",
+            modelOptions: { maxTokens: 20 },
+          }],
           stream: [{ prompt: "Capital?", sources: [source()] }],
           result: ["Paris [1].", [source()]],
         },
       },
       GenerationResult: {
-        args: () => [{ text: "Paris [1].", citations: [], references: [], sources: [source()], usage: null, markerStyle: "bracket" }],
-        make: () => new lib.GenerationResult({ text: "Paris [1].", citations: [], references: [], sources: [source()], usage: null, markerStyle: "bracket" }),
+        args: () => [{
+          text: "Paris [1].",
+          citations: [],
+          references: [],
+          sources: [source()],
+          usage: null,
+          markerStyle: "bracket",
+        }],
+        make: () =>
+          new lib.GenerationResult({
+            text: "Paris [1].",
+            citations: [],
+            references: [],
+            sources: [source()],
+            usage: null,
+            markerStyle: "bracket",
+          }),
         methods: { verify: [{ threshold: 0.5 }], toJSON: [] },
       },
       StreamingResult: { constructOnly: true, args: () => [] },
-      NoOpReferenceFormatter: { args: () => [{}], make: () => new lib.NoOpReferenceFormatter(), methods: { format: [formatArgs()], evaluate: [formatArgs()] } },
-      SimilarityRelevanceFilter: { args: () => [em(), {}], make: () => new lib.SimilarityRelevanceFilter(em()), methods: { filter: [filterArgs()], evaluate: [filterArgs()] } },
-      SimilarityReferenceFormatter: { args: () => [em(), {}], make: () => new lib.SimilarityReferenceFormatter(em()), methods: { format: [formatArgs()], evaluate: [formatArgs()], ordered: [formatArgs()] } },
-      SimilarityBasedRelevanceFilter: { args: () => [em(), {}], make: () => new lib.SimilarityBasedRelevanceFilter(em()), methods: { filter: [filterArgs()] } },
-      SimilarityBasedReferenceFormatter: { args: () => [em(), {}], make: () => new lib.SimilarityBasedReferenceFormatter(em()), methods: { format: [formatArgs()] } },
-      LMRelevanceFilter: { args: () => [lm(), {}], make: () => new lib.LMRelevanceFilter(lm()), methods: { filter: [filterArgs()], texts: [filterArgs()], evaluate: [filterArgs()] }, statics: { fromPreset: () => ["openai-compatible/ok", { apiKey: "sk-test", baseUrl: base }], fromConfig: () => [{ modelId: "openai-compatible/ok", apiKey: "sk-test", baseUrl: base }] } },
-      LMReferenceFormatter: { args: () => [lm(), {}], make: () => new lib.LMReferenceFormatter(lm()), methods: { format: [formatArgs()], evaluate: [formatArgs()] }, statics: { fromPreset: () => ["openai-compatible/ok", { apiKey: "sk-test", baseUrl: base }], fromConfig: () => [{ modelId: "openai-compatible/ok", apiKey: "sk-test", baseUrl: base }] } },
-      LMBasedRelevanceFilter: { args: () => [lm(), {}], make: () => new lib.LMBasedRelevanceFilter(lm()), methods: { filter: [filterArgs()] } },
-      LMBasedReferenceFormatter: { args: () => [lm(), {}], make: () => new lib.LMBasedReferenceFormatter(lm()), methods: { format: [formatArgs()] } },
-      DMRelevanceFilter: { args: () => [dm(), {}], make: () => new lib.DMRelevanceFilter(dm()), methods: { filter: [filterArgs()], evaluate: [filterArgs()] }, statics: { fromConfig: () => [{ modelId: "typesafe/dm", apiKey: "sk-test", baseUrl: base }] } },
-      DMReferenceFormatter: { args: () => [dm(), {}], make: () => new lib.DMReferenceFormatter(dm()), methods: { format: [formatArgs()], evaluate: [formatArgs()] }, statics: { fromConfig: () => [{ modelId: "typesafe/dm", apiKey: "sk-test", baseUrl: base }] } },
+      NoOpReferenceFormatter: {
+        args: () => [{}],
+        make: () => new lib.NoOpReferenceFormatter(),
+        methods: { format: [formatArgs()], evaluate: [formatArgs()] },
+      },
+      SimilarityRelevanceFilter: {
+        args: () => [em(), {}],
+        make: () => new lib.SimilarityRelevanceFilter(em()),
+        methods: { filter: [filterArgs()], evaluate: [filterArgs()] },
+      },
+      SimilarityReferenceFormatter: {
+        args: () => [em(), {}],
+        make: () => new lib.SimilarityReferenceFormatter(em()),
+        methods: { format: [formatArgs()], evaluate: [formatArgs()], ordered: [formatArgs()] },
+      },
+      SimilarityBasedRelevanceFilter: {
+        args: () => [em(), {}],
+        make: () => new lib.SimilarityBasedRelevanceFilter(em()),
+        methods: { filter: [filterArgs()] },
+      },
+      SimilarityBasedReferenceFormatter: {
+        args: () => [em(), {}],
+        make: () => new lib.SimilarityBasedReferenceFormatter(em()),
+        methods: { format: [formatArgs()] },
+      },
+      LMRelevanceFilter: {
+        args: () => [lm(), {}],
+        make: () => new lib.LMRelevanceFilter(lm()),
+        methods: { filter: [filterArgs()], texts: [filterArgs()], evaluate: [filterArgs()] },
+        statics: {
+          fromPreset: () => ["openai-compatible/ok", { apiKey: "sk-test", baseUrl: base }],
+          fromConfig: () => [{ modelId: "openai-compatible/ok", apiKey: "sk-test", baseUrl: base }],
+        },
+      },
+      LMReferenceFormatter: {
+        args: () => [lm(), {}],
+        make: () => new lib.LMReferenceFormatter(lm()),
+        methods: { format: [formatArgs()], evaluate: [formatArgs()] },
+        statics: {
+          fromPreset: () => ["openai-compatible/ok", { apiKey: "sk-test", baseUrl: base }],
+          fromConfig: () => [{ modelId: "openai-compatible/ok", apiKey: "sk-test", baseUrl: base }],
+        },
+      },
+      LMBasedRelevanceFilter: {
+        args: () => [lm(), {}],
+        make: () => new lib.LMBasedRelevanceFilter(lm()),
+        methods: { filter: [filterArgs()] },
+      },
+      LMBasedReferenceFormatter: {
+        args: () => [lm(), {}],
+        make: () => new lib.LMBasedReferenceFormatter(lm()),
+        methods: { format: [formatArgs()] },
+      },
+      DMRelevanceFilter: {
+        args: () => [dm(), {}],
+        make: () => new lib.DMRelevanceFilter(dm()),
+        methods: { filter: [filterArgs()], evaluate: [filterArgs()] },
+        statics: { fromConfig: () => [{ modelId: "typesafe/dm", apiKey: "sk-test", baseUrl: base }] },
+      },
+      DMReferenceFormatter: {
+        args: () => [dm(), {}],
+        make: () => new lib.DMReferenceFormatter(dm()),
+        methods: { format: [formatArgs()], evaluate: [formatArgs()] },
+        statics: { fromConfig: () => [{ modelId: "typesafe/dm", apiKey: "sk-test", baseUrl: base }] },
+      },
     },
     objects: {
-      DMQuestion: { noul: () => ["Is it relevant?"], choice: () => ["Which?", ["a", "b"]], score: () => ["How much?", 5] },
+      DMQuestion: {
+        noul: () => ["Is it relevant?"],
+        choice: () => ["Which?", ["a", "b"]],
+        score: () => ["How much?", 5],
+      },
     },
     invokers: {
       lm: { make: lm, methods: { invoke: ["Hi"], stream: ["Hi"] } },
@@ -217,7 +407,9 @@ function* variants(args, hostile) {
       copy[i] = make();
       yield [copy, `argument ${i} = ${name}`];
       const arg = args[i];
-      if (arg && typeof arg === "object" && !ArrayBuffer.isView(arg) && Object.getPrototypeOf(arg) === Object.prototype) {
+      if (
+        arg && typeof arg === "object" && !ArrayBuffer.isView(arg) && Object.getPrototypeOf(arg) === Object.prototype
+      ) {
         for (const key of Object.keys(arg)) {
           const nested = [...args];
           nested[i] = { ...arg, [key]: make() };
@@ -236,13 +428,17 @@ function* variants(args, hostile) {
 function methodsOf(object) {
   const names = new Set();
   for (let p = Object.getPrototypeOf(object); p && p !== Object.prototype; p = Object.getPrototypeOf(p)) {
-    for (const n of Object.getOwnPropertyNames(p)) if (n !== "constructor" && typeof Object.getOwnPropertyDescriptor(p, n).value === "function") names.add(n);
+    for (const n of Object.getOwnPropertyNames(p)) {
+      if (n !== "constructor" && typeof Object.getOwnPropertyDescriptor(p, n).value === "function") names.add(n);
+    }
   }
   return names;
 }
 
 export const hostileCases = {
-  async "every entry point refuses hostile values with a CiteflowError and the instance survives"({ lib, assert, base, internals }) {
+  async "every entry point refuses hostile values with a CiteflowError and the instance survives"(
+    { lib, assert, base, internals },
+  ) {
     const table = entryPoints({ lib, base });
     const hostile = hostileValues;
     const problems = [];
@@ -255,41 +451,62 @@ export const hostileCases = {
       if (problem) problems.push(problem);
       if (problem && globalThis.process?.env?.HOSTILE_TRACE) console.log("PROBLEM", problem);
       const after = replacements();
-      if (after !== before) problems.push(`${what}: a wasm instance had to be replaced (${internals.instanceState().lastFatal ?? internals.stream().state().lastFatal})`);
+      if (after !== before) {
+        problems.push(
+          `${what}: a wasm instance had to be replaced (${
+            internals.instanceState().lastFatal ?? internals.stream().state().lastFatal
+          })`,
+        );
+      }
       assert.equal(lib.parseCitations("a [1]", { sourceCount: 1 }).length, 1, `the package works after ${what}`);
     };
     // Every export is in the table, so a new one cannot skip this test.
     for (const name of Object.keys(lib)) {
-      const known = name in table.functions || name in table.classes || name in table.objects || table.ignored.has(name);
+      const known = name in table.functions || name in table.classes || name in table.objects ||
+        table.ignored.has(name);
       if (!known) problems.push(`export ${name} has no entry in tests/portable/hostile.cases.mjs`);
     }
     for (const [name, args] of Object.entries(table.functions)) {
-      for (const [hostileArgs, how] of variants(args(), hostile)) await check(`${name}(${how})`, () => lib[name](...hostileArgs));
+      for (const [hostileArgs, how] of variants(args(), hostile)) {
+        await check(`${name}(${how})`, () => lib[name](...hostileArgs));
+      }
     }
     for (const [name, spec] of Object.entries(table.classes)) {
-      for (const [hostileArgs, how] of variants(spec.args(), hostile)) await check(`new ${name}(${how})`, () => new lib[name](...hostileArgs));
+      for (const [hostileArgs, how] of variants(spec.args(), hostile)) {
+        await check(`new ${name}(${how})`, () => new lib[name](...hostileArgs));
+      }
       for (const [method, args] of Object.entries(spec.methods ?? {})) {
         if (!methodsOf(spec.make()).has(method)) problems.push(`${name}.${method} is not a method any more`);
-        for (const [hostileArgs, how] of variants(args, hostile)) await check(`${name}.${method}(${how})`, () => spec.make()[method](...hostileArgs));
+        for (const [hostileArgs, how] of variants(args, hostile)) {
+          await check(`${name}.${method}(${how})`, () => spec.make()[method](...hostileArgs));
+        }
       }
       for (const [method, args] of Object.entries(spec.statics ?? {})) {
-        for (const [hostileArgs, how] of variants(args(), hostile)) await check(`${name}.${method}(${how})`, () => lib[name][method](...hostileArgs));
+        for (const [hostileArgs, how] of variants(args(), hostile)) {
+          await check(`${name}.${method}(${how})`, () => lib[name][method](...hostileArgs));
+        }
       }
     }
     for (const [name, fns] of Object.entries(table.objects)) {
       for (const [method, args] of Object.entries(fns)) {
-        for (const [hostileArgs, how] of variants(args(), hostile)) await check(`${name}.${method}(${how})`, () => lib[name][method](...hostileArgs));
+        for (const [hostileArgs, how] of variants(args(), hostile)) {
+          await check(`${name}.${method}(${how})`, () => lib[name][method](...hostileArgs));
+        }
       }
     }
     for (const [name, spec] of Object.entries(table.invokers)) {
       for (const [method, args] of Object.entries(spec.methods)) {
-        for (const [hostileArgs, how] of variants(args, hostile)) await check(`${name}.${method}(${how})`, () => spec.make()[method](...hostileArgs));
+        for (const [hostileArgs, how] of variants(args, hostile)) {
+          await check(`${name}.${method}(${how})`, () => spec.make()[method](...hostileArgs));
+        }
       }
     }
     assert.deepEqual(problems.slice(0, 40), [], `${problems.length} problems`);
   },
 
-  async "thousands of refused values in a row leak nothing: same instance, no memory growth"({ lib, assert, internals }) {
+  async "thousands of refused values in a row leak nothing: same instance, no memory growth"(
+    { lib, assert, internals },
+  ) {
     const replacements = () => internals.instanceState().replacements + internals.stream().state().replacements;
     const memoryBytes = () => internals.memoryBytes() + internals.stream().memoryBytes();
     const before = replacements();
@@ -307,7 +524,9 @@ export const hostileCases = {
     assert.equal(lib.parseCitations("a [1] b [2]", { sourceCount: 2 }).length, 2);
   },
 
-  async "a trap costs one call: the instance is replaced, new objects and free functions work, old stream objects say INSTANCE_RESET"({ lib, assert, internals }) {
+  async "a trap costs one call: the instance is replaced, new objects and free functions work, old stream objects say INSTANCE_RESET"(
+    { lib, assert, internals },
+  ) {
     // Two modules, each guarded: the core (whole-text functions) and the streaming one (the
     // transformers, the parser and the decoders live there).
     const before = internals.instanceState().replacements;
@@ -323,7 +542,13 @@ export const hostileCases = {
     assert.throws(() => stream.forceTrap(), (e) => e instanceof WebAssembly.RuntimeError);
     assert.equal(stream.state().replacements, streamBefore + 1);
     const think = new lib.ThinkTagOutputTransformer();
-    assert.deepEqual(think.push("<think>a</think>b").map((e) => e.type), ["thinking_start", "thinking", "thinking_end", "response_start", "response"]);
+    assert.deepEqual(think.push("<think>a</think>b").map((e) => e.type), [
+      "thinking_start",
+      "thinking",
+      "thinking_end",
+      "response_start",
+      "response",
+    ]);
     assert.throws(() => parser.finish(), (e) => e.code === "INSTANCE_RESET" && /create a new one/.test(e.message));
     // Many traps in a row: each costs its own call only.
     for (let i = 0; i < 300; i++) assert.throws(() => internals.forceTrapForTests());
@@ -331,12 +556,25 @@ export const hostileCases = {
     for (let i = 0; i < 100; i++) assert.throws(() => stream.forceTrap());
     assert.equal(stream.state().replacements, streamBefore + 101);
     assert.equal(lib.parseCitations("a [1]", { sourceCount: 1 })[0].sourceId, 1);
-    assert.equal(new lib.CitationParser({ sourceCount: 1 }).push("a [1] b").filter((e) => e.type === "citation").length, 1);
+    assert.equal(
+      new lib.CitationParser({ sourceCount: 1 }).push("a [1] b").filter((e) => e.type === "citation").length,
+      1,
+    );
   },
 
-  async "citeflow/stream exports citeflow's streaming classes, which refuse hostile values without a trap"({ lib, streamLib, assert, internals }) {
+  async "citeflow/stream exports citeflow's streaming classes, which refuse hostile values without a trap"(
+    { lib, streamLib, assert, internals },
+  ) {
     const names = Object.keys(streamLib).filter((name) => !["default", "init", "isReady"].includes(name));
-    for (const name of ["CitationParser", "OutputTransformerChain", "ProviderBodyDecoder", "ThinkTagOutputTransformer", "decodeProviderStream"]) assert.ok(names.includes(name), name);
+    for (
+      const name of [
+        "CitationParser",
+        "OutputTransformerChain",
+        "ProviderBodyDecoder",
+        "ThinkTagOutputTransformer",
+        "decodeProviderStream",
+      ]
+    ) assert.ok(names.includes(name), name);
     for (const name of names) assert.equal(streamLib[name], lib[name], `citeflow/stream's ${name} is citeflow's`);
     assert.equal(streamLib.isReady(), true);
     const before = internals.stream().state().replacements;
@@ -349,28 +587,58 @@ export const hostileCases = {
     refused(() => new streamLib.CitationParser().push(hostileValues.throwingGetters()));
     refused(() => new streamLib.ProviderBodyDecoder("openai").push(hostileValues.badPrimitive()));
     assert.equal(internals.stream().state().replacements, before, "no call unwound through wasm");
-    assert.equal(new streamLib.CitationParser({ sourceCount: 1 }).push("a [1] b").filter((e) => e.type === "citation").length, 1);
+    assert.equal(
+      new streamLib.CitationParser({ sourceCount: 1 }).push("a [1] b").filter((e) => e.type === "citation").length,
+      1,
+    );
   },
 
-  async "CSL: hostile styles, dates and titles are errors or escaped, never a dead instance"({ lib, assert, internals }) {
+  async "CSL: hostile styles, dates and titles are errors or escaped, never a dead instance"(
+    { lib, assert, internals },
+  ) {
     const names = await lib.bundledStyleNames();
     const csl = internals.csl();
     const before = csl.state().replacements;
-    const item = (extra) => ({ id: "a", type: "book", title: "Atlas", author: [{ family: "Doe", given: "Jo" }], issued: { "date-parts": [[2020]] }, ...extra });
+    const item = (extra) => ({
+      id: "a",
+      type: "book",
+      title: "Atlas",
+      author: [{ family: "Doe", given: "Jo" }],
+      issued: { "date-parts": [[2020]] },
+      ...extra,
+    });
     for (const style of names) {
       const [ref] = await lib.renderReferences([item({ issued: { "date-parts": [[2019], [2020]] } })], null, { style });
       assert.ok(ref.entry.includes("2019"), `${style}: a date range renders (its start): ${ref.entry}`);
-      const [html] = await lib.renderReferences([item({ title: "<script>alert(1)</script>", author: [{ literal: "<img src=x onerror=alert(1)>" }] })], null, { style, format: "html" });
-      assert.ok(!/<script|<img/i.test(html.entry + html.inlineMarker), `${style}: markup is escaped: ${html.inlineMarker} ${html.entry}`);
+      const [html] = await lib.renderReferences(
+        [item({ title: "<script>alert(1)</script>", author: [{ literal: "<img src=x onerror=alert(1)>" }] })],
+        null,
+        { style, format: "html" },
+      );
+      assert.ok(
+        !/<script|<img/i.test(html.entry + html.inlineMarker),
+        `${style}: markup is escaped: ${html.inlineMarker} ${html.entry}`,
+      );
     }
     for (const date of [[[]], [[2020, 0, 0]], [[2020, 14]], [[2020, 2, 45]], [["x"]], [[2020], [2021], [2022]]]) {
-      await lib.renderReferences([item({ issued: { "date-parts": date } })], null, { style: "apa-7" }).catch((e) => assert.equal(e.name, "CiteflowError"));
+      await lib.renderReferences([item({ issued: { "date-parts": date } })], null, { style: "apa-7" }).catch((e) =>
+        assert.equal(e.name, "CiteflowError")
+      );
     }
-    const wrap = (body) => `<?xml version="1.0"?><style xmlns="http://purl.org/net/xbiblio/csl" class="in-text" version="1.0"><info><title>t</title><id>t</id><updated>2020-01-01T00:00:00+00:00</updated></info>${body}<citation><layout><text variable="title"/></layout></citation></style>`;
-    const nested = wrap(`<bibliography><layout>${"<group>".repeat(2000)}<text variable="title"/>${"</group>".repeat(2000)}</layout></bibliography>`);
-    const selfCalling = wrap(`<macro name="m"><text macro="m"/></macro><bibliography><layout><text macro="m"/></layout></bibliography>`);
+    const wrap = (body) =>
+      `<?xml version="1.0"?><style xmlns="http://purl.org/net/xbiblio/csl" class="in-text" version="1.0"><info><title>t</title><id>t</id><updated>2020-01-01T00:00:00+00:00</updated></info>${body}<citation><layout><text variable="title"/></layout></citation></style>`;
+    const nested = wrap(
+      `<bibliography><layout>${"<group>".repeat(2000)}<text variable="title"/>${
+        "</group>".repeat(2000)
+      }</layout></bibliography>`,
+    );
+    const selfCalling = wrap(
+      `<macro name="m"><text macro="m"/></macro><bibliography><layout><text macro="m"/></layout></bibliography>`,
+    );
     let doubling = `<macro name="m0"><text variable="title"/></macro>`;
-    for (let i = 1; i <= 20; i++) doubling += `<macro name="m${i}"><text macro="m${i - 1}"/><text macro="m${i - 1}"/></macro>`;
+    for (let i = 1; i <= 20; i++) {
+      doubling += `<macro name="m${i}"><text macro="m${i - 1}"/><text macro="m${i - 1}"/></macro>`;
+    }
     doubling = wrap(`${doubling}<bibliography><layout><text macro="m20"/></layout></bibliography>`);
     for (const style of [nested, selfCalling, doubling]) {
       await assert.rejects(lib.renderReferences([item()], null, { style }), (e) => e.code === "INVALID_STYLE");
@@ -379,7 +647,10 @@ export const hostileCases = {
     await assert.rejects(lib.renderReferences(many, null, { style: "apa-7" }), (e) => e.code === "TOO_MANY_SOURCES");
     // citeflow/csl's loadStyle (the bundled styles are files loaded on demand).
     for (const make of Object.values(hostileValues)) {
-      await csl.loadStyle(make()).then(() => {}, (e) => assert.ok(e.name === "CiteflowError" && typeof e.code === "string", String(e)));
+      await csl.loadStyle(make()).then(
+        () => {},
+        (e) => assert.ok(e.name === "CiteflowError" && typeof e.code === "string", String(e)),
+      );
     }
     await assert.rejects(csl.loadStyle("apa-99"), (e) => e.code === "UNKNOWN_STYLE");
     await csl.loadStyle("vancouver");

@@ -10,5 +10,9 @@ export const internals = {
   forceTrapForTests,
   memoryBytes: () => memory().buffer.byteLength,
   csl: () => ({ state: cslInstanceState, forceTrap: forceCslTrapForTests, loadStyle }),
-  stream: () => ({ state: streamInstanceState, forceTrap: forceStreamTrapForTests, memoryBytes: () => streamMemory().buffer.byteLength }),
+  stream: () => ({
+    state: streamInstanceState,
+    forceTrap: forceStreamTrapForTests,
+    memoryBytes: () => streamMemory().buffer.byteLength,
+  }),
 };

@@ -41,7 +41,7 @@ export function checkDocSnippets({ root, targetDir, env }) {
   const readme = readFileSync(join(root, "README.md"), "utf8");
   const section = readme.slice(readme.indexOf("## Using citeflow from Rust"));
   const rust = /```rust\n([\s\S]*?)```/.exec(section);
-  if (rust === null) throw new Error("the README's \"Using citeflow from Rust\" section has no rust example");
+  if (rust === null) throw new Error('the README\'s "Using citeflow from Rust" section has no rust example');
   items.push(`mod readme {\n${rust[1]}}`);
   count++;
   writeFileSync(join(crate, "src", "lib.rs"), items.join("\n\n") + "\n");
@@ -75,6 +75,10 @@ panic = "abort"
   // The example app's lock: the same versions, and wasm-bindgen pinned to the CLI's.
   copyFileSync(join(root, "examples", "rust-web", "Cargo.lock"), join(crate, "Cargo.lock"));
   console.log(`$ cargo build (${count} documentation examples of citeflow::web)`);
-  execFileSync("cargo", ["build", "--quiet", "--release", "--target", "wasm32-unknown-unknown"], { cwd: crate, env, stdio: "inherit" });
+  execFileSync("cargo", ["build", "--quiet", "--release", "--target", "wasm32-unknown-unknown"], {
+    cwd: crate,
+    env,
+    stdio: "inherit",
+  });
   return count;
 }

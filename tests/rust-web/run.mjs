@@ -42,7 +42,13 @@ const toolchainEnv = existsSync(toolchainFile) ? { RUSTUP_TOOLCHAIN: readFileSyn
 const cargoEnv = { ...process.env, ...toolchainEnv, CARGO_TARGET_DIR: targetDir };
 for (const [dir, name] of [[cases, "citeflow_rust_web_cases"], [app, "citeflow_rust_web_example"]]) {
   run("cargo", ["build", "--quiet", "--target", "wasm32-unknown-unknown", "--release"], { cwd: dir, env: cargoEnv });
-  run("wasm-bindgen", ["--target", "web", "--out-dir", join(dir, "pkg"), join(targetDir, "wasm32-unknown-unknown", "release", `${name}.wasm`)]);
+  run("wasm-bindgen", [
+    "--target",
+    "web",
+    "--out-dir",
+    join(dir, "pkg"),
+    join(targetDir, "wasm32-unknown-unknown", "release", `${name}.wasm`),
+  ]);
 }
 const examples = checkDocSnippets({ root, targetDir, env: cargoEnv });
 console.log(`rust-web: built in ${seconds()} s`);
@@ -75,7 +81,15 @@ const check = (name, ok, detail = "") => checks.push({ name, ok: Boolean(ok), de
 check(`docs: the ${examples} documentation examples compile for wasm32`, examples >= 12, `${examples}`);
 try {
   browser = await within(TIMEOUT_MS, "chromium: starting", start(TIMEOUT_MS));
-  await within(TIMEOUT_MS, "chromium: loading the cases", browser.goto(`${origin}/tests/rust-web/cases/index.html?provider=${encodeURIComponent(provider.base)}&cited=${encodeURIComponent(citedProvider.base)}`));
+  await within(
+    TIMEOUT_MS,
+    "chromium: loading the cases",
+    browser.goto(
+      `${origin}/tests/rust-web/cases/index.html?provider=${encodeURIComponent(provider.base)}&cited=${
+        encodeURIComponent(citedProvider.base)
+      }`,
+    ),
+  );
   const results = await waitFor(() => window.__rustWebCases ?? null, "the cases");
   for (const r of results) check(`cases: ${r.name}`, r.ok, r.error);
   const reached = provider.requests.filter((r) => r.server === "elsewhere");
@@ -87,11 +101,11 @@ try {
     () =>
       window.__rustWeb
         ? {
-            result: window.__rustWeb,
-            answer: document.getElementById("answer").textContent,
-            items: [...document.querySelectorAll("#citations li")].map((li) => li.dataset.sourceId),
-            usage: document.getElementById("usage").textContent,
-          }
+          result: window.__rustWeb,
+          answer: document.getElementById("answer").textContent,
+          items: [...document.querySelectorAll("#citations li")].map((li) => li.dataset.sourceId),
+          usage: document.getElementById("usage").textContent,
+        }
         : null,
     "the example",
   );
@@ -99,22 +113,40 @@ try {
   console.log(`rust-web: ${browser.version}: ${JSON.stringify(result.text ?? result.error)}`);
   check("example: the Rust app's stream ended without an error", result.ok, result.error);
   if (result.ok) {
-    check("example: answer text arrived in several response events", result.text.trim().length > 0 && result.chunks >= 2, `${result.chunks} events`);
+    check(
+      "example: answer text arrived in several response events",
+      result.text.trim().length > 0 && result.chunks >= 2,
+      `${result.chunks} events`,
+    );
     check("example: the page shows the streamed text", answer === result.text, answer);
     check("example: at least one citation event", result.citations.length >= 1, JSON.stringify(result.citations));
     check(
       "example: every citation names a source that exists (1 or 2), is valid, and its marker is in the text at its span",
-      result.citations.every((c) => (c.sourceId === 1 || c.sourceId === 2) && c.valid === true && result.text.slice(c.span[0], c.span[1]) === c.marker),
+      result.citations.every((c) =>
+        (c.sourceId === 1 || c.sourceId === 2) && c.valid === true &&
+        result.text.slice(c.span[0], c.span[1]) === c.marker
+      ),
       JSON.stringify(result.citations),
     );
-    check("example: the page lists each citation", items.length === result.citations.length && items.every((id, i) => Number(id) === result.citations[i].sourceId), JSON.stringify(items));
-    check("example: usage counts input and output tokens", result.usage?.inputTokens > 0 && result.usage?.outputTokens > 0 && result.usage.totalTokens === result.usage.inputTokens + result.usage.outputTokens, JSON.stringify(result.usage));
+    check(
+      "example: the page lists each citation",
+      items.length === result.citations.length && items.every((id, i) => Number(id) === result.citations[i].sourceId),
+      JSON.stringify(items),
+    );
+    check(
+      "example: usage counts input and output tokens",
+      result.usage?.inputTokens > 0 && result.usage?.outputTokens > 0 &&
+        result.usage.totalTokens === result.usage.inputTokens + result.usage.outputTokens,
+      JSON.stringify(result.usage),
+    );
     check("example: the page shows the usage", /\d+ tokens in, \d+ out/.test(usage), usage);
   }
 } catch (e) {
   check("the page ran", false, e.message);
 } finally {
-  await within(10_000, "chromium: closing", browser?.close() ?? Promise.resolve()).catch((e) => console.error(e.message));
+  await within(10_000, "chromium: closing", browser?.close() ?? Promise.resolve()).catch((e) =>
+    console.error(e.message)
+  );
   server.close();
   provider.close();
   citedProvider.close();

@@ -32,7 +32,9 @@ try {
   await page.goto(`http://127.0.0.1:${server.address().port}/www/`);
   await page.waitForSelector("body[data-ready=true]");
   const note = await page.locator("#model-note").textContent();
-  if ((await page.evaluate(() => document.body.dataset.backend)) !== "real" || !note.includes("135-million-parameter")) fail("the line naming the real model", note);
+  if (
+    (await page.evaluate(() => document.body.dataset.backend)) !== "real" || !note.includes("135-million-parameter")
+  ) fail("the line naming the real model", note);
   await page.getByLabel("Question", { exact: true }).fill("How old is the Eiffel Tower?");
   await page.getByRole("button", { name: "Ask" }).click();
   await page.waitForSelector("body[data-answered='1']", { timeout: ANSWER_MS });
@@ -40,8 +42,12 @@ try {
   if (notice) fail("the page reported", notice);
 
   // The relevance filter's scores, highest first; the Eiffel chunks kept, the others dropped.
-  const rows = await page.locator("#relevance-body tr").evaluateAll((trs) => trs.map((tr) => [tr.dataset.chunk, Number(tr.children[1].textContent), tr.children[2].textContent]));
-  if (rows.length !== 8 || rows.some((r, i) => i > 0 && r[1] > rows[i - 1][1])) fail("relevance rows, sorted by score", rows);
+  const rows = await page.locator("#relevance-body tr").evaluateAll((trs) =>
+    trs.map((tr) => [tr.dataset.chunk, Number(tr.children[1].textContent), tr.children[2].textContent])
+  );
+  if (rows.length !== 8 || rows.some((r, i) => i > 0 && r[1] > rows[i - 1][1])) {
+    fail("relevance rows, sorted by score", rows);
+  }
   const kept = rows.filter((r) => r[2] === "kept").map((r) => r[0]).sort();
   if (JSON.stringify(kept) !== JSON.stringify(["loyrette", "toureiffel"])) fail("kept chunks", rows);
 
@@ -60,22 +66,35 @@ try {
   const links = await chips.evaluateAll((as) => as.map((a) => [a.textContent, a.getAttribute("href")]));
   const entries = await page.locator("#references li").evaluateAll((lis) => lis.map((li) => [li.id, li.textContent]));
   const sentences = answer.trim().split(/(?<=[.!?])\s+/);
-  if (links.length === 0 || !sentences.every((x) => /\[[12]\][.!?]$/.test(x))) fail("a chip at the end of every sentence", { answer, links });
-  const linked = links.every(([text, href]) => href === `#ref-${text.slice(1, -1)}` && entries.some(([id]) => `#${id}` === href));
+  if (links.length === 0 || !sentences.every((x) => /\[[12]\][.!?]$/.test(x))) {
+    fail("a chip at the end of every sentence", { answer, links });
+  }
+  const linked = links.every(([text, href]) =>
+    href === `#ref-${text.slice(1, -1)}` && entries.some(([id]) => `#${id}` === href)
+  );
   const cited = new Set(links.map(([, href]) => href));
   if (!linked || entries.length !== cited.size) fail("chips → references", { links, entries });
   const kinds = ["Tour Eiffel. (2023, March 31)", "Loyrette, H. (1985)"];
-  if (!entries.every(([id, t]) => t.toLowerCase().includes(titles[Number(id.slice(4)) - 1].toLowerCase()) && t.includes(kinds[Number(id.slice(4)) - 1]))) fail("APA entries", entries);
+  if (
+    !entries.every(([id, t]) =>
+      t.toLowerCase().includes(titles[Number(id.slice(4)) - 1].toLowerCase()) &&
+      t.includes(kinds[Number(id.slice(4)) - 1])
+    )
+  ) fail("APA entries", entries);
   await chips.first().focus();
   const first = links[0][0];
   const tipOnFocus = await page.locator("#cite-tip").evaluate((t) => ({ hidden: t.hidden, text: t.textContent }));
-  if (tipOnFocus.hidden || !tipOnFocus.text.startsWith(`${first} ${titles[Number(first.slice(1, -1)) - 1]}`)) fail("tooltip on focus", tipOnFocus);
+  if (tipOnFocus.hidden || !tipOnFocus.text.startsWith(`${first} ${titles[Number(first.slice(1, -1)) - 1]}`)) {
+    fail("tooltip on focus", tipOnFocus);
+  }
   await page.keyboard.press("Escape");
   if (!(await page.locator("#cite-tip").evaluate((t) => t.hidden))) fail("Escape hides the tooltip", "");
   await chips.last().hover();
   const tipOnHover = await page.locator("#cite-tip").textContent();
   if (!tipOnHover.startsWith(`${links.at(-1)[0]} `)) fail("tooltip on hover", tipOnHover);
-  if (!/ \d+ tokens answered in [\d.]+ s\.$/.test(await page.locator("#stats").textContent())) fail("stats", await page.locator("#stats").textContent());
+  if (!/ \d+ tokens answered in [\d.]+ s\.$/.test(await page.locator("#stats").textContent())) {
+    fail("stats", await page.locator("#stats").textContent());
+  }
   mkdirSync("tests/out", { recursive: true });
   await page.screenshot({ path: "tests/out/demo.png", fullPage: true });
 
@@ -86,34 +105,49 @@ try {
   if (ieee.length !== cited.size || !ieee.every((t) => /^\[\d\] /.test(t))) fail("IEEE entries", ieee);
 
   // Every control has an accessible name, and text meets WCAG AA contrast (4.5:1) on its background.
-  const unnamed = await page.locator("input, select, button, summary, [tabindex]").evaluateAll((els) => els.filter((el) => {
-    const labelled = el.labels?.length || el.getAttribute("aria-label") || el.getAttribute("aria-labelledby") || el.textContent.trim();
-    return !labelled;
-  }).map((el) => el.outerHTML.slice(0, 80)));
+  const unnamed = await page.locator("input, select, button, summary, [tabindex]").evaluateAll((els) =>
+    els.filter((el) => {
+      const labelled = el.labels?.length || el.getAttribute("aria-label") || el.getAttribute("aria-labelledby") ||
+        el.textContent.trim();
+      return !labelled;
+    }).map((el) => el.outerHTML.slice(0, 80))
+  );
   if (unnamed.length) fail("controls without an accessible name", unnamed);
-  const contrastOf = () => page.evaluate(() => {
-    const rgb = (c) => c.match(/[\d.]+/g).slice(0, 3).map(Number);
-    const lum = (c) => {
-      const [r, g, b] = rgb(c).map((v) => {
-        const x = v / 255;
-        return x <= 0.03928 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4;
-      });
-      return 0.2126 * r + 0.7152 * g + 0.0722 * b;
-    };
-    const background = (el) => {
-      for (let e = el; e; e = e.parentElement) {
-        const c = getComputedStyle(e).backgroundColor;
-        if (!/rgba\(.*, 0\)$/.test(c) && c !== "transparent") return c;
-      }
-      return "rgb(255, 255, 255)";
-    };
-    const ratio = (el) => {
-      const [a, b] = [lum(getComputedStyle(el).color), lum(background(el))].sort((x, y) => y - x);
-      return (a + 0.05) / (b + 0.05);
-    };
-    const checked = ["#model-note", "#answer", "#answer a.citeflow-cite", "#reasoning", ".relevance tr.dropped td", ".relevance tr.kept td:last-child", ".hint", "#go", "#references li", "#stats"];
-    return checked.map((sel) => [sel, document.querySelector(sel) ? ratio(document.querySelector(sel)) : null]);
-  });
+  const contrastOf = () =>
+    page.evaluate(() => {
+      const rgb = (c) => c.match(/[\d.]+/g).slice(0, 3).map(Number);
+      const lum = (c) => {
+        const [r, g, b] = rgb(c).map((v) => {
+          const x = v / 255;
+          return x <= 0.03928 ? x / 12.92 : ((x + 0.055) / 1.055) ** 2.4;
+        });
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+      };
+      const background = (el) => {
+        for (let e = el; e; e = e.parentElement) {
+          const c = getComputedStyle(e).backgroundColor;
+          if (!/rgba\(.*, 0\)$/.test(c) && c !== "transparent") return c;
+        }
+        return "rgb(255, 255, 255)";
+      };
+      const ratio = (el) => {
+        const [a, b] = [lum(getComputedStyle(el).color), lum(background(el))].sort((x, y) => y - x);
+        return (a + 0.05) / (b + 0.05);
+      };
+      const checked = [
+        "#model-note",
+        "#answer",
+        "#answer a.citeflow-cite",
+        "#reasoning",
+        ".relevance tr.dropped td",
+        ".relevance tr.kept td:last-child",
+        ".hint",
+        "#go",
+        "#references li",
+        "#stats",
+      ];
+      return checked.map((sel) => [sel, document.querySelector(sel) ? ratio(document.querySelector(sel)) : null]);
+    });
   for (const colorScheme of ["light", "dark"]) {
     await page.emulateMedia({ colorScheme });
     const low = (await contrastOf()).filter(([, r]) => r === null || r < 4.5);
@@ -125,7 +159,9 @@ try {
   await page.getByLabel("Question", { exact: true }).fill("What is the capital of Peru?");
   await page.getByRole("button", { name: "Ask" }).click();
   await page.waitForSelector("body[data-answered='2']", { timeout: ANSWER_MS });
-  if (!(await page.locator("#notice").textContent()).includes("No chunk passed")) fail("no relevant chunk notice", await page.locator("#notice").textContent());
+  if (!(await page.locator("#notice").textContent()).includes("No chunk passed")) {
+    fail("no relevant chunk notice", await page.locator("#notice").textContent());
+  }
 
   // The same page against a provider entered in the form: here the scripted stand-in on its own
   // port, which answers from the sources with its reasoning in <think> tags: the panel shows it.
@@ -136,9 +172,14 @@ try {
   await page.getByLabel("Question", { exact: true }).fill("How do honeybees tell each other where food is?");
   await page.getByRole("button", { name: "Ask" }).click();
   await page.waitForSelector("body[data-answered='3']", { timeout: ANSWER_MS });
-  if (!(await page.locator("#answer").textContent()).includes("waggle dance")) fail("answer through the provider form", await page.locator("#answer").textContent());
+  if (!(await page.locator("#answer").textContent()).includes("waggle dance")) {
+    fail("answer through the provider form", await page.locator("#answer").textContent());
+  }
   const providerReasoning = await page.locator("#reasoning").textContent();
-  if (!providerReasoning.includes("source 1 mentions") || (await page.locator("#reasoning-state").textContent()) !== "done") fail("reasoning from the provider", providerReasoning);
+  if (
+    !providerReasoning.includes("source 1 mentions") ||
+    (await page.locator("#reasoning-state").textContent()) !== "done"
+  ) fail("reasoning from the provider", providerReasoning);
   await page.getByLabel("Base URL", { exact: true }).fill("");
 
   // The page as `CITEFLOW_MODEL=scripted make demo` serves it: named as the stand-in, its
@@ -150,19 +191,30 @@ try {
     await other.goto(`http://127.0.0.1:${standIn.address().port}/www/`);
     await other.waitForSelector("body[data-ready=true]");
     const standInNote = await other.locator("#model-note").textContent();
-    if ((await other.evaluate(() => document.body.dataset.backend)) !== "scripted" || !standInNote.includes("not a language model")) fail("the line naming the stand-in", standInNote);
-    if ((await other.locator("#threshold-value").textContent()) !== "0.15") fail("the stand-in's threshold", await other.locator("#threshold-value").textContent());
+    if (
+      (await other.evaluate(() => document.body.dataset.backend)) !== "scripted" ||
+      !standInNote.includes("not a language model")
+    ) fail("the line naming the stand-in", standInNote);
+    if ((await other.locator("#threshold-value").textContent()) !== "0.15") {
+      fail("the stand-in's threshold", await other.locator("#threshold-value").textContent());
+    }
     await other.getByRole("button", { name: "Ask" }).click();
     await other.waitForSelector("body[data-answered='1']", { timeout: ANSWER_MS });
     const standInAnswer = await other.locator("#answer").textContent();
-    if (!standInAnswer.includes("1889") || (await other.locator("#answer a.citeflow-cite").count()) !== 2) fail("the stand-in's answer", standInAnswer);
-    if ((await other.locator("#reasoning-state").textContent()) !== "done") fail("the stand-in's reasoning", await other.locator("#reasoning").textContent());
+    if (!standInAnswer.includes("1889") || (await other.locator("#answer a.citeflow-cite").count()) !== 2) {
+      fail("the stand-in's answer", standInAnswer);
+    }
+    if ((await other.locator("#reasoning-state").textContent()) !== "done") {
+      fail("the stand-in's reasoning", await other.locator("#reasoning").textContent());
+    }
   } finally {
     standIn.close();
   }
 
   if (errors.length) fail("console errors", errors);
-  console.log("demo ok: the real model named, relevance, chips on every sentence with sources, references, style switch, provider reasoning, the scripted stand-in (screenshot tests/out/demo.png)");
+  console.log(
+    "demo ok: the real model named, relevance, chips on every sentence with sources, references, style switch, provider reasoning, the scripted stand-in (screenshot tests/out/demo.png)",
+  );
 } finally {
   await browser.close();
   server.close();

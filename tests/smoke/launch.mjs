@@ -44,12 +44,18 @@ export async function pageResult(path, name, timeout, engine = "chromium") {
       const seen = await within(timeout, `${engine}: reading the page`, browser.evaluate(read, name));
       if (seen.value !== null) return { ...seen, version: browser.version };
       if (Date.now() > deadline) {
-        throw new Error(`${engine}: ${path} set no window.${name} within ${timeout} ms; page errors: ${seen.errors.join("; ") || "none"}`);
+        throw new Error(
+          `${engine}: ${path} set no window.${name} within ${timeout} ms; page errors: ${
+            seen.errors.join("; ") || "none"
+          }`,
+        );
       }
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   } finally {
-    await within(10000, `${engine}: closing the browser`, browser?.close() ?? Promise.resolve()).catch((e) => console.error(e.message));
+    await within(10000, `${engine}: closing the browser`, browser?.close() ?? Promise.resolve()).catch((e) =>
+      console.error(e.message)
+    );
     server.close();
     provider.close();
   }

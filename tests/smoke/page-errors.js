@@ -9,6 +9,13 @@ window.__describeError = (e) => {
 window.addEventListener("error", (event) => {
   const { target } = event;
   const where = target.src || target.href || `an inline <${target.localName}>`;
-  window.__pageErrors.push(target === window ? window.__describeError(event.error ?? event.message) : `failed to load ${where} or a module it imports`);
+  window.__pageErrors.push(
+    target === window
+      ? window.__describeError(event.error ?? event.message)
+      : `failed to load ${where} or a module it imports`,
+  );
 }, true);
-window.addEventListener("unhandledrejection", (event) => window.__pageErrors.push(window.__describeError(event.reason)));
+window.addEventListener(
+  "unhandledrejection",
+  (event) => window.__pageErrors.push(window.__describeError(event.reason)),
+);

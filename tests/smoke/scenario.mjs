@@ -21,7 +21,11 @@ export const EXPECTED = {
  */
 export async function scenario(lib, { providerBase, internals }) {
   await lib.init();
-  const lm = lib.buildLMInvoker("openai-compatible/ok", { apiKey: "sk-test", baseUrl: providerBase, outputTransformers: ["think_tag"] });
+  const lm = lib.buildLMInvoker("openai-compatible/ok", {
+    apiKey: "sk-test",
+    baseUrl: providerBase,
+    outputTransformers: ["think_tag"],
+  });
   const whole = await lm.invoke("Hi");
   let streamed = "";
   const lmReader = lm.stream("Hi").getReader();
@@ -52,11 +56,19 @@ export async function scenario(lib, { providerBase, internals }) {
     errorCode = e.code;
   }
   const cites = lib.parseCitations("Poe wrote it [1].", { sourceCount: 1 });
-  const poe = { type: "book", title: "The Purloined Letter", author: [{ family: "Poe", given: "Edgar Allan" }], issued: { "date-parts": [[1845]] }, publisher: "Wiley" };
+  const poe = {
+    type: "book",
+    title: "The Purloined Letter",
+    author: [{ family: "Poe", given: "Edgar Allan" }],
+    issued: { "date-parts": [[1845]] },
+    publisher: "Wiley",
+  };
   const [ref] = await lib.renderReferences([poe], cites, { style: "ieee" });
   const em = lib.buildEMInvoker("openai-compatible/semantic", { apiKey: "sk-test", baseUrl: providerBase });
   const chunks = [{ id: "a", content: "near @[1,0]" }, { id: "b", content: "far @[0,1]" }];
-  const relevant = (await new lib.SimilarityRelevanceFilter(em).evaluate({ chunks, query: "q @[1,0]" })).map((e) => [e.chunk.id, e.score, e.kept]);
+  const relevant = (await new lib.SimilarityRelevanceFilter(em).evaluate({ chunks, query: "q @[1,0]" })).map((
+    e,
+  ) => [e.chunk.id, e.score, e.kept]);
   // A trap (as a bug would cause) costs that call: the instance is replaced and works.
   const replacements = internals.instanceState().replacements;
   let trap = null;
@@ -65,7 +77,11 @@ export async function scenario(lib, { providerBase, internals }) {
   } catch (e) {
     trap = e?.constructor?.name ?? String(e);
   }
-  const recovered = [internals.instanceState().replacements - replacements, trap, lib.parseCitations("a [1] b [2]", { sourceCount: 2 }).length];
+  const recovered = [
+    internals.instanceState().replacements - replacements,
+    trap,
+    lib.parseCitations("a [1] b [2]", { sourceCount: 2 }).length,
+  ];
   return {
     invoked: [whole.outputs[0].output, whole.outputs[1].output, streamed],
     relevant,
@@ -106,7 +122,15 @@ export const STREAM_EXPECTED = {
   thinking: "Check the sources.",
   answer: "Water boils [1].",
   citations: [[1, "[1]", true]],
-  exports: ["CitationParser", "OutputTransformerChain", "ProviderBodyDecoder", "ThinkTagOutputTransformer", "decodeProviderStream", "init", "isReady"],
+  exports: [
+    "CitationParser",
+    "OutputTransformerChain",
+    "ProviderBodyDecoder",
+    "ThinkTagOutputTransformer",
+    "decodeProviderStream",
+    "init",
+    "isReady",
+  ],
 };
 
 export async function streamScenario(lib) {
@@ -130,7 +154,9 @@ export async function streamScenario(lib) {
   return {
     thinking: text("thinking"),
     answer: text("response"),
-    citations: events.filter((e) => e.type === "citation").map((e) => [e.value.sourceId, e.value.marker, e.value.valid]),
+    citations: events.filter((e) => e.type === "citation").map((
+      e,
+    ) => [e.value.sourceId, e.value.marker, e.value.valid]),
     exports: STREAM_EXPECTED.exports.filter((name) => name in lib),
   };
 }

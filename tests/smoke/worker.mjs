@@ -6,6 +6,9 @@ import { scenario, streamScenario } from "./scenario.mjs";
 export default {
   async fetch(request) {
     const providerBase = new URL(request.url).searchParams.get("provider");
-    return Response.json({ ...(await scenario(lib, { providerBase, internals })), stream: await streamScenario(streamLib) });
+    return Response.json({
+      ...(await scenario(lib, { providerBase, internals })),
+      stream: await streamScenario(streamLib),
+    });
   },
 };

@@ -25,7 +25,9 @@ export function typeLiteral(value, depth = 0) {
   if (depth > 64) throw new Error("typeLiteral: value nested deeper than 64 levels (a cycle?)");
   if (value === undefined) return "undefined";
   if (value === null || typeof value === "boolean" || typeof value === "string") return JSON.stringify(value);
-  if (typeof value === "number") return Number.isFinite(value) ? String(value) : Number.isNaN(value) ? "NaN" : value > 0 ? "Infinity" : "-Infinity";
+  if (typeof value === "number") {
+    return Number.isFinite(value) ? String(value) : Number.isNaN(value) ? "NaN" : value > 0 ? "Infinity" : "-Infinity";
+  }
   if (typeof value === "bigint") return `${value}n`;
   if (typeof value === "function") return "(() => {})";
   if (value instanceof Float32Array) return `new Float32Array([${Array.from(value).join(", ")}])`;

@@ -31,26 +31,63 @@ try {
   // ---- output transformers --------------------------------------------------------------
   const think = new lib.ThinkTagOutputTransformer();
   sample("think events", "Event[]", [...think.push("<think>why</think>Because [1]."), ...think.finish()]);
-  sample("think transform", "LMOutput", new lib.ThinkTagOutputTransformer().transform({ outputs: [{ type: "text", output: "<think>a</think>b" }], usage: { inputTokens: 1 } }));
-  sample("json transform", "LMOutput", new lib.JSONOutputTransformer().transform({ outputs: [{ type: "text", output: 'Here: {"a": 1}' }] }));
-  sample("filter events", "Event[]", new lib.EventFilterOutputTransformer(["response"]).push({ type: "response", value: "x", id: "r" }));
-  const chain = lib.OutputTransformerChain.fromConfigs(["think_tag", { type: "citations", kwargs: { sourceCount: 2 } }]);
+  sample(
+    "think transform",
+    "LMOutput",
+    new lib.ThinkTagOutputTransformer().transform({
+      outputs: [{ type: "text", output: "<think>a</think>b" }],
+      usage: { inputTokens: 1 },
+    }),
+  );
+  sample(
+    "json transform",
+    "LMOutput",
+    new lib.JSONOutputTransformer().transform({ outputs: [{ type: "text", output: 'Here: {"a": 1}' }] }),
+  );
+  sample(
+    "filter events",
+    "Event[]",
+    new lib.EventFilterOutputTransformer(["response"]).push({ type: "response", value: "x", id: "r" }),
+  );
+  const chain = lib.OutputTransformerChain.fromConfigs(["think_tag", {
+    type: "citations",
+    kwargs: { sourceCount: 2 },
+  }]);
   sample("chain events", "Event[]", [...chain.push("<think>a</think>Water [1] and [2]."), ...chain.finish()]);
-  sample("config json", "ReturnType<OutputTransformerConfig['toJSON']>", lib.OutputTransformerConfig.eventFilter(["response"]).toJSON());
-  const streamed = await drain(new ReadableStream({ start: (c) => (c.enqueue("<think>x</think>y"), c.close()) }).pipeThrough(new lib.ThinkTagOutputTransformer().transformStream()));
+  sample(
+    "config json",
+    "ReturnType<OutputTransformerConfig['toJSON']>",
+    lib.OutputTransformerConfig.eventFilter(["response"]).toJSON(),
+  );
+  const streamed = await drain(
+    new ReadableStream({ start: (c) => (c.enqueue("<think>x</think>y"), c.close()) }).pipeThrough(
+      new lib.ThinkTagOutputTransformer().transformStream(),
+    ),
+  );
   sample("transformStream events", "Event[]", streamed);
 
   // ---- citations ------------------------------------------------------------------------
   sample("parseCitations", "Citation[]", lib.parseCitations("Water boils [1][2]. Ice (3).", { sourceCount: 3 }));
-  sample("checkPolicy", "PolicyReport", lib.checkPolicy("Water boils [1]. Ice floats.", { policy: "required", sourceCount: 1 }));
+  sample(
+    "checkPolicy",
+    "PolicyReport",
+    lib.checkPolicy("Water boils [1]. Ice floats.", { policy: "required", sourceCount: 1 }),
+  );
   sample("splitSentences", "ReturnType<typeof splitSentences>", lib.splitSentences("One. Two [1]."));
   const parser = new lib.CitationParser({ sourceCount: 2 });
   sample("parser events", "Event[]", [...parser.push("Fact [1"), ...parser.push("] more [2]."), ...parser.finish()]);
-  sample("parser transform", "LMOutput & { citations: Citation[] }", new lib.CitationParser({ sourceCount: 1 }).transform({ outputs: [{ type: "text", output: "A [1]." }] }));
+  sample(
+    "parser transform",
+    "LMOutput & { citations: Citation[] }",
+    new lib.CitationParser({ sourceCount: 1 }).transform({ outputs: [{ type: "text", output: "A [1]." }] }),
+  );
 
   // ---- decoders -------------------------------------------------------------------------
   const sse = new lib.SSEDecoder();
-  sample("sse messages", "SSEMessage[]", [...sse.push('event: e\nid: 7\nretry: 10\ndata: {"a":1}\n\n'), ...sse.finish()]);
+  sample("sse messages", "SSEMessage[]", [
+    ...sse.push('event: e\nid: 7\nretry: 10\ndata: {"a":1}\n\n'),
+    ...sse.finish(),
+  ]);
   const body = new lib.ProviderBodyDecoder("anthropic");
   const anthropicBody = [
     'event: message_start\ndata: {"type":"message_start","message":{"id":"m","usage":{"input_tokens":3,"output_tokens":1}}}\n\n',
@@ -62,18 +99,38 @@ try {
   ].join("");
   sample("anthropic body events", "Event[]", [...body.push(anthropicBody), ...body.finish()]);
 
-  const openaiMessages = [{ data: '{"choices":[{"index":0,"delta":{"content":"Hi"}}]}' }, { data: '{"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}' }, { data: "[DONE]" }];
+  const openaiMessages = [{ data: '{"choices":[{"index":0,"delta":{"content":"Hi"}}]}' }, {
+    data: '{"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}',
+  }, { data: "[DONE]" }];
   const messages = new lib.ProviderStreamDecoder("openai");
-  sample("provider stream events", "Event[]", [...openaiMessages.flatMap((m) => messages.push(m)), ...messages.finish()]);
+  sample("provider stream events", "Event[]", [
+    ...openaiMessages.flatMap((m) => messages.push(m)),
+    ...messages.finish(),
+  ]);
   const bytes = new TextEncoder().encode(anthropicBody);
-  const decoded = lib.decodeProviderStream(new ReadableStream({ start: (c) => (c.enqueue(bytes), c.close()) }), "anthropic", { transformers: [new lib.CitationParser({ sourceCount: 1 })] });
+  const decoded = lib.decodeProviderStream(
+    new ReadableStream({ start: (c) => (c.enqueue(bytes), c.close()) }),
+    "anthropic",
+    { transformers: [new lib.CitationParser({ sourceCount: 1 })] },
+  );
   sample("decodeProviderStream events", "Event[]", await drain(decoded));
-  sample("validation transform", "LMOutput", new lib.ValidationOutputTransformer({ requiredTypes: ["text"] }).transform({ outputs: [{ type: "text", output: "ok" }] }));
+  sample(
+    "validation transform",
+    "LMOutput",
+    new lib.ValidationOutputTransformer({ requiredTypes: ["text"] }).transform({
+      outputs: [{ type: "text", output: "ok" }],
+    }),
+  );
 
   // ---- invokers (real HTTP against the fake provider) -----------------------------------
   const lm = lib.buildLMInvoker("openai-compatible/m", { apiKey: "sk-test", baseUrl: server.base, maxRetries: 0 });
   sample("invoke", "Awaited<ReturnType<LMInvoker['invoke']>>", await lm.invoke("Hi"));
-  sample("invoke reasoner", "Awaited<ReturnType<LMInvoker['invoke']>>", await lib.buildLMInvoker("openai-compatible/reasoner", { apiKey: "sk-test", baseUrl: server.base, maxRetries: 0 }).invoke("Hi"));
+  sample(
+    "invoke reasoner",
+    "Awaited<ReturnType<LMInvoker['invoke']>>",
+    await lib.buildLMInvoker("openai-compatible/reasoner", { apiKey: "sk-test", baseUrl: server.base, maxRetries: 0 })
+      .invoke("Hi"),
+  );
   sample("stream events", "Event[]", await drain(lm.stream("Hi")));
   const claude = lib.buildLMInvoker("anthropic/claude", { apiKey: "sk-ant-test", baseUrl: server.base, maxRetries: 0 });
   sample("anthropic invoke", "Awaited<ReturnType<LMInvoker['invoke']>>", await claude.invoke("Hi"));
@@ -81,9 +138,24 @@ try {
   const em = lib.buildEMInvoker("openai-compatible/e", { apiKey: "sk-test", baseUrl: server.base, maxRetries: 0 });
   sample("embeddings", "Float32Array[]", await em.invoke(["a", "bc"]));
   const dm = lib.buildDMInvoker("typesafe/dm", { apiKey: "sk-test", baseUrl: server.base, maxRetries: 0 });
-  sample("dm invoke", "Awaited<ReturnType<DMInvoker['invoke']>>", await dm.invoke({ state: { q: "relevant" }, questions: { r: lib.DMQuestion.noul("Is it relevant?"), c: lib.DMQuestion.choice("Pick", { a: "A", b: "B" }), s: lib.DMQuestion.score("Rate", ["low", "high"]) } }));
+  sample(
+    "dm invoke",
+    "Awaited<ReturnType<DMInvoker['invoke']>>",
+    await dm.invoke({
+      state: { q: "relevant" },
+      questions: {
+        r: lib.DMQuestion.noul("Is it relevant?"),
+        c: lib.DMQuestion.choice("Pick", { a: "A", b: "B" }),
+        s: lib.DMQuestion.score("Rate", ["low", "high"]),
+      },
+    }),
+  );
   try {
-    await lib.buildLMInvoker("openai-compatible/bad-request", { apiKey: "sk-test", baseUrl: server.base, maxRetries: 0 }).invoke("Hi");
+    await lib.buildLMInvoker("openai-compatible/bad-request", {
+      apiKey: "sk-test",
+      baseUrl: server.base,
+      maxRetries: 0,
+    }).invoke("Hi");
   } catch (error) {
     sample("provider error", "ProviderError", error);
   }
@@ -95,17 +167,43 @@ try {
 
   // ---- relevance and context --------------------------------------------------------------
   const chunks = [
-    { content: "Water boils at 100 C @[1,0]", metadata: { file_name: "water.pdf", file_url: "https://example.org/water.pdf", title: "Water" } },
+    {
+      content: "Water boils at 100 C @[1,0]",
+      metadata: { file_name: "water.pdf", file_url: "https://example.org/water.pdf", title: "Water" },
+    },
     { content: "Cats sleep @[0,1]", metadata: { file_name: "cats.txt" } },
   ];
-  const semantic = lib.buildEMInvoker("openai-compatible/semantic", { apiKey: "sk-test", baseUrl: server.base, maxRetries: 0 });
+  const semantic = lib.buildEMInvoker("openai-compatible/semantic", {
+    apiKey: "sk-test",
+    baseUrl: server.base,
+    maxRetries: 0,
+  });
   const similarity = new lib.SimilarityRelevanceFilter(semantic, { threshold: 0.5 });
   sample("similarity evaluations", "ChunkEvaluation[]", await similarity.evaluate({ query: "water @[1,0]", chunks }));
-  const judge = lib.buildLMInvoker("openai-compatible/relevance-judge", { apiKey: "sk-test", baseUrl: server.base, maxRetries: 0 });
-  sample("lm evaluations", "ChunkEvaluation[]", await new lib.LMRelevanceFilter(judge).evaluate({ query: "water", chunks: [{ content: "relevant water" }, { content: "irrelevant" }] }));
-  sample("dm evaluations", "ChunkEvaluation[]", await new lib.DMRelevanceFilter(dm).evaluate({ query: "water", chunks: [{ content: "relevant water" }] }));
+  const judge = lib.buildLMInvoker("openai-compatible/relevance-judge", {
+    apiKey: "sk-test",
+    baseUrl: server.base,
+    maxRetries: 0,
+  });
+  sample(
+    "lm evaluations",
+    "ChunkEvaluation[]",
+    await new lib.LMRelevanceFilter(judge).evaluate({
+      query: "water",
+      chunks: [{ content: "relevant water" }, { content: "irrelevant" }],
+    }),
+  );
+  sample(
+    "dm evaluations",
+    "ChunkEvaluation[]",
+    await new lib.DMRelevanceFilter(dm).evaluate({ query: "water", chunks: [{ content: "relevant water" }] }),
+  );
   const referenceEvents = [];
-  const formatted = await new lib.SimilarityReferenceFormatter(semantic).format({ response: "Water boils @[1,0]", chunks, eventEmitter: (e) => referenceEvents.push(e) });
+  const formatted = await new lib.SimilarityReferenceFormatter(semantic).format({
+    response: "Water boils @[1,0]",
+    chunks,
+    eventEmitter: (e) => referenceEvents.push(e),
+  });
   sample("formatted references", "string | Chunk[]", formatted);
   sample("reference events", "Event[]", referenceEvents);
   sample("formatChunkAsString", "string", lib.formatChunkAsString(chunks[0]));
@@ -122,8 +220,29 @@ try {
   await drain(live);
   sample("finalized stream", "GenerationResult", await live.finalize());
   sample("request", "ReturnType<Citeformer['request']>", cf.request({ prompt: "Why?", sources }));
-  sample("references", "Reference[]", await lib.renderReferences([{ type: "book", title: "T", author: [{ family: "Doe", given: "J." }], issued: { "date-parts": [[2019], [2020]] } }], [1], { style: "ieee" }));
-  sample("csl references", "Reference[]", csl.renderReferences([{ content: "x", metadata: { type: "webpage", title: "W", URL: "https://example.org" } }], [1], { format: "html" }));
+  sample(
+    "references",
+    "Reference[]",
+    await lib.renderReferences(
+      [{
+        type: "book",
+        title: "T",
+        author: [{ family: "Doe", given: "J." }],
+        issued: { "date-parts": [[2019], [2020]] },
+      }],
+      [1],
+      { style: "ieee" },
+    ),
+  );
+  sample(
+    "csl references",
+    "Reference[]",
+    csl.renderReferences(
+      [{ content: "x", metadata: { type: "webpage", title: "W", URL: "https://example.org" } }],
+      [1],
+      { format: "html" },
+    ),
+  );
   sample("bundled styles", "BundledStyle[]", await lib.bundledStyleNames());
 } finally {
   await server.close();
@@ -133,14 +252,38 @@ try {
 const eventKinds = { citation: "CitationEvent", usage: "UsageEvent" };
 for (const { name, type, value } of [...samples]) {
   if (type !== "Event[]") continue;
-  for (const event of value) if (eventKinds[event.type]) sample(`${name}: ${event.type}`, eventKinds[event.type], event);
+  for (const event of value) {
+    if (eventKinds[event.type]) sample(`${name}: ${event.type}`, eventKinds[event.type], event);
+  }
 }
 
 // ---- exports: the runtime's and the .d.ts's, both ways -----------------------------------
 const exportCheck = (module, names) =>
-  `const exports_${module.replace(/\W/g, "_")}: Record<keyof typeof import("${module}"), true> = {\n${names.map((n) => `  ${JSON.stringify(n)}: true,`).join("\n")}\n};`;
+  `const exports_${module.replace(/\W/g, "_")}: Record<keyof typeof import("${module}"), true> = {\n${
+    names.map((n) => `  ${JSON.stringify(n)}: true,`).join("\n")
+  }\n};`;
 
-const typeNames = ["Event", "CitationEvent", "UsageEvent", "LMOutput", "OutputTransformerConfig", "Citation", "PolicyReport", "SSEMessage", "LMInvoker", "DMInvoker", "ProviderError", "CiteflowError", "ChunkEvaluation", "Chunk", "GenerationResult", "VerifyReport", "Citeformer", "Reference", "BundledStyle"];
+const typeNames = [
+  "Event",
+  "CitationEvent",
+  "UsageEvent",
+  "LMOutput",
+  "OutputTransformerConfig",
+  "Citation",
+  "PolicyReport",
+  "SSEMessage",
+  "LMInvoker",
+  "DMInvoker",
+  "ProviderError",
+  "CiteflowError",
+  "ChunkEvaluation",
+  "Chunk",
+  "GenerationResult",
+  "VerifyReport",
+  "Citeformer",
+  "Reference",
+  "BundledStyle",
+];
 const values = ["splitSentences", "cslItemOf"];
 const text = [
   "// Written by tests/types/real_outputs.mjs from real outputs; checked with deno check.",

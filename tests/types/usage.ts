@@ -1,54 +1,62 @@
 // Type-checked (deno check) against pkg/index.d.ts: the public API as a user writes it.
 import init, {
+  buildDMInvoker,
+  buildEMInvoker,
+  buildLMInvoker,
+  checkPolicy,
   type Chunk,
+  type Citation,
+  citationGrammar,
+  CitationParser,
+  type CiteflowError,
+  Citeformer,
   ContextConfig,
+  cosineSimilarities,
+  cslItemOf,
+  decodeProviderStream,
+  DMQuestion,
   DMReferenceFormatter,
   DMRelevanceFilter,
+  type Event,
+  EventFilterOutputTransformer,
+  formatChunkAsString,
+  formatReferencesAsString,
+  type GenerationResult,
+  JSONOutputTransformer,
   LMBasedReferenceFormatter,
+  type LMOutput,
   LMReferenceFormatter,
   LMRelevanceFilter,
   NoOpReferenceFormatter,
-  SimilarityReferenceFormatter,
-  SimilarityRelevanceFilter,
-  cosineSimilarities,
-  formatChunkAsString,
-  cslItemOf,
-  formatReferencesAsString,
-  type CiteflowError,
-  type GenerationResult,
-  type Event,
-  EventFilterOutputTransformer,
-  JSONOutputTransformer,
-  type LMOutput,
   OutputTransformerChain,
   OutputTransformerConfig,
-  ThinkTagOutputTransformer,
-  ValidationOutputTransformer,
-  CitationParser,
-  type Citation,
-  checkPolicy,
-  citationGrammar,
   parseCitations,
-  renderReferences,
+  ProviderBodyDecoder,
   type Reference,
-  Citeformer,
   renderCitedHtml,
+  renderReferences,
+  SimilarityReferenceFormatter,
+  SimilarityRelevanceFilter,
   SSEDecoder,
   type SSEMessage,
-  decodeProviderStream,
-  ProviderBodyDecoder,
-  buildLMInvoker,
-  buildEMInvoker,
-  buildDMInvoker,
-  DMQuestion,
+  ThinkTagOutputTransformer,
+  ValidationOutputTransformer,
 } from "citeflow";
 import initCsl, { renderReferences as renderNow } from "citeflow/csl";
 
 await init();
-const think = new ThinkTagOutputTransformer({ tags: ["think", ["<r>", "</r>"], { open: "[[", close: "]]" }], startInThinking: false });
+const think = new ThinkTagOutputTransformer({
+  tags: ["think", ["<r>", "</r>"], { open: "[[", close: "]]" }],
+  startInThinking: false,
+});
 const events: Event[] = [...think.push("<think>a"), ...think.push({ type: "status", value: "x" }), ...think.finish()];
-const out: LMOutput = new JSONOutputTransformer().transform({ outputs: [{ type: "text", output: "{}" }], usage: { inputTokens: 1 } });
-const chain = OutputTransformerChain.fromConfigs(["think_tag", OutputTransformerConfig.eventFilter(["response"]), { type: "json" }]);
+const out: LMOutput = new JSONOutputTransformer().transform({
+  outputs: [{ type: "text", output: "{}" }],
+  usage: { inputTokens: 1 },
+});
+const chain = OutputTransformerChain.fromConfigs(["think_tag", OutputTransformerConfig.eventFilter(["response"]), {
+  type: "json",
+}]);
 const stream: ReadableStream<Event> = new ReadableStream<string>().pipeThrough(chain.transformStream());
 new ValidationOutputTransformer({ requiredTypes: ["text"], mode: "any" });
 new EventFilterOutputTransformer(["thinking"]).allowedEventTypes.join(",");
@@ -66,16 +74,24 @@ const ok: boolean = checkPolicy("a [1].", { policy: "required" }).sentences[0].o
 const cited = new CitationParser({ sourceCount: 2 }).transform({ outputs: [] }).citations;
 console.log(start, end, grammar, ok, cited);
 await initCsl();
-const refs: Reference[] = await renderReferences([{ type: "book", title: "T" }], cites, { style: "ieee", format: "html" });
+const refs: Reference[] = await renderReferences([{ type: "book", title: "T" }], cites, {
+  style: "ieee",
+  format: "html",
+});
 const now: Reference[] = renderNow([{ content: "x", metadata: { type: "webpage", title: "W" } }], [1]);
 console.log(refs[0].inlineMarker, now.length);
 const cf = new Citeformer({ lmInvoker: { invoke: async () => "Answer [1]." }, style: "ieee", citationPolicy: "auto" });
-const result = await cf.generate({ prompt: "q", sources: [{ content: "c", metadata: { type: "webpage", title: "t" } }] });
+const result = await cf.generate({
+  prompt: "q",
+  sources: [{ content: "c", metadata: { type: "webpage", title: "t" } }],
+});
 const rate: number = (await result.verify({ judge: async () => 1, threshold: 0.4 })).supportRate;
 for await (const chunk of cf.stream({ prompt: "q", sources: [] })) console.log(chunk.length);
 console.log(rate, renderCitedHtml(result));
 const sse: SSEMessage[] = new SSEDecoder({ maxLineBytes: 1024 }).push(new Uint8Array([100]));
-const piped: ReadableStream<SSEMessage> = new ReadableStream<Uint8Array>().pipeThrough(new SSEDecoder().transformStream());
+const piped: ReadableStream<SSEMessage> = new ReadableStream<Uint8Array>().pipeThrough(
+  new SSEDecoder().transformStream(),
+);
 console.log(sse.length, piped.locked);
 const providerEvents: ReadableStream<Event> = decodeProviderStream(new ReadableStream<Uint8Array>(), "anthropic");
 // @ts-expect-error: unknown provider format
@@ -87,10 +103,16 @@ const cfFromLm = new Citeformer({ lmInvoker: lm });
 console.log(answer.outputs.length, cfFromLm);
 // @ts-expect-error: unknown option
 buildLMInvoker("openai/gpt-4o-mini", { timeout: 1 });
-const vecs: Float32Array[] = await buildEMInvoker("openai/text-embedding-3-small", { batchSize: 64 }).invoke(["a", "b"]);
+const vecs: Float32Array[] = await buildEMInvoker("openai/text-embedding-3-small", { batchSize: 64 }).invoke([
+  "a",
+  "b",
+]);
 const vec: Float32Array = await buildEMInvoker("openai/text-embedding-3-small").invoke("a");
 console.log(vecs.length, vec.length);
-const decided = await buildDMInvoker("openrouter/typesafe/jev-1.13", { apiKey: "k" }).invoke({ state: "s", questions: { q: DMQuestion.noul("Relevant?") } });
+const decided = await buildDMInvoker("openrouter/typesafe/jev-1.13", { apiKey: "k" }).invoke({
+  state: "s",
+  questions: { q: DMQuestion.noul("Relevant?") },
+});
 const answer0 = decided.answers.q;
 if (answer0.type === "noul") console.log(answer0.noul.toFixed(2));
 // @ts-expect-error: a model needs invoke
@@ -114,15 +136,43 @@ new ThinkTagOutputTransformer({ tag: "x" });
 type MyChunk = Chunk & { metadata: { file_name: string } };
 const myChunks: MyChunk[] = [{ content: "c", metadata: { file_name: "a.pdf" } }];
 const em = buildEMInvoker("openai/text-embedding-3-small");
-const kept: MyChunk[] = await new SimilarityRelevanceFilter(em, { threshold: 0.6, contextConfig: { fields: ["content"] } }).filter({ chunks: myChunks, query: "q" });
-const scored = await DMRelevanceFilter.fromConfig({ modelId: "openrouter/typesafe/jev-1.13", apiKey: "k", threshold: 0.6 }).evaluate({ chunks: myChunks, query: "q" });
+const kept: MyChunk[] = await new SimilarityRelevanceFilter(em, {
+  threshold: 0.6,
+  contextConfig: { fields: ["content"] },
+}).filter({ chunks: myChunks, query: "q" });
+const scored = await DMRelevanceFilter.fromConfig({
+  modelId: "openrouter/typesafe/jev-1.13",
+  apiKey: "k",
+  threshold: 0.6,
+}).evaluate({ chunks: myChunks, query: "q" });
 console.log(kept.length, scored[0].score, scored[0].chunk.metadata.file_name);
-const lmFilter = LMRelevanceFilter.fromPreset("openai/gpt-5-nano", { apiKey: "k", batchSize: 3, onFailureKeepAll: false });
-const refList = await LMReferenceFormatter.fromPreset("openai/gpt-5-nano", { referenceMetadata: "file_name" }).format({ response: "r", chunks: myChunks, eventEmitter: (e) => console.log(e.type) });
+const lmFilter = LMRelevanceFilter.fromPreset("openai/gpt-5-nano", {
+  apiKey: "k",
+  batchSize: 3,
+  onFailureKeepAll: false,
+});
+const refList = await LMReferenceFormatter.fromPreset("openai/gpt-5-nano", { referenceMetadata: "file_name" }).format({
+  response: "r",
+  chunks: myChunks,
+  eventEmitter: (e) => console.log(e.type),
+});
 const noop = new NoOpReferenceFormatter({ stringify: false, formatChunkFunc: (c) => c.content });
-const dmFormatter = new DMReferenceFormatter(buildDMInvoker("typesafe/jev-1.13"), { relevanceQuestion: DMQuestion.noul("Cited?") });
-console.log(lmFilter, refList, noop, dmFormatter, new SimilarityReferenceFormatter(em), new LMBasedReferenceFormatter(lm));
-console.log(new ContextConfig({ template: "{metadata}" }).render(myChunks[0]), formatChunkAsString(myChunks[0], { title: "file_name" }), formatReferencesAsString(["a"]));
+const dmFormatter = new DMReferenceFormatter(buildDMInvoker("typesafe/jev-1.13"), {
+  relevanceQuestion: DMQuestion.noul("Cited?"),
+});
+console.log(
+  lmFilter,
+  refList,
+  noop,
+  dmFormatter,
+  new SimilarityReferenceFormatter(em),
+  new LMBasedReferenceFormatter(lm),
+);
+console.log(
+  new ContextConfig({ template: "{metadata}" }).render(myChunks[0]),
+  formatChunkAsString(myChunks[0], { title: "file_name" }),
+  formatReferencesAsString(["a"]),
+);
 const sims: Float32Array = cosineSimilarities(new Float32Array(3), [[1, 2, 3]]);
 console.log(sims);
 // @ts-expect-error: a threshold is a number
@@ -131,12 +181,20 @@ new SimilarityRelevanceFilter(em, { threshold: "0.5" });
 new DMRelevanceFilter(buildDMInvoker("typesafe/jev-1.13"), { batch_size: 3 });
 // @ts-expect-error: a filter needs a query
 await lmFilter.filter({ chunks: myChunks });
-const streamedResult: GenerationResult = await cf.result("Answer [1].", [{ content: "c", metadata: { type: "book", title: "t" } }]);
+const streamedResult: GenerationResult = await cf.result("Answer [1].", [{
+  content: "c",
+  metadata: { type: "book", title: "t" },
+}]);
 console.log(streamedResult.text);
 
 // The streaming engine: a decoder running transformers, configs naming the citation parser.
 {
-  const decoder = new ProviderBodyDecoder("openai", { transformers: [new ThinkTagOutputTransformer(), OutputTransformerConfig.citations({ sourceCount: 2 }), { type: "event_filter", kwargs: { eventTypes: ["response"] } }] });
+  const decoder = new ProviderBodyDecoder("openai", {
+    transformers: [new ThinkTagOutputTransformer(), OutputTransformerConfig.citations({ sourceCount: 2 }), {
+      type: "event_filter",
+      kwargs: { eventTypes: ["response"] },
+    }],
+  });
   const events: Event[] = decoder.push(new Uint8Array());
   const reason: string | null = decoder.finishReason;
   void events;
@@ -146,7 +204,10 @@ console.log(streamedResult.text);
 // Retrieval chunks straight into Citeformer: the default CSL mapping, or one's own.
 {
   const item: Record<string, unknown> = cslItemOf({ file_name: "a.pdf", file_url: "https://example.org/a.pdf" });
-  const cf = new Citeformer({ lmInvoker: { invoke: () => "x" }, toCslItem: (source, i) => ({ type: "document", title: `${i}: ${(source.content ?? "").slice(0, 10)}` }) });
+  const cf = new Citeformer({
+    lmInvoker: { invoke: () => "x" },
+    toCslItem: (source, i) => ({ type: "document", title: `${i}: ${(source.content ?? "").slice(0, 10)}` }),
+  });
   void item;
   void cf;
 }

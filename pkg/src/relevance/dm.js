@@ -8,7 +8,18 @@ import { mapBatches } from "./batches.js";
 import { chunkTexts, contextConfig } from "./chunks.js";
 import { RelevanceFilter } from "./filter.js";
 import { FORMAT_OPTIONS, ReferenceFormatter } from "./formatter.js";
-import { atLeastOne, checkOptions, DEFAULT_BATCH_SIZE, DEFAULT_MAX_CONCURRENCY, DEFAULT_THRESHOLD, fromModel, invoker, modelIdAndRest, requireText, threshold } from "./options.js";
+import {
+  atLeastOne,
+  checkOptions,
+  DEFAULT_BATCH_SIZE,
+  DEFAULT_MAX_CONCURRENCY,
+  DEFAULT_THRESHOLD,
+  fromModel,
+  invoker,
+  modelIdAndRest,
+  requireText,
+  threshold,
+} from "./options.js";
 
 const DM_OPTIONS = ["threshold", "relevanceQuestion", "contextConfig", "batchSize", "maxConcurrency"];
 
@@ -25,7 +36,13 @@ function setUp(target, dmInvoker, options, owner) {
 async function evaluate(component, formatter, text, chunks, signal) {
   const texts = chunkTexts(chunks, component.contextConfig);
   const scored = await mapBatches(texts, component.batchSize, component.maxConcurrency, async (batch, start) => {
-    const { state, questions, names } = core.decisionBatch(formatter, text, batch, start, component.relevanceQuestion ?? undefined);
+    const { state, questions, names } = core.decisionBatch(
+      formatter,
+      text,
+      batch,
+      start,
+      component.relevanceQuestion ?? undefined,
+    );
     const out = await component.dmInvoker.invoke({ state, questions }, { signal });
     return Array.from(core.decisionScores(out.answers, names));
   });

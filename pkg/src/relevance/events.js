@@ -10,7 +10,10 @@ export function checkEmitter(emitter) {
   if (typeof emitter === "function") return emitter;
   if (typeof emitter.getWriter === "function") return emitter;
   if (typeof emitter.emit === "function") return emitter;
-  throw citeflowError("INVALID_OPTION", `eventEmitter must be a function, a WritableStream or an object with emit(); got ${describe(emitter)}`);
+  throw citeflowError(
+    "INVALID_OPTION",
+    `eventEmitter must be a function, a WritableStream or an object with emit(); got ${describe(emitter)}`,
+  );
 }
 
 function referenceEvent(id, value, valueType) {

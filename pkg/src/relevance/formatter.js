@@ -9,15 +9,24 @@ import { checkOptions, flag, optionalFunction, requireText } from "./options.js"
 
 /** What `evaluate` returned, checked: `[{chunk, score, kept}]` as plain snapshots. */
 export function evaluations(value) {
-  return list(value, "INVALID_OPTION", "the evaluated chunks").map((e, i) => fields(e, "INVALID_OPTION", `evaluated chunk ${i}`));
+  return list(value, "INVALID_OPTION", "the evaluated chunks").map((e, i) =>
+    fields(e, "INVALID_OPTION", `evaluated chunk ${i}`)
+  );
 }
 
-export const FORMAT_OPTIONS = ["stringify", "formatReferencesFunc", "formatChunkFunc", "formatChunkMetadataMap", "streamable"];
+export const FORMAT_OPTIONS = [
+  "stringify",
+  "formatReferencesFunc",
+  "formatChunkFunc",
+  "formatChunkMetadataMap",
+  "streamable",
+];
 
 export class ReferenceFormatter {
   constructor(options, owner) {
     ready();
-    const { stringify = true, formatReferencesFunc, formatChunkFunc, formatChunkMetadataMap, streamable = true } = options;
+    const { stringify = true, formatReferencesFunc, formatChunkFunc, formatChunkMetadataMap, streamable = true } =
+      options;
     this.stringify = flag(stringify, "stringify", owner);
     this.streamable = flag(streamable, "streamable", owner);
     this.formatReferencesFunc = optionalFunction(formatReferencesFunc, "formatReferencesFunc", owner);
@@ -41,7 +50,9 @@ export class ReferenceFormatter {
   async format(args) {
     let { response, chunks, eventEmitter, signal } = fields(args, "INVALID_OPTION", "the arguments of format");
     requireText(response, "response", `${this.owner}.format`);
-    if (!isArray(chunks)) throw citeflowError("INVALID_CHUNK", `${this.owner}.format needs \`chunks\`, an array; got ${describe(chunks)}`);
+    if (!isArray(chunks)) {
+      throw citeflowError("INVALID_CHUNK", `${this.owner}.format needs \`chunks\`, an array; got ${describe(chunks)}`);
+    }
     chunks = list(chunks, "INVALID_CHUNK", `${this.owner}.format's chunks`);
     const emitter = checkEmitter(eventEmitter);
     const kept = chunks.length ? this.ordered(await this.evaluate({ response, chunks, signal })) : [];
@@ -56,7 +67,12 @@ export class ReferenceFormatter {
   }
 
   render(chunks) {
-    const items = chunks.map((c) => (this.formatChunkFunc ? this.formatChunkFunc(c) : core.formatChunkAsString(c, this.formatChunkMetadataMap ?? undefined)));
+    const items = chunks.map((
+      c,
+    ) => (this.formatChunkFunc
+      ? this.formatChunkFunc(c)
+      : core.formatChunkAsString(c, this.formatChunkMetadataMap ?? undefined))
+    );
     return this.formatReferencesFunc ? this.formatReferencesFunc(items) : core.formatReferencesAsString(items);
   }
 }
@@ -73,4 +89,3 @@ export class NoOpReferenceFormatter extends ReferenceFormatter {
     return checkChunks(chunks).map((chunk) => ({ chunk, score: null, kept: true }));
   }
 }
-

@@ -4,4 +4,9 @@ export { NoOpReferenceFormatter } from "./formatter.js";
 export { cosineSimilarities, SimilarityReferenceFormatter, SimilarityRelevanceFilter } from "./similarity.js";
 export { LMReferenceFormatter, LMRelevanceFilter } from "./lm.js";
 export { DMReferenceFormatter, DMRelevanceFilter } from "./dm.js";
-export { LMBasedReferenceFormatter, LMBasedRelevanceFilter, SimilarityBasedReferenceFormatter, SimilarityBasedRelevanceFilter } from "./deprecated.js";
+export {
+  LMBasedReferenceFormatter,
+  LMBasedRelevanceFilter,
+  SimilarityBasedReferenceFormatter,
+  SimilarityBasedRelevanceFilter,
+} from "./deprecated.js";

@@ -9,7 +9,19 @@ import { mapBatches } from "./batches.js";
 import { checkChunks, contextConfig } from "./chunks.js";
 import { RelevanceFilter } from "./filter.js";
 import { FORMAT_OPTIONS, ReferenceFormatter } from "./formatter.js";
-import { atLeastOne, checkOptions, DEFAULT_BATCH_SIZE, DEFAULT_MAX_CONCURRENCY, deprecated, flag, fromModel, invoker, invokers, modelIdAndRest, requireText } from "./options.js";
+import {
+  atLeastOne,
+  checkOptions,
+  DEFAULT_BATCH_SIZE,
+  DEFAULT_MAX_CONCURRENCY,
+  deprecated,
+  flag,
+  fromModel,
+  invoker,
+  invokers,
+  modelIdAndRest,
+  requireText,
+} from "./options.js";
 
 const PROMPT_OPTIONS = ["systemTemplate", "userTemplate", "responseSchema"];
 const LM_OPTIONS = ["batchSize", "maxConcurrency", "fallbackLms", "contextConfig", ...PROMPT_OPTIONS];
@@ -29,7 +41,9 @@ async function invokeWithFallbacks(lms, messages, options) {
 }
 
 function template(value, name, owner) {
-  if (typeof value !== "string" || value.trim() === "") throw citeflowError("INVALID_OPTION", `${owner}: ${name} must be a non-empty string; got ${describe(value)}`);
+  if (typeof value !== "string" || value.trim() === "") {
+    throw citeflowError("INVALID_OPTION", `${owner}: ${name} must be a non-empty string; got ${describe(value)}`);
+  }
   return value;
 }
 
@@ -68,13 +82,26 @@ export class LMRelevanceFilter extends RelevanceFilter {
     this.systemTemplate = template(options.systemTemplate ?? preset.system, "systemTemplate", owner);
     this.userTemplate = template(options.userTemplate ?? preset.user, "userTemplate", owner);
     // null: no structured output (servers without it); the JSON is then found in the text.
-    this.responseSchema = options.responseSchema === null ? undefined : options.responseSchema ?? core.relevanceSchema();
-    if (options.metadata != null || options.chunkFormat != null) deprecated(`${owner} options metadata and chunkFormat`, "contextConfig");
-    if (options.metadata != null && !(Array.isArray(options.metadata) && options.metadata.every((k) => typeof k === "string"))) {
-      throw citeflowError("INVALID_OPTION", `${owner}: metadata must be an array of metadata keys; got ${describe(options.metadata)}`);
+    this.responseSchema = options.responseSchema === null
+      ? undefined
+      : options.responseSchema ?? core.relevanceSchema();
+    if (options.metadata != null || options.chunkFormat != null) {
+      deprecated(`${owner} options metadata and chunkFormat`, "contextConfig");
+    }
+    if (
+      options.metadata != null &&
+      !(Array.isArray(options.metadata) && options.metadata.every((k) => typeof k === "string"))
+    ) {
+      throw citeflowError(
+        "INVALID_OPTION",
+        `${owner}: metadata must be an array of metadata keys; got ${describe(options.metadata)}`,
+      );
     }
     if (options.chunkFormat != null && !["string", "function"].includes(typeof options.chunkFormat)) {
-      throw citeflowError("INVALID_OPTION", `${owner}: chunkFormat must be a template string or a function; got ${describe(options.chunkFormat)}`);
+      throw citeflowError(
+        "INVALID_OPTION",
+        `${owner}: chunkFormat must be a template string or a function; got ${describe(options.chunkFormat)}`,
+      );
     }
     this.metadata = options.metadata ?? null;
     this.chunkFormat = options.chunkFormat ?? null;
@@ -91,7 +118,12 @@ export class LMRelevanceFilter extends RelevanceFilter {
 
   texts(batch) {
     if (typeof this.chunkFormat === "function") return batch.map((c) => this.chunkFormat(c));
-    return core.relevanceChunkTexts(batch, this.metadata ?? undefined, typeof this.chunkFormat === "string" ? this.chunkFormat : undefined, this.contextConfig);
+    return core.relevanceChunkTexts(
+      batch,
+      this.metadata ?? undefined,
+      typeof this.chunkFormat === "string" ? this.chunkFormat : undefined,
+      this.contextConfig,
+    );
   }
 
   /** `[{chunk, score: null, kept, error?}]` in input order (`error`: why a batch failed). */
@@ -101,10 +133,17 @@ export class LMRelevanceFilter extends RelevanceFilter {
     checkChunks(chunks);
     const batches = await mapBatches(chunks, this.batchSize, this.maxConcurrency, async (batch) => {
       const texts = this.texts(batch); // a chunkFormat callback's exception reaches the caller
-      const user = core.fillTemplate(this.userTemplate, { query, chunks: texts.join("\n\n"), count: String(batch.length) });
+      const user = core.fillTemplate(this.userTemplate, {
+        query,
+        chunks: texts.join("\n\n"),
+        count: String(batch.length),
+      });
       const messages = [{ role: "system", content: this.systemTemplate }, { role: "user", content: user }];
       try {
-        const out = await invokeWithFallbacks([this.lmInvoker, ...this.fallbackLms], messages, { signal, responseSchema: this.responseSchema });
+        const out = await invokeWithFallbacks([this.lmInvoker, ...this.fallbackLms], messages, {
+          signal,
+          responseSchema: this.responseSchema,
+        });
         const verdicts = core.relevanceResults(out.outputs, batch.length);
         return batch.map((chunk, i) => ({ chunk, score: null, kept: verdicts[i] === 1 }));
       } catch (error) {
@@ -137,7 +176,9 @@ export class LMReferenceFormatter extends ReferenceFormatter {
     this.contextConfig = contextConfig(options.contextConfig);
     this.systemTemplate = template(options.systemTemplate ?? preset.system, "systemTemplate", owner);
     this.userTemplate = template(options.userTemplate ?? preset.user, "userTemplate", owner);
-    this.responseSchema = options.responseSchema === null ? undefined : options.responseSchema ?? core.formatterSchema(this.referenceMetadata);
+    this.responseSchema = options.responseSchema === null
+      ? undefined
+      : options.responseSchema ?? core.formatterSchema(this.referenceMetadata);
   }
 
   static fromPreset(modelId, options = {}) {
@@ -160,7 +201,10 @@ export class LMReferenceFormatter extends ReferenceFormatter {
         { role: "system", content: core.fillTemplate(this.systemTemplate, vars) },
         { role: "user", content: core.fillTemplate(this.userTemplate, vars) },
       ];
-      const out = await invokeWithFallbacks([this.lmInvoker, ...this.fallbackLms], messages, { signal, responseSchema: this.responseSchema });
+      const out = await invokeWithFallbacks([this.lmInvoker, ...this.fallbackLms], messages, {
+        signal,
+        responseSchema: this.responseSchema,
+      });
       const kept = core.formatterKept(out.outputs, key, labels);
       return batch.map((chunk, i) => ({ chunk, score: null, kept: kept[i] === 1 }));
     });

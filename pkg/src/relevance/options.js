@@ -29,18 +29,27 @@ export function atLeastOne(value, name, owner) {
 }
 
 export function flag(value, name, owner) {
-  if (typeof value !== "boolean") throw citeflowError("INVALID_OPTION", `${owner}: ${name} must be true or false; got ${describe(value)}`);
+  if (typeof value !== "boolean") {
+    throw citeflowError("INVALID_OPTION", `${owner}: ${name} must be true or false; got ${describe(value)}`);
+  }
   return value;
 }
 
 export function optionalFunction(value, name, owner) {
-  if (value != null && typeof value !== "function") throw citeflowError("INVALID_OPTION", `${owner}: ${name} must be a function; got ${describe(value)}`);
+  if (value != null && typeof value !== "function") {
+    throw citeflowError("INVALID_OPTION", `${owner}: ${name} must be a function; got ${describe(value)}`);
+  }
   return value ?? null;
 }
 
 export function invoker(value, method, name, owner) {
-  if (value === null || typeof value !== "object" || typeof prop(value, method, "INVALID_OPTION", name) !== "function") {
-    throw citeflowError("INVALID_OPTION", `${owner} needs ${name} (an object with ${method}()); got ${describe(value)}`);
+  if (
+    value === null || typeof value !== "object" || typeof prop(value, method, "INVALID_OPTION", name) !== "function"
+  ) {
+    throw citeflowError(
+      "INVALID_OPTION",
+      `${owner} needs ${name} (an object with ${method}()); got ${describe(value)}`,
+    );
   }
   return value;
 }
@@ -55,13 +64,17 @@ export function invokers(value, owner) {
 
 /** A string argument of a call (`query`, `response`), checked. */
 export function requireText(value, name, owner) {
-  if (typeof value !== "string") throw citeflowError("INVALID_OPTION", `${owner} needs \`${name}\`, a string; got ${describe(value)}`);
+  if (typeof value !== "string") {
+    throw citeflowError("INVALID_OPTION", `${owner} needs \`${name}\`, a string; got ${describe(value)}`);
+  }
   return value;
 }
 
 /** `fromConfig`'s single argument `{modelId, ...}` split into the id and the rest. */
 export function modelIdAndRest(args) {
-  if (args === null || typeof args !== "object") throw citeflowError("INVALID_OPTION", `fromConfig takes {modelId, ...}; got ${describe(args)}`);
+  if (args === null || typeof args !== "object") {
+    throw citeflowError("INVALID_OPTION", `fromConfig takes {modelId, ...}; got ${describe(args)}`);
+  }
   const { modelId, ...rest } = fields(args, "INVALID_OPTION", "fromConfig's argument");
   return [modelId, rest];
 }
@@ -76,7 +89,9 @@ export function fromModel(Component, build, modelId, options) {
 export function splitInvokerOptions(options) {
   const invokerOptions = {};
   const rest = {};
-  for (const [k, v] of Object.entries(fields(options, "INVALID_OPTION", "the options"))) (INVOKER_OPTIONS.includes(k) ? invokerOptions : rest)[k] = v;
+  for (const [k, v] of Object.entries(fields(options, "INVALID_OPTION", "the options"))) {
+    (INVOKER_OPTIONS.includes(k) ? invokerOptions : rest)[k] = v;
+  }
   return [invokerOptions, rest];
 }
 

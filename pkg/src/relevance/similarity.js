@@ -1,7 +1,7 @@
 // Embedding similarity: cosine in wasm (SIMD), the filter keeps input order, the formatter
 // sorts by similarity. Scores are available through evaluate().
 import * as core from "../../gen/citeflow.js";
-import { citeflowError, describe, isArray, isInstance, list, fields } from "../errors.js";
+import { citeflowError, describe, fields, isArray, isInstance, list } from "../errors.js";
 import { memory, ready } from "../runtime.js";
 import { chunkTexts, contextConfig } from "./chunks.js";
 import { RelevanceFilter } from "./filter.js";
@@ -15,13 +15,18 @@ function vector(v, what) {
   if (isInstance(v, Float32Array)) return v;
   if (isView(v) && v.length <= MAX_DIMENSIONS) return Float32Array.from(v);
   if (!isArray(v)) {
-    throw citeflowError("INVALID_EMBEDDING", `${what} must be a Float32Array or an array of at most ${MAX_DIMENSIONS} numbers; got ${describe(v)}`);
+    throw citeflowError(
+      "INVALID_EMBEDDING",
+      `${what} must be a Float32Array or an array of at most ${MAX_DIMENSIONS} numbers; got ${describe(v)}`,
+    );
   }
   const items = list(v, "INVALID_EMBEDDING", what, MAX_DIMENSIONS);
   // Numbers only: converting anything else runs its toString (3000 nested arrays overflow
   // Firefox's stack) and gives NaN anyway.
   const bad = items.findIndex((x) => typeof x !== "number");
-  if (bad !== -1) throw citeflowError("INVALID_EMBEDDING", `${what}[${bad}] is not a number; got ${describe(items[bad])}`);
+  if (bad !== -1) {
+    throw citeflowError("INVALID_EMBEDDING", `${what}[${bad}] is not a number; got ${describe(items[bad])}`);
+  }
   return Float32Array.from(items);
 }
 
@@ -44,7 +49,9 @@ export function cosineSimilarities(query, vectors) {
     const view = new Float32Array(memory().buffer, matrix.ptr(), vectors.length * dim);
     vectors.forEach((v, i) => {
       const row = vector(v, `embedding ${i}`);
-      if (row.length !== dim) throw citeflowError("INVALID_EMBEDDING", `embedding ${i} has ${row.length} dimensions, the query has ${dim}`);
+      if (row.length !== dim) {
+        throw citeflowError("INVALID_EMBEDDING", `embedding ${i} has ${row.length} dimensions, the query has ${dim}`);
+      }
       view.set(row, i * dim);
     });
     return matrix.scores(q);
@@ -79,7 +86,14 @@ export class SimilarityRelevanceFilter extends RelevanceFilter {
   /** `[{chunk, score, kept}]` in input order. */
   async evaluate(args) {
     const { chunks, query, signal } = fields(args, "INVALID_OPTION", "the arguments of evaluate");
-    return scoreChunks(this.emInvoker, requireText(query, "query", "filter"), chunks, this.contextConfig, this.threshold, signal);
+    return scoreChunks(
+      this.emInvoker,
+      requireText(query, "query", "filter"),
+      chunks,
+      this.contextConfig,
+      this.threshold,
+      signal,
+    );
   }
 }
 
@@ -96,7 +110,14 @@ export class SimilarityReferenceFormatter extends ReferenceFormatter {
 
   async evaluate(args) {
     const { response, chunks, signal } = fields(args, "INVALID_OPTION", "the arguments of evaluate");
-    return scoreChunks(this.emInvoker, requireText(response, "response", "format"), chunks, this.contextConfig, this.threshold, signal);
+    return scoreChunks(
+      this.emInvoker,
+      requireText(response, "response", "format"),
+      chunks,
+      this.contextConfig,
+      this.threshold,
+      signal,
+    );
   }
 
   ordered(evaluated) {

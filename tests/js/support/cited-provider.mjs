@@ -23,21 +23,78 @@ export const MARKED = "Water boils at 100 degrees Celsius [1]. Ice is 3.5 % ligh
 const PROSE = "Water boils at 100 degrees Celsius [1]. Ice floats [2].";
 
 /** Cuts a text into pieces of `n` characters, as tokens arrive. */
-const pieces = (text, n = 9) => Array.from({ length: Math.ceil(text.length / n) }, (_, i) => text.slice(i * n, (i + 1) * n));
+const pieces = (text, n = 9) =>
+  Array.from({ length: Math.ceil(text.length / n) }, (_, i) => text.slice(i * n, (i + 1) * n));
 
-const chunk = (delta, finish = null) => `data: ${JSON.stringify({ id: "chatcmpl-c", object: "chat.completion.chunk", created: 1700000000, model: "m", choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
-const usageChunk = `data: ${JSON.stringify({ id: "chatcmpl-c", object: "chat.completion.chunk", choices: [], usage: { prompt_tokens: 30, completion_tokens: 20, total_tokens: 50 } })}\n\n`;
+const chunk = (delta, finish = null) =>
+  `data: ${
+    JSON.stringify({
+      id: "chatcmpl-c",
+      object: "chat.completion.chunk",
+      created: 1700000000,
+      model: "m",
+      choices: [{ index: 0, delta, finish_reason: finish }],
+    })
+  }\n\n`;
+const usageChunk = `data: ${
+  JSON.stringify({
+    id: "chatcmpl-c",
+    object: "chat.completion.chunk",
+    choices: [],
+    usage: { prompt_tokens: 30, completion_tokens: 20, total_tokens: 50 },
+  })
+}\n\n`;
 const event = (type, data) => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
-const messageStart = event("message_start", { message: { id: "msg_c", type: "message", role: "assistant", model: "claude", content: [], stop_reason: null, usage: { input_tokens: 30, output_tokens: 1 } } });
-const messageEnd = (reason) => [event("message_delta", { delta: { stop_reason: reason, stop_sequence: null }, usage: { output_tokens: 20 } }), event("message_stop", {})];
+const messageStart = event("message_start", {
+  message: {
+    id: "msg_c",
+    type: "message",
+    role: "assistant",
+    model: "claude",
+    content: [],
+    stop_reason: null,
+    usage: { input_tokens: 30, output_tokens: 1 },
+  },
+});
+const messageEnd = (
+  reason,
+) => [
+  event("message_delta", { delta: { stop_reason: reason, stop_sequence: null }, usage: { output_tokens: 20 } }),
+  event("message_stop", {}),
+];
 
 // The provider's own citations (model "native").
 const WEB_TEXT = "Water boils at 100 °C ([Boiling](https://example.org/boil)).";
-const webAnnotation = { type: "url_citation", url_citation: { start_index: 23, end_index: 58, url: "https://example.org/boil", title: "Boiling point" } };
+const webAnnotation = {
+  type: "url_citation",
+  url_citation: { start_index: 23, end_index: 58, url: "https://example.org/boil", title: "Boiling point" },
+};
 const DOC_BLOCKS = [
   { type: "text", text: "Per the sources, " },
-  { type: "text", text: "water boils at 100 degrees", citations: [{ type: "char_location", cited_text: "Water boils at 100 degrees Celsius at sea level.", document_index: 0, document_title: "Boiling point of water", start_char_index: 0, end_char_index: 48 }] },
-  { type: "text", text: " and ice floats.", citations: [{ type: "page_location", cited_text: "Ice is less dense than liquid water, so it floats.", document_index: 1, document_title: "Why ice floats", start_page_number: 2, end_page_number: 3 }] },
+  {
+    type: "text",
+    text: "water boils at 100 degrees",
+    citations: [{
+      type: "char_location",
+      cited_text: "Water boils at 100 degrees Celsius at sea level.",
+      document_index: 0,
+      document_title: "Boiling point of water",
+      start_char_index: 0,
+      end_char_index: 48,
+    }],
+  },
+  {
+    type: "text",
+    text: " and ice floats.",
+    citations: [{
+      type: "page_location",
+      cited_text: "Ice is less dense than liquid water, so it floats.",
+      document_index: 1,
+      document_title: "Why ice floats",
+      start_page_number: 2,
+      end_page_number: 3,
+    }],
+  },
 ];
 
 export async function startCitedProvider() {
@@ -46,7 +103,10 @@ export async function startCitedProvider() {
     // Browsers call it from another origin (tests/rust-web).
     res.setHeader("access-control-allow-origin", "*");
     if (req.method === "OPTIONS") {
-      res.writeHead(204, { "access-control-allow-headers": "authorization, content-type, x-api-key, anthropic-version", "access-control-allow-methods": "POST" });
+      res.writeHead(204, {
+        "access-control-allow-headers": "authorization, content-type, x-api-key, anthropic-version",
+        "access-control-allow-methods": "POST",
+      });
       return res.end();
     }
     let raw = "";
@@ -67,36 +127,84 @@ export async function startCitedProvider() {
     if (String(body.model).endsWith("no-structured") && (body.response_format || body.tools)) {
       res.writeHead(400, { "content-type": "application/json" });
       const message = "This model does not support structured outputs or tools";
-      return res.end(JSON.stringify(req.url === "/v1/messages" ? { type: "error", error: { type: "invalid_request_error", message } } : { error: { message, type: "invalid_request_error", param: "response_format", code: null } }));
+      return res.end(
+        JSON.stringify(
+          req.url === "/v1/messages"
+            ? { type: "error", error: { type: "invalid_request_error", message } }
+            : { error: { message, type: "invalid_request_error", param: "response_format", code: null } },
+        ),
+      );
     }
     if (req.url === "/v1/chat/completions") {
       const schema = body.response_format?.json_schema?.name === "cited_answer" && body.model !== "ignores-schema";
       const text = native ? WEB_TEXT : schema ? JSON.stringify(CITED) : PROSE;
       if (body.stream) {
         const annotations = native ? [chunk({ annotations: [webAnnotation] })] : [];
-        return sse([chunk({ role: "assistant", content: "" }), ...pieces(text).map((p) => chunk({ content: p })), ...annotations, chunk({}, "stop"), usageChunk, "data: [DONE]\n\n"]);
+        return sse([
+          chunk({ role: "assistant", content: "" }),
+          ...pieces(text).map((p) => chunk({ content: p })),
+          ...annotations,
+          chunk({}, "stop"),
+          usageChunk,
+          "data: [DONE]\n\n",
+        ]);
       }
       const message = { role: "assistant", content: text, ...(native ? { annotations: [webAnnotation] } : {}) };
-      return json({ id: "chatcmpl-c", object: "chat.completion", model: body.model, choices: [{ index: 0, message, finish_reason: "stop" }], usage: { prompt_tokens: 30, completion_tokens: 20, total_tokens: 50 } });
+      return json({
+        id: "chatcmpl-c",
+        object: "chat.completion",
+        model: body.model,
+        choices: [{ index: 0, message, finish_reason: "stop" }],
+        usage: { prompt_tokens: 30, completion_tokens: 20, total_tokens: 50 },
+      });
     }
     if (req.url === "/v1/messages") {
       const tool = body.tool_choice?.type === "tool" && body.tool_choice.name === "cited_answer";
       if (body.stream && tool) {
-        const input = pieces(JSON.stringify(CITED), 11).map((p) => event("content_block_delta", { index: 0, delta: { type: "input_json_delta", partial_json: p } }));
-        return sse([messageStart, event("content_block_start", { index: 0, content_block: { type: "tool_use", id: "toolu_c", name: "cited_answer", input: {} } }), event("content_block_delta", { index: 0, delta: { type: "input_json_delta", partial_json: "" } }), ...input, event("content_block_stop", { index: 0 }), ...messageEnd("tool_use")]);
+        const input = pieces(JSON.stringify(CITED), 11).map((p) =>
+          event("content_block_delta", { index: 0, delta: { type: "input_json_delta", partial_json: p } })
+        );
+        return sse([
+          messageStart,
+          event("content_block_start", {
+            index: 0,
+            content_block: { type: "tool_use", id: "toolu_c", name: "cited_answer", input: {} },
+          }),
+          event("content_block_delta", { index: 0, delta: { type: "input_json_delta", partial_json: "" } }),
+          ...input,
+          event("content_block_stop", { index: 0 }),
+          ...messageEnd("tool_use"),
+        ]);
       }
       if (body.stream) {
         const blocks = native ? DOC_BLOCKS : [{ type: "text", text: PROSE }];
         const parts = blocks.flatMap((b, index) => [
-          event("content_block_start", { index, content_block: { type: "text", text: "", ...(b.citations ? { citations: [] } : {}) } }),
-          ...(b.citations ?? []).map((citation) => event("content_block_delta", { index, delta: { type: "citations_delta", citation } })),
+          event("content_block_start", {
+            index,
+            content_block: { type: "text", text: "", ...(b.citations ? { citations: [] } : {}) },
+          }),
+          ...(b.citations ?? []).map((citation) =>
+            event("content_block_delta", { index, delta: { type: "citations_delta", citation } })
+          ),
           ...pieces(b.text).map((text) => event("content_block_delta", { index, delta: { type: "text_delta", text } })),
           event("content_block_stop", { index }),
         ]);
         return sse([messageStart, ...parts, ...messageEnd("end_turn")]);
       }
-      const content = tool ? [{ type: "tool_use", id: "toolu_c", name: "cited_answer", input: CITED }] : native ? DOC_BLOCKS : [{ type: "text", text: PROSE }];
-      return json({ id: "msg_c", type: "message", role: "assistant", model: body.model, content, stop_reason: tool ? "tool_use" : "end_turn", usage: { input_tokens: 30, output_tokens: 20 } });
+      const content = tool
+        ? [{ type: "tool_use", id: "toolu_c", name: "cited_answer", input: CITED }]
+        : native
+        ? DOC_BLOCKS
+        : [{ type: "text", text: PROSE }];
+      return json({
+        id: "msg_c",
+        type: "message",
+        role: "assistant",
+        model: body.model,
+        content,
+        stop_reason: tool ? "tool_use" : "end_turn",
+        usage: { input_tokens: 30, output_tokens: 20 },
+      });
     }
     res.writeHead(404, { "content-type": "application/json" });
     res.end(JSON.stringify({ error: { message: `no route ${req.url}` } }));

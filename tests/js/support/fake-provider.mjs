@@ -12,7 +12,14 @@ const completion = (content, extra = {}) => ({
   choices: [{ index: 0, message: { role: "assistant", content, ...extra }, finish_reason: "stop" }],
   usage: { prompt_tokens: 9, completion_tokens: 4, total_tokens: 13 },
 });
-const chunk = (delta, finish = null) => `data: ${JSON.stringify({ id: "chatcmpl-1", object: "chat.completion.chunk", choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+const chunk = (delta, finish = null) =>
+  `data: ${
+    JSON.stringify({
+      id: "chatcmpl-1",
+      object: "chat.completion.chunk",
+      choices: [{ index: 0, delta, finish_reason: finish }],
+    })
+  }\n\n`;
 const anthropicEvent = (type, data) => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
 
 // What the fake decision models and judges think of a text: relevant unless it says otherwise.
@@ -27,7 +34,16 @@ const embed = (text) => {
   const v = /@\[([^\]]*)\]/.exec(text);
   return v ? v[1].split(",").map(Number) : [0, 0, 0, 1];
 };
-const logprobsFor = (p) => ({ content: [{ token: "Yes", logprob: Math.log(p), top_logprobs: [{ token: "Yes", logprob: Math.log(p) }, { token: " No", logprob: Math.log(1 - p) }, { token: "Maybe", logprob: Math.log(0.001) }] }] });
+const logprobsFor = (p) => ({
+  content: [{
+    token: "Yes",
+    logprob: Math.log(p),
+    top_logprobs: [{ token: "Yes", logprob: Math.log(p) }, { token: " No", logprob: Math.log(1 - p) }, {
+      token: "Maybe",
+      logprob: Math.log(0.001),
+    }],
+  }],
+});
 const GATHER_WAIT_MS = 5000;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -37,7 +53,9 @@ const keyOf = (req) => req.headers["x-api-key"] ?? req.headers.authorization?.re
 // 40 MiB of JSON in about 40 KiB of gzip: a small download that inflates past the default
 // response limit. Built once, on first use.
 let bomb = null;
-const gzipBomb = () => (bomb ??= gzipSync(Buffer.from(`{"choices":[{"message":{"role":"assistant","content":"${" ".repeat(40 << 20)}"}}]}`)));
+const gzipBomb = () => (bomb ??= gzipSync(
+  Buffer.from(`{"choices":[{"message":{"role":"assistant","content":"${" ".repeat(40 << 20)}"}}]}`),
+));
 
 /**
  * Hostile answers, picked by model name (a `typesafe/` prefix is ignored) before any key check,
@@ -64,24 +82,63 @@ function hostile(model, req, res, body, ctx) {
     if (cut) setTimeout(() => res.socket.destroy(), 50);
     else res.end();
   };
-  const start = anthropic ? [anthropicEvent("message_start", { message: { id: "msg_1", usage: { input_tokens: 1, output_tokens: 1 } } })] : [chunk({ role: "assistant", content: "Hi" })];
+  const start = anthropic
+    ? [anthropicEvent("message_start", { message: { id: "msg_1", usage: { input_tokens: 1, output_tokens: 1 } } })]
+    : [chunk({ role: "assistant", content: "Hi" })];
   const offset = Number(/-(\d+)$/.exec(name)?.[1] ?? 0);
-  if (name === "echo-json") return json(401, { type: "error", error: { message: `Incorrect API key provided: ${key}`, type: key, code: key } }, { "x-echo": key, "www-authenticate": `Bearer realm="${key}"` }), true;
-  if (name.startsWith("echo-text-")) return send(500, "text/plain", `${"e".repeat(offset)}${key} is not a valid key`, { "x-echo": key }), true;
-  if (name === "echo-long") return send(502, "text/html", `<p>${key}</p>${"x".repeat((64 << 10) - 20)}${key}${"y".repeat(1000)}`), true;
-  if (name === "echo-200-error") return json(200, { error: { message: `invalid key ${key}`, code: key, type: key } }, { "x-echo": key }), true;
+  if (name === "echo-json") {
+    return json(
+      401,
+      { type: "error", error: { message: `Incorrect API key provided: ${key}`, type: key, code: key } },
+      { "x-echo": key, "www-authenticate": `Bearer realm="${key}"` },
+    ),
+      true;
+  }
+  if (name.startsWith("echo-text-")) {
+    return send(500, "text/plain", `${"e".repeat(offset)}${key} is not a valid key`, { "x-echo": key }), true;
+  }
+  if (name === "echo-long") {
+    return send(502, "text/html", `<p>${key}</p>${"x".repeat((64 << 10) - 20)}${key}${"y".repeat(1000)}`), true;
+  }
+  if (name === "echo-200-error") {
+    return json(200, { error: { message: `invalid key ${key}`, code: key, type: key } }, { "x-echo": key }), true;
+  }
   if (name === "echo-200-invalid") return send(200, "application/json", `{"choices": [{"message": ${key}`), true;
   if (name === "echo-stream-error") {
-    const error = anthropic ? `event: error\ndata: ${JSON.stringify({ type: "error", error: { type: key, message: `invalid key ${key}` } })}\n\n` : `data: ${JSON.stringify({ error: { message: `invalid key ${key}`, code: key, type: key } })}\n\n`;
+    const error = anthropic
+      ? `event: error\ndata: ${
+        JSON.stringify({ type: "error", error: { type: key, message: `invalid key ${key}` } })
+      }\n\n`
+      : `data: ${JSON.stringify({ error: { message: `invalid key ${key}`, code: key, type: key } })}\n\n`;
     return sse([...start, error]), true;
   }
-  if (name.startsWith("echo-stream-invalid-")) return sse([...start, `${anthropic ? "event: content_block_delta\n" : ""}data: ${"x".repeat(offset)}${key} not json\n\n`]), true;
+  if (name.startsWith("echo-stream-invalid-")) {
+    return sse([
+      ...start,
+      `${anthropic ? "event: content_block_delta\n" : ""}data: ${"x".repeat(offset)}${key} not json\n\n`,
+    ]),
+      true;
+  }
   if (name === "echo-stream-cut") return sse([...start, `data: ${key}`], true), true;
   if (name === "echo-reset") return res.socket.destroy(), true;
-  if (name === "echo-slow") return setTimeout(() => res.destroyed || json(401, { error: { message: `too late for ${key}` } }), 400), true;
-  if (name === "echo-redirect") return send(307, "text/plain", `moved to ${ctx.elsewhere}`, { location: `${ctx.elsewhere}${ctx.path}?stolen=${key}` }), true;
-  if (name === "redirect-same" && !ctx.url.searchParams.has("hop")) return send(307, "text/plain", "", { location: `${ctx.path}?hop=1` }), true;
-  if (name === "redirect-loop") return send(308, "text/plain", "", { location: `${ctx.path}?hop=${Number(ctx.url.searchParams.get("hop") ?? 0) + 1}` }), true;
+  if (name === "echo-slow") {
+    return setTimeout(() => res.destroyed || json(401, { error: { message: `too late for ${key}` } }), 400), true;
+  }
+  if (name === "echo-redirect") {
+    return send(307, "text/plain", `moved to ${ctx.elsewhere}`, {
+      location: `${ctx.elsewhere}${ctx.path}?stolen=${key}`,
+    }),
+      true;
+  }
+  if (name === "redirect-same" && !ctx.url.searchParams.has("hop")) {
+    return send(307, "text/plain", "", { location: `${ctx.path}?hop=1` }), true;
+  }
+  if (name === "redirect-loop") {
+    return send(308, "text/plain", "", {
+      location: `${ctx.path}?hop=${Number(ctx.url.searchParams.get("hop") ?? 0) + 1}`,
+    }),
+      true;
+  }
   if (name === "redirect-302") return send(302, "text/plain", "", { location: `${ctx.path}?hop=1` }), true;
   if (name.startsWith("big-")) return json(200, completion("x".repeat(offset))), true;
   if (name === "gzip-bomb") return send(200, "application/json", gzipBomb(), { "content-encoding": "gzip" }), true;
@@ -139,7 +196,10 @@ export async function startFakeProvider() {
     // Browsers call it from another origin.
     res.setHeader("access-control-allow-origin", "*");
     if (req.method === "OPTIONS") {
-      res.writeHead(204, { "access-control-allow-headers": "authorization, content-type, x-api-key, anthropic-version", "access-control-allow-methods": "POST" });
+      res.writeHead(204, {
+        "access-control-allow-headers": "authorization, content-type, x-api-key, anthropic-version",
+        "access-control-allow-methods": "POST",
+      });
       return res.end();
     }
     if (req.method === "GET" && req.url === "/__requests") {
@@ -153,7 +213,9 @@ export async function startFakeProvider() {
     const model = body.model ?? "";
     const url = new URL(req.url, "http://provider");
     const path = url.pathname;
-    if (hostile(model, req, res, body, { path, url, elsewhere: elsewhereBase, record: (r) => requests.push(r) })) return;
+    if (hostile(model, req, res, body, { path, url, elsewhere: elsewhereBase, record: (r) => requests.push(r) })) {
+      return;
+    }
     const count = (seen.get(model) ?? 0) + 1;
     seen.set(model, count);
     const json = (status, value, headers = {}) => {
@@ -168,26 +230,89 @@ export async function startFakeProvider() {
       else res.end();
     };
     if (path === "/v1/chat/completions") {
-      if (req.headers.authorization !== "Bearer sk-test") return json(401, { error: { message: `Incorrect API key provided: ${req.headers.authorization?.slice(7)}`, type: "invalid_request_error", code: "invalid_api_key" } });
-      if (model === "flaky-429" && count === 1) return json(429, { error: { message: "Rate limit reached", type: "requests", code: "rate_limit_exceeded" } }, { "retry-after": "0.05" });
-      if (model === "flaky-500" && count === 1) return json(500, { error: { message: "The server had an error", type: "server_error" } });
+      if (req.headers.authorization !== "Bearer sk-test") {
+        return json(401, {
+          error: {
+            message: `Incorrect API key provided: ${req.headers.authorization?.slice(7)}`,
+            type: "invalid_request_error",
+            code: "invalid_api_key",
+          },
+        });
+      }
+      if (model === "flaky-429" && count === 1) {
+        return json(429, { error: { message: "Rate limit reached", type: "requests", code: "rate_limit_exceeded" } }, {
+          "retry-after": "0.05",
+        });
+      }
+      if (model === "flaky-500" && count === 1) {
+        return json(500, { error: { message: "The server had an error", type: "server_error" } });
+      }
       if (model === "always-503") return json(503, { error: { message: "Overloaded", type: "server_error" } });
-      if (model === "bad-request") return json(400, { error: { message: "The model `bad-request` does not exist", type: "invalid_request_error", code: "model_not_found" } });
+      if (model === "bad-request") {
+        return json(400, {
+          error: {
+            message: "The model `bad-request` does not exist",
+            type: "invalid_request_error",
+            code: "model_not_found",
+          },
+        });
+      }
       if (model === "slow") await new Promise((r) => setTimeout(r, 400));
       // A usage object with a `__proto__` key, as JSON text (JSON.stringify cannot write one).
       const protoUsage = '"usage": {"prompt_tokens": 1, "__proto__": {"polluted": true}}';
-      if (model === "proto-usage" && body.stream) return sse([chunk({ content: "Hi" }, "stop"), `data: {"id": "chatcmpl-1", "choices": [], ${protoUsage}}\n\n`, "data: [DONE]\n\n"]);
+      if (model === "proto-usage" && body.stream) {
+        return sse([
+          chunk({ content: "Hi" }, "stop"),
+          `data: {"id": "chatcmpl-1", "choices": [], ${protoUsage}}\n\n`,
+          "data: [DONE]\n\n",
+        ]);
+      }
       if (model === "proto-usage") {
         res.writeHead(200, { "content-type": "application/json" });
-        return res.end(`{"choices": [{"index": 0, "message": {"role": "assistant", "content": "Hi"}, "finish_reason": "stop"}], ${protoUsage}}`);
+        return res.end(
+          `{"choices": [{"index": 0, "message": {"role": "assistant", "content": "Hi"}, "finish_reason": "stop"}], ${protoUsage}}`,
+        );
       }
       // Content as an array of parts (newer APIs and some compatible servers).
-      if (model === "parts") return json(200, completion([{ type: "text", text: "Part one, " }, { type: "image_url", image_url: { url: "https://example.org/x.png" } }, { type: "text", text: "part two." }]));
+      if (model === "parts") {
+        return json(
+          200,
+          completion([{ type: "text", text: "Part one, " }, {
+            type: "image_url",
+            image_url: { url: "https://example.org/x.png" },
+          }, { type: "text", text: "part two." }]),
+        );
+      }
       if (body.stream) {
-        if (model === "json-stream") return sse([chunk({ role: "assistant", content: '{"answer": ' }), chunk({ content: "42}" }, "stop"), "data: [DONE]\n\n"]);
+        if (model === "json-stream") {
+          return sse([
+            chunk({ role: "assistant", content: '{"answer": ' }),
+            chunk({ content: "42}" }, "stop"),
+            "data: [DONE]\n\n",
+          ]);
+        }
         if (model === "stream-cut") return sse([chunk({ role: "assistant", content: "Half an ans" })], { cut: true });
-        if (model === "stream-garbage") return sse([chunk({ role: "assistant", content: "Half an ans" }), "data: {\"choices\": [{\"delta\": tru\n\n", "data: [DONE]\n\n"]);
-        return sse([chunk({ role: "assistant", reasoning_content: "Think." }), chunk({ content: "<think>more</think>Water boils " }), chunk({ content: "at 100 °C [1]." }), chunk({}, "stop"), `data: ${JSON.stringify({ id: "chatcmpl-1", choices: [], usage: { prompt_tokens: 9, completion_tokens: 6, total_tokens: 15 } })}\n\n`, "data: [DONE]\n\n"]);
+        if (model === "stream-garbage") {
+          return sse([
+            chunk({ role: "assistant", content: "Half an ans" }),
+            'data: {"choices": [{"delta": tru\n\n',
+            "data: [DONE]\n\n",
+          ]);
+        }
+        return sse([
+          chunk({ role: "assistant", reasoning_content: "Think." }),
+          chunk({ content: "<think>more</think>Water boils " }),
+          chunk({ content: "at 100 °C [1]." }),
+          chunk({}, "stop"),
+          `data: ${
+            JSON.stringify({
+              id: "chatcmpl-1",
+              choices: [],
+              usage: { prompt_tokens: 9, completion_tokens: 6, total_tokens: 15 },
+            })
+          }\n\n`,
+          "data: [DONE]\n\n",
+        ]);
       }
       if (model === "relevance-judge" || model === "wrong-count") {
         // The relevance filter's batch: one verdict per "[CHUNK]" block (one too few for wrong-count).
@@ -199,8 +324,11 @@ export async function startFakeProvider() {
       if (model === "ref-judge") {
         // The reference formatter's batch: the labels of the relevant "<Chunk>" blocks, under
         // the key the schema asks for; as prose around JSON when no schema is sent.
-        const key = body.response_format?.json_schema?.schema?.required?.[0] ?? /labelled with its (\S+)\./.exec(body.messages[0].content)?.[1];
-        const labels = [...body.messages.at(-1).content.matchAll(/<Chunk>\n[^:\n]+: (.*)\ncontent:\n([\s\S]*?)\n<\/Chunk>/g)].filter((m) => relevance(m[2]) >= 0.5).map((m) => m[1]);
+        const key = body.response_format?.json_schema?.schema?.required?.[0] ??
+          /labelled with its (\S+)\./.exec(body.messages[0].content)?.[1];
+        const labels = [
+          ...body.messages.at(-1).content.matchAll(/<Chunk>\n[^:\n]+: (.*)\ncontent:\n([\s\S]*?)\n<\/Chunk>/g),
+        ].filter((m) => relevance(m[2]) >= 0.5).map((m) => m[1]);
         const answer = JSON.stringify({ [key]: [...labels, "not-a-chunk.pdf"] });
         return json(200, completion(body.response_format ? answer : `The answer uses these: ${answer}`));
       }
@@ -208,49 +336,101 @@ export async function startFakeProvider() {
         const prompt = body.messages.at(-1).content;
         const target = /"target_chunk": "(chunk_\d+)"/.exec(prompt)?.[1];
         const text = target ? new RegExp(`"${target}": "([^"]*)"`).exec(prompt)?.[1] ?? "" : prompt;
-        const top = (pairs) => ({ content: [{ token: pairs[0][0], logprob: Math.log(pairs[0][1]), top_logprobs: pairs.map(([token, p]) => ({ token, logprob: Math.log(p) })) }] });
-        const logprobs = prompt.includes("Answer with the letter") ? top([["B", 0.6], [" A", 0.3], ["Z", 0.1]]) : prompt.includes("Answer with the number") ? top([["2", 0.8], ["0", 0.2]]) : logprobsFor(relevance(text));
-        return json(200, { ...completion("Yes"), usage: { prompt_tokens: 9, completion_tokens: 1, total_tokens: 10 }, choices: [{ index: 0, message: { role: "assistant", content: "Yes" }, logprobs, finish_reason: "length" }] });
+        const top = (pairs) => ({
+          content: [{
+            token: pairs[0][0],
+            logprob: Math.log(pairs[0][1]),
+            top_logprobs: pairs.map(([token, p]) => ({ token, logprob: Math.log(p) })),
+          }],
+        });
+        const logprobs = prompt.includes("Answer with the letter")
+          ? top([["B", 0.6], [" A", 0.3], ["Z", 0.1]])
+          : prompt.includes("Answer with the number")
+          ? top([["2", 0.8], ["0", 0.2]])
+          : logprobsFor(relevance(text));
+        return json(200, {
+          ...completion("Yes"),
+          usage: { prompt_tokens: 9, completion_tokens: 1, total_tokens: 10 },
+          choices: [{ index: 0, message: { role: "assistant", content: "Yes" }, logprobs, finish_reason: "length" }],
+        });
       }
       if (model === "reasoner") return json(200, completion("Answer.", { reasoning_content: "Because." }));
       return json(200, completion(body.response_format ? '{"answer": 42}' : "<think>hidden</think>Hello [1]."));
     }
     if (path === "/v1/systemone") {
       if (req.headers.authorization !== "Bearer sk-test") return json(401, { error: { message: "bad key" } });
-      if (model === "typesafe/flaky" && count === 1) return json(429, { error: { message: "slow down" } }, { "retry-after": "0" });
+      if (model === "typesafe/flaky" && count === 1) {
+        return json(429, { error: { message: "slow down" } }, { "retry-after": "0" });
+      }
       const now = (inFlight.get(model) ?? 0) + 1;
       inFlight.set(model, now);
       maxInFlight.set(model, Math.max(now, maxInFlight.get(model) ?? 0));
       if (model.startsWith("typesafe/slow-")) await sleep(Number(model.slice("typesafe/slow-".length)));
-      if (model.startsWith("typesafe/gather-")) await gathered(model, now, Number(model.slice("typesafe/gather-".length)));
+      if (model.startsWith("typesafe/gather-")) {
+        await gathered(model, now, Number(model.slice("typesafe/gather-".length)));
+      }
       inFlight.set(model, inFlight.get(model) - 1);
       const answers = {};
       for (const [name, q] of Object.entries(body.questions)) {
         if (model === "typesafe/broken") continue;
         const target = q.instructions?.target_chunk;
         const text = target ? String(body.state?.chunks?.[target] ?? "") : JSON.stringify(body.state);
-        if (q.type === "noul") answers[name] = model === "typesafe/wrong-type" ? { type: "score", score: 1 } : { type: "noul", noul: relevance(text) };
-        if (q.type === "choice") answers[name] = { type: "choice", choice: Object.keys(q.criteria)[0], confidence: 0.7, probabilities: {} };
-        if (q.type === "score") answers[name] = { type: "score", score: q.criteria.length - 1, confidence: 0.6, legend: q.criteria, probabilities: {} };
+        if (q.type === "noul") {
+          answers[name] = model === "typesafe/wrong-type"
+            ? { type: "score", score: 1 }
+            : { type: "noul", noul: relevance(text) };
+        }
+        if (q.type === "choice") {
+          answers[name] = { type: "choice", choice: Object.keys(q.criteria)[0], confidence: 0.7, probabilities: {} };
+        }
+        if (q.type === "score") {
+          answers[name] = {
+            type: "score",
+            score: q.criteria.length - 1,
+            confidence: 0.6,
+            legend: q.criteria,
+            probabilities: {},
+          };
+        }
       }
       return json(200, { model, answers, usage: { input_tokens: 20, output_tokens: Object.keys(answers).length } });
     }
     if (path === "/v1/embeddings") {
-      if (req.headers.authorization !== "Bearer sk-test") return json(401, { error: { message: "bad key", type: "invalid_request_error" } });
+      if (req.headers.authorization !== "Bearer sk-test") {
+        return json(401, { error: { message: "bad key", type: "invalid_request_error" } });
+      }
       if (model === "flaky-em" && count === 1) return json(502, { error: { message: "Bad gateway" } });
       // Answered in reverse order, as servers may: the index says which input each is.
       const vector = (text, index) => (model === "semantic" ? embed(text) : [text.length, index, 0.5]);
-      const data = body.input.map((text, index) => ({ object: "embedding", index, embedding: vector(text, index) })).reverse();
-      return json(200, { object: "list", data, model, usage: { prompt_tokens: body.input.length, total_tokens: body.input.length } });
+      const data = body.input.map((text, index) => ({ object: "embedding", index, embedding: vector(text, index) }))
+        .reverse();
+      return json(200, {
+        object: "list",
+        data,
+        model,
+        usage: { prompt_tokens: body.input.length, total_tokens: body.input.length },
+      });
     }
     if (path === "/v1/messages") {
-      if (req.headers["x-api-key"] !== "sk-ant-test" || req.headers["anthropic-version"] !== "2023-06-01") return json(401, { type: "error", error: { type: "authentication_error", message: "invalid x-api-key" } });
-      if (model === "overloaded") return json(529, { type: "error", error: { type: "overloaded_error", message: "Overloaded" } });
+      if (req.headers["x-api-key"] !== "sk-ant-test" || req.headers["anthropic-version"] !== "2023-06-01") {
+        return json(401, { type: "error", error: { type: "authentication_error", message: "invalid x-api-key" } });
+      }
+      if (model === "overloaded") {
+        return json(529, { type: "error", error: { type: "overloaded_error", message: "Overloaded" } });
+      }
       if (body.stream && model === "stream-cut") {
-        return sse([anthropicEvent("message_start", { message: { id: "msg_1", usage: { input_tokens: 10, output_tokens: 1 } } }), anthropicEvent("content_block_start", { index: 0, content_block: { type: "text", text: "" } }), anthropicEvent("content_block_delta", { index: 0, delta: { type: "text_delta", text: "Half" } })], { cut: true });
+        return sse([
+          anthropicEvent("message_start", { message: { id: "msg_1", usage: { input_tokens: 10, output_tokens: 1 } } }),
+          anthropicEvent("content_block_start", { index: 0, content_block: { type: "text", text: "" } }),
+          anthropicEvent("content_block_delta", { index: 0, delta: { type: "text_delta", text: "Half" } }),
+        ], { cut: true });
       }
       if (body.stream && model === "stream-garbage") {
-        return sse([anthropicEvent("message_start", { message: { id: "msg_1", usage: { input_tokens: 10, output_tokens: 1 } } }), "event: content_block_delta\ndata: <html>502 Bad Gateway</html>\n\n", anthropicEvent("message_stop", {})]);
+        return sse([
+          anthropicEvent("message_start", { message: { id: "msg_1", usage: { input_tokens: 10, output_tokens: 1 } } }),
+          "event: content_block_delta\ndata: <html>502 Bad Gateway</html>\n\n",
+          anthropicEvent("message_stop", {}),
+        ]);
       }
       if (body.stream) {
         return sse([
@@ -265,7 +445,15 @@ export async function startFakeProvider() {
           anthropicEvent("message_stop", {}),
         ]);
       }
-      return json(200, { id: "msg_1", type: "message", role: "assistant", model, content: [{ type: "thinking", thinking: "Check." }, { type: "text", text: "Hi there." }], stop_reason: "end_turn", usage: { input_tokens: 10, output_tokens: 5 } });
+      return json(200, {
+        id: "msg_1",
+        type: "message",
+        role: "assistant",
+        model,
+        content: [{ type: "thinking", thinking: "Check." }, { type: "text", text: "Hi there." }],
+        stop_reason: "end_turn",
+        usage: { input_tokens: 10, output_tokens: 5 },
+      });
     }
     json(404, { error: { message: `no route ${req.url}` } });
   });

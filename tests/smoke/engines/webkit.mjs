@@ -8,17 +8,23 @@ const MINIBROWSER = process.env.MINIBROWSER ?? "/usr/lib/x86_64-linux-gnu/webkit
 
 /** Starts Xvfb on a display it picks (-displayfd) and resolves with that display's name. */
 async function startXvfb(timeout) {
-  const xvfb = spawnGroup("Xvfb", ["-displayfd", "3", "-nolisten", "tcp"], { stdio: ["ignore", "ignore", "ignore", "pipe"] });
+  const xvfb = spawnGroup("Xvfb", ["-displayfd", "3", "-nolisten", "tcp"], {
+    stdio: ["ignore", "ignore", "ignore", "pipe"],
+  });
   try {
-    const number = await within(timeout, "Xvfb", new Promise((resolve, reject) => {
-      let out = "";
-      xvfb.child.stdio[3].on("data", (data) => {
-        out += data;
-        if (out.includes("\n")) resolve(out.trim());
-      });
-      xvfb.child.once("exit", (code) => reject(new Error(`Xvfb exited (${code}) before naming a display`)));
-      xvfb.started.catch(reject);
-    }));
+    const number = await within(
+      timeout,
+      "Xvfb",
+      new Promise((resolve, reject) => {
+        let out = "";
+        xvfb.child.stdio[3].on("data", (data) => {
+          out += data;
+          if (out.includes("\n")) resolve(out.trim());
+        });
+        xvfb.child.once("exit", (code) => reject(new Error(`Xvfb exited (${code}) before naming a display`)));
+        xvfb.started.catch(reject);
+      }),
+    );
     return { display: `:${number}`, stop: xvfb.stop };
   } catch (e) {
     await xvfb.stop();
@@ -42,7 +48,9 @@ async function command(base, method, path, body, timeout) {
     body: body === undefined ? undefined : JSON.stringify(body),
     signal: AbortSignal.timeout(timeout),
   }).catch((e) => {
-    throw new Error(`WebDriver ${method} ${path}: ${e.name === "TimeoutError" ? `no answer within ${timeout} ms` : e.message}`);
+    throw new Error(
+      `WebDriver ${method} ${path}: ${e.name === "TimeoutError" ? `no answer within ${timeout} ms` : e.message}`,
+    );
   });
   const { value } = await response.json();
   if (!response.ok) throw new Error(`WebDriver ${method} ${path}: ${value?.error}: ${value?.message}`);
@@ -71,7 +79,9 @@ export async function start(timeout) {
     const xvfb = await startXvfb(timeout);
     stops.push(xvfb.stop);
     const port = await freePort();
-    const driver = spawnGroup("WebKitWebDriver", [`--port=${port}`], { env: { ...process.env, DISPLAY: xvfb.display } });
+    const driver = spawnGroup("WebKitWebDriver", [`--port=${port}`], {
+      env: { ...process.env, DISPLAY: xvfb.display },
+    });
     stops.push(driver.stop);
     await driver.started;
     const base = `http://127.0.0.1:${port}`;
@@ -90,7 +100,8 @@ export async function start(timeout) {
     return {
       version: `webkit (${browserName}) ${browserVersion}`,
       goto: (url) => command(base, "POST", `${at}/url`, { url }, timeout),
-      evaluate: (fn, arg) => command(base, "POST", `${at}/execute/sync`, { script: `return (${fn})(arguments[0]);`, args: [arg] }, timeout),
+      evaluate: (fn, arg) =>
+        command(base, "POST", `${at}/execute/sync`, { script: `return (${fn})(arguments[0]);`, args: [arg] }, timeout),
       close,
     };
   } catch (e) {

@@ -19,4 +19,6 @@ try {
 const initWithout = await init().then(() => "ok", code);
 citeflow.setCslWasmUrl(cslWasm);
 await init(wasm, streamWasm);
-console.log(JSON.stringify({ beforeInit, initWithout, ...coreResults(citeflow), references: await referenceText(citeflow) }));
+console.log(
+  JSON.stringify({ beforeInit, initWithout, ...coreResults(citeflow), references: await referenceText(citeflow) }),
+);
