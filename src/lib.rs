@@ -74,6 +74,7 @@ pub mod error;
 pub mod event;
 pub mod filter;
 pub mod html;
+mod options;
 pub mod provider;
 pub mod reference;
 pub mod source_item;

@@ -3,7 +3,7 @@
 
 use serde_json::{json, Map, Value};
 
-use super::request::{HttpRequest, RequestError};
+use super::{HttpRequest, RequestError};
 
 pub const TYPESAFE_BASE: &str = "https://api.typesafe.ai";
 pub const OPENROUTER_DM_BASE: &str = "https://openrouter.ai/api";

@@ -5,7 +5,7 @@
 
 use serde_json::{json, Map, Value};
 
-use super::request::{Message, RequestError};
+use super::{Message, RequestError};
 
 /// How many alternatives the model is asked to return for its one token.
 pub const TOP_LOGPROBS: u8 = 20;

@@ -5,16 +5,22 @@
 //! instance where a panic aborts the whole instance: no indexing, unwrapping or panicking
 //! outside tests; bad input is an error with a stable code.
 
+mod answer;
+mod cite_request;
 pub mod decision;
+mod embeddings;
+mod failure;
 pub mod framing;
 pub mod lm_decision;
+mod model_id;
 pub mod native_citations;
 // The transport's rules and secret redaction, shared by the Rust face (`web`) and natively
 // tested; the npm package's modules leave them out until its JS face calls them (unused, they
 // still change the optimised wasm by a few hundred bytes).
 #[cfg(any(feature = "web", not(target_arch = "wasm32")))]
 pub mod redact;
-pub mod request;
+mod request;
+mod request_error;
 pub mod sse;
 pub mod stream;
 #[cfg(any(feature = "web", not(target_arch = "wasm32")))]
@@ -22,13 +28,21 @@ pub mod transport;
 pub mod usage;
 mod wire;
 
+pub use answer::{cited_output, parse_response};
+pub use cite_request::CiteRequest;
 pub use decision::{build_dm_request, parse_dm_response};
-pub use lm_decision::{lm_decision_answer, lm_decision_messages, yes_probability, TOP_LOGPROBS};
-pub use request::{
-    answer_failure, build_embeddings_request, build_request, cited_output, classify_failure,
-    enforcement, parse_embeddings, parse_response, retry_delay_ms, CiteRequest, HttpRequest,
-    LmRequest, Message, ModelId, Provider, ProviderFailure, RequestError,
+pub use embeddings::{build_embeddings_request, parse_embeddings};
+pub use failure::{
+    answer_failure, classify_failure, retry_delay_ms, ProviderFailure, ERROR_BODY_CHARS,
+    RETRY_BASE_MS, RETRY_MAX_MS,
 };
+pub use lm_decision::{lm_decision_answer, lm_decision_messages, yes_probability, TOP_LOGPROBS};
+pub use model_id::{ModelId, Provider};
+pub use request::{
+    build_request, enforcement, HttpRequest, LmRequest, Message, ANTHROPIC_BASE, ANTHROPIC_VERSION,
+    DEFAULT_ANTHROPIC_MAX_TOKENS, OPENAI_BASE, OPENROUTER_BASE, STRUCTURED_NOTE,
+};
+pub use request_error::RequestError;
 pub use sse::{SseDecoder, SseError, SseMessage, DEFAULT_MAX_EVENT_BYTES, DEFAULT_MAX_LINE_BYTES};
 pub use stream::{
     ProviderByteStream, ProviderStreamDecoder, StreamError, StreamFormat, STRUCTURED_DELTA, USAGE,

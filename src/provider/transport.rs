@@ -3,7 +3,7 @@
 //! followed, when an answer is read as JSON, what a failed transport attempt means, and the
 //! error an invoker gives up with. The loop itself (send, wait, cancel) lives at the edge.
 
-use super::request::{retry_delay_ms, ProviderFailure, RequestError};
+use super::{retry_delay_ms, ProviderFailure, RequestError};
 
 /// How long an attempt may wait for an answer (not for the rest of a stream).
 pub const DEFAULT_TIMEOUT_MS: u32 = 60_000;

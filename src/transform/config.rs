@@ -1,6 +1,8 @@
 //! [`OutputTransformerConfig`]: transformers described as data (`{type, kwargs}`), so that
 //! invokers and chains can be configured from JSON.
 
+use serde::de::DeserializeOwned;
+use serde::Deserialize;
 use serde_json::{json, Map, Value};
 
 use super::{
@@ -12,6 +14,7 @@ use crate::cite::{CitationParser, CiteError, CiteOptions, CitedAnswer};
 use crate::engine::{EventStage, Stage};
 use crate::error::{Result, TransformError};
 use crate::event::ItemKind;
+use crate::options;
 
 /// The transformer types a config can name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -79,112 +82,56 @@ fn camel(snake: &str) -> String {
     out
 }
 
-/// Reads keyword arguments by snake_case or camelCase name and rejects any it did not read,
-/// so a misspelt option is an error instead of being silently ignored.
-pub(crate) struct Kwargs<'a> {
-    owner: &'static str,
-    map: &'a Map<String, Value>,
-    used: Vec<&'a str>,
+/// Reads a transformer's options (see [`crate::options`]): snake_case or camelCase names,
+/// `null` as absent, any other key refused.
+fn kwargs<T: DeserializeOwned>(owner: &str, map: &Map<String, Value>) -> Result<T> {
+    options::read(owner, map).map_err(|e| TransformError::InvalidOption {
+        option: e.option,
+        reason: e.reason,
+    })
 }
 
-impl<'a> Kwargs<'a> {
-    pub fn new(owner: &'static str, map: &'a Map<String, Value>) -> Self {
-        Self {
-            owner,
-            map,
-            used: Vec::new(),
-        }
-    }
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct ThinkTagKwargs {
+    #[serde(default)]
+    tags: Option<Vec<Value>>,
+    #[serde(default, alias = "start_in_thinking")]
+    start_in_thinking: Option<bool>,
+    #[serde(default, alias = "id_prefix")]
+    id_prefix: Option<String>,
+}
 
-    /// The value under `snake` or its camelCase form; `null` counts as absent.
-    pub fn get(&mut self, snake: &str) -> Option<&'a Value> {
-        let camel = camel(snake);
-        for (key, value) in self.map {
-            if key == snake || *key == camel {
-                self.used.push(key);
-                return (!value.is_null()).then_some(value);
-            }
-        }
-        None
-    }
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct EventFilterKwargs {
+    #[serde(default, alias = "event_types")]
+    event_types: Option<Vec<String>>,
+}
 
-    pub fn strings(&mut self, snake: &str) -> Result<Option<Vec<String>>> {
-        let Some(value) = self.get(snake) else {
-            return Ok(None);
-        };
-        let bad = || {
-            TransformError::option(
-                &camel(snake),
-                format!("expected an array of strings, got {}", json_kind(value)),
-            )
-        };
-        let items = value.as_array().ok_or_else(bad)?;
-        items
-            .iter()
-            .map(|v| v.as_str().map(str::to_owned).ok_or_else(bad))
-            .collect::<Result<_>>()
-            .map(Some)
-    }
-
-    pub fn bool(&mut self, snake: &str) -> Result<Option<bool>> {
-        self.get(snake)
-            .map(|v| {
-                v.as_bool().ok_or_else(|| {
-                    TransformError::option(
-                        &camel(snake),
-                        format!("expected a boolean, got {}", json_kind(v)),
-                    )
-                })
-            })
-            .transpose()
-    }
-
-    pub fn string(&mut self, snake: &str) -> Result<Option<String>> {
-        self.get(snake)
-            .map(|v| {
-                v.as_str().map(str::to_owned).ok_or_else(|| {
-                    TransformError::option(
-                        &camel(snake),
-                        format!("expected a string, got {}", json_kind(v)),
-                    )
-                })
-            })
-            .transpose()
-    }
-
-    /// Errors on any key that was not read.
-    pub fn done(self) -> Result<()> {
-        match self.map.keys().find(|k| !self.used.contains(&k.as_str())) {
-            Some(unknown) => Err(TransformError::option(
-                unknown,
-                format!("{} has no such option", self.owner),
-            )),
-            None => Ok(()),
-        }
-    }
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct ValidationKwargs {
+    #[serde(default, alias = "required_types")]
+    required_types: Option<Vec<String>>,
+    #[serde(default)]
+    mode: Option<String>,
 }
 
 /// Parses think-tag options: `tags` as `[open, close]` pairs, `{open, close}` objects or bare
 /// names (`"reasoning"` means `<reasoning>` / `</reasoning>`), `startInThinking`, `idPrefix`.
 pub fn think_tag_options(map: &Map<String, Value>) -> Result<ThinkTagOptions> {
-    let mut kw = Kwargs::new(ThinkTagOutputTransformer::NAME, map);
+    let kw: ThinkTagKwargs = kwargs(ThinkTagOutputTransformer::NAME, map)?;
     let mut options = ThinkTagOptions::default();
-    if let Some(tags) = kw.get("tags") {
-        let list = tags.as_array().ok_or_else(|| {
-            TransformError::option(
-                "tags",
-                format!("expected an array, got {}", json_kind(tags)),
-            )
-        })?;
-        options.tags = list
+    if let Some(tags) = kw.tags {
+        options.tags = tags
             .iter()
             .enumerate()
             .map(|(i, t)| tag_pair(i, t))
             .collect::<Result<_>>()?;
     }
-    options.start_in_thinking = kw.bool("start_in_thinking")?.unwrap_or(false);
-    options.id_prefix = kw.string("id_prefix")?;
-    kw.done()?;
+    options.start_in_thinking = kw.start_in_thinking.unwrap_or(false);
+    options.id_prefix = kw.id_prefix;
     Ok(options)
 }
 
@@ -213,19 +160,16 @@ fn tag_pair(index: usize, value: &Value) -> Result<TagPair> {
 
 /// Parses event-filter options: `eventTypes` (required).
 pub fn event_types(map: &Map<String, Value>) -> Result<Vec<String>> {
-    let mut kw = Kwargs::new("EventFilterOutputTransformer", map);
-    let types = kw
-        .strings("event_types")?
-        .ok_or_else(|| TransformError::option("eventTypes", "is required"))?;
-    kw.done()?;
-    Ok(types)
+    let kw: EventFilterKwargs = kwargs("EventFilterOutputTransformer", map)?;
+    kw.event_types
+        .ok_or_else(|| TransformError::option("eventTypes", "is required"))
 }
 
 /// Parses validation options: `requiredTypes` (text / thinking / structured) and `mode`.
 pub fn validation_options(map: &Map<String, Value>) -> Result<(Vec<ItemKind>, ValidationMode)> {
-    let mut kw = Kwargs::new("ValidationOutputTransformer", map);
+    let kw: ValidationKwargs = kwargs("ValidationOutputTransformer", map)?;
     let names = kw
-        .strings("required_types")?
+        .required_types
         .ok_or_else(|| TransformError::option("requiredTypes", "is required"))?;
     let kinds = names
         .iter()
@@ -238,13 +182,12 @@ pub fn validation_options(map: &Map<String, Value>) -> Result<(Vec<ItemKind>, Va
             })
         })
         .collect::<Result<_>>()?;
-    let mode = match kw.string("mode")? {
+    let mode = match kw.mode {
         None => ValidationMode::default(),
         Some(m) => ValidationMode::parse(&m).ok_or_else(|| {
             TransformError::option("mode", format!("{m:?} is not \"all\" or \"any\""))
         })?,
     };
-    kw.done()?;
     Ok((kinds, mode))
 }
 
@@ -387,7 +330,13 @@ impl OutputTransformerConfig {
 
     /// Builds the transformer.
     pub fn build(&self) -> Result<Box<dyn OutputTransformer>> {
-        let no_options = |name| Kwargs::new(name, &self.kwargs).done();
+        let no_options = |name: &str| match self.kwargs.keys().next() {
+            Some(k) => Err(TransformError::option(
+                k,
+                format!("{name} takes no options"),
+            )),
+            None => Ok(()),
+        };
         Ok(match self.kind {
             TransformerKind::Identity => {
                 no_options("IdentityOutputTransformer")?;
@@ -462,6 +411,31 @@ mod tests {
             .code(),
             "INVALID_OPTION"
         );
+    }
+
+    #[test]
+    fn options_in_either_spelling_and_the_refused_one_named() {
+        let read = |kwargs: Value| think_tag_options(kwargs.as_object().unwrap());
+        let camel = read(json!({"startInThinking": true, "idPrefix": "p"})).unwrap();
+        let snake = read(json!({"start_in_thinking": true, "id_prefix": "p", "tags": null}));
+        assert_eq!(camel, snake.unwrap());
+        for (kwargs, option, said) in [
+            (json!({"idPrefx": "p"}), "idPrefx", "idPrefix"),
+            (
+                json!({"idPrefix": "p", "start_in_thinking": "yes"}),
+                "start_in_thinking",
+                "a boolean",
+            ),
+        ] {
+            let e = read(kwargs).unwrap_err();
+            assert_eq!(e.code(), "INVALID_OPTION");
+            assert!(e.to_string().contains(&format!("`{option}`")), "{e}");
+            assert!(e.to_string().contains(said), "{e}");
+        }
+        let e = OutputTransformerConfig::from_value(
+            &json!({"type": "json", "kwargs": {"strict": true}}),
+        );
+        assert!(e.unwrap_err().to_string().contains("`strict`"));
     }
 
     #[test]

@@ -293,6 +293,14 @@ pub fn options(value: JsValue, owner: &str) -> Result<Map<String, Value>, JsValu
     }
 }
 
+/// An options object read as `T` through the one options reader ([`crate::options`]): an
+/// `INVALID_OPTION` error naming the refused key.
+#[cfg(not(any(feature = "wasm-csl-module", feature = "wasm-stream-module")))]
+pub fn options_as<T: DeserializeOwned>(value: JsValue, owner: &str) -> Result<T, JsValue> {
+    crate::options::read(owner, &options(value, owner)?)
+        .map_err(|e| TransformError::option(&e.option, e.reason).into())
+}
+
 #[cfg_attr(not(feature = "wasm-stream-module"), allow(dead_code))]
 pub fn output(value: JsValue) -> Result<LmOutput, JsValue> {
     from_js(value, "INVALID_OUTPUT", "LMOutput")

@@ -30,7 +30,7 @@ pub fn build_http_request(
     base_url: Option<String>,
 ) -> Result<JsValue, JsValue> {
     let id = ModelId::parse(model_id)?;
-    let request: LmRequest = convert::from_js(request, "INVALID_OPTION", "request")?;
+    let request: LmRequest = convert::options_as(request, "request")?;
     let http = build_request(&id, &request, api_key.as_deref(), base_url.as_deref())?;
     let enforce = enforcement(&id, &request)?.map(|m| m.name());
     Ok(convert::to_js(&json!({

@@ -1,0 +1,134 @@
+//! Option objects, one way: a struct deriving `Deserialize` with `deny_unknown_fields` (and
+//! camelCase names with snake_case aliases where both are accepted), read by [`read`], which
+//! turns serde's error into the option it is about and why.
+//!
+//! serde's own messages for a bad value ("invalid type: string \"x\", expected a boolean")
+//! do not say which key held it; [`read`] hands the struct its keys one by one and remembers
+//! the last one given, so the error names it.
+
+use std::cell::Cell;
+
+use serde::de::{self, DeserializeOwned, DeserializeSeed, IntoDeserializer, MapAccess, Visitor};
+use serde_json::{Map, Value};
+
+/// Which option was refused and why (each caller wraps it in its own coded error).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct OptionError {
+    pub option: String,
+    pub reason: String,
+}
+
+/// Reads `map` as `T`. A key `T` does not know, or a value of the wrong type, is an error
+/// naming that key; serde's message for an unknown key lists the accepted ones.
+pub(crate) fn read<T: DeserializeOwned>(
+    owner: &str,
+    map: &Map<String, Value>,
+) -> Result<T, OptionError> {
+    let last = Cell::new(None);
+    T::deserialize(Options { map, last: &last }).map_err(|e| OptionError {
+        option: last.get().unwrap_or("options").to_owned(),
+        reason: format!("{e} ({owner} options)"),
+    })
+}
+
+/// A map of options as a serde deserializer that records the key being read.
+struct Options<'a, 'c> {
+    map: &'a Map<String, Value>,
+    last: &'c Cell<Option<&'a str>>,
+}
+
+impl<'de, 'c> de::Deserializer<'de> for Options<'de, 'c> {
+    type Error = serde_json::Error;
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
+        visitor.visit_map(Entries {
+            iter: self.map.iter(),
+            value: None,
+            last: self.last,
+        })
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
+        option unit unit_struct newtype_struct seq tuple tuple_struct map struct enum
+        identifier ignored_any
+    }
+}
+
+struct Entries<'a, 'c> {
+    iter: serde_json::map::Iter<'a>,
+    value: Option<&'a Value>,
+    last: &'c Cell<Option<&'a str>>,
+}
+
+impl<'de, 'c> MapAccess<'de> for Entries<'de, 'c> {
+    type Error = serde_json::Error;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(
+        &mut self,
+        seed: K,
+    ) -> Result<Option<K::Value>, Self::Error> {
+        let Some((key, value)) = self.iter.next() else {
+            // Past the last key: what fails now (a missing field) is about no key given.
+            self.last.set(None);
+            return Ok(None);
+        };
+        self.last.set(Some(key));
+        self.value = Some(value);
+        seed.deserialize(key.as_str().into_deserializer()).map(Some)
+    }
+
+    fn next_value_seed<V: DeserializeSeed<'de>>(
+        &mut self,
+        seed: V,
+    ) -> Result<V::Value, Self::Error> {
+        match self.value.take() {
+            Some(value) => seed.deserialize(value.clone()),
+            None => Err(de::Error::custom("a value without its key")),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde::Deserialize;
+    use serde_json::json;
+
+    use super::*;
+
+    #[derive(Debug, Deserialize, PartialEq)]
+    #[serde(rename_all = "camelCase", deny_unknown_fields)]
+    struct Example {
+        #[serde(default, alias = "id_prefix")]
+        id_prefix: Option<String>,
+        #[serde(default)]
+        tags: Option<Vec<String>>,
+    }
+
+    fn example(v: Value) -> Result<Example, OptionError> {
+        read("Example", v.as_object().unwrap())
+    }
+
+    #[test]
+    fn both_spellings_null_as_absent_and_the_refused_key_named() {
+        let want = Example {
+            id_prefix: Some("p".into()),
+            tags: None,
+        };
+        assert_eq!(example(json!({"idPrefix": "p"})).unwrap(), want);
+        assert_eq!(
+            example(json!({"id_prefix": "p", "tags": null})).unwrap(),
+            want
+        );
+        let e = example(json!({"tags": ["a"], "idPrefx": "p"})).unwrap_err();
+        assert_eq!(e.option, "idPrefx");
+        assert!(
+            e.reason.contains("idPrefix") && e.reason.contains("Example"),
+            "{}",
+            e.reason
+        );
+        let e = example(json!({"idPrefix": "p", "tags": [1]})).unwrap_err();
+        assert_eq!(e.option, "tags");
+        assert!(e.reason.contains("expected a string"), "{}", e.reason);
+    }
+}

@@ -1,0 +1,29 @@
+//! The error of building requests and reading answers, with its stable codes.
+
+use thiserror::Error;
+
+#[derive(Debug, Clone, PartialEq, Error)]
+pub enum RequestError {
+    #[error("invalid model id {id:?}: {reason}")]
+    InvalidModelId { id: String, reason: String },
+    #[error("invalid option `{option}`: {reason}")]
+    InvalidOption {
+        option: &'static str,
+        reason: String,
+    },
+    #[error("{provider} answered with something that is not the expected JSON: {detail}")]
+    InvalidResponse {
+        provider: &'static str,
+        detail: String,
+    },
+}
+
+impl RequestError {
+    pub fn code(&self) -> &'static str {
+        match self {
+            Self::InvalidModelId { .. } => "INVALID_MODEL_ID",
+            Self::InvalidOption { .. } => "INVALID_OPTION",
+            Self::InvalidResponse { .. } => "INVALID_PROVIDER_DATA",
+        }
+    }
+}
