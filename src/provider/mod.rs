@@ -6,6 +6,7 @@
 //! outside tests; bad input is an error with a stable code.
 
 pub mod decision;
+mod fast_delta;
 pub mod framing;
 pub mod lm_decision;
 pub mod native_citations;
