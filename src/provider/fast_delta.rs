@@ -118,7 +118,8 @@ impl<'a> Reader<'a> {
 
     /// An object inside a message (`delta`, `message`, `content_block`).
     fn part(&mut self) -> Option<Boxed<Part<'a>>> {
-        let mut out = Part::default();
+        // Filled in place: a part is large, and moving it into a box costs a copy.
+        let mut out: Box<Part> = Box::default();
         let mut seen = 0;
         self.object(&mut |r, key| {
             let (bit, field) = match key {
@@ -137,7 +138,7 @@ impl<'a> Reader<'a> {
             };
             r.field(&mut seen, bit, field)
         })?;
-        Some(Boxed(Some(Box::new(out))))
+        Some(Boxed(Some(out)))
     }
 
     /// A field's value; a known key (`bit` not 0) only once. A field is written only while
