@@ -10,6 +10,7 @@ mod cite_request;
 pub mod decision;
 mod embeddings;
 mod failure;
+mod fast_delta;
 pub mod framing;
 pub mod lm_decision;
 mod model_id;

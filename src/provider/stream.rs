@@ -16,6 +16,7 @@
 use serde_json::Value;
 use thiserror::Error;
 
+use super::fast_delta;
 use super::framing::DeltaFraming;
 use super::native_citations::{self, CharsToUtf16, UrlNumbers};
 use super::sse::{SseDecoder, SseError, SseMessage};
@@ -209,11 +210,15 @@ impl ProviderStreamDecoder {
             self.framing.close(&self.message_id, out);
             return Ok(());
         }
-        // Typed and borrowed (see `wire`): no generic JSON tree for every token.
+        // Typed and borrowed (see `wire`): no generic JSON tree for every token; the messages
+        // that carry tokens by a reader of their own (see `fast_delta`), the rest by serde.
         let invalid =
             |e: serde_json::Error| self.invalid(format!("{e} in {:?}", truncate(&message.data)));
         let ping = message.event.as_deref() == Some("ping");
-        let parsed: Message = serde_json::from_str(&message.data).map_err(invalid)?;
+        let parsed: Message = match fast_delta::read(&message.data) {
+            Some(parsed) => parsed,
+            None => serde_json::from_str(&message.data).map_err(invalid)?,
+        };
         match (&parsed.error.0, self.format) {
             (Some(error), _) if !ping => Err(self.provider_error(error)),
             (_, StreamFormat::OpenAi) => self.openai(parsed, out),

@@ -33,6 +33,7 @@ pub(crate) struct Skip;
 /// One type for all, because every reader costs the module a copy of the parser (see the note
 /// on the shapes below).
 #[derive(Default)]
+#[cfg_attr(test, derive(Debug, PartialEq))]
 pub(crate) enum Scalar<'a> {
     #[default]
     Other,
@@ -79,6 +80,7 @@ impl Scalar<'_> {
 
 /// A nested object read only when present, boxed so that an object may hold its own kind
 /// (an Anthropic `citation` inside a `delta`) and rare ones cost no room when absent.
+#[cfg_attr(test, derive(Debug, PartialEq))]
 pub(crate) struct Boxed<T>(pub Option<Box<T>>);
 
 impl<T> Default for Boxed<T> {
@@ -95,10 +97,12 @@ impl<'de, T: Deserialize<'de>> Deserialize<'de> for Boxed<T> {
 
 /// A field kept as a generic value whatever its type, `null` included (present ≠ absent).
 #[derive(Default)]
+#[cfg_attr(test, derive(Debug, PartialEq))]
 pub(crate) struct AnyValue(pub Option<Value>);
 
 /// A field kept as a generic value only when it is an object (usage objects).
 #[derive(Default)]
+#[cfg_attr(test, derive(Debug, PartialEq))]
 pub(crate) struct ObjectValue(pub Option<Value>);
 
 impl<'de> Deserialize<'de> for Skip {
@@ -247,6 +251,7 @@ macro_rules! lenient_object {
     ($(#[$meta:meta])* $name:ident<$a:lifetime> { $($key:literal => $field:ident: $ty:ty,)* }) => {
         $(#[$meta])*
         #[derive(Default)]
+        #[cfg_attr(test, derive(Debug, PartialEq))]
         pub(crate) struct $name<$a> {
             $(pub $field: $ty,)*
         }
@@ -380,6 +385,7 @@ pub(crate) const MAX_LIST_ITEMS: usize = 1024;
 
 /// An array of objects read leniently: anything else reads as empty; items past
 /// [`MAX_LIST_ITEMS`] are checked and dropped.
+#[cfg_attr(test, derive(Debug, PartialEq))]
 pub(crate) struct List<T>(pub Vec<T>);
 
 impl<T> Default for List<T> {
@@ -440,6 +446,7 @@ impl<'de, T: Deserialize<'de>> Deserialize<'de> for List<T> {
 /// A chunk's `choices`: absent or `null`, an array (of which only the first choice with
 /// index 0, or with no integer index, is kept), or anything else (an error).
 #[derive(Default)]
+#[cfg_attr(test, derive(Debug, PartialEq))]
 pub(crate) enum Choices<'a> {
     #[default]
     Absent,
