@@ -22,7 +22,7 @@ pub use grammar::{
     citation_grammar, GrammarFormat, GrammarOptions, DEFAULT_MAX_CONTENT_CHARS, MAX_GRAMMAR_SOURCES,
 };
 pub mod parser;
-pub use parser::{CitationParser, Released};
+pub use parser::CitationParser;
 pub mod options;
 pub use options::CiteOptions;
 pub mod cited_html;

@@ -55,14 +55,6 @@ impl Default for Template {
     }
 }
 
-/// How much answer text a step released: a prefix of the text received and not yet released.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct Released {
-    pub bytes: usize,
-    /// The same length in UTF-16 code units.
-    pub units16: usize,
-}
-
 impl CitationParser {
     pub fn new(options: ParseOptions) -> Self {
         Self {
@@ -75,13 +67,6 @@ impl CitationParser {
         }
     }
 
-    /// Feeds answer text. Returns how much of the unreleased text (this chunk included) is
-    /// decided and can be shown; the citations found are in [`Self::take_citations`].
-    pub fn feed_text(&mut self, text: &str) -> Result<Released> {
-        let bytes = self.feed(text)?;
-        Ok(self.release(bytes))
-    }
-
     /// Takes the text in and returns how many bytes of the unreleased text are decided.
     fn feed(&mut self, text: &str) -> Result<usize> {
         self.lifecycle.check()?;
@@ -91,28 +76,6 @@ impl CitationParser {
         Ok(self.unreleased.len() - keep)
     }
 
-    /// Releases all held text (a block ended) without deciding the markers in it yet.
-    pub fn flush_text(&mut self) -> Released {
-        self.release(self.unreleased.len())
-    }
-
-    /// Ends the stream: decides the rest and releases everything.
-    pub fn finish_text(&mut self) -> Result<Released> {
-        self.lifecycle.finish()?;
-        self.scanner.finish(&mut self.found);
-        Ok(self.flush_text())
-    }
-
-    /// Whether undecided text (a possible marker prefix, fence or `://`) is held.
-    pub fn has_pending(&self) -> bool {
-        self.scanner.pending_len() > 0
-    }
-
-    /// Whether [`Self::take_citations`] has any.
-    pub fn has_citations(&self) -> bool {
-        !self.found.is_empty()
-    }
-
     /// The citations found since the last call, in order.
     pub fn take_citations(&mut self) -> Vec<Citation> {
         let options = self.options;
@@ -120,24 +83,6 @@ impl CitationParser {
             .drain(..)
             .flat_map(|f| options.citations(f).collect::<Vec<_>>())
             .collect()
-    }
-
-    /// Releases the first `bytes` of the unreleased text.
-    ///
-    /// `bytes` is the unreleased length less the scanner's undecided suffix (which starts
-    /// at a char boundary of the same text), or all of it: always a char boundary. Were it
-    /// not, nothing would be released (and `finish` would release it all).
-    fn release(&mut self, bytes: usize) -> Released {
-        debug_assert!(self.unreleased.is_char_boundary(bytes));
-        let Some(text) = self.unreleased.get(..bytes) else {
-            return Released::default();
-        };
-        let released = Released {
-            bytes,
-            units16: text.encode_utf16().count(),
-        };
-        self.unreleased.drain(..bytes);
-        released
     }
 
     /// Releases the first `bytes` as a text piece in the template's shape.
