@@ -22,17 +22,9 @@ const REDIRECT_STATUSES = [301, 302, 303, 307, 308];
 const SECRET_PIECE = 10;
 /** Request headers whose values are secrets too. */
 const CREDENTIAL_HEADERS = ["authorization", "proxy-authorization", "x-api-key", "api-key", "cookie"];
-const OPTIONS = [
-  "apiKey",
-  "baseUrl",
-  "headers",
-  "fetch",
-  "timeoutMs",
-  "maxRetries",
-  "maxResponseBytes",
-  "outputTransformers",
-  "fallbackLms",
-];
+/** The options every invoker takes (the transport's). */
+const TRANSPORT_OPTIONS = ["apiKey", "baseUrl", "headers", "fetch", "timeoutMs", "maxRetries", "maxResponseBytes"];
+const OPTIONS = [...TRANSPORT_OPTIONS, "outputTransformers", "fallbackLms"];
 const CALL_OPTIONS = ["signal", "responseSchema", "temperature", "maxTokens", "logprobs", "topLogprobs"];
 // What Citeformer passes along. With `enforce`, the core enforces the citations with the
 // provider's own mechanism (grammar, schema, forced tool, or the prompt alone); without it,
@@ -542,16 +534,7 @@ export function buildLMInvoker(modelId, given) {
   };
 }
 
-const EM_OPTIONS = [
-  "apiKey",
-  "baseUrl",
-  "headers",
-  "fetch",
-  "timeoutMs",
-  "maxRetries",
-  "maxResponseBytes",
-  "batchSize",
-];
+const EM_OPTIONS = [...TRANSPORT_OPTIONS, "batchSize"];
 const DEFAULT_EM_BATCH_SIZE = 100;
 
 /** `run()`, its errors scrubbed of the invoker's secrets. */
@@ -613,7 +596,7 @@ export function buildEMInvoker(modelId, given) {
   };
 }
 
-const DM_OPTIONS = ["apiKey", "baseUrl", "headers", "fetch", "timeoutMs", "maxRetries", "maxResponseBytes"];
+const DM_OPTIONS = TRANSPORT_OPTIONS;
 const TOP_LOGPROBS = 20;
 
 /** Questions for a decision model (System One wire format). */

@@ -37,35 +37,15 @@ export const hostileValues = {
   },
   deepArray: () => JSON.parse(DEEP_ARRAY),
   deepObject: () => JSON.parse(DEEP_OBJECT),
-  throwingGetters: () => ({
-    get type() {
-      return boom();
-    },
-    get value() {
-      return boom();
-    },
-    get content() {
-      return boom();
-    },
-    get metadata() {
-      return boom();
-    },
-    get outputs() {
-      return boom();
-    },
-    get sourceCount() {
-      return boom();
-    },
-    get length() {
-      return boom();
-    },
-    get prompt() {
-      return boom();
-    },
-    get sources() {
-      return boom();
-    },
-  }),
+  // Every field an entry point reads, as a getter that throws (enumerable, as in a literal).
+  throwingGetters: () =>
+    Object.defineProperties(
+      {},
+      Object.fromEntries(
+        ["type", "value", "content", "metadata", "outputs", "sourceCount", "length", "prompt", "sources"]
+          .map((key) => [key, { get: boom, enumerable: true, configurable: true }]),
+      ),
+    ),
   proxy: () => new Proxy({}, trapAll),
   arrayProxy: () => new Proxy([], trapAll),
   revokedProxy: () => {
