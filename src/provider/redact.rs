@@ -33,8 +33,14 @@ pub const REDACTED: &str = "[redacted]";
 
 /// The secrets of one invoker: its API key and the values of the credential headers it sends
 /// (each also without its scheme, `Bearer k` → `k`).
+///
+/// Lengths are counted in UTF-16 units, as JS strings count them: a piece is 10 units, so an
+/// astral character counts twice. That is the stricter of the two ways to count (a run of 10
+/// characters always holds a run of 10 units), so a key of emoji loses its halves too. A secret
+/// shorter than a piece is matched whole, every occurrence, however short: a one-character key
+/// takes that character out of every error (the price of never showing it).
 #[derive(Clone, Default, PartialEq, Eq)]
-pub struct Secrets(Vec<Vec<char>>);
+pub struct Secrets(Vec<String>);
 
 impl std::fmt::Debug for Secrets {
     // Never print what this holds.
@@ -55,14 +61,25 @@ impl Secrets {
                 found.push(without_scheme(value));
             }
         }
-        let mut secrets: Vec<Vec<char>> = Vec::new();
-        for s in found.into_iter().filter(|s| !s.is_empty()) {
-            let chars: Vec<char> = s.chars().collect();
-            if !secrets.contains(&chars) {
-                secrets.push(chars);
+        Self::listed(found)
+    }
+
+    /// Secrets found before (see [`Secrets::into_list`]): empty ones dropped, each kept once.
+    pub fn listed<S: AsRef<str>>(found: impl IntoIterator<Item = S>) -> Self {
+        let mut secrets: Vec<String> = Vec::new();
+        for s in found {
+            let s = s.as_ref();
+            if !s.is_empty() && !secrets.iter().any(|known| known == s) {
+                secrets.push(s.to_owned());
             }
         }
         Self(secrets)
+    }
+
+    /// The secrets themselves, for an edge that keeps them (the npm package's JS face finds
+    /// them once per invoker and hands them back with each text to redact).
+    pub fn into_list(self) -> Vec<String> {
+        self.0
     }
 
     /// True when there is nothing to hide.
@@ -71,18 +88,20 @@ impl Secrets {
     }
 
     /// `text` with each secret, and each run of text made of its pieces, replaced by
-    /// [`REDACTED`].
+    /// [`REDACTED`]. A character any unit of which is in a piece is hidden whole, so no half of
+    /// a surrogate pair is left behind.
     pub fn redact<'a>(&self, text: &'a str) -> Cow<'a, str> {
         if self.0.is_empty() {
             return Cow::Borrowed(text);
         }
-        let chars: Vec<char> = text.chars().collect();
-        let mut hidden = vec![false; chars.len()];
+        let units: Vec<u16> = text.encode_utf16().collect();
+        let mut hidden = vec![false; units.len()];
         let mut found = false;
         for secret in &self.0 {
+            let secret: Vec<u16> = secret.encode_utf16().collect();
             let size = SECRET_PIECE.min(secret.len());
-            let pieces: HashSet<&[char]> = secret.windows(size).collect();
-            for (start, window) in chars.windows(size).enumerate() {
+            let pieces: HashSet<&[u16]> = secret.windows(size).collect();
+            for (start, window) in units.windows(size).enumerate() {
                 if pieces.contains(window) {
                     for flag in hidden.iter_mut().skip(start).take(size) {
                         *flag = true;
@@ -96,7 +115,11 @@ impl Secrets {
         }
         let mut out = String::with_capacity(text.len());
         let mut previous = false;
-        for (c, hide) in chars.into_iter().zip(hidden) {
+        let mut at = 0;
+        for c in text.chars() {
+            let width = c.len_utf16();
+            let hide = hidden.iter().skip(at).take(width).any(|&h| h);
+            at += width;
             match (hide, previous) {
                 (true, false) => out.push_str(REDACTED),
                 (true, true) => {}
@@ -160,6 +183,32 @@ mod tests {
         assert_eq!(s.redact("xabcx"), "x[redacted]x");
         assert_eq!(format!("{s:?}"), "Secrets(1 hidden)");
         assert!(Secrets::new(Some(""), &[]).is_empty());
+        // Every occurrence, however short the key.
+        let s = Secrets::new(Some("k"), &[]);
+        assert_eq!(s.redact("key kit"), "[redacted]ey [redacted]it");
+    }
+
+    #[test]
+    fn pieces_are_utf16_units() {
+        // Eight emoji are 16 units: five of them (10 units) are a piece.
+        let key = "🔑😀🎉🚀🌍🔥💧🌈";
+        let s = Secrets::new(Some(key), &[]);
+        assert_eq!(s.redact("got 😀🎉🚀🌍🔥!"), "got [redacted]!");
+        assert_eq!(s.redact("got 😀🎉🚀🌍!"), "got 😀🎉🚀🌍!");
+        // A piece that starts inside a pair hides the whole character.
+        let s = Secrets::new(Some("a🔑bcdefghijk"), &[]);
+        assert_eq!(s.redact("x🔑bcdefghijy"), "x[redacted]y");
+        assert_eq!(s.redact("é🔑bcdefghij"), "é[redacted]");
+    }
+
+    #[test]
+    fn lists_round_trip() {
+        let headers = vec![("Cookie".to_owned(), "Bearer sess-0123456789".to_owned())];
+        let list = Secrets::new(Some("sk-key"), &headers).into_list();
+        assert_eq!(list, ["sk-key", "Bearer sess-0123456789", "sess-0123456789"]);
+        let again = Secrets::listed(&list);
+        assert_eq!(again, Secrets::new(Some("sk-key"), &headers));
+        assert_eq!(Secrets::listed(["", "a", "a"]).into_list(), ["a"]);
     }
 
     #[test]
