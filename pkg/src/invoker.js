@@ -327,12 +327,13 @@ async function fetchWithRetries({ http, transport, signal, stream }) {
       failure = core.attemptFailure(http.provider, timedOut, timeoutMs, timedOut ? "" : String(e?.message ?? e));
     }
     // The core says whether to try again, when, and the error to give up with.
-    const next = core.afterFailure(failure, attempt, maxRetries, Math.random());
-    if (next.retryInMs !== undefined) {
-      await sleep(next.retryInMs, signal);
+    const wait = core.retryInMs(failure.retryable, failure.retryAfterMs ?? undefined, attempt, maxRetries, Math.random());
+    if (wait !== undefined) {
+      await sleep(wait, signal);
       continue;
     }
-    throw invokerError(next.code, next.message, {
+    const [code, message] = core.giveUp(failure.provider, failure.status, failure.code ?? undefined, failure.message);
+    throw invokerError(code, message, {
       provider: failure.provider,
       status: failure.status,
       providerCode: failure.code ?? null,

@@ -14,7 +14,6 @@
 //! ```
 
 use std::borrow::Cow;
-use std::collections::HashSet;
 
 /// Pieces of a secret this long or longer are removed wherever they appear.
 pub const SECRET_PIECE: usize = 10;
@@ -100,9 +99,10 @@ impl Secrets {
         for secret in &self.0 {
             let secret: Vec<u16> = secret.encode_utf16().collect();
             let size = SECRET_PIECE.min(secret.len());
-            let pieces: HashSet<&[u16]> = secret.windows(size).collect();
+            // A plain scan (no hash set: this runs on error paths, over at most an error
+            // body's 64 KiB, and a set's code would cost the wasm module kilobytes).
             for (start, window) in units.windows(size).enumerate() {
-                if pieces.contains(window) {
+                if secret.windows(size).any(|piece| piece == window) {
                     for flag in hidden.iter_mut().skip(start).take(size) {
                         *flag = true;
                     }

@@ -84,11 +84,12 @@ pub fn redirect_refusal(
     }
 }
 
-/// Whether a content type is JSON (`application/json`, `…+json`, any case): a stream request
-/// answered with JSON is read whole first, to find an error in it.
+/// Whether a content type is JSON (`application/json`, `…+json`, any case: the word `json`
+/// between ASCII non-word characters): a stream request answered with JSON is read whole
+/// first, to find an error in it.
 pub fn is_json_content_type(content_type: &str) -> bool {
     content_type
-        .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
         .any(|word| word.eq_ignore_ascii_case("json"))
 }
 

@@ -5,11 +5,10 @@
 //! cancels; the rules are those of [`crate::provider::transport`] and
 //! [`crate::provider::redact`], which the Rust face (`web`) uses too.
 
-use serde_json::{json, Value};
+use serde_json::json;
 use wasm_bindgen::prelude::*;
 
 use super::convert;
-use super::errors::js_error;
 use crate::provider::redact::Secrets;
 use crate::provider::transport::{self, Next, RedirectTarget};
 use crate::provider::{is_system_one, ProviderFailure};
@@ -17,9 +16,16 @@ use crate::provider::{is_system_one, ProviderFailure};
 /// The secrets of an invoker (its API key, the values of its credential headers and those
 /// values without their scheme), found once when it is built. `headers` is `[[name, value]]`.
 #[wasm_bindgen(js_name = invokerSecrets)]
-pub fn invoker_secrets(api_key: Option<String>, headers: JsValue) -> Result<Vec<String>, JsValue> {
-    let headers: Vec<(String, String)> = convert::from_js(headers, "INVALID_OPTION", "headers")?;
-    Ok(Secrets::new(api_key.as_deref(), &headers).into_list())
+pub fn invoker_secrets(api_key: Option<String>, headers: Vec<JsValue>) -> Vec<String> {
+    // The JS face checked the pairs (strings); anything else is no header.
+    let headers: Vec<(String, String)> = headers
+        .iter()
+        .filter_map(|pair| {
+            let pair = js_sys::Array::from(pair);
+            Some((pair.get(0).as_string()?, pair.get(1).as_string()?))
+        })
+        .collect();
+    Secrets::new(api_key.as_deref(), &headers).into_list()
 }
 
 /// `text` with the secrets (from `invokerSecrets`), and every run of text made of their
@@ -68,39 +74,45 @@ pub fn attempt_failure(provider: &str, timed_out: bool, timeout_ms: u32, message
     })
 }
 
-/// What follows a failure (`{provider, status, code, message, retryable, retryAfterMs}` as the
-/// core classified it) after attempt `attempt` (from 0): `{retryInMs}`, or `{code, message}`,
-/// the error the invoker gives up with.
-#[wasm_bindgen(js_name = afterFailure)]
-pub fn after_failure(
-    failure: JsValue,
+/// After attempt `attempt` (from 0) failed: the ms to wait before trying again, or
+/// `undefined` to give up (see `giveUp`). `retryable` and `retryAfterMs` as the core classified
+/// the failure.
+#[wasm_bindgen(js_name = retryInMs)]
+pub fn retry_in_ms(
+    retryable: bool,
+    retry_after_ms: Option<f64>,
     attempt: u32,
     max_retries: u32,
     jitter: f64,
-) -> Result<JsValue, JsValue> {
-    let v = convert::js_to_json(&failure, "INTERNAL", "a failure")?;
-    let text = |key: &str| v.get(key).and_then(Value::as_str).map(str::to_owned);
+) -> Option<f64> {
     let failure = ProviderFailure {
-        provider: text("provider").unwrap_or_default(),
-        status: v
-            .get("status")
-            .and_then(Value::as_u64)
-            .and_then(|s| u16::try_from(s).ok())
-            .ok_or_else(|| js_error("INTERNAL", "a failure without a status"))?,
-        code: text("code"),
-        message: text("message").unwrap_or_default(),
-        retryable: v.get("retryable").and_then(Value::as_bool).unwrap_or(false),
-        retry_after_ms: v.get("retryAfterMs").and_then(Value::as_u64),
+        provider: String::new(),
+        status: 0,
+        code: None,
+        message: String::new(),
+        retryable,
+        retry_after_ms: retry_after_ms.map(|ms| ms.max(0.0) as u64),
     };
-    Ok(convert::to_js(
-        &match transport::next_step(&failure, attempt, max_retries, jitter) {
-            Next::RetryAfter(ms) => json!({ "retryInMs": ms }),
-            Next::GiveUp => {
-                let (code, message) = transport::give_up(&failure);
-                json!({ "code": code, "message": message })
-            }
-        },
-    ))
+    match transport::next_step(&failure, attempt, max_retries, jitter) {
+        Next::RetryAfter(ms) => Some(ms as f64),
+        Next::GiveUp => None,
+    }
+}
+
+/// `[code, message]`: the error an invoker gives up with after a failure (status 0: the
+/// transport's own code; else `PROVIDER_ERROR` and the status).
+#[wasm_bindgen(js_name = giveUp)]
+pub fn give_up(provider: &str, status: u16, code: Option<String>, message: &str) -> Vec<String> {
+    let failure = ProviderFailure {
+        provider: provider.to_owned(),
+        status,
+        code,
+        message: message.to_owned(),
+        retryable: false,
+        retry_after_ms: None,
+    };
+    let (code, message) = transport::give_up(&failure);
+    vec![code.to_owned(), message]
 }
 
 /// The transport's defaults and limits, as the JS options read them.
