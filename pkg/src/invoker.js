@@ -327,7 +327,13 @@ async function fetchWithRetries({ http, transport, signal, stream }) {
       failure = core.attemptFailure(http.provider, timedOut, timeoutMs, timedOut ? "" : String(e?.message ?? e));
     }
     // The core says whether to try again, when, and the error to give up with.
-    const wait = core.retryInMs(failure.retryable, failure.retryAfterMs ?? undefined, attempt, maxRetries, Math.random());
+    const wait = core.retryInMs(
+      failure.retryable,
+      failure.retryAfterMs ?? undefined,
+      attempt,
+      maxRetries,
+      Math.random(),
+    );
     if (wait !== undefined) {
       await sleep(wait, signal);
       continue;

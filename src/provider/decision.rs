@@ -209,7 +209,11 @@ mod tests {
 
     #[test]
     fn system_one_ids() {
-        for yes in ["typesafe/jev-1.13", "openrouter/typesafe/jev-1.13", "typesafe/"] {
+        for yes in [
+            "typesafe/jev-1.13",
+            "openrouter/typesafe/jev-1.13",
+            "typesafe/",
+        ] {
             assert!(is_system_one(yes), "{yes}");
         }
         for no in [

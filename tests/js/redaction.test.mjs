@@ -103,10 +103,12 @@ const KEYS = {
 
 test("a key with regex-special characters, unicode or astral characters is redacted whole", async () => {
   for (const [name, key] of Object.entries(KEYS)) {
-    for (const [how, body, type] of [
-      ["json", errorJson(`bad key ${key}`), "application/json"],
-      ["text", `plain ${key} end`, "text/plain"],
-    ]) {
+    for (
+      const [how, body, type] of [
+        ["json", errorJson(`bad key ${key}`), "application/json"],
+        ["text", `plain ${key} end`, "text/plain"],
+      ]
+    ) {
       const { fetch } = scripted(() => reply(401, body, type));
       const e = await failure(lm(fetch, { apiKey: key }).invoke("Hi"));
       assertCoded(e, "PROVIDER_ERROR", `${name} ${how}`);
@@ -139,12 +141,14 @@ test("pieces are counted in UTF-16 units: half of an astral key (10 units, 5 emo
 test("a key shorter than 10 characters is matched whole, every occurrence, however short", async () => {
   // The stricter rule kept: even a one-character key is removed wherever it appears (which
   // mangles the message, and is the price of never showing it).
-  for (const [key, said, left] of [
-    ["k", "key kit", `${MARK}ey ${MARK}it`],
-    ["ab", "abc cab abab", `${MARK}c c${MARK} ${MARK}`],
-    ["x9z", "x9 x9zx9z 9z", `x9 ${MARK} 9z`],
-    ["🔑", "a🔑b", `a${MARK}b`],
-  ]) {
+  for (
+    const [key, said, left] of [
+      ["k", "key kit", `${MARK}ey ${MARK}it`],
+      ["ab", "abc cab abab", `${MARK}c c${MARK} ${MARK}`],
+      ["x9z", "x9 x9zx9z 9z", `x9 ${MARK} 9z`],
+      ["🔑", "a🔑b", `a${MARK}b`],
+    ]
+  ) {
     const { fetch } = scripted(() => reply(400, errorJson(said)));
     const e = await failure(lm(fetch, { apiKey: key }).invoke("Hi"));
     assert.equal(e.providerMessage, left, key);
@@ -244,15 +248,25 @@ test("a key echoed on every error path is redacted", async () => {
   }
   // Embeddings and decision models share the rule.
   const { fetch } = scripted(() => reply(401, errorJson(`no ${key}`)));
-  for (const call of [
-    () => lib.buildEMInvoker("openai/e", { apiKey: key, fetch, maxRetries: 0 }).invoke("a"),
-    () => lib.buildDMInvoker("typesafe/m", { apiKey: key, fetch, maxRetries: 0 }).invoke({ state: "s", questions: {
-      q: lib.DMQuestion.noul("?"),
-    } }),
-    () => lib.buildDMInvoker("openai/m", { apiKey: key, fetch, maxRetries: 0 }).invoke({ state: "s", questions: {
-      q: lib.DMQuestion.noul("?"),
-    } }),
-  ]) {
+  for (
+    const call of [
+      () => lib.buildEMInvoker("openai/e", { apiKey: key, fetch, maxRetries: 0 }).invoke("a"),
+      () =>
+        lib.buildDMInvoker("typesafe/m", { apiKey: key, fetch, maxRetries: 0 }).invoke({
+          state: "s",
+          questions: {
+            q: lib.DMQuestion.noul("?"),
+          },
+        }),
+      () =>
+        lib.buildDMInvoker("openai/m", { apiKey: key, fetch, maxRetries: 0 }).invoke({
+          state: "s",
+          questions: {
+            q: lib.DMQuestion.noul("?"),
+          },
+        }),
+    ]
+  ) {
     const e = await failure(call());
     assertCoded(e, "PROVIDER_ERROR", e.message);
     assert.equal(leak(e, key), null, e.message);
@@ -304,7 +318,8 @@ function generatedKey(rnd) {
 
 /** Text embedding `key` in a random way: whole, cut, in pieces, between random words. */
 function embedding(rnd, key) {
-  const filler = () => ["", " ", "key=", "Bearer ", "…", "\n", "é", "x".repeat(Math.floor(rnd() * 300))][Math.floor(rnd() * 8)];
+  const filler = () =>
+    ["", " ", "key=", "Bearer ", "…", "\n", "é", "x".repeat(Math.floor(rnd() * 300))][Math.floor(rnd() * 8)];
   const size = Math.min(PIECE, key.length);
   const slice = () => {
     const length = size + Math.floor(rnd() * (key.length - size + 1));
