@@ -99,25 +99,22 @@ impl Secrets {
         for secret in &self.0 {
             let secret: Vec<u16> = secret.encode_utf16().collect();
             let size = SECRET_PIECE.min(secret.len());
-            // A plain scan (a hash set's code would cost the wasm module kilobytes), skipping
-            // the text's positions whose first unit starts no piece (by its low byte).
-            let mut starts = [0u64; 4];
-            for piece in secret.windows(size) {
-                let byte = usize::from(piece.first().copied().unwrap_or(0) as u8);
-                if let Some(bits) = starts.get_mut(byte / 64) {
-                    *bits |= 1 << (byte % 64);
+            // For each position of the text, the longest run ending there that also ends at
+            // some position of the secret (one row of the classic table, kept as two): a run
+            // of `size` or more means the `size` units before it are a piece. Linear in the
+            // text for each secret, with no hash set (whose code would cost the wasm module
+            // kilobytes).
+            let mut previous = vec![0u32; secret.len() + 1];
+            let mut current = vec![0u32; secret.len() + 1];
+            for (end, &unit) in units.iter().enumerate() {
+                let mut longest = 0;
+                for ((run, &before), &s) in current.iter_mut().skip(1).zip(&previous).zip(&secret) {
+                    *run = if s == unit { before.saturating_add(1) } else { 0 };
+                    longest = longest.max(*run);
                 }
-            }
-            let may_start = |unit: u16| {
-                let byte = usize::from(unit as u8);
-                starts
-                    .get(byte / 64)
-                    .is_some_and(|bits| bits & (1 << (byte % 64)) != 0)
-            };
-            for (start, window) in units.windows(size).enumerate() {
-                if window.first().is_some_and(|&u| may_start(u))
-                    && secret.windows(size).any(|piece| piece == window)
-                {
+                std::mem::swap(&mut previous, &mut current);
+                if longest as usize >= size {
+                    let start = (end + 1).saturating_sub(size);
                     for flag in hidden.iter_mut().skip(start).take(size) {
                         *flag = true;
                     }
@@ -214,6 +211,59 @@ mod tests {
         let s = Secrets::new(Some("a🔑bcdefghijk"), &[]);
         assert_eq!(s.redact("x🔑bcdefghijy"), "x[redacted]y");
         assert_eq!(s.redact("é🔑bcdefghij"), "é[redacted]");
+    }
+
+    /// The rule as written: every `size`-unit window of the text equal to one of the secret's.
+    fn naive(secrets: &[&str], text: &str) -> String {
+        let units: Vec<u16> = text.encode_utf16().collect();
+        let mut hidden = vec![false; units.len()];
+        for secret in secrets {
+            let secret: Vec<u16> = secret.encode_utf16().collect();
+            let size = SECRET_PIECE.min(secret.len());
+            for start in 0..units.len().saturating_sub(size - 1) {
+                let window = &units[start..start + size];
+                if secret.windows(size).any(|p| p == window) {
+                    hidden[start..start + size].iter_mut().for_each(|h| *h = true);
+                }
+            }
+        }
+        let (mut out, mut at, mut previous) = (String::new(), 0, false);
+        for c in text.chars() {
+            let hide = hidden[at..at + c.len_utf16()].iter().any(|&h| h);
+            at += c.len_utf16();
+            if !hide {
+                out.push(c);
+            } else if !previous {
+                out.push_str(REDACTED);
+            }
+            previous = hide;
+        }
+        out
+    }
+
+    #[test]
+    fn agrees_with_the_rule_as_written() {
+        let alphabet: Vec<char> = "ab0-_🔑é ".chars().collect();
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        for _ in 0..3000 {
+            let key: String = (0..1 + next(24)).map(|_| alphabet[next(alphabet.len())]).collect();
+            let mut text = String::new();
+            for _ in 0..next(6) {
+                let chars: Vec<char> = key.chars().collect();
+                let from = next(chars.len());
+                let to = from + next(chars.len() - from + 1);
+                text.extend(&chars[from..to]);
+                text.extend((0..next(4)).map(|_| alphabet[next(alphabet.len())]));
+            }
+            let secrets = Secrets::new(Some(&key), &[]);
+            assert_eq!(secrets.redact(&text), naive(&[&key], &text), "{key:?} in {text:?}");
+        }
     }
 
     #[test]
