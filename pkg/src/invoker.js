@@ -124,23 +124,13 @@ function transportOptions(options) {
   if (typeof fetchFn !== "function") {
     throw citeflowError("INVALID_OPTION", "fetch must be a function (the runtime has none: pass one)");
   }
-  if (!(typeof timeoutMs === "number" && timeoutMs > 0 && timeoutMs <= limits.maxTimeoutMs)) {
-    throw citeflowError(
-      "INVALID_OPTION",
-      `timeoutMs must be a number of milliseconds above 0 and at most ${limits.maxTimeoutMs} (setTimeout's range); got ${
-        describe(timeoutMs)
-      }`,
-    );
+  for (const [name, value] of Object.entries({ timeoutMs, maxRetries, maxResponseBytes })) {
+    if (typeof value !== "number") {
+      throw citeflowError("INVALID_OPTION", `${name} must be a number; got ${describe(value)}`);
+    }
   }
-  if (!(Number.isInteger(maxRetries) && maxRetries >= 0)) {
-    throw citeflowError("INVALID_OPTION", `maxRetries must be a whole number ≥ 0; got ${describe(maxRetries)}`);
-  }
-  if (!(Number.isSafeInteger(maxResponseBytes) && maxResponseBytes >= 1)) {
-    throw citeflowError(
-      "INVALID_OPTION",
-      `maxResponseBytes must be a whole number ≥ 1; got ${describe(maxResponseBytes)}`,
-    );
-  }
+  // The limits' rules are the core's (`check_limits`), as for the Rust face.
+  core.checkTransportLimits(timeoutMs, maxRetries, maxResponseBytes);
   const pairs = headerPairs(headers);
   return {
     apiKey,
@@ -529,9 +519,10 @@ export function buildEMInvoker(modelId, given) {
   );
   const { apiKey, baseUrl, secrets } = transport;
   const { batchSize = transportDefaults().emBatchSize } = options;
-  if (!(Number.isInteger(batchSize) && batchSize >= 1)) {
-    throw citeflowError("INVALID_OPTION", `batchSize must be a whole number ≥ 1; got ${describe(batchSize)}`);
+  if (typeof batchSize !== "number") {
+    throw citeflowError("INVALID_OPTION", `batchSize must be a number; got ${describe(batchSize)}`);
   }
+  core.checkBatchSize(batchSize);
   core.buildEmbeddingsRequest(modelId, [""], apiKey, baseUrl); // checks the id and base URL now
   return {
     modelId,

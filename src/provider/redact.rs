@@ -109,7 +109,11 @@ impl Secrets {
             for (end, &unit) in units.iter().enumerate() {
                 let mut longest = 0;
                 for ((run, &before), &s) in current.iter_mut().skip(1).zip(&previous).zip(&secret) {
-                    *run = if s == unit { before.saturating_add(1) } else { 0 };
+                    *run = if s == unit {
+                        before.saturating_add(1)
+                    } else {
+                        0
+                    };
                     longest = longest.max(*run);
                 }
                 std::mem::swap(&mut previous, &mut current);
@@ -223,7 +227,9 @@ mod tests {
             for start in 0..units.len().saturating_sub(size - 1) {
                 let window = &units[start..start + size];
                 if secret.windows(size).any(|p| p == window) {
-                    hidden[start..start + size].iter_mut().for_each(|h| *h = true);
+                    hidden[start..start + size]
+                        .iter_mut()
+                        .for_each(|h| *h = true);
                 }
             }
         }
@@ -252,7 +258,9 @@ mod tests {
             (seed % n as u64) as usize
         };
         for _ in 0..3000 {
-            let key: String = (0..1 + next(24)).map(|_| alphabet[next(alphabet.len())]).collect();
+            let key: String = (0..1 + next(24))
+                .map(|_| alphabet[next(alphabet.len())])
+                .collect();
             let mut text = String::new();
             for _ in 0..next(6) {
                 let chars: Vec<char> = key.chars().collect();
@@ -262,7 +270,11 @@ mod tests {
                 text.extend((0..next(4)).map(|_| alphabet[next(alphabet.len())]));
             }
             let secrets = Secrets::new(Some(&key), &[]);
-            assert_eq!(secrets.redact(&text), naive(&[&key], &text), "{key:?} in {text:?}");
+            assert_eq!(
+                secrets.redact(&text),
+                naive(&[&key], &text),
+                "{key:?} in {text:?}"
+            );
         }
     }
 

@@ -66,9 +66,10 @@ pub fn is_json_content_type(content_type: &str) -> bool {
 /// The failure of an attempt that got no answer: in time (`timedOut`), or at all (the
 /// connection failed with `message`).
 #[wasm_bindgen(js_name = attemptFailure)]
-pub fn attempt_failure(provider: &str, timed_out: bool, timeout_ms: u32, message: &str) -> JsValue {
+pub fn attempt_failure(provider: &str, timed_out: bool, timeout_ms: f64, message: &str) -> JsValue {
     convert::to_js(&if timed_out {
-        transport::timed_out(provider, timeout_ms)
+        // A checked timeout: above 0 and at most 2^31 - 1 ms (a fraction is said rounded up).
+        transport::timed_out(provider, timeout_ms.ceil() as u32)
     } else {
         transport::network_failure(provider, message)
     })
@@ -82,9 +83,11 @@ pub fn retry_in_ms(
     retryable: bool,
     retry_after_ms: Option<f64>,
     attempt: u32,
-    max_retries: u32,
+    max_retries: f64,
     jitter: f64,
 ) -> Option<f64> {
+    // A checked count (whole, ≥ 0): past u32, as good as endless.
+    let max_retries = max_retries.min(f64::from(u32::MAX)) as u32;
     let failure = ProviderFailure {
         provider: String::new(),
         status: 0,
@@ -115,12 +118,31 @@ pub fn give_up(provider: &str, status: u16, code: Option<String>, message: &str)
     vec![code.to_owned(), message]
 }
 
+/// Checks the transport's limits (numbers; the JS face checked their type).
+#[wasm_bindgen(js_name = checkTransportLimits)]
+pub fn check_transport_limits(
+    timeout_ms: f64,
+    max_retries: f64,
+    max_response_bytes: f64,
+) -> Result<(), JsValue> {
+    Ok(transport::check_limits(
+        timeout_ms,
+        max_retries,
+        max_response_bytes,
+    )?)
+}
+
+/// Checks an embedding invoker's batch size (a number): a whole number ≥ 1.
+#[wasm_bindgen(js_name = checkBatchSize)]
+pub fn check_batch_size(batch_size: f64) -> Result<(), JsValue> {
+    Ok(transport::check_whole("batchSize", batch_size, 1)?)
+}
+
 /// The transport's defaults and limits, as the JS options read them.
 #[wasm_bindgen(js_name = transportDefaults)]
 pub fn transport_defaults() -> JsValue {
     convert::to_js(&json!({
         "timeoutMs": transport::DEFAULT_TIMEOUT_MS,
-        "maxTimeoutMs": transport::MAX_TIMEOUT_MS,
         "maxRetries": transport::DEFAULT_MAX_RETRIES,
         "maxResponseBytes": transport::DEFAULT_MAX_RESPONSE_BYTES,
         "errorBodyBytes": transport::ERROR_BODY_BYTES,
