@@ -120,7 +120,7 @@ test("the transport's limits are the core's rule: each bad value is INVALID_OPTI
 
 test("headers: yours replace the provider's of the same name, whatever the case", async () => {
   const sent = [];
-  const fetch = (url, init) => {
+  const fetch = (_url, init) => {
     sent.push(init.headers);
     return new Response(JSON.stringify({ choices: [{ message: { content: "ok" } }] }), {
       headers: { "content-type": "application/json" },
