@@ -29,7 +29,8 @@ pub fn invoker_secrets(api_key: Option<String>, headers: Vec<JsValue>) -> Vec<St
 }
 
 /// `text` with the secrets (from `invokerSecrets`), and every run of text made of their
-/// 10-unit pieces, replaced by "[redacted]".
+/// 10-unit pieces, replaced by "[redacted]". (A lone surrogate in `text` arrives here as
+/// U+FFFD, as in every string that crosses into the core; the redacted text keeps it so.)
 #[wasm_bindgen(js_name = redactSecrets)]
 pub fn redact_secrets(text: &str, secrets: Vec<String>) -> String {
     Secrets::listed(secrets).redact(text).into_owned()
