@@ -1,6 +1,7 @@
 // Model invokers over the runtime's own `fetch` (or one you inject). The core builds the
-// requests, reads the answers, classifies failures and sets the retry schedule; this file
-// only moves bytes, waits, and cancels.
+// requests, reads the answers, classifies failures, sets the retry schedule and keeps the
+// transport's rules (which redirects are followed, the limits, the secrets kept out of errors
+// and their redaction: src/wasm/transport.rs); this file only moves bytes, waits, and cancels.
 import * as core from "../gen/citeflow.js";
 import { citeflowError, describe, fields, isArray, isInstance, knownFields, list } from "./errors.js";
 import { ready } from "./runtime.js";
