@@ -8,7 +8,10 @@
 
 use std::cell::Cell;
 
-use serde::de::{self, DeserializeOwned, DeserializeSeed, IntoDeserializer, MapAccess, Visitor};
+use serde::de::{
+    self, DeserializeOwned, DeserializeSeed, IntoDeserializer, MapAccess, Unexpected, Visitor,
+};
+use serde::Deserialize;
 use serde_json::{Map, Value};
 
 /// Which option was refused and why (each caller wraps it in its own coded error).
@@ -29,6 +32,67 @@ pub(crate) fn read<T: DeserializeOwned>(
         option: last.get().unwrap_or("options").to_owned(),
         reason: format!("{e} ({owner} options)"),
     })
+}
+
+/// A named choice (an enum deriving `Deserialize`) read from its name, as [`read`] reads it:
+/// one list of names for both. The error lists the names.
+pub(crate) fn choice<T: DeserializeOwned>(name: &str) -> Result<T, de::value::Error> {
+    T::deserialize(name.into_deserializer())
+}
+
+/// A named choice as an option: a string read by [`choice`], `null` as absent. For
+/// `#[serde(default, deserialize_with = "named")]`.
+pub(crate) fn named<'de, D: de::Deserializer<'de>, T: DeserializeOwned>(
+    d: D,
+) -> Result<Option<T>, D::Error> {
+    Option::<String>::deserialize(d)?
+        .map(|name| choice(&name).map_err(de::Error::custom))
+        .transpose()
+}
+
+/// A count option: a whole number from 0 to 2^32 - 1, `null` as absent. JS numbers arrive as
+/// integers or as floats (`3.0`). For `#[serde(default, deserialize_with = "count")]`.
+pub(crate) fn count<'de, D: de::Deserializer<'de>>(d: D) -> Result<Option<u32>, D::Error> {
+    d.deserialize_option(Count)
+}
+
+struct Count;
+
+impl<'de> Visitor<'de> for Count {
+    type Value = Option<u32>;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a whole number from 0 to 4294967295")
+    }
+
+    fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
+        Ok(None)
+    }
+
+    fn visit_some<D: de::Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_any(self)
+    }
+
+    fn visit_u64<E: de::Error>(self, n: u64) -> Result<Self::Value, E> {
+        u32::try_from(n)
+            .map(Some)
+            .map_err(|_| E::invalid_value(Unexpected::Unsigned(n), &self))
+    }
+
+    fn visit_i64<E: de::Error>(self, n: i64) -> Result<Self::Value, E> {
+        u32::try_from(n)
+            .map(Some)
+            .map_err(|_| E::invalid_value(Unexpected::Signed(n), &self))
+    }
+
+    fn visit_f64<E: de::Error>(self, n: f64) -> Result<Self::Value, E> {
+        if n.fract() == 0.0 && (0.0..=f64::from(u32::MAX)).contains(&n) {
+            // Whole and in range: the conversion is exact.
+            Ok(Some(n as u32))
+        } else {
+            Err(E::invalid_value(Unexpected::Float(n), &self))
+        }
+    }
 }
 
 /// A map of options as a serde deserializer that records the key being read.

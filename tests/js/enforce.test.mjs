@@ -156,7 +156,7 @@ test("a mechanism the provider has not, or a bad name, fails when the Citeformer
   assert.match(
     assertCode(() => new Citeformer({ lmInvoker: lm("openai/gpt-4o-mini"), enforce: "strict" }), "INVALID_OPTION")
       .message,
-    /auto, grammar/,
+    /`auto`, `grammar`, `schema`, `tool`, `prompt`/,
   );
   assertCode(() => new Citeformer({ lmInvoker: lm("openai/gpt-4o-mini"), enforce: 1 }), "INVALID_OPTION");
   const citeformer = new Citeformer({ lmInvoker: lm("openai/gpt-4o-mini") });
