@@ -100,6 +100,42 @@ impl Default for RenderOptions {
     }
 }
 
+/// `renderReferences` options as given: `style` (a bundled style's name, or a CSL style as XML),
+/// `locale` (a CSL locale as XML), `format` (`text` or `html`); `null` is the default.
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Fields {
+    #[serde(default)]
+    style: Option<String>,
+    #[serde(default)]
+    locale: Option<String>,
+    #[serde(default, deserialize_with = "crate::options::named")]
+    format: Option<RefFormat>,
+}
+
+impl RenderOptions {
+    /// Reads `renderReferences` options through the one options reader ([`crate::options`]):
+    /// any other key, or a value of another type, is `INVALID_OPTION` naming the key.
+    pub fn from_map(map: &serde_json::Map<String, Value>) -> Result<Self, ReferenceError> {
+        let f: Fields = crate::options::read("renderReferences", map).map_err(|e| {
+            ReferenceError::InvalidOption {
+                option: e.option,
+                reason: e.reason,
+            }
+        })?;
+        let default = Self::default();
+        Ok(Self {
+            style: match f.style {
+                Some(xml) if xml.trim_start().starts_with('<') => StyleSource::Xml(xml),
+                Some(name) => StyleSource::Name(name),
+                None => default.style,
+            },
+            locale_xml: f.locale,
+            format: f.format.unwrap_or_default(),
+        })
+    }
+}
+
 /// How many parsed styles (with their locale) are kept for later calls: re-rendering the same
 /// list in another style, or the next answer's list in the same one, skips parsing.
 const CACHED_PROCESSORS: usize = 4;
@@ -388,5 +424,30 @@ mod tests {
         let refs = render_references(&[item], None, &options).unwrap();
         assert!(!refs[0].entry.contains("<script>"), "{}", refs[0].entry);
         assert!(refs[0].entry.contains("&#38; co"), "{}", refs[0].entry);
+    }
+
+    #[test]
+    fn render_options_through_the_options_reader() {
+        let read = |v: Value| RenderOptions::from_map(v.as_object().unwrap());
+        let o = read(serde_json::json!({"style": " <style/>", "format": "html", "locale": null}))
+            .unwrap();
+        assert_eq!(o.style, StyleSource::Xml(" <style/>".into()));
+        assert_eq!(o.format, RefFormat::Html);
+        assert_eq!(
+            read(serde_json::json!({})).unwrap(),
+            RenderOptions::default()
+        );
+        for (bad, key) in [
+            (serde_json::json!({"stlye": "apa"}), "stlye"),
+            (serde_json::json!({"format": "pdf"}), "format"),
+            (serde_json::json!({"locale": 1}), "locale"),
+        ] {
+            let e = read(bad).unwrap_err();
+            assert_eq!(e.code(), "INVALID_OPTION");
+            assert!(
+                matches!(&e, ReferenceError::InvalidOption { option, .. } if option == key),
+                "{e}"
+            );
+        }
     }
 }
