@@ -194,8 +194,7 @@ fn processor(options: &RenderOptions, load: StyleLoader) -> Result<Processor, Re
         }
     };
     if let Some(locale) = &options.locale_xml {
-        super::style_guard::check_xml_depth(locale, "locale")
-            .map_err(ReferenceError::InvalidLocale)?;
+        super::style_guard::check_locale(locale)?;
         // A bad locale is a locale error, not a style error.
         super::engine::locale::LocaleLayer::parse(locale).map_err(ReferenceError::InvalidLocale)?;
     }

@@ -31,10 +31,6 @@ fn context_config(value: JsValue) -> Result<Option<ContextConfig>, JsValue> {
     Ok(Some(cfg))
 }
 
-fn model_answer(reason: String) -> JsValue {
-    js_error("INVALID_MODEL_ANSWER", &reason)
-}
-
 /// Checks chunks; `undefined` when they are all fine (the error names the first bad one).
 #[wasm_bindgen(js_name = checkChunks)]
 pub fn check_chunks(value: JsValue) -> Result<(), JsValue> {
@@ -165,7 +161,7 @@ pub fn formatter_context(
 #[wasm_bindgen(js_name = relevanceResults)]
 pub fn relevance_results(outputs: JsValue, expected: usize) -> Result<Vec<u8>, JsValue> {
     let outputs: Value = convert::from_js(outputs, "INVALID_MODEL_ANSWER", "model outputs")?;
-    let kept = filter::relevance_results(&outputs, expected).map_err(model_answer)?;
+    let kept = filter::relevance_results(&outputs, expected)?;
     Ok(kept.into_iter().map(u8::from).collect())
 }
 
@@ -177,7 +173,7 @@ pub fn formatter_kept(
     labels: Vec<String>,
 ) -> Result<Vec<u8>, JsValue> {
     let outputs: Value = convert::from_js(outputs, "INVALID_MODEL_ANSWER", "model outputs")?;
-    let kept = filter::formatter_kept(&outputs, key, &labels).map_err(model_answer)?;
+    let kept = filter::formatter_kept(&outputs, key, &labels)?;
     Ok(kept.into_iter().map(u8::from).collect())
 }
 
@@ -211,7 +207,7 @@ pub fn decision_batch(
 #[wasm_bindgen(js_name = decisionScores)]
 pub fn decision_scores(answers: JsValue, names: Vec<String>) -> Result<Vec<f64>, JsValue> {
     let answers: Value = convert::from_js(answers, "INVALID_PROVIDER_DATA", "answers")?;
-    filter::decision_scores(&answers, &names).map_err(|e| js_error("INVALID_PROVIDER_DATA", &e))
+    Ok(filter::decision_scores(&answers, &names)?)
 }
 
 /// Vectors written in place by JS (no intermediate copy), scored against a query.
