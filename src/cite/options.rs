@@ -1,6 +1,6 @@
 //! Citation options (what JS callers pass to the citation functions, Citeformer, the
 //! citation stages and invokers' `citations`), read by the one options reader
-//! ([`crate::options`]).
+//! (`crate::options`).
 
 use serde::Deserialize;
 use serde_json::{Map, Value};

@@ -114,7 +114,7 @@ struct Fields {
 }
 
 impl RenderOptions {
-    /// Reads `renderReferences` options through the one options reader ([`crate::options`]):
+    /// Reads `renderReferences` options through the one options reader (`src/options.rs`):
     /// any other key, or a value of another type, is `INVALID_OPTION` naming the key.
     pub fn from_map(map: &serde_json::Map<String, Value>) -> Result<Self, ReferenceError> {
         let f: Fields = crate::options::read("renderReferences", map).map_err(|e| {
