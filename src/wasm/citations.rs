@@ -140,7 +140,7 @@ pub fn lexical_entailment(premise: JsValue, hypothesis: JsValue) -> Result<f64, 
 }
 
 #[derive(serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 struct CitedHtmlInput {
     text: String,
     #[serde(default)]
@@ -154,14 +154,7 @@ struct CitedHtmlInput {
 /// Safe HTML of a cited answer: `{text, citations, references, idPrefix?}`.
 #[wasm_bindgen(js_name = renderCitedHtml)]
 pub fn render_cited_html(input: JsValue) -> Result<String, JsValue> {
-    let value: serde_json::Value =
-        convert::from_js(input, "INVALID_OPTION", "renderCitedHtml input")?;
-    let input: CitedHtmlInput = serde_json::from_value(value).map_err(|e| {
-        js_error(
-            "INVALID_OPTION",
-            &format!("renderCitedHtml needs {{text, citations, references}}: {e}"),
-        )
-    })?;
+    let input: CitedHtmlInput = convert::options_as(input, "renderCitedHtml input")?;
     Ok(cite::render_cited_html(
         &input.text,
         &input.citations,

@@ -26,7 +26,8 @@ fn context_config(value: JsValue) -> Result<Option<ContextConfig>, JsValue> {
     if value.is_undefined() || value.is_null() {
         return Ok(None);
     }
-    let cfg: ContextConfig = convert::from_js(value, "INVALID_CONTEXT_CONFIG", "ContextConfig")?;
+    let cfg: ContextConfig =
+        convert::options_coded(value, "ContextConfig", "INVALID_CONTEXT_CONFIG")?;
     cfg.validate()?;
     Ok(Some(cfg))
 }
@@ -56,11 +57,7 @@ pub fn chunk_texts(value: JsValue, config: JsValue) -> Result<Vec<String>, JsVal
 
 #[wasm_bindgen(js_name = formatChunkAsString)]
 pub fn format_chunk(value: JsValue, metadata_map: JsValue) -> Result<String, JsValue> {
-    let map: MetadataMap = if metadata_map.is_undefined() || metadata_map.is_null() {
-        MetadataMap::default()
-    } else {
-        convert::from_js(metadata_map, "INVALID_OPTION", "metadata map {title, url}")?
-    };
+    let map: MetadataMap = convert::options_as(metadata_map, "metadata map {title, url}")?;
     Ok(format_chunk_as_string(&chunk(value)?, &map))
 }
 
