@@ -2,6 +2,7 @@
 //! citation stages and invokers' `citations`), read by the one options reader
 //! (`crate::options`).
 
+use serde::de::IgnoredAny;
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
@@ -64,10 +65,7 @@ impl CiteOptions {
 
     /// The options and `enforce` (an invoker's `citations` option).
     pub fn with_enforce(map: &Map<String, Value>) -> Result<(Self, Option<Enforce>)> {
-        let f: Fields = options::read("citation", map).map_err(|e| CiteError::InvalidOption {
-            option: e.option,
-            reason: e.reason,
-        })?;
+        let f: Fields = read("citation", map)?;
         let options = Self {
             marker_style: f.marker_style.unwrap_or_default(),
             source_count: f.source_count,
@@ -102,6 +100,90 @@ impl CiteOptions {
             max_cites_per_sentence: self.max_cites_per_sentence,
         })
     }
+}
+
+/// `new Citeformer({...})`'s options, their plain data checked here; the JS-only values
+/// (`lmInvoker`, an object with methods, and `toCslItem`, a function) are checked by the JS face,
+/// which does not pass them, and are listed only so that a misspelt key's error names them.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct CiteformerFields {
+    #[serde(default)]
+    #[allow(dead_code)] // named for the error message; checked in JS
+    lm_invoker: Option<IgnoredAny>,
+    #[serde(default)]
+    style: Option<String>,
+    #[serde(default, deserialize_with = "named")]
+    citation_policy: Option<Policy>,
+    #[serde(default, deserialize_with = "named")]
+    marker_style: Option<MarkerStyle>,
+    #[serde(default)]
+    #[allow(dead_code)] // named for the error message; checked in JS
+    to_csl_item: Option<IgnoredAny>,
+    #[serde(default)]
+    deduplicate_cites: Option<bool>,
+    #[serde(default, deserialize_with = "named")]
+    enforce: Option<Enforce>,
+}
+
+/// A Citeformer's checked options, defaults filled in.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CiteformerOptions {
+    pub style: String,
+    pub citation_policy: Policy,
+    pub marker_style: MarkerStyle,
+    pub deduplicate_cites: bool,
+    pub enforce: Enforce,
+}
+
+impl CiteformerOptions {
+    pub fn from_map(map: &Map<String, Value>) -> Result<Self> {
+        let f: CiteformerFields = read("Citeformer", map)?;
+        Ok(Self {
+            style: f
+                .style
+                .unwrap_or_else(|| crate::reference::DEFAULT_STYLE.to_owned()),
+            citation_policy: f.citation_policy.unwrap_or_default(),
+            marker_style: f.marker_style.unwrap_or_default(),
+            deduplicate_cites: f.deduplicate_cites.unwrap_or(true),
+            enforce: f.enforce.unwrap_or_default(),
+        })
+    }
+}
+
+/// A Citeformer call's options (`generate`, `stream`, `request`): the plain data checked here;
+/// `prompt` (its own error code), `sources` and `modelOptions` (the model's, which may hold an
+/// `AbortSignal`) are read by the JS face and listed only so that a misspelt key's error names
+/// them. What is not given stays `None` (the Citeformer's own value).
+#[derive(Debug, Clone, PartialEq, Default, Deserialize, serde::Serialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct CallOptions {
+    #[serde(default, skip_serializing)]
+    prompt: Option<IgnoredAny>,
+    #[serde(default, skip_serializing)]
+    sources: Option<IgnoredAny>,
+    #[serde(default, deserialize_with = "named")]
+    pub policy: Option<Policy>,
+    #[serde(default, deserialize_with = "named")]
+    pub marker_style: Option<MarkerStyle>,
+    #[serde(default, deserialize_with = "named")]
+    pub enforce: Option<Enforce>,
+    #[serde(default, skip_serializing)]
+    model_options: Option<IgnoredAny>,
+}
+
+impl CallOptions {
+    pub fn from_map(map: &Map<String, Value>) -> Result<Self> {
+        read("Citeformer call", map)
+    }
+}
+
+fn read<T: serde::de::DeserializeOwned>(owner: &str, map: &Map<String, Value>) -> Result<T> {
+    options::read(owner, map).map_err(|e| CiteError::InvalidOption {
+        option: e.option,
+        reason: e.reason,
+    })
 }
 
 #[cfg(test)]

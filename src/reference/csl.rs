@@ -8,14 +8,11 @@ use serde_json::Value;
 
 use super::engine::{Cite, Format, Processor};
 use super::source::csl_item;
-use super::{RefFormat, Reference, ReferenceError};
+use super::{RefFormat, Reference, ReferenceError, DEFAULT_STYLE};
 
 /// How many sources one call renders at most: the engine's work grows faster than linearly
 /// with the number of works by one author (year suffixes), and a call is synchronous.
 pub const MAX_RENDERED_SOURCES: usize = 1_000;
-
-/// The style used when none is named.
-pub const DEFAULT_STYLE: &str = "apa-7";
 
 /// The bundled styles: our names (and aliases) and the file in src/csl/styles/ (the CSL
 /// project's styles, CC BY-SA 3.0, comments and indentation removed) that holds each.
