@@ -15,7 +15,7 @@ use wasm_bindgen::prelude::*;
 
 use super::errors::{js_error, js_error_with_cause};
 use crate::error::TransformError;
-use crate::event::LmOutput;
+use crate::event::{Event, LmOutput};
 
 /// How deeply a JS value may nest (objects and arrays) before it is refused.
 pub const MAX_DEPTH: usize = 128;
@@ -303,5 +303,14 @@ pub fn options_as<T: DeserializeOwned>(value: JsValue, owner: &str) -> Result<T,
 
 #[cfg_attr(not(feature = "wasm-stream-module"), allow(dead_code))]
 pub fn output(value: JsValue) -> Result<LmOutput, JsValue> {
-    from_js(value, "INVALID_OUTPUT", "LMOutput")
+    let value = js_to_json(&value, "INVALID_OUTPUT", "LMOutput")?;
+    LmOutput::from_json(value)
+        .map_err(|e| js_error("INVALID_OUTPUT", &format!("invalid LMOutput: {e}")))
+}
+
+/// A stream event (read by hand, see [`Event::from_json`]).
+#[cfg_attr(not(feature = "wasm-stream-module"), allow(dead_code))]
+pub fn event(value: JsValue) -> Result<Event, JsValue> {
+    let value = js_to_json(&value, "INVALID_EVENT", "event")?;
+    Event::from_json(value).map_err(|e| js_error("INVALID_EVENT", &format!("invalid event: {e}")))
 }
