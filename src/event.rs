@@ -27,6 +27,12 @@ pub enum Phase {
     End,
 }
 
+/// A value's compact JSON text, as its `Display` writes it, but through `serde_json::to_string`:
+/// the streaming module carries that serializer anyway, and `Display` would add its own copy.
+pub fn json_text(value: &Value) -> String {
+    serde_json::to_string(value).unwrap_or_default()
+}
+
 /// Splits `thinking_start` into (`thinking`, Start); a type without suffix is Content.
 pub fn split_event_type(kind: &str) -> (&str, Phase) {
     if let Some(base) = kind.strip_suffix("_start") {

@@ -1,5 +1,6 @@
 //! Reading citation options from JSON-like maps (what JS callers pass).
 
+use crate::event::json_text;
 use serde_json::{Map, Value};
 
 use super::citation::ParseOptions;
@@ -43,7 +44,7 @@ fn string<'a>(map: &'a Map<String, Value>, key: &str) -> Result<Option<&'a str>>
         Some(Value::String(s)) => Ok(Some(s)),
         Some(other) => Err(CiteError::option(
             key,
-            format!("expected a string, got {other}"),
+            format!("expected a string, got {}", json_text(other)),
         )),
     }
 }
@@ -63,7 +64,7 @@ fn count(map: &Map<String, Value>, key: &str) -> Result<Option<u64>> {
         },
         Some(other) => Err(CiteError::option(
             key,
-            format!("expected a whole number ≥ 0, got {other}"),
+            format!("expected a whole number ≥ 0, got {}", json_text(other)),
         )),
     }
 }

@@ -15,7 +15,7 @@ use wasm_bindgen::prelude::*;
 
 use super::errors::{js_error, js_error_with_cause};
 use crate::error::TransformError;
-use crate::event::{Event, LmOutput};
+use crate::event::{json_text, Event, LmOutput};
 
 /// How deeply a JS value may nest (objects and arrays) before it is refused.
 pub const MAX_DEPTH: usize = 128;
@@ -82,7 +82,11 @@ impl ReadError {
             }
             match segment {
                 Segment::Key(k) if is_identifier(k) => out.push_str(&format!(".{k}")),
-                Segment::Key(k) => out.push_str(&format!("[{}]", Value::from(k.as_str()))),
+                Segment::Key(k) => {
+                    out.push('[');
+                    out.push_str(&json_text(&Value::from(k.as_str())));
+                    out.push(']');
+                }
                 Segment::Index(i) => out.push_str(&format!("[{i}]")),
             }
         }
