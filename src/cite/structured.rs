@@ -253,7 +253,7 @@ impl CitedAnswer {
             collected.extend(citations.iter().cloned());
         }
         for c in citations {
-            let value = serde_json::to_value(&c).unwrap_or(Value::Null);
+            let value = c.to_json();
             out.push(Piece::Event(Event::json(types::CITATION, None, value)));
         }
         if self.began || !ids.is_empty() {

@@ -280,7 +280,7 @@ impl ProviderStreamDecoder {
     }
 
     fn citation_event(citation: &Citation, id: Option<String>) -> Event {
-        let value = serde_json::to_value(citation).unwrap_or(Value::Null);
+        let value = citation.to_json();
         Event::json(types::CITATION, id, value)
     }
 
