@@ -25,8 +25,6 @@
 //! assert_eq!((cite.value["sourceId"].as_u64(), &cite.value["span"]), (Some(1), &serde_json::json!([22, 25])));
 //! ```
 
-use serde_json::Value;
-
 use super::citation::{parse_citations, set_citations, Citation, ParseOptions};
 use super::parser::CitationParser;
 use super::segments_json::{SegmentEvent, SegmentsReader};

@@ -77,26 +77,26 @@ impl ValidationOutputTransformer {
 /// The item kinds seen, named in alphabetical order (a set of three flags: a `BTreeSet` would
 /// link its tree code into the streaming module for three values).
 #[derive(Debug, Clone, Copy, Default)]
-struct Kinds([bool; 3]);
+struct Kinds(u8);
 
 impl Kinds {
     /// The kinds by name, alphabetically.
     const BY_NAME: [ItemKind; 3] = [ItemKind::Structured, ItemKind::Text, ItemKind::Thinking];
 
-    fn slot(kind: ItemKind) -> usize {
+    fn bit(kind: ItemKind) -> u8 {
         match kind {
-            ItemKind::Structured => 0,
-            ItemKind::Text => 1,
-            ItemKind::Thinking => 2,
+            ItemKind::Structured => 1,
+            ItemKind::Text => 2,
+            ItemKind::Thinking => 4,
         }
     }
 
     fn insert(&mut self, kind: ItemKind) {
-        self.0[Self::slot(kind)] = true;
+        self.0 |= Self::bit(kind);
     }
 
     fn has(&self, kind: ItemKind) -> bool {
-        self.0[Self::slot(kind)]
+        self.0 & Self::bit(kind) != 0
     }
 
     fn names(&self) -> impl Iterator<Item = &'static str> + '_ {
