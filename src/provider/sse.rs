@@ -122,19 +122,6 @@ impl SseError {
     }
 }
 
-/// Why a step stopped early: the decoder's own error, or the message handler's (which
-/// [`SseDecoder::push_with`] keeps aside and returns as given).
-enum Halt {
-    Sse(SseError),
-    Handler,
-}
-
-impl From<SseError> for Halt {
-    fn from(e: SseError) -> Self {
-        Halt::Sse(e)
-    }
-}
-
 /// The incremental decoder.
 #[derive(Debug, Clone)]
 pub struct SseDecoder {
@@ -202,28 +189,6 @@ impl SseDecoder {
         bytes: &[u8],
         each: &mut dyn FnMut(&SseMessage) -> Result<(), E>,
     ) -> Result<(), E> {
-        let mut failed = None;
-        let result = self.push_each(bytes, &mut |message| {
-            each(message).map_err(|e| {
-                failed = Some(e);
-                Halt::Handler
-            })
-        });
-        match result {
-            Ok(()) => Ok(()),
-            Err(Halt::Sse(e)) => Err(e.into()),
-            // `failed` is always set here; were it not, nothing failed.
-            Err(Halt::Handler) => failed.map_or(Ok(()), Err),
-        }
-    }
-
-    /// [`Self::push_with`] with the handler's error kept by the caller: one copy of the
-    /// decoder's code whatever the handler's error type (each copy costs the module ~3 KB).
-    fn push_each(
-        &mut self,
-        bytes: &[u8],
-        each: &mut dyn FnMut(&SseMessage) -> Result<(), Halt>,
-    ) -> Result<(), Halt> {
         if self.finished {
             return Err(SseError::Finished.into());
         }
@@ -252,11 +217,11 @@ impl SseDecoder {
         self.scan(bytes, each)
     }
 
-    fn scan(
+    fn scan<E: From<SseError>>(
         &mut self,
         bytes: &[u8],
-        out: &mut dyn FnMut(&SseMessage) -> Result<(), Halt>,
-    ) -> Result<(), Halt> {
+        out: &mut dyn FnMut(&SseMessage) -> Result<(), E>,
+    ) -> Result<(), E> {
         let mut rest = bytes;
         while let Some(end) = memchr::memchr2(b'\n', b'\r', rest) {
             let (content, tail) = rest.split_at_checked(end).unwrap_or((rest, &[]));
@@ -301,11 +266,11 @@ impl SseDecoder {
         Ok(())
     }
 
-    fn line_done(
+    fn line_done<E: From<SseError>>(
         &mut self,
         line: &[u8],
-        out: &mut dyn FnMut(&SseMessage) -> Result<(), Halt>,
-    ) -> Result<(), Halt> {
+        out: &mut dyn FnMut(&SseMessage) -> Result<(), E>,
+    ) -> Result<(), E> {
         if line.is_empty() {
             if self.has_data {
                 if self.data.ends_with('\n') {
