@@ -3,6 +3,7 @@
 // both modules) and the streaming entry alone ("citeflow/stream", what a streaming chat UI loads).
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
+import { dirname, resolve } from "node:path";
 import { gzipSync } from "node:zlib";
 import { fileURLToPath } from "node:url";
 import { median } from "./timing.mjs";
@@ -23,19 +24,48 @@ const t0 = performance.now();
 initSync({ module: bytes });
 console.log(JSON.stringify({ ms: performance.now() - t0 }));
 `;
+// An import, and the part of it spent compiling and instantiating wasm (the entries call
+// `initSync`, so the module and instance constructors see all of it); the rest is loading,
+// linking and evaluating the JS files.
 const importing = (specifier) => `
+const { Module, Instance } = WebAssembly;
+let wasm = 0;
+const timed = (C) => new Proxy(C, { construct(t, a) { const t0 = performance.now(); const r = new t(...a); wasm += performance.now() - t0; return r; } });
+WebAssembly.Module = timed(Module);
+WebAssembly.Instance = timed(Instance);
 const t0 = performance.now();
 await import(${JSON.stringify(specifier)});
-console.log(JSON.stringify({ ms: performance.now() - t0 }));
+console.log(JSON.stringify({ ms: performance.now() - t0, wasm }));
 `;
 
 function child(code) {
   return JSON.parse(
     execFileSync(process.execPath, ["--input-type=module", "-e", code], { cwd: root, encoding: "utf8" }),
-  ).ms;
+  );
 }
 
-const medianOf = (runs, code) => median(Array.from({ length: runs }, () => child(code)));
+const medianOf = (runs, code) => median(Array.from({ length: runs }, () => child(code).ms));
+
+function importOf(runs, specifier) {
+  const rows = Array.from({ length: runs }, () => child(importing(specifier)));
+  return { ms: median(rows.map((r) => r.ms)), wasmMs: median(rows.map((r) => r.wasm)) };
+}
+
+/** The JS files an entry imports statically (relative specifiers, followed), and their bytes. */
+function jsFiles(entry, seen = new Map()) {
+  if (seen.has(entry)) return seen;
+  const source = readFileSync(entry, "utf8");
+  seen.set(entry, source.length);
+  for (const m of source.matchAll(/(?:^|\n)\s*(?:import|export)\s[^;]*?from\s*"(\.[^"]+)"|(?:^|\n)\s*import\s*"(\.[^"]+)"/g)) {
+    jsFiles(resolve(dirname(entry), m[1] ?? m[2]), seen);
+  }
+  return seen;
+}
+
+function jsOf(entry) {
+  const files = jsFiles(root + entry);
+  return { files: files.size, bytes: [...files.values()].reduce((a, b) => a + b, 0) };
+}
 
 export async function run({ runs = 7 } = {}) {
   const modules = {};
@@ -47,11 +77,17 @@ export async function run({ runs = 7 } = {}) {
       instantiateMs: medianOf(runs, probe(files)),
     };
   }
+  const whole = importOf(runs, "citeflow");
+  const stream = importOf(runs, "citeflow/stream");
   return {
     name: "startup",
     modules,
-    importMs: medianOf(runs, importing("citeflow")),
-    streamImportMs: medianOf(runs, importing("citeflow/stream")),
+    importMs: whole.ms,
+    importWasmMs: whole.wasmMs,
+    importJs: jsOf("pkg/entry/node.js"),
+    streamImportMs: stream.ms,
+    streamImportWasmMs: stream.wasmMs,
+    streamImportJs: jsOf("pkg/entry/stream-node.js"),
     goals: GOALS,
   };
 }
@@ -67,6 +103,16 @@ export function print(r) {
       r.streamImportMs.toFixed(2)
     } ms (medians of fresh processes)`,
   );
+  for (const [what, ms, wasmMs, js] of [
+    ['"citeflow"', r.importMs, r.importWasmMs, r.importJs],
+    ['"citeflow/stream"', r.streamImportMs, r.streamImportWasmMs, r.streamImportJs],
+  ]) {
+    console.log(
+      `  import ${what}: wasm compile+instantiate ${wasmMs.toFixed(2)} ms; the other ${
+        (ms - wasmMs).toFixed(2)
+      } ms load, link and run ${js.files} JS files (${js.bytes} B)`,
+    );
+  }
   const s = r.modules.stream;
   console.log(
     `goals for the streaming module: ≤ ${r.goals.streamGzipBytes} B gzip (${s.gzipBytes}), ≤ ${r.goals.streamInstantiateMs} ms compile+instantiate (${

@@ -3,6 +3,8 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+mod read;
+
 /// Base event types with a meaning of their own; each also has `_start` and `_end` variants.
 pub mod types {
     pub const ACTIVITY: &str = "activity";
@@ -23,6 +25,12 @@ pub enum Phase {
     Start,
     Content,
     End,
+}
+
+/// A value's compact JSON text, as its `Display` writes it, but through `serde_json::to_string`:
+/// the streaming module carries that serializer anyway, and `Display` would add its own copy.
+pub fn json_text(value: &Value) -> String {
+    serde_json::to_string(value).unwrap_or_default()
 }
 
 /// Splits `thinking_start` into (`thinking`, Start); a type without suffix is Content.

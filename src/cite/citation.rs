@@ -1,6 +1,7 @@
 //! [`Citation`] and [`parse_citations`].
 
 use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
 
 use super::marker::{MarkerId, MarkerStyle};
 use super::scanner::{Found, MarkerScanner};
@@ -55,11 +56,39 @@ impl Citation {
             location: None,
         }
     }
+
+    /// The citation as a JSON object, exactly as its `Serialize` writes it (tested equal):
+    /// built by hand so that the streaming module carries no serializer into `Value`.
+    pub fn to_json(&self) -> Value {
+        let mut map = Map::new();
+        map.insert("sourceId".into(), Value::from(self.source_id));
+        map.insert("marker".into(), Value::from(self.marker.as_str()));
+        map.insert("span".into(), span(self.span));
+        map.insert("valid".into(), Value::Bool(self.valid));
+        let text = |s: &Option<String>| s.as_deref().map(Value::from);
+        let optional = [
+            ("citedText", text(&self.cited_text)),
+            ("sourceSpan", self.source_span.map(span)),
+            ("documentTitle", text(&self.document_title)),
+            ("url", text(&self.url)),
+            ("location", text(&self.location)),
+        ];
+        for (key, value) in optional {
+            if let Some(value) = value {
+                map.insert(key.into(), value);
+            }
+        }
+        Value::Object(map)
+    }
+}
+
+fn span([start, end]: [usize; 2]) -> Value {
+    Value::Array(vec![Value::from(start), Value::from(end)])
 }
 
 /// Puts `citations` beside a whole output's items (its `citations` field).
 pub(crate) fn set_citations(output: &mut crate::event::LmOutput, citations: &[Citation]) {
-    let value = serde_json::to_value(citations).unwrap_or(serde_json::Value::Null);
+    let value = Value::Array(citations.iter().map(Citation::to_json).collect());
     output.extra.insert("citations".into(), value);
 }
 
@@ -111,4 +140,35 @@ pub fn parse_citations(text: &str, options: ParseOptions) -> Vec<Citation> {
         .into_iter()
         .flat_map(|f| options.citations(f).collect::<Vec<_>>())
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `to_json` writes what the derived `Serialize` writes: same keys, same order, same values.
+    #[test]
+    fn to_json_is_the_serialized_form() {
+        let bare = Citation::at_marker(3, "[3]".into(), [4, 7], true);
+        let full = Citation {
+            cited_text: Some("passage".into()),
+            source_span: Some([10, 20]),
+            document_title: Some("Title".into()),
+            url: Some("https://example.org/a".into()),
+            location: Some("char_location".into()),
+            ..Citation::at_marker(u32::MAX, "[1, 2]".into(), [0, usize::MAX], false)
+        };
+        let partial = Citation {
+            url: Some("u".into()),
+            ..Citation::at_marker(0, String::new(), [0, 0], false)
+        };
+        for c in [bare, full, partial] {
+            let derived = serde_json::to_value(&c).unwrap();
+            assert_eq!(c.to_json(), derived);
+            assert_eq!(
+                serde_json::to_string(&c.to_json()).unwrap(),
+                serde_json::to_string(&c).unwrap()
+            );
+        }
+    }
 }

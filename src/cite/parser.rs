@@ -107,7 +107,7 @@ impl CitationParser {
     /// A `citation` piece per citation found.
     fn citation_pieces(&mut self, out: &mut Vec<Piece>) {
         for citation in self.take_citations() {
-            let value = serde_json::to_value(&citation).unwrap_or(Value::Null);
+            let value = citation.to_json();
             out.push(Piece::Event(Event::json(types::CITATION, None, value)));
         }
     }

@@ -25,14 +25,12 @@
 //! assert_eq!((cite.value["sourceId"].as_u64(), &cite.value["span"]), (Some(1), &serde_json::json!([22, 25])));
 //! ```
 
-use serde_json::Value;
-
 use super::citation::{parse_citations, set_citations, Citation, ParseOptions};
 use super::parser::CitationParser;
 use super::segments_json::{SegmentEvent, SegmentsReader};
 use crate::engine::{finish_events, push_event, Cx, HeldId, Kind, Piece, Stage};
 use crate::error::{Result, TransformError};
-use crate::event::{types, Event, LmOutput, OutputItem};
+use crate::event::{json_text, types, Event, LmOutput, OutputItem};
 use crate::provider::stream::STRUCTURED_DELTA;
 use crate::transform::{Lifecycle, OutputTransformer};
 
@@ -253,7 +251,7 @@ impl CitedAnswer {
             collected.extend(citations.iter().cloned());
         }
         for c in citations {
-            let value = serde_json::to_value(&c).unwrap_or(Value::Null);
+            let value = c.to_json();
             out.push(Piece::Event(Event::json(types::CITATION, None, value)));
         }
         if self.began || !ids.is_empty() {
@@ -333,7 +331,7 @@ impl Stage for CitedAnswer {
                 self.id.set(id, &cx.ids);
                 self.open(cx, out);
                 if !std::mem::take(&mut self.from_deltas) {
-                    self.feed(&event.value.to_string(), cx, out)?;
+                    self.feed(&json_text(&event.value), cx, out)?;
                 }
                 self.close(cx, out);
                 Ok(())
@@ -361,7 +359,7 @@ impl OutputTransformer for CitedAnswer {
     /// answer's JSON) becomes the marked text, with `citations` beside it.
     fn transform(&mut self, mut output: LmOutput) -> Result<LmOutput> {
         let structured = output.outputs.iter().find_map(|i| match i {
-            OutputItem::Structured(v) => Some(v.to_string()),
+            OutputItem::Structured(v) => Some(json_text(v)),
             _ => None,
         });
         let json = structured.unwrap_or_else(|| {

@@ -17,6 +17,7 @@
 //! ```
 
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 use thiserror::Error;
 
 /// The longest line accepted, in bytes.
@@ -48,6 +49,47 @@ impl SseMessage {
     /// OpenAI-style end of stream: `data: [DONE]`.
     pub fn is_done(&self) -> bool {
         self.data == "[DONE]"
+    }
+
+    /// A message from a JSON value, by the rules of its derived `Deserialize` (tested equal):
+    /// `{event?, data, id?, retry?}` (other keys ignored) or `[event, data, id, retry]`. Read
+    /// by hand so that the streaming module carries no derived reader for it.
+    pub fn from_json(value: Value) -> Result<Self, String> {
+        let (event, data, id, retry) = match value {
+            Value::Object(mut map) => (
+                map.remove("event"),
+                map.remove("data"),
+                map.remove("id"),
+                map.remove("retry"),
+            ),
+            Value::Array(items) if items.len() == 4 => {
+                let mut items = items.into_iter().map(Some);
+                let mut next = || items.next().flatten();
+                (next(), next(), next(), next())
+            }
+            _ => return Err("expected an object {event?, data, id?, retry?}".to_owned()),
+        };
+        let text = |field: &str, v: Option<Value>| match v {
+            None | Some(Value::Null) => Ok(None),
+            Some(Value::String(s)) => Ok(Some(s)),
+            Some(_) => Err(format!("`{field}` must be a string")),
+        };
+        let data = match data {
+            Some(Value::String(s)) => s,
+            Some(_) => return Err("`data` must be a string".to_owned()),
+            None => return Err("missing field `data`".to_owned()),
+        };
+        let retry = match retry {
+            None | Some(Value::Null) => None,
+            Some(Value::Number(n)) if n.as_u64().is_some() => n.as_u64(),
+            Some(_) => return Err("`retry` must be a whole number ≥ 0".to_owned()),
+        };
+        Ok(SseMessage {
+            event: text("event", event)?,
+            data,
+            id: text("id", id)?,
+            retry,
+        })
     }
 }
 
@@ -315,6 +357,36 @@ impl SseDecoder {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `from_json` reads what the derived `Deserialize` reads, and refuses what it refuses.
+    #[test]
+    fn messages_read_from_json_as_derived() {
+        use serde_json::json;
+        for v in [
+            json!({"data": "x"}),
+            json!({"event": "delta", "data": "", "id": "7", "retry": 3000}),
+            json!({"event": null, "data": "x", "id": null, "retry": null, "other": [1]}),
+            json!({"data": 1}),
+            json!({"data": null}),
+            json!({"event": 1, "data": "x"}),
+            json!({"id": ["a"], "data": "x"}),
+            json!({"data": "x", "retry": -1}),
+            json!({"data": "x", "retry": 1.5}),
+            json!({"data": "x", "retry": 2.0}),
+            json!({"data": "x", "retry": "10"}),
+            json!({"event": "e"}),
+            json!(["e", "d", "i", 5]),
+            json!([null, "d", null, null]),
+            json!(["e", "d"]),
+            json!(["e", 1, null, null]),
+            json!("data"),
+            json!(null),
+            json!(3),
+        ] {
+            let derived = serde_json::from_value::<SseMessage>(v.clone()).ok();
+            assert_eq!(SseMessage::from_json(v.clone()).ok(), derived, "{v}");
+        }
+    }
 
     fn decode(chunks: &[&[u8]]) -> Result<Vec<SseMessage>, SseError> {
         let mut d = SseDecoder::default();

@@ -13,6 +13,7 @@
 //! `message_start` and `message_delta` usage → one `usage` event with both, `error` → an error.
 //! A stream that stops before its end marker is an error, never a short answer.
 
+use crate::event::json_text;
 use serde_json::Value;
 use thiserror::Error;
 
@@ -246,11 +247,11 @@ impl ProviderStreamDecoder {
             .get("message")
             .and_then(Value::as_str)
             .map(str::to_owned)
-            .unwrap_or_else(|| error.to_string());
+            .unwrap_or_else(|| json_text(error));
         let code = error.get("code").or_else(|| error.get("type")).map(|c| {
             c.as_str()
                 .map(str::to_owned)
-                .unwrap_or_else(|| c.to_string())
+                .unwrap_or_else(|| json_text(c))
         });
         StreamError::Provider {
             provider: self.format.name(),
@@ -279,7 +280,7 @@ impl ProviderStreamDecoder {
     }
 
     fn citation_event(citation: &Citation, id: Option<String>) -> Event {
-        let value = serde_json::to_value(citation).unwrap_or(Value::Null);
+        let value = citation.to_json();
         Event::json(types::CITATION, id, value)
     }
 

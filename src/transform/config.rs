@@ -283,7 +283,11 @@ impl OutputTransformerConfig {
 
     /// `{type, kwargs}` with the canonical type name.
     pub fn to_value(&self) -> Value {
-        json!({ "type": self.kind.name(), "kwargs": self.kwargs })
+        // Built by hand: `json!` would serialize the map, linking a serializer into `Value`.
+        let mut map = Map::new();
+        map.insert("type".into(), Value::from(self.kind.name()));
+        map.insert("kwargs".into(), Value::Object(self.kwargs.clone()));
+        Value::Object(map)
     }
 
     /// The marker options of the citation stages.

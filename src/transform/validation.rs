@@ -1,7 +1,5 @@
 //! [`ValidationOutputTransformer`]: checks that the output holds the item types required.
 
-use std::collections::BTreeSet;
-
 use super::{Lifecycle, OutputTransformer};
 use crate::error::{Result, TransformError};
 use crate::event::{split_event_type, Event, ItemKind, LmOutput};
@@ -38,7 +36,7 @@ impl ValidationMode {
 pub struct ValidationOutputTransformer {
     required: Vec<ItemKind>,
     mode: ValidationMode,
-    seen: BTreeSet<&'static str>,
+    seen: Kinds,
     lifecycle: Lifecycle,
 }
 
@@ -53,13 +51,13 @@ impl ValidationOutputTransformer {
         Ok(Self {
             required,
             mode,
-            seen: BTreeSet::new(),
+            seen: Kinds::default(),
             lifecycle: Lifecycle::new("ValidationOutputTransformer"),
         })
     }
 
-    fn check(&self, present: &BTreeSet<&'static str>) -> Result<()> {
-        let has = |k: &ItemKind| present.contains(k.name());
+    fn check(&self, present: &Kinds) -> Result<()> {
+        let has = |k: &ItemKind| present.has(*k);
         let ok = match self.mode {
             ValidationMode::All => self.required.iter().all(has),
             ValidationMode::Any => self.required.iter().any(has),
@@ -71,18 +69,50 @@ impl ValidationOutputTransformer {
         Err(TransformError::ValidationFailed {
             mode: self.mode.name(),
             required: names(&mut self.required.iter().map(|k| k.name())),
-            found: names(&mut present.iter().copied()),
+            found: names(&mut present.names()),
         })
+    }
+}
+
+/// The item kinds seen, named in alphabetical order (a set of three flags: a `BTreeSet` would
+/// link its tree code into the streaming module for three values).
+#[derive(Debug, Clone, Copy, Default)]
+struct Kinds(u8);
+
+impl Kinds {
+    /// The kinds by name, alphabetically.
+    const BY_NAME: [ItemKind; 3] = [ItemKind::Structured, ItemKind::Text, ItemKind::Thinking];
+
+    fn bit(kind: ItemKind) -> u8 {
+        match kind {
+            ItemKind::Structured => 1,
+            ItemKind::Text => 2,
+            ItemKind::Thinking => 4,
+        }
+    }
+
+    fn insert(&mut self, kind: ItemKind) {
+        self.0 |= Self::bit(kind);
+    }
+
+    fn has(&self, kind: ItemKind) -> bool {
+        self.0 & Self::bit(kind) != 0
+    }
+
+    fn names(&self) -> impl Iterator<Item = &'static str> + '_ {
+        Self::BY_NAME
+            .into_iter()
+            .filter(|k| self.has(*k))
+            .map(ItemKind::name)
     }
 }
 
 impl OutputTransformer for ValidationOutputTransformer {
     fn transform(&mut self, output: LmOutput) -> Result<LmOutput> {
-        let present = output
-            .outputs
-            .iter()
-            .map(|item| item.kind().name())
-            .collect();
+        let mut present = Kinds::default();
+        for item in &output.outputs {
+            present.insert(item.kind());
+        }
         self.check(&present)?;
         Ok(output)
     }
@@ -91,7 +121,7 @@ impl OutputTransformer for ValidationOutputTransformer {
         self.lifecycle.check()?;
         let (base, _) = split_event_type(&event.kind);
         if let Some(kind) = ItemKind::ALL.into_iter().find(|k| k.event_type() == base) {
-            self.seen.insert(kind.name());
+            self.seen.insert(kind);
         }
         Ok(vec![event])
     }
@@ -135,6 +165,48 @@ mod tests {
                 .unwrap()
                 .transform(thought)
                 .is_ok()
+        );
+    }
+
+    #[test]
+    fn found_types_are_named_alphabetically() {
+        let out = LmOutput {
+            outputs: vec![
+                OutputItem::Thinking("x".into()),
+                OutputItem::Text("y".into()),
+                OutputItem::Structured(serde_json::json!({})),
+                OutputItem::Text("z".into()),
+            ],
+            ..Default::default()
+        };
+        let err = ValidationOutputTransformer::new(vec![ItemKind::Text], ValidationMode::All)
+            .unwrap()
+            .transform(LmOutput::default())
+            .unwrap_err();
+        assert!(err.to_string().contains("found []"), "{err}");
+        let mut v =
+            ValidationOutputTransformer::new(vec![ItemKind::Text], ValidationMode::Any).unwrap();
+        assert!(v.transform(out.clone()).is_ok());
+        let mut v = ValidationOutputTransformer::new(
+            vec![ItemKind::Text, ItemKind::Thinking],
+            ValidationMode::All,
+        )
+        .unwrap();
+        let mut kinds = Kinds::default();
+        for item in &out.outputs {
+            kinds.insert(item.kind());
+        }
+        assert_eq!(
+            kinds.names().collect::<Vec<_>>(),
+            ["structured", "text", "thinking"]
+        );
+        v.push(Event::text("thinking_start", None, "")).unwrap();
+        v.push(Event::json("structured", None, serde_json::json!(1)))
+            .unwrap();
+        let err = v.finish().unwrap_err();
+        assert!(
+            err.to_string().contains("found [structured, thinking]"),
+            "{err}"
         );
     }
 

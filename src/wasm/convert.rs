@@ -15,7 +15,7 @@ use wasm_bindgen::prelude::*;
 
 use super::errors::{js_error, js_error_with_cause};
 use crate::error::TransformError;
-use crate::event::LmOutput;
+use crate::event::{json_text, Event, LmOutput};
 
 /// How deeply a JS value may nest (objects and arrays) before it is refused.
 pub const MAX_DEPTH: usize = 128;
@@ -82,7 +82,11 @@ impl ReadError {
             }
             match segment {
                 Segment::Key(k) if is_identifier(k) => out.push_str(&format!(".{k}")),
-                Segment::Key(k) => out.push_str(&format!("[{}]", Value::from(k.as_str()))),
+                Segment::Key(k) => {
+                    out.push('[');
+                    out.push_str(&json_text(&Value::from(k.as_str())));
+                    out.push(']');
+                }
                 Segment::Index(i) => out.push_str(&format!("[{i}]")),
             }
         }
@@ -328,5 +332,14 @@ pub fn options_coded<T: DeserializeOwned>(
 
 #[cfg_attr(not(feature = "wasm-stream-module"), allow(dead_code))]
 pub fn output(value: JsValue) -> Result<LmOutput, JsValue> {
-    from_js(value, "INVALID_OUTPUT", "LMOutput")
+    let value = js_to_json(&value, "INVALID_OUTPUT", "LMOutput")?;
+    LmOutput::from_json(value)
+        .map_err(|e| js_error("INVALID_OUTPUT", &format!("invalid LMOutput: {e}")))
+}
+
+/// A stream event (read by hand, see [`Event::from_json`]).
+#[cfg_attr(not(feature = "wasm-stream-module"), allow(dead_code))]
+pub fn event(value: JsValue) -> Result<Event, JsValue> {
+    let value = js_to_json(&value, "INVALID_EVENT", "event")?;
+    Event::from_json(value).map_err(|e| js_error("INVALID_EVENT", &format!("invalid event: {e}")))
 }

@@ -115,7 +115,7 @@ impl EngineCore {
     /// Any event.
     #[wasm_bindgen(js_name = pushEvent)]
     pub fn push_event(&mut self, event: JsValue) -> Result<*const u32, JsValue> {
-        let event: Event = convert::from_js(event, "INVALID_EVENT", "event")?;
+        let event: Event = convert::event(event)?;
         let step = self.inner.push_event(event)?;
         self.encoder.encode(step.pieces, step.cx);
         Ok(self.encoded())

@@ -69,8 +69,13 @@ impl ProviderStreamCore {
 
     /// Events from one SSE message (`{event?, data, id?}`).
     pub fn push(&mut self, message: JsValue) -> Result<JsValue, JsValue> {
-        let message: SseMessage =
-            convert::from_js(message, "INVALID_EVENT", "SSE message {event?, data}")?;
+        let message = convert::js_to_json(&message, "INVALID_EVENT", "SSE message {event?, data}")?;
+        let message = SseMessage::from_json(message).map_err(|e| {
+            js_error(
+                "INVALID_EVENT",
+                &format!("invalid SSE message {{event?, data}}: {e}"),
+            )
+        })?;
         Ok(convert::to_js(&self.inner.push(&message)?))
     }
 

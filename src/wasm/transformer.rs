@@ -99,7 +99,7 @@ impl TransformerCore {
     }
 
     pub fn push(&mut self, event: JsValue) -> Result<JsValue, JsValue> {
-        let event: Event = convert::from_js(event, "INVALID_EVENT", "event")?;
+        let event: Event = convert::event(event)?;
         Ok(convert::to_js(&self.inner.push(event)?))
     }
 

@@ -7,7 +7,7 @@
 
 use std::ops::Range;
 
-use super::tags::{match_at, TagMatch, TagPair, TagSet};
+use super::tags::{match_at, sorted_distinct, TagMatch, TagPair, TagSet};
 use crate::error::Result;
 
 /// The two kinds of block a stream is split into.
@@ -157,16 +157,13 @@ impl ThinkSplitter {
     /// The distinct first characters of all tags: a chunk without any of them, arriving
     /// while nothing is held back, cannot change the state.
     pub fn trigger_chars(&self) -> String {
-        let mut chars: Vec<char> = self
+        let chars = self
             .tags
             .pairs
             .iter()
             .flat_map(|p| [p.open.chars().next(), p.close.chars().next()])
-            .flatten()
-            .collect();
-        chars.sort_unstable();
-        chars.dedup();
-        chars.into_iter().collect()
+            .flatten();
+        sorted_distinct(chars).into_iter().collect()
     }
 
     /// The text the ranges of the latest ops index into.
