@@ -131,6 +131,16 @@ export class StageTransformer extends OutputTransformer {
     return this.#engine.finish();
   }
 
+  /** For a fast path: writes text already shown for the core to see with the next push. */
+  defer(text) {
+    this.#engine.defer(text);
+  }
+
+  /** Pushes the deferred text and then `text`, leaving out the first `skip` units shown already. */
+  pushAfterDeferred(text, skip) {
+    return this.#engine.pushText(text, null, skip);
+  }
+
   transform(output) {
     ready();
     return core.transformOutput(this.#config, output);
