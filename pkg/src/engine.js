@@ -85,7 +85,24 @@ export class Engine {
    */
   defer(text) {
     this.ensureLive();
-    this.#deferred += this.#write(text, this.#deferred);
+    const from = this.#deferred;
+    const n = text.length;
+    // Short ASCII text into room the buffer has: copied here (the common token-sized case).
+    if (n < ENCODE_INTO_MIN && from + n * 3 <= this.#inputSize) {
+      const u8 = this.#memory();
+      const at = this.#input + from;
+      let i = 0;
+      while (i < n) {
+        const c = text.charCodeAt(i);
+        if (c > 0x7f) break;
+        u8[at + i++] = c;
+      }
+      if (i === n) {
+        this.#deferred = from + n;
+        return;
+      }
+    }
+    this.#deferred = from + this.#write(text, from);
   }
 
   /**
