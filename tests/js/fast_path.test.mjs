@@ -82,6 +82,8 @@ const TAG_SETS = [
   [["<c<c>", "<cZ>"]],
   [["\ufffd<", "<\ufffd"]],
   [["<<", ">>"]],
+  [["<c>z", "</x>"], ["<o>", "<c>"]],
+  [["<o>", "<c>"], ["<c>z<c>", "<c>zz"]],
   [["😀", "🙂"], ["<t>", "</t>"]],
 ];
 const TRICKY = [
@@ -94,6 +96,11 @@ const TRICKY = [
   "<c",
   "<c<c",
   "<cZ>",
+  "<c>",
+  "<c>z",
+  "z",
+  "<o>",
+  "</x>",
   "<<",
   ">>",
   "\ufffd",
@@ -116,7 +123,7 @@ const TRICKY = [
 
 test("property: ThinkTag with any tag set gives the engine's events push by push, any split", () => {
   const random = rng(0x7a65);
-  for (let round = 0; round < 600; round++) {
+  for (let round = 0; round < 1200; round++) {
     const tags = TAG_SETS[round % TAG_SETS.length];
     const text = Array.from({ length: Math.floor(random() * 50) }, () => TRICKY[Math.floor(random() * TRICKY.length)])
       .join("");
