@@ -2,7 +2,7 @@
 import * as core from "../gen/stream/citeflow_stream.js";
 import { ready } from "./stream_runtime.js";
 import { RESPONSE } from "./events.js";
-import { registerCitationParser, STAGE, StageTransformer } from "./transformers.js";
+import { DEFER, PUSH_AFTER_DEFERRED, registerCitationParser, STAGE, StageTransformer } from "./transformers.js";
 
 // Text shown by the fast path waits for the core at most this long (UTF-16 units).
 const DEFER_LIMIT = 4096;
@@ -34,7 +34,7 @@ export class CitationParser extends StageTransformer {
       return out;
     }
     if (this.#pending === 0 && this.#deferred < DEFER_LIMIT && this.quietChunk(input)) {
-      this.defer(input);
+      this[DEFER](input);
       this.#deferred += input.length;
       return [{ id: null, type: RESPONSE, value: input, valueType: "text" }];
     }
@@ -57,7 +57,7 @@ export class CitationParser extends StageTransformer {
    * not shown again.
    */
   #send(text) {
-    const out = this.pushAfterDeferred(text, this.#deferred);
+    const out = this[PUSH_AFTER_DEFERRED](text, this.#deferred);
     this.#deferred = 0;
     // Keeps count of what the core holds back.
     let released = 0;

@@ -16,6 +16,13 @@ import { isHighSurrogate } from "./surrogates.js";
  */
 export const STAGE = Symbol("citeflow.stage");
 
+/**
+ * Keys of the fast path's own methods on stage transformers (not part of the API: writing
+ * text the core has not stepped over would change what later pushes return).
+ */
+export const DEFER = Symbol("citeflow.defer");
+export const PUSH_AFTER_DEFERRED = Symbol("citeflow.pushAfterDeferred");
+
 /** The engine configs of these transformers, or null when one of them has none. */
 export function stagesOf(transformers) {
   const stages = [];
@@ -132,12 +139,12 @@ export class StageTransformer extends OutputTransformer {
   }
 
   /** For a fast path: writes text already shown for the core to see with the next push. */
-  defer(text) {
+  [DEFER](text) {
     this.#engine.defer(text);
   }
 
   /** Pushes the deferred text and then `text`, leaving out the first `skip` units shown already. */
-  pushAfterDeferred(text, skip) {
+  [PUSH_AFTER_DEFERRED](text, skip) {
     return this.#engine.pushText(text, null, skip);
   }
 
