@@ -110,7 +110,7 @@ export function patchGlue(text) {
   // unit; what is not written is given back.
   ({ out } = replaceCounted(
     out,
-    /^(    let len = arg\.length;\n    let ptr = malloc\(len, 1\) >>> 0;)$/m,
+    /^( {4}let len = arg\.length;\n {4}let ptr = malloc\(len, 1\) >>> 0;)$/m,
     (_, loop) =>
       `    if (arg.length >= ${LONG_STRING}) {
         const max = arg.length * 3;
