@@ -105,19 +105,25 @@ export function patchGlue(text) {
       `check the arguments of ${copier}`,
     ));
   }
-  // A long string goes in by the native encoder at once (the glue's own loop copies it a
-  // character at a time: milliseconds per megabyte of answer text). It may take three bytes a
-  // unit; what is not written is given back.
+  // A long string goes in by the native encoder (the glue's own loop copies it a character
+  // at a time: milliseconds per megabyte of answer text): into as many bytes as it has units,
+  // then, if it is not all ASCII, the rest into room for three bytes a unit, as the loop does.
   ({ out } = replaceCounted(
     out,
     /^( {4}let len = arg\.length;\n {4}let ptr = malloc\(len, 1\) >>> 0;)$/m,
     (_, loop) =>
       `    if (arg.length >= ${LONG_STRING}) {
-        const max = arg.length * 3;
-        const at = malloc(max, 1) >>> 0;
-        const { written } = cachedTextEncoder.encodeInto(arg, getUint8ArrayMemory0().subarray(at, at + max));
+        let len = arg.length;
+        let ptr = malloc(len, 1) >>> 0;
+        let { read, written } = cachedTextEncoder.encodeInto(arg, getUint8ArrayMemory0().subarray(ptr, ptr + len));
+        if (read < arg.length) {
+            const rest = arg.slice(read);
+            ptr = realloc(ptr, len, len = written + rest.length * 3, 1) >>> 0;
+            written += cachedTextEncoder.encodeInto(rest, getUint8ArrayMemory0().subarray(ptr + written, ptr + len)).written;
+            ptr = realloc(ptr, len, written, 1) >>> 0;
+        }
         WASM_VECTOR_LEN = written;
-        return realloc(at, max, written, 1) >>> 0;
+        return ptr;
     }
 ${loop}`,
     1,

@@ -236,3 +236,18 @@ test("property: the packed policy report is the report the core builds, for any 
   // Most texts take the packed form (those with U+FFFD or a lone surrogate do not).
   assert.ok(packedCount > 100, `${packedCount} packed`);
 });
+
+test("long texts (which go into wasm by the native encoder) give what their pieces give", () => {
+  for (const base of ["Ünïcode 😀 café [1] [1] [2]. ", "X \ud800 y [2] [2]. ", "Plain words [3] [1] [3]. "]) {
+    const n = 200; // well past the 1024 units from which the glue encodes natively
+    assert.equal(deduplicateAdjacentCites(base.repeat(n)), deduplicateAdjacentCites(base).repeat(n));
+    const one = checkPolicy(base, { sourceCount: 2 });
+    const all = checkPolicy(base.repeat(n), { sourceCount: 2 });
+    assert.equal(all.sentences.length, n * one.sentences.length);
+    assert.deepEqual(
+      all.sentences.at(-1).citations.map((c) => c.marker),
+      one.sentences[0].citations.map((c) => c.marker),
+    );
+    assert.equal(all.sentences.at(-1).text, one.sentences[0].text);
+  }
+});
