@@ -67,6 +67,9 @@ function __citeflowCheckArgument(ok, expected, value) {
 }
 `;
 
+// From this many UTF-16 units on, a string argument is encoded by TextEncoder.encodeInto.
+const LONG_STRING = 1024;
+
 /** The patched glue text; throws when the glue does not have the expected shape. */
 export function patchGlue(text) {
   let out = text;
@@ -102,6 +105,30 @@ export function patchGlue(text) {
       `check the arguments of ${copier}`,
     ));
   }
+  // A long string goes in by the native encoder (the glue's own loop copies it a character
+  // at a time: milliseconds per megabyte of answer text): into as many bytes as it has units,
+  // then, if it is not all ASCII, the rest into room for three bytes a unit, as the loop does.
+  ({ out } = replaceCounted(
+    out,
+    /^( {4}let len = arg\.length;\n {4}let ptr = malloc\(len, 1\) >>> 0;)$/m,
+    (_, loop) =>
+      `    if (arg.length >= ${LONG_STRING}) {
+        let len = arg.length;
+        let ptr = malloc(len, 1) >>> 0;
+        let { read, written } = cachedTextEncoder.encodeInto(arg, getUint8ArrayMemory0().subarray(ptr, ptr + len));
+        if (read < arg.length) {
+            const rest = arg.slice(read);
+            ptr = realloc(ptr, len, len = written + rest.length * 3, 1) >>> 0;
+            written += cachedTextEncoder.encodeInto(rest, getUint8ArrayMemory0().subarray(ptr + written, ptr + len)).written;
+            ptr = realloc(ptr, len, written, 1) >>> 0;
+        }
+        WASM_VECTOR_LEN = written;
+        return ptr;
+    }
+${loop}`,
+    1,
+    "encode long strings natively",
+  ));
   const classes = (out.match(/^export class \w+/gm) ?? []).length;
   if (registries !== classes || registers < classes) {
     throw new Error(

@@ -2,7 +2,7 @@
 import * as core from "../gen/stream/citeflow_stream.js";
 import { ready } from "./stream_runtime.js";
 import { RESPONSE } from "./events.js";
-import { registerCitationParser, STAGE, StageTransformer } from "./transformers.js";
+import { DEFER, PUSH_AFTER_DEFERRED, registerCitationParser, STAGE, StageTransformer } from "./transformers.js";
 
 // Text shown by the fast path waits for the core at most this long (UTF-16 units).
 const DEFER_LIMIT = 4096;
@@ -14,10 +14,11 @@ const DEFER_LIMIT = 4096;
 export class CitationParser extends StageTransformer {
   #options;
   // Fast path (see StageTransformer): answer text pushed and not yet released by the core, in
-  // UTF-16 units (NaN once an event object was pushed: then the fast path stays off), and text
-  // already shown that the core has not seen yet (it sees it before the next chunk).
+  // UTF-16 units (NaN once an event object was pushed: then the fast path stays off), and how
+  // much text was shown that the core has not stepped over yet (written into its input, it
+  // goes with the next push).
   #pending = 0;
-  #deferred = "";
+  #deferred = 0;
 
   constructor(options = {}) {
     ready();
@@ -32,9 +33,9 @@ export class CitationParser extends StageTransformer {
       for (const e of super.push(input)) out.push(e);
       return out;
     }
-    if (this.#pending === 0 && this.#deferred.length < DEFER_LIMIT && this.quietChunk(input)) {
-      this.ensureLive();
-      this.#deferred += input;
+    if (this.#pending === 0 && this.#deferred < DEFER_LIMIT && this.quietChunk(input)) {
+      this[DEFER](input);
+      this.#deferred += input.length;
       return [{ id: null, type: RESPONSE, value: input, valueType: "text" }];
     }
     return this.#send(input);
@@ -47,7 +48,7 @@ export class CitationParser extends StageTransformer {
   }
 
   #flush() {
-    return this.#deferred === "" ? [] : this.#send("");
+    return this.#deferred === 0 ? [] : this.#send("");
   }
 
   /**
@@ -56,24 +57,9 @@ export class CitationParser extends StageTransformer {
    * not shown again.
    */
   #send(text) {
-    const shown = this.#deferred;
-    this.#deferred = "";
-    const all = shown === "" ? text : shown + text;
-    const out = this.#fed(all, super.push(all));
-    let skip = shown.length;
-    for (let i = 0; skip > 0 && i < out.length; i++) {
-      const e = out[i];
-      if (e.type !== RESPONSE) continue;
-      const cut = Math.min(skip, e.value.length);
-      skip -= cut;
-      if (cut === e.value.length) out.splice(i--, 1);
-      else out[i] = { ...e, value: e.value.slice(cut) };
-    }
-    return out;
-  }
-
-  /** Keeps count of what the core holds back after `text` went in and `out` came out. */
-  #fed(text, out) {
+    const out = this[PUSH_AFTER_DEFERRED](text, this.#deferred);
+    this.#deferred = 0;
+    // Keeps count of what the core holds back.
     let released = 0;
     for (const e of out) if (e.type === RESPONSE) released += e.value.length;
     this.#pending += text.length - released;

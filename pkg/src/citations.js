@@ -1,5 +1,6 @@
 // Citation markers in whole texts (the streaming CitationParser is in citation_parser.js).
 import * as core from "../gen/citeflow.js";
+import { policyReport } from "./policy_report.js";
 import { ready } from "./runtime.js";
 
 export function parseCitations(text, options) {
@@ -14,7 +15,7 @@ export function deduplicateAdjacentCites(text, options) {
 
 export function checkPolicy(text, options) {
   ready();
-  return core.checkPolicy(text, options);
+  return policyReport(text, core.checkPolicy(text, options, true));
 }
 
 export function citationGrammar(options) {

@@ -32,6 +32,9 @@ export class Engine {
   #u8 = null;
   #input = 0;
   #inputSize = 0;
+  // Bytes of text already written into the input buffer by `defer`, which the next push sends
+  // before its own.
+  #deferred = 0;
   // A chunk's trailing first half of a surrogate pair, and its id: it waits for the second
   // half, so that the core always sees whole characters.
   #lead = "";
@@ -49,14 +52,19 @@ export class Engine {
   /** Response body bytes (a Uint8Array). */
   pushBytes(bytes) {
     this.#open();
+    this.#noDeferred();
     if (this.#lead !== "") return this.#flushLead(() => this.pushBytes(bytes));
     const at = this.#inputOf(bytes.length);
     this.#memory().set(bytes, at);
     return this.#decode(this.#core.pushBytes(bytes.length));
   }
 
-  /** A chunk of answer text, as a `response` event with this id. */
-  pushText(chunk, id = null) {
+  /**
+   * A chunk of answer text, as a `response` event with this id (after the text `defer` wrote,
+   * whose first `skip` UTF-16 units of `response` text the caller has shown already: they are
+   * left out of the events returned).
+   */
+  pushText(chunk, id = null, skip = 0) {
     this.#open();
     let text = this.#lead === "" ? chunk : this.#lead + chunk;
     this.#lead = "";
@@ -65,17 +73,46 @@ export class Engine {
       this.#leadId = id;
       text = text.slice(0, -1);
     }
-    if (text.length === 0 && this.#lead !== "") return [];
-    return this.#decode(this.#core.pushUtf8(this.#write(text), id ?? undefined));
+    if (text.length === 0 && this.#lead !== "" && this.#deferred === 0) return [];
+    const written = this.#deferred + this.#write(text, this.#deferred);
+    this.#deferred = 0;
+    return this.#decode(this.#core.pushUtf8(written, id ?? undefined), skip);
   }
 
   /**
-   * Writes `text` as UTF-8 into the core's input buffer; returns the byte count. Short ASCII
-   * text is copied by a loop, the rest by the native encoder (neither allocates in wasm).
+   * Writes answer text (whole characters, id null) into the input buffer without a step: the
+   * next `pushText` sends it first. For a caller that showed the text already (a fast path).
    */
-  #write(text) {
-    const max = text.length * 3;
-    const at = this.#inputOf(max);
+  defer(text) {
+    this.ensureLive();
+    const from = this.#deferred;
+    const n = text.length;
+    // Short ASCII text into room the buffer has: copied here (the common token-sized case).
+    if (n < ENCODE_INTO_MIN && from + n * 3 <= this.#inputSize) {
+      const u8 = this.#memory();
+      const at = this.#input + from;
+      let i = 0;
+      while (i < n) {
+        const c = text.charCodeAt(i);
+        if (c > 0x7f) break;
+        u8[at + i++] = c;
+      }
+      if (i === n) {
+        this.#deferred = from + n;
+        return;
+      }
+    }
+    this.#deferred = from + this.#write(text, from);
+  }
+
+  /**
+   * Writes `text` as UTF-8 into the core's input buffer from byte `from` on (what is before it
+   * stays); returns the byte count. Short ASCII text is copied by a loop, the rest by the
+   * native encoder (neither allocates in wasm).
+   */
+  #write(text, from) {
+    const max = from + text.length * 3;
+    const at = this.#inputOf(max) + from;
     const u8 = this.#memory();
     let i = 0;
     if (text.length < ENCODE_INTO_MIN) {
@@ -86,12 +123,14 @@ export class Engine {
       }
       if (i === text.length) return i;
     }
-    return i + encoder.encodeInto(i === 0 ? text : text.slice(i), u8.subarray(at + i, at + max)).written;
+    const rest = i === 0 ? text : text.slice(i);
+    return i + encoder.encodeInto(rest, u8.subarray(at + i, at + i + rest.length * 3)).written;
   }
 
   /** The address of the core's input buffer, grown to at least `size` bytes. */
   #inputOf(size) {
-    // The buffer only moves when it grows (wasm memory growing keeps addresses).
+    // The buffer only moves when it grows (wasm memory growing keeps addresses), and keeps
+    // its bytes when it does.
     if (size > this.#inputSize) {
       this.#input = this.#core.inputBuffer(size);
       this.#inputSize = size;
@@ -112,6 +151,7 @@ export class Engine {
   /** Any event object. */
   pushEvent(event) {
     this.#open();
+    this.#noDeferred();
     if (this.#lead !== "") return this.#flushLead(() => this.pushEvent(event));
     return this.#decode(this.#core.pushEvent(event));
   }
@@ -119,6 +159,7 @@ export class Engine {
   /** Ends the stream and releases the engine's wasm memory at once. */
   finish() {
     this.#open();
+    this.#noDeferred();
     if (this.#lead !== "") return this.#flushLead(() => this.finish());
     const out = this.#decode(this.#core.finish());
     this.#finishReason = this.#core.finishReason() ?? null;
@@ -150,6 +191,11 @@ export class Engine {
     return out;
   }
 
+  // Deferred text goes with the next pushText, which its caller sends before anything else.
+  #noDeferred() {
+    if (this.#deferred !== 0) throw citeflowError("INTERNAL", "deferred text must be pushed before other input");
+  }
+
   #open() {
     if (this.#finished) {
       throw citeflowError(
@@ -159,7 +205,7 @@ export class Engine {
     }
   }
 
-  #decode(ptr) {
+  #decode(ptr, skip = 0) {
     const u8 = this.#memory();
     const w = this.#u32;
     const at = ptr >>> 2;
@@ -169,15 +215,20 @@ export class Engine {
     const out = [];
     for (let i = at + HEADER; i < end;) {
       switch (w[i]) {
-        case TEXT:
-          out.push({
-            id: ids[w[i + 2]],
-            type: TYPES[w[i + 1]][1],
-            value: text.slice(w[i + 3], w[i + 4]),
-            valueType: "text",
-          });
+        case TEXT: {
+          let start = w[i + 3];
+          const end = w[i + 4];
+          if (skip > 0 && w[i + 1] === 0) {
+            const cut = Math.min(skip, end - start);
+            start += cut;
+            skip -= cut;
+          }
+          if (start < end) {
+            out.push({ id: ids[w[i + 2]], type: TYPES[w[i + 1]][1], value: text.slice(start, end), valueType: "text" });
+          }
           i += 5;
           break;
+        }
         case EVENT:
           out.push(JSON.parse(text.slice(w[i + 1], w[i + 2])));
           i += 3;
@@ -209,6 +260,7 @@ export class Engine {
           throw citeflowError("INTERNAL", `the engine returned an unknown op ${w[i]}`);
       }
     }
+    if (skip > 0) throw citeflowError("INTERNAL", "the engine held back text the fast path had shown");
     return out;
   }
 }

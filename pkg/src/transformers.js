@@ -16,6 +16,13 @@ import { isHighSurrogate } from "./surrogates.js";
  */
 export const STAGE = Symbol("citeflow.stage");
 
+/**
+ * Keys of the fast path's own methods on stage transformers (not part of the API: writing
+ * text the core has not stepped over would change what later pushes return).
+ */
+export const DEFER = Symbol("citeflow.defer");
+export const PUSH_AFTER_DEFERRED = Symbol("citeflow.pushAfterDeferred");
+
 /** The engine configs of these transformers, or null when one of them has none. */
 export function stagesOf(transformers) {
   const stages = [];
@@ -85,6 +92,8 @@ export class OutputTransformer {
   }
 }
 
+const isLowSurrogate = (unit) => unit >= 0xdc00 && unit <= 0xdfff;
+
 // Each transformer's onEvent listener (a WeakMap, so subclasses written in JS need no field).
 const LISTENERS = new WeakMap();
 
@@ -92,9 +101,10 @@ const LISTENERS = new WeakMap();
  * A transformer that is one stage of its own engine: push and finish are the engine's, a whole
  * output goes through the core's `transformOutput`. `config` is the checked engine config.
  *
- * Fast path: crossing into wasm costs more than a token-sized chunk's work. A stage the core
- * names trigger characters for (think tags, citations) cannot change its state on a chunk
- * without any of them while it holds nothing back, so such a chunk is answered here. Whether
+ * Fast path: crossing into wasm costs more than a token-sized chunk's work. The core names
+ * the strings that can change a think-tag or citation stage (its tags, its trigger
+ * characters); a chunk in which none of them starts and no end of which begins one cannot
+ * change such a stage while it holds nothing back, so that chunk is answered here. Whether
  * the stage holds nothing back is never guessed: it is read off what the engine released
  * (subclasses say how). tests/js/fast_path.test.mjs checks it against the engine alone for
  * any split.
@@ -102,7 +112,9 @@ const LISTENERS = new WeakMap();
 export class StageTransformer extends OutputTransformer {
   #config;
   #engine;
-  // The trigger characters: ASCII ones marked in a table, the others listed.
+  // The strings that can change the stage, and the first UTF-16 units they start with: ASCII
+  // ones marked in a table, the others listed.
+  #triggers;
   #ascii = new Uint8Array(128);
   #wide = [];
 
@@ -110,8 +122,10 @@ export class StageTransformer extends OutputTransformer {
     super();
     this.#config = config;
     this.#engine = new Engine(null, [config]);
-    for (const c of core.stageTriggers(config)) {
-      if (c.length === 1 && c.charCodeAt(0) < 128) this.#ascii[c.charCodeAt(0)] = 1;
+    this.#triggers = core.stageTriggers(config);
+    for (const t of this.#triggers) {
+      const c = t.charCodeAt(0);
+      if (c < 128) this.#ascii[c] = 1;
       else this.#wide.push(c);
     }
   }
@@ -124,21 +138,72 @@ export class StageTransformer extends OutputTransformer {
     return this.#engine.finish();
   }
 
+  /** For a fast path: writes text already shown for the core to see with the next push. */
+  [DEFER](text) {
+    this.#engine.defer(text);
+  }
+
+  /** Pushes the deferred text and then `text`, leaving out the first `skip` units shown already. */
+  [PUSH_AFTER_DEFERRED](text, skip) {
+    return this.#engine.pushText(text, null, skip);
+  }
+
   transform(output) {
     ready();
     return core.transformOutput(this.#config, output);
   }
 
-  /** Whether `chunk` (a string) can take the fast path: no trigger, no half surrogate pair at its end. */
+  /** Whether `chunk` (a string) holds no trigger character at all, nor half a surrogate pair at its end. */
   quietChunk(chunk) {
+    return this.#scan(chunk, false);
+  }
+
+  /**
+   * Whether the stage, holding nothing back, passes `chunk` whole as text of its open block:
+   * no trigger string starts in it and no end of it begins one (a `<` of maths, not a tag).
+   */
+  passesWhole(chunk) {
+    return this.#scan(chunk, true);
+  }
+
+  #scan(chunk, lenient) {
     const n = chunk.length;
     if (n === 0 || isHighSurrogate(chunk.charCodeAt(n - 1))) return false;
     const ascii = this.#ascii;
     for (let i = 0; i < n; i++) {
       const c = chunk.charCodeAt(i);
-      if (c < 128 && ascii[c] === 1) return false;
+      let pair = false;
+      if (c < 128) {
+        if (ascii[c] === 0) continue;
+      } else {
+        if (c >= 0xd800 && c <= 0xdfff) {
+          // A lone half reaches the core as U+FFFD: only the core answers for it.
+          pair = c <= 0xdbff && isLowSurrogate(chunk.charCodeAt(i + 1));
+          if (!pair) return false;
+        }
+        if (!this.#wide.includes(c)) {
+          if (pair) i++;
+          continue;
+        }
+      }
+      if (!lenient || !this.#noneAt(chunk, i)) return false;
+      if (pair) i++;
     }
-    for (const c of this.#wide) if (chunk.includes(c)) return false;
+    return true;
+  }
+
+  /**
+   * Whether no trigger string starts at `i` of `chunk` and the rest of `chunk` from `i` is not
+   * the start of one (what the core's tag matching calls no match). `chunk` holds whole
+   * characters only, so comparing UTF-16 units is comparing the core's UTF-8.
+   */
+  #noneAt(chunk, i) {
+    for (const t of this.#triggers) {
+      const m = Math.min(t.length, chunk.length - i);
+      let k = 0;
+      while (k < m && chunk.charCodeAt(i + k) === t.charCodeAt(k)) k++;
+      if (k === m) return false;
+    }
     return true;
   }
 
@@ -191,7 +256,7 @@ export class ThinkTagOutputTransformer extends StageTransformer {
 
   push(input) {
     const quiet = this.#quiet;
-    if (quiet !== null && typeof input === "string" && this.quietChunk(input)) {
+    if (quiet !== null && typeof input === "string" && this.passesWhole(input)) {
       this.ensureLive();
       return [{ id: quiet.id, type: quiet.type, value: input, valueType: "text" }];
     }

@@ -27,7 +27,7 @@ pub fn deduplicate_adjacent_cites(text: &str, style: MarkerStyle) -> String {
                 // Spans come from the scanner over this very text: in order, on char boundaries.
                 if let Some(before) = text.get(copied..first.span.start) {
                     out.push_str(before);
-                    out.push_str(&rewrite(group, style));
+                    rewrite(group, style, &mut out);
                     copied = last.span.end;
                 }
             }
@@ -51,17 +51,19 @@ fn adjacent_run(text: &str, found: &[Found]) -> usize {
         .count()
 }
 
-fn rewrite(run: &[Found], style: MarkerStyle) -> String {
+/// Appends the run's ids, each once in order of first appearance, as single markers joined
+/// by single spaces.
+fn rewrite(run: &[Found], style: MarkerStyle, out: &mut String) {
     let mut ids: Vec<&MarkerId> = Vec::new();
     for id in run.iter().flat_map(|f| f.ids.iter()) {
         if !ids.contains(&id) {
+            if !ids.is_empty() {
+                out.push(' ');
+            }
+            out.push_str(&style.format(id));
             ids.push(id);
         }
     }
-    ids.into_iter()
-        .map(|id| style.format(id))
-        .collect::<Vec<_>>()
-        .join(" ")
 }
 
 #[cfg(test)]

@@ -1,5 +1,7 @@
 //! Citation policies and the checker that reports, sentence by sentence, whether one holds.
 
+use std::ops::Range;
+
 use serde::{Deserialize, Serialize};
 
 use super::citation::{Citation, ParseOptions};
@@ -64,52 +66,60 @@ pub struct PolicyReport {
 
 const QUOTES: [(char, char); 2] = [('"', '"'), ('“', '”')];
 
+/// Why the sentence at `range` with the markers `found` fails `policy`, if it does.
+fn problem(
+    text: &str,
+    range: &Range<usize>,
+    found: &[Found],
+    policy: Policy,
+    options: ParseOptions,
+) -> Option<String> {
+    // Sentence ranges come from splitting this very text, so they are char boundaries.
+    debug_assert!(text.get(range.clone()).is_some());
+    let sentence = text.get(range.clone()).unwrap_or_default();
+    let bad = found
+        .iter()
+        .flat_map(|f| f.ids.iter().map(move |id| (f, id)))
+        .find(|(_, id)| !options.is_valid_id(id));
+    if let Some((bad, id)) = bad {
+        return Some(match options.source_count {
+            Some(n) => format!(
+                "{} names source {id}, but there are {n} sources",
+                bad.marker
+            ),
+            None => format!(
+                "{} names source {id}, but sources are numbered from 1",
+                bad.marker
+            ),
+        });
+    }
+    match policy {
+        Policy::Auto => None,
+        Policy::Required => {
+            let body = sentence.trim_end_matches(['.', '!', '?']).trim_end();
+            let body_end = range.start + body.len();
+            let cited_at_end = found.last().is_some_and(|f| f.span.end == body_end);
+            (!cited_at_end).then(|| "the sentence does not end with a citation".to_owned())
+        }
+        Policy::QuotesOnly => uncited_quote(sentence, range.start, found),
+    }
+}
+
 /// Checks `text` against `policy`: per sentence, whether the markers the policy asks for are
 /// there, and whether every marker names a source.
 pub fn check_policy(text: &str, policy: Policy, options: ParseOptions) -> PolicyReport {
     let mut sentences = Vec::new();
     for marked in marked_sentences(text, options) {
-        let range = marked.range.clone();
-        let citations: Vec<Citation> = marked
-            .found
-            .iter()
-            .flat_map(|f| options.citations(f.clone()).collect::<Vec<_>>())
-            .collect();
-        // Sentence ranges come from splitting this very text, so they are char boundaries.
-        debug_assert!(text.get(range.clone()).is_some());
-        let sentence = text.get(range.clone()).unwrap_or_default();
-        let bad = marked
-            .found
-            .iter()
-            .flat_map(|f| f.ids.iter().map(move |id| (f, id)))
-            .find(|(_, id)| !options.is_valid_id(id));
-        let problem = if let Some((bad, id)) = bad {
-            Some(match options.source_count {
-                Some(n) => format!(
-                    "{} names source {id}, but there are {n} sources",
-                    bad.marker
-                ),
-                None => format!(
-                    "{} names source {id}, but sources are numbered from 1",
-                    bad.marker
-                ),
-            })
-        } else {
-            match policy {
-                Policy::Auto => None,
-                Policy::Required => {
-                    let body = sentence.trim_end_matches(['.', '!', '?']).trim_end();
-                    let body_end = range.start + body.len();
-                    let cited_at_end = marked.found.last().is_some_and(|f| f.span.end == body_end);
-                    (!cited_at_end).then(|| "the sentence does not end with a citation".to_owned())
-                }
-                Policy::QuotesOnly => uncited_quote(sentence, range.start, &marked.found),
-            }
-        };
+        let problem = problem(text, &marked.range, &marked.found, policy, options);
         sentences.push(SentenceCheck {
             span: marked.span16,
-            text: sentence.to_owned(),
-            citations,
+            text: text.get(marked.range).unwrap_or_default().to_owned(),
+            // Each marker group gives its citations (one per id); no copy of the group.
+            citations: marked
+                .found
+                .into_iter()
+                .flat_map(|f| options.citations(f))
+                .collect(),
             ok: problem.is_none(),
             problem,
         });

@@ -45,15 +45,22 @@ pub fn deduplicate_adjacent_cites(text: JsValue, opts: JsValue) -> Result<String
     ))
 }
 
+/// The policy report of `text`; `packed`: as words and a string where it can be
+/// ([`super::packed_policy`]), else (and always without `packed`) as the report's objects.
 #[wasm_bindgen(js_name = checkPolicy)]
-pub fn check_policy(text: JsValue, opts: JsValue) -> Result<JsValue, JsValue> {
+pub fn check_policy(
+    text: JsValue,
+    opts: JsValue,
+    packed: Option<bool>,
+) -> Result<JsValue, JsValue> {
     let text = text_arg(&text, "text")?;
     let o = options(opts)?;
-    Ok(convert::to_js(&cite::check_policy(
-        &text,
-        o.policy.unwrap_or_default(),
-        o.parse_options(),
-    )))
+    let report = cite::check_policy(&text, o.policy.unwrap_or_default(), o.parse_options());
+    Ok(packed
+        .unwrap_or(false)
+        .then(|| super::packed_policy::pack(&text, &report))
+        .flatten()
+        .unwrap_or_else(|| convert::to_js(&report)))
 }
 
 #[wasm_bindgen(js_name = citationGrammar)]

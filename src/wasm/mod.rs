@@ -17,6 +17,8 @@ mod event_filter;
 #[cfg(not(any(feature = "wasm-csl-module", feature = "wasm-stream-module")))]
 mod invoker;
 #[cfg(not(any(feature = "wasm-csl-module", feature = "wasm-stream-module")))]
+mod packed_policy;
+#[cfg(not(any(feature = "wasm-csl-module", feature = "wasm-stream-module")))]
 mod relevance;
 #[cfg(feature = "wasm-stream-module")]
 mod sse;

@@ -52,25 +52,27 @@ pub fn stage_config(kind: &str, options: JsValue) -> Result<JsValue, JsValue> {
     Ok(convert::to_js(&config.to_value()))
 }
 
-/// The characters that can change a think-tag or citation stage while it holds nothing back:
-/// a chunk with none of them passes through such a stage as text of its open block (the JS
-/// face's fast path for short chunks; empty for other stages).
+/// The strings that can change a think-tag or citation stage while it holds nothing back:
+/// every tag (open and close) of a think-tag stage, the trigger characters of a citation
+/// stage (none for other stages). A chunk in which none of them starts, and no end of which
+/// begins one, passes through such a stage as text of its open block (the JS face's fast
+/// path for short chunks).
 #[wasm_bindgen(js_name = stageTriggers)]
-pub fn stage_triggers(config_value: JsValue) -> Result<String, JsValue> {
+pub fn stage_triggers(config_value: JsValue) -> Result<Vec<String>, JsValue> {
     let config = config(config_value)?;
     Ok(match config.kind {
-        TransformerKind::ThinkTag => {
-            ThinkTagOutputTransformer::new(think_tag_options(&config.kwargs)?)?
-                .splitter()
-                .trigger_chars()
-        }
+        TransformerKind::ThinkTag => think_tag_options(&config.kwargs)?
+            .tags
+            .into_iter()
+            .flat_map(|pair| [pair.open, pair.close])
+            .collect(),
         TransformerKind::Citations => {
             MarkerScanner::triggers(CiteOptions::from_map(&config.kwargs)?.marker_style)
                 .into_iter()
-                .map(char::from)
+                .map(|b| char::from(b).to_string())
                 .collect()
         }
-        _ => String::new(),
+        _ => Vec::new(),
     })
 }
 

@@ -188,3 +188,66 @@ test("bad input names the problem", () => {
   assertCode(() => p.push("late"), "STREAM_FINISHED");
   assert.equal(parseCitations("still fine [1]").length, 1);
 });
+
+test("property: the packed policy report is the report the core builds, for any text", async () => {
+  // The package's own core instance (checkPolicy above made sure it is initialised).
+  const core = await import("../../pkg/gen/citeflow.js");
+  const { policyReport } = await import("../../pkg/src/policy_report.js");
+  const PARTS = [
+    "Water boils [1]. ",
+    "Ice [2] [3] melts! ",
+    "Bad [9]. ",
+    "Huge [99999999999]. ",
+    'He said "yes" [1]. ',
+    'She said "no". ',
+    "“Quoted”, [2] here. ",
+    "Dr. Who is fiction. ",
+    "Group [1, 2]. ",
+    "Range [1-3]. ",
+    "(2) paren. ",
+    "{3} curly ^4^ caret. ",
+    "`[1]` code. ",
+    "See https://x.y/[1]. ",
+    "[link](http://a) ",
+    "é ü 😀 [1]. ",
+    "\ud800 lone [1]. ",
+    "\ufffd replaced. ",
+    "no end",
+    "\n\n",
+    "? ",
+  ];
+  const random = rng(0x901c);
+  let packedCount = 0;
+  for (let round = 0; round < 300; round++) {
+    const text = Array.from({ length: Math.floor(random() * 12) }, () => PARTS[Math.floor(random() * PARTS.length)])
+      .join("");
+    const options = {
+      policy: ["required", "quotes_only", "auto"][round % 3],
+      markerStyle: ["bracket", "paren", "curly", "caret"][Math.floor(round / 3) % 4],
+      ...(round % 5 === 0 ? {} : { sourceCount: round % 4 }),
+    };
+    const raw = core.checkPolicy(text, options, true);
+    if (Array.isArray(raw)) packedCount++;
+    const packed = policyReport(text, raw);
+    assert.deepEqual(packed, core.checkPolicy(text, options), JSON.stringify({ text, options }));
+    assert.equal(JSON.stringify(packed), JSON.stringify(core.checkPolicy(text, options)));
+    assert.deepEqual(checkPolicy(text, options), packed);
+  }
+  // Most texts take the packed form (those with U+FFFD or a lone surrogate do not).
+  assert.ok(packedCount > 100, `${packedCount} packed`);
+});
+
+test("long texts (which go into wasm by the native encoder) give what their pieces give", () => {
+  for (const base of ["Ünïcode 😀 café [1] [1] [2]. ", "X \ud800 y [2] [2]. ", "Plain words [3] [1] [3]. "]) {
+    const n = 200; // well past the 1024 units from which the glue encodes natively
+    assert.equal(deduplicateAdjacentCites(base.repeat(n)), deduplicateAdjacentCites(base).repeat(n));
+    const one = checkPolicy(base, { sourceCount: 2 });
+    const all = checkPolicy(base.repeat(n), { sourceCount: 2 });
+    assert.equal(all.sentences.length, n * one.sentences.length);
+    assert.deepEqual(
+      all.sentences.at(-1).citations.map((c) => c.marker),
+      one.sentences[0].citations.map((c) => c.marker),
+    );
+    assert.equal(all.sentences.at(-1).text, one.sentences[0].text);
+  }
+});

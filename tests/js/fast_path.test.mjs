@@ -20,6 +20,8 @@ const PIECES = [
   "b c",
   "é",
   "😀",
+  "\ud800",
+  "\udc00",
   "\n",
   "think",
   "[1]",
@@ -69,6 +71,87 @@ test("property: ThinkTag on its own gives the engine's events push by push, any 
     const engine = perPush(new OutputTransformerChain([new ThinkTagOutputTransformer(options)]), chunks);
     assert.deepEqual(alone, engine, JSON.stringify(chunks));
   }
+});
+
+// Tag sets whose tags share prefixes or start with characters a lone surrogate becomes, and
+// pieces that begin tags without finishing them: the fast path answers a chunk with a `<`
+// in it only when no tag starts there and none can.
+const TAG_SETS = [
+  undefined,
+  [["<a<b>", "</a<b>"], ["<aX", "<aY"]],
+  [["<c<c>", "<cZ>"]],
+  [["\ufffd<", "<\ufffd"]],
+  [["<<", ">>"]],
+  [["<c>z", "</x>"], ["<o>", "<c>"]],
+  [["<o>", "<c>"], ["<c>z<c>", "<c>zz"]],
+  [["😀", "🙂"], ["<t>", "</t>"]],
+];
+const TRICKY = [
+  "<a",
+  "<a<",
+  "<a<b>",
+  "</a<b>",
+  "<aX",
+  "<aY",
+  "<c",
+  "<c<c",
+  "<cZ>",
+  "<c>",
+  "<c>z",
+  "z",
+  "<o>",
+  "</x>",
+  "<<",
+  ">>",
+  "\ufffd",
+  "\ud800",
+  "\udc00",
+  "😀",
+  "🙂",
+  "<t>",
+  "</t>",
+  "x < y",
+  "a<b",
+  "<think",
+  "</think>",
+  "<think>",
+  "</",
+  "<",
+  "plain ",
+  "q",
+];
+
+test("property: ThinkTag with any tag set gives the engine's events push by push, any split", () => {
+  const random = rng(0x7a65);
+  for (let round = 0; round < 1200; round++) {
+    const tags = TAG_SETS[round % TAG_SETS.length];
+    const text = Array.from({ length: Math.floor(random() * 50) }, () => TRICKY[Math.floor(random() * TRICKY.length)])
+      .join("");
+    const options = {
+      idPrefix: "p",
+      ...(round % 4 === 1 ? { startInThinking: true } : {}),
+      ...(tags === undefined ? {} : { tags }),
+    };
+    const chunks = cuts(text, random);
+    const alone = perPush(new ThinkTagOutputTransformer(options), chunks);
+    const engine = perPush(new OutputTransformerChain([new ThinkTagOutputTransformer(options)]), chunks);
+    assert.deepEqual(alone, engine, JSON.stringify({ tags, chunks }));
+  }
+});
+
+test("the fast path takes chunks with a `<` that starts no tag, and not those that could", () => {
+  const think = new ThinkTagOutputTransformer();
+  think.push("<think>a");
+  think.push("b");
+  think.push("c");
+  assert.equal(think.passesWhole("x < y"), true);
+  assert.equal(think.passesWhole("a<b"), true);
+  assert.equal(think.passesWhole("x <"), false);
+  assert.equal(think.passesWhole("x </thi"), false);
+  assert.equal(think.passesWhole("x </think> y"), false);
+  assert.equal(think.passesWhole("<think>"), false);
+  assert.equal(think.quietChunk("x < y"), false);
+  assert.equal(think.quietChunk("x y"), true);
 });
 
 test("property: CitationParser on its own gives the engine's events push by push, any split", () => {
