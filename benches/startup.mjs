@@ -56,7 +56,11 @@ function jsFiles(entry, seen = new Map()) {
   if (seen.has(entry)) return seen;
   const source = readFileSync(entry, "utf8");
   seen.set(entry, source.length);
-  for (const m of source.matchAll(/(?:^|\n)\s*(?:import|export)\s[^;]*?from\s*"(\.[^"]+)"|(?:^|\n)\s*import\s*"(\.[^"]+)"/g)) {
+  for (
+    const m of source.matchAll(
+      /(?:^|\n)\s*(?:import|export)\s[^;]*?from\s*"(\.[^"]+)"|(?:^|\n)\s*import\s*"(\.[^"]+)"/g,
+    )
+  ) {
     jsFiles(resolve(dirname(entry), m[1] ?? m[2]), seen);
   }
   return seen;
@@ -103,10 +107,12 @@ export function print(r) {
       r.streamImportMs.toFixed(2)
     } ms (medians of fresh processes)`,
   );
-  for (const [what, ms, wasmMs, js] of [
-    ['"citeflow"', r.importMs, r.importWasmMs, r.importJs],
-    ['"citeflow/stream"', r.streamImportMs, r.streamImportWasmMs, r.streamImportJs],
-  ]) {
+  for (
+    const [what, ms, wasmMs, js] of [
+      ['"citeflow"', r.importMs, r.importWasmMs, r.importJs],
+      ['"citeflow/stream"', r.streamImportMs, r.streamImportWasmMs, r.streamImportJs],
+    ]
+  ) {
     console.log(
       `  import ${what}: wasm compile+instantiate ${wasmMs.toFixed(2)} ms; the other ${
         (ms - wasmMs).toFixed(2)
