@@ -183,17 +183,19 @@ impl Processor {
         let by_number = sort
             .children_named("key")
             .any(|k| k.attr("variable") == Some("citation-number"));
-        let desc = sort::descending(sort);
-        let mut keyed: Vec<(usize, Vec<Option<sort::Key>>)> = registered
+        let mut renderers: Vec<Renderer<'_>> = registered
             .iter()
             .map(|&i| {
                 let mut r = self.renderer(items, i, Mode::Bibliography);
                 r.citation_number = numbers.get(&i).copied();
-                (i, r.sort_keys(sort))
+                r
             })
             .collect();
-        sort::sort_keyed(&mut keyed, &desc, self.locale.lang());
-        let order: Vec<usize> = keyed.into_iter().map(|(i, _)| i).collect();
+        let order: Vec<usize> = self
+            .sort_order(sort, &mut renderers)
+            .into_iter()
+            .map(|k| registered[k])
+            .collect();
         if !by_number {
             numbers = order.iter().enumerate().map(|(n, &i)| (i, n + 1)).collect();
         }
@@ -425,17 +427,30 @@ impl Processor {
         let Some(sort) = sort else {
             return cites;
         };
-        let desc = sort::descending(sort);
-        let mut keyed: Vec<(&Cite, Vec<Option<sort::Key>>)> = cites
-            .into_iter()
+        let mut renderers: Vec<Renderer<'_>> = cites
+            .iter()
             .map(|cite| {
                 let mut r = self.renderer(items, cite.item, Mode::Citation);
                 r.citation_number = numbers.get(&cite.item).copied();
-                (cite, r.sort_keys(sort))
+                r
             })
             .collect();
-        sort::sort_keyed(&mut keyed, &desc, self.locale.lang());
-        keyed.into_iter().map(|(c, _)| c).collect()
+        self.sort_order(sort, &mut renderers)
+            .into_iter()
+            .map(|k| cites[k])
+            .collect()
+    }
+
+    /// The order of the renderers' items by the keys of `sort`, each key rendered only where
+    /// the keys before it tie.
+    fn sort_order(&self, sort: &xml::Node, renderers: &mut [Renderer<'_>]) -> Vec<usize> {
+        let keys: Vec<&xml::Node> = sort.children_named("key").collect();
+        sort::sort_lazily(
+            renderers.len(),
+            &sort::descending(sort),
+            self.locale.lang(),
+            |entry, level| renderers[entry].sort_key(keys[level]),
+        )
     }
 
     /// One cite with its affixes, and the text of its first names (for grouping).
