@@ -529,7 +529,7 @@ impl<'a> Renderer<'a> {
         self.vars_called += 1;
         let mut lists: Vec<(String, Vec<Name>)> = Vec::new();
         for v in &vars {
-            if self.suppressed.contains(*v) {
+            if self.suppressed.contains(v) {
                 continue;
             }
             let ns = item::names(self.item, v);

@@ -44,7 +44,10 @@ pub fn sort_lazily(
 ) -> Vec<usize> {
     let mut order: Vec<usize> = (0..n).collect();
     // Runs of `order` still tied on the keys so far.
-    let mut ties: Vec<std::ops::Range<usize>> = if n > 1 { vec![0..n] } else { Vec::new() };
+    let mut ties: Vec<std::ops::Range<usize>> = Vec::new();
+    if n > 1 {
+        ties.push(0..n);
+    }
     for (level, &desc) in descending.iter().enumerate() {
         if ties.is_empty() {
             break;
