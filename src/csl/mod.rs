@@ -204,7 +204,7 @@ impl Processor {
         let order: Vec<usize> = self
             .sort_order(sort, &mut renderers)
             .into_iter()
-            .map(|k| registered[k])
+            .filter_map(|k| registered.get(k).copied())
             .collect();
         if !by_number {
             numbers = order.iter().enumerate().map(|(n, &i)| (i, n + 1)).collect();
@@ -507,7 +507,7 @@ impl Processor {
             .collect();
         self.sort_order(sort, &mut renderers)
             .into_iter()
-            .map(|k| cites[k])
+            .filter_map(|k| cites.get(k).copied())
             .collect()
     }
 
@@ -519,7 +519,10 @@ impl Processor {
             renderers.len(),
             &sort::descending(sort),
             self.locale.lang(),
-            |entry, level| renderers[entry].sort_key(keys[level]),
+            |entry, level| {
+                let key = keys.get(level)?;
+                renderers.get_mut(entry)?.sort_key(key)
+            },
         )
     }
 

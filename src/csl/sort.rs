@@ -54,25 +54,35 @@ pub fn sort_lazily(
         }
         let mut keys: Vec<Option<Key>> = vec![None; n];
         for run in &ties {
-            for &entry in &order[run.clone()] {
-                keys[entry] = key(entry, level);
+            for &entry in order.get(run.clone()).unwrap_or_default() {
+                if let Some(slot) = keys.get_mut(entry) {
+                    *slot = key(entry, level);
+                }
             }
         }
         rank_texts(&mut keys, lang);
+        let of = |entry: usize| keys.get(entry).unwrap_or(&None);
         let mut next = Vec::new();
         for run in ties {
-            let slice = &mut order[run.clone()];
-            slice.sort_by(|&a, &b| compare_one(&keys[a], &keys[b], desc));
-            let mut start = 0;
-            for k in 1..=slice.len() {
-                if k == slice.len()
-                    || compare_one(&keys[slice[start]], &keys[slice[k]], desc) != Ordering::Equal
-                {
-                    if k - start > 1 {
-                        next.push(run.start + start..run.start + k);
+            let Some(slice) = order.get_mut(run.clone()) else {
+                continue;
+            };
+            slice.sort_by(|&a, &b| compare_one(of(a), of(b), desc));
+            // Split the run where the key changes; runs of two or more stay tied.
+            let mut start = run.start;
+            for (k, pair) in slice.windows(2).enumerate() {
+                if let [a, b] = pair {
+                    if compare_one(of(*a), of(*b), desc) != Ordering::Equal {
+                        let end = run.start + k + 1;
+                        if end - start > 1 {
+                            next.push(start..end);
+                        }
+                        start = end;
                     }
-                    start = k;
                 }
+            }
+            if run.end - start > 1 {
+                next.push(start..run.end);
             }
         }
         ties = next;
