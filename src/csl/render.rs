@@ -57,7 +57,7 @@ pub struct Renderer<'a> {
     pub suppressed: Suppressed,
     pub in_substitute: usize,
     /// Names element options of the enclosing `<names>` while its substitute renders.
-    pub inherited_names: Vec<super::xml::Node>,
+    pub inherited_names: Vec<std::rc::Rc<super::xml::Node>>,
     pub vars_called: usize,
     pub vars_filled: usize,
     evaluations: usize,
