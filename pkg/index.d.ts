@@ -587,8 +587,13 @@ export interface InvokerOptions {
   apiKey?: string;
   /** As the providers' SDKs mean it: OpenAI-style bases end in /v1. Required for openai-compatible. */
   baseUrl?: string;
-  /** Extra request headers. */
-  headers?: Record<string, string>;
+  /**
+   * Extra request headers, as `fetch` takes them (a plain object, a `Headers` object or
+   * `[name, value]` pairs); each replaces the provider's header of the same name. The values of
+   * credential headers (`authorization`, `proxy-authorization`, `x-api-key`, `api-key`,
+   * `cookie`) are kept out of errors as the key is.
+   */
+  headers?: Record<string, string> | Headers | [string, string][];
   /** Default: the runtime's fetch. */
   fetch?: typeof fetch;
   /**

@@ -213,7 +213,7 @@ fn sentences_and_markers_can_be_bounded() {
     }
     let e = citation_grammar(GrammarOptions {
         source_count: 2,
-        policy: citeflow::cite::Policy::Auto,
+        policy: Policy::Auto,
         max_sentences: Some(2),
         ..Default::default()
     })

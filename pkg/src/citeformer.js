@@ -2,7 +2,7 @@
 // parse the markers, render the references and verify the claims. Any object with
 // `invoke(messages, options)` (and optionally `stream(...)`) is a model.
 import * as core from "../gen/citeflow.js";
-import { checkPolicy, citationGrammar, deduplicateAdjacentCites, parseCitations } from "./citations.js";
+import { citationGrammar, deduplicateAdjacentCites, parseCitations } from "./citations.js";
 import { citeflowError, describe, fields, isArray, isInstance, knownFields, list, prop } from "./errors.js";
 import { renderReferences } from "./references.js";
 import { cslItemOf } from "./relevance/chunks.js";
@@ -138,25 +138,16 @@ export class GenerationResult {
 /** Safe HTML: the answer with each marker a link to its reference entry, then the list. */
 export function renderCitedHtml(result, options) {
   ready();
-  const { idPrefix } = knownFields(options, ["idPrefix"], "INVALID_OPTION", "renderCitedHtml options");
   const what = "renderCitedHtml's result (a GenerationResult or {text, citations, references})";
   const { text, citations, references } = isInstance(result, GenerationResult)
     ? result
     : fields(result, "INVALID_OPTION", what);
-  if (typeof text !== "string") {
-    throw citeflowError("INVALID_OPTION", `${what} needs a string text; got ${describe(text)}`);
-  }
-  return core.renderCitedHtml({ text, citations: citations ?? [], references: references ?? [], idPrefix });
+  // The core checks both (types, and unknown keys of the options).
+  return core.renderCitedHtml({ text, citations: citations ?? [], references: references ?? [] }, options);
 }
 
-/** `enforce` checked by the core; for a built invoker, against its provider too. */
+/** `enforce` (a name the core has checked) against a built invoker's provider. */
 function checkEnforce(enforce, lm) {
-  if (typeof enforce !== "string") {
-    throw citeflowError(
-      "INVALID_OPTION",
-      `enforce must be "auto", "grammar", "schema", "tool" or "prompt"; got ${describe(enforce)}`,
-    );
-  }
   const modelId = prop(lm, "modelId", "INVALID_OPTION", "lmInvoker");
   core.citationEnforcement(enforce, typeof modelId === "string" ? modelId : undefined);
   return enforce;
@@ -186,26 +177,12 @@ export class Citeformer {
   #enforce;
 
   constructor(args) {
+    // The core checks the plain options (and refuses unknown keys); the JS-only ones are here.
     const {
       lmInvoker,
-      style = "apa-7",
-      citationPolicy = "required",
-      markerStyle = "bracket",
       toCslItem = (source) => cslItemOf(metadataOf(source)),
-      deduplicateCites = true,
-      enforce = "auto",
-    } = knownFields(
-      args,
-      ["lmInvoker", "style", "citationPolicy", "markerStyle", "toCslItem", "deduplicateCites", "enforce"],
-      "INVALID_OPTION",
-      "Citeformer options",
-    );
-    if (typeof deduplicateCites !== "boolean") {
-      throw citeflowError(
-        "INVALID_OPTION",
-        `deduplicateCites must be true or false; got ${describe(deduplicateCites)}`,
-      );
-    }
+      ...plain
+    } = fields(args, "INVALID_OPTION", "Citeformer options");
     if (typeof toCslItem !== "function") {
       throw citeflowError(
         "INVALID_OPTION",
@@ -213,6 +190,7 @@ export class Citeformer {
       );
     }
     ready();
+    const { style, citationPolicy, markerStyle, deduplicateCites, enforce } = core.citeformerOptions(plain);
     if (
       lmInvoker === null || typeof lmInvoker !== "object" ||
       typeof prop(lmInvoker, "invoke", "INVALID_OPTION", "lmInvoker") !== "function"
@@ -222,11 +200,7 @@ export class Citeformer {
         `Citeformer needs an lmInvoker: an object with invoke(messages, options); got ${describe(lmInvoker)}`,
       );
     }
-    checkPolicy("", { policy: citationPolicy, markerStyle }); // throws INVALID_OPTION on bad names
-    if (typeof style !== "string") {
-      throw citeflowError("INVALID_OPTION", `style must be a style name or CSL XML; got ${describe(style)}`);
-    }
-    // A bad name, or a mechanism the model's provider has not, fails here (the model id of a
+    // A mechanism the model's provider has not, fails here (the model id of a
     // built invoker says its provider; any other invoker is told the option and decides).
     this.#enforce = checkEnforce(enforce, lmInvoker);
     this.#lm = lmInvoker;
@@ -265,23 +239,16 @@ export class Citeformer {
 
   #plan(args) {
     const what = "Citeformer's {prompt, sources, policy, markerStyle, enforce, modelOptions}";
-    const {
-      prompt,
-      sources: given,
-      policy = this.#policy,
-      markerStyle = this.#markerStyle,
-      enforce: asked,
-      modelOptions,
-    } = knownFields(
-      args,
-      ["prompt", "sources", "policy", "markerStyle", "enforce", "modelOptions"],
-      "INVALID_OPTION",
-      what,
-    );
+    const { prompt, sources: given, modelOptions, ...plain } = fields(args, "INVALID_OPTION", what);
     if (typeof prompt !== "string") {
       throw citeflowError("INVALID_TEXT", `prompt must be a string; got ${describe(prompt)}`);
     }
-    const enforce = asked === undefined ? this.#enforce : checkEnforce(asked, this.#lm);
+    // The core checks the plain options and refuses unknown keys (prompt, sources and
+    // modelOptions, the model's own and possibly holding an AbortSignal, are read here).
+    const asked = core.citeformerCallOptions(plain);
+    const policy = asked.policy ?? this.#policy;
+    const markerStyle = asked.markerStyle ?? this.#markerStyle;
+    const enforce = asked.enforce === null ? this.#enforce : checkEnforce(asked.enforce, this.#lm);
     const sources = checkSources(given);
     // The grammar for invokers that take one (the prompt alone: none).
     const grammar = enforce === "prompt"

@@ -1,27 +1,13 @@
 // Model invokers over the runtime's own `fetch` (or one you inject). The core builds the
-// requests, reads the answers, classifies failures and sets the retry schedule; this file
-// only moves bytes, waits, and cancels.
+// requests, reads the answers, classifies failures, sets the retry schedule and keeps the
+// transport's rules (which redirects are followed, the limits, the secrets kept out of errors
+// and their redaction: src/wasm/transport.rs); this file only moves bytes, waits, and cancels.
 import * as core from "../gen/citeflow.js";
-import { citeflowError, describe, fields, isArray, knownFields, list } from "./errors.js";
+import { citeflowError, describe, fields, isArray, isInstance, knownFields, list } from "./errors.js";
 import { ready } from "./runtime.js";
 import { ProviderBodyDecoder } from "./sse.js";
 import { OutputTransformerChain, OutputTransformerConfig } from "./transformers.js";
 
-const DEFAULT_TIMEOUT_MS = 60_000;
-/** setTimeout's longest delay (a signed 32-bit count of ms): past it, runtimes fire at once. */
-const MAX_TIMEOUT_MS = 2 ** 31 - 1;
-const DEFAULT_MAX_RETRIES = 2;
-/** The largest answer read, in bytes as decoded (after gzip); a stream is bounded per event instead. */
-const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
-/** How much of an error answer is read: more than any provider's error JSON. */
-const ERROR_BODY_BYTES = 64 * 1024;
-/** Same-origin 307/308 redirects followed per request. */
-const MAX_REDIRECTS = 5;
-const REDIRECT_STATUSES = [301, 302, 303, 307, 308];
-/** Pieces of a secret this long or longer are removed from errors wherever they appear. */
-const SECRET_PIECE = 10;
-/** Request headers whose values are secrets too. */
-const CREDENTIAL_HEADERS = ["authorization", "proxy-authorization", "x-api-key", "api-key", "cookie"];
 /** The options every invoker takes (the transport's). */
 const TRANSPORT_OPTIONS = ["apiKey", "baseUrl", "headers", "fetch", "timeoutMs", "maxRetries", "maxResponseBytes"];
 const OPTIONS = [...TRANSPORT_OPTIONS, "outputTransformers", "fallbackLms"];
@@ -35,46 +21,13 @@ const STRUCTURED_CITATIONS = ["schema", "tool"];
 
 const encoder = new TextEncoder();
 
-/** The secrets of one invoker: its API key and the values of credential headers you added. */
-function secretsOf(apiKey, headers) {
-  const secrets = [apiKey];
-  for (const [name, value] of Object.entries(headers)) {
-    if (CREDENTIAL_HEADERS.includes(name.toLowerCase()) && typeof value === "string") {
-      secrets.push(value, value.replace(/^\w+\s+/, ""));
-    }
-  }
-  return [...new Set(secrets.filter((s) => typeof s === "string" && s.length > 0))];
-}
-
 /**
- * The one redaction every error path uses: each secret, and every run of text made of pieces
- * of a secret at least SECRET_PIECE characters long (a key cut by a length limit, or partly
- * echoed), becomes "[redacted]".
+ * The one redaction every error path uses, the core's (`src/provider/redact.rs`): each secret
+ * of the invoker (found once by `core.invokerSecrets`), and every run of text made of 10-unit
+ * pieces of one, becomes "[redacted]". Anything but a string passes unchanged.
  */
 function redact(text, secrets) {
-  if (typeof text !== "string" || secrets.length === 0) return text;
-  const hidden = new Uint8Array(text.length);
-  let found = false;
-  for (const secret of secrets) {
-    const size = Math.min(SECRET_PIECE, secret.length);
-    const pieces = new Set();
-    for (let i = 0; i + size <= secret.length; i++) pieces.add(secret.slice(i, i + size));
-    for (let i = 0; i + size <= text.length; i++) {
-      if (pieces.has(text.slice(i, i + size))) {
-        hidden.fill(1, i, i + size);
-        found = true;
-      }
-    }
-  }
-  if (!found) return text;
-  let out = "";
-  for (let i = 0; i < text.length;) {
-    const start = i;
-    const secret = hidden[i];
-    while (i < text.length && hidden[i] === secret) i++;
-    out += secret ? "[redacted]" : text.slice(start, i);
-  }
-  return out;
+  return typeof text === "string" && secrets.length > 0 ? core.redactSecrets(text, secrets) : text;
 }
 
 /**
@@ -129,49 +82,68 @@ function sleep(ms, signal) {
   });
 }
 
+/** The core's transport defaults and limits (`src/provider/transport.rs`), read once. */
+let defaults = null;
+const transportDefaults = () => (defaults ??= core.transportDefaults());
+
+/**
+ * The headers you add, as `[[name, value]]` strings, given as a plain object, a `Headers`
+ * object or an array of pairs (as `fetch` takes them).
+ */
+function headerPairs(headers) {
+  const what = "headers";
+  let pairs;
+  if (typeof Headers === "function" && isInstance(headers, Headers)) {
+    pairs = [...headers];
+  } else if (isArray(headers)) {
+    pairs = list(headers, "INVALID_OPTION", what).map((pair, i) => list(pair, "INVALID_OPTION", `header ${i}`));
+  } else if (headers !== null && typeof headers === "object") {
+    pairs = Object.entries(fields(headers, "INVALID_OPTION", what));
+  } else {
+    throw citeflowError("INVALID_OPTION", `headers must be an object; got ${describe(headers)}`);
+  }
+  for (const pair of pairs) {
+    if (!(pair.length === 2 && typeof pair[0] === "string" && typeof pair[1] === "string")) {
+      throw citeflowError("INVALID_OPTION", `headers are names with string values; got ${describe(pair)}`);
+    }
+  }
+  return pairs;
+}
+
 /** The options every invoker shares, checked. */
 function transportOptions(options) {
+  const limits = transportDefaults();
   const {
     apiKey = null,
     baseUrl = null,
     headers = {},
     fetch: fetchFn = globalThis.fetch,
-    timeoutMs = DEFAULT_TIMEOUT_MS,
-    maxRetries = DEFAULT_MAX_RETRIES,
-    maxResponseBytes = DEFAULT_MAX_RESPONSE_BYTES,
+    timeoutMs = limits.timeoutMs,
+    maxRetries = limits.maxRetries,
+    maxResponseBytes = limits.maxResponseBytes,
   } = options;
   if (typeof fetchFn !== "function") {
     throw citeflowError("INVALID_OPTION", "fetch must be a function (the runtime has none: pass one)");
   }
-  if (!(typeof timeoutMs === "number" && timeoutMs > 0 && timeoutMs <= MAX_TIMEOUT_MS)) {
-    throw citeflowError(
-      "INVALID_OPTION",
-      `timeoutMs must be a number of milliseconds above 0 and at most ${MAX_TIMEOUT_MS} (setTimeout's range); got ${
-        describe(timeoutMs)
-      }`,
-    );
+  for (const [name, value] of Object.entries({ timeoutMs, maxRetries, maxResponseBytes })) {
+    if (typeof value !== "number") {
+      throw citeflowError("INVALID_OPTION", `${name} must be a number; got ${describe(value)}`);
+    }
   }
-  if (!(Number.isInteger(maxRetries) && maxRetries >= 0)) {
-    throw citeflowError("INVALID_OPTION", `maxRetries must be a whole number ≥ 0; got ${describe(maxRetries)}`);
-  }
-  if (!(Number.isSafeInteger(maxResponseBytes) && maxResponseBytes >= 1)) {
-    throw citeflowError(
-      "INVALID_OPTION",
-      `maxResponseBytes must be a whole number ≥ 1; got ${describe(maxResponseBytes)}`,
-    );
-  }
-  if (headers === null || typeof headers !== "object") {
-    throw citeflowError("INVALID_OPTION", `headers must be an object; got ${describe(headers)}`);
-  }
+  // The limits' rules are the core's (`check_limits`), as for the Rust face.
+  core.checkTransportLimits(timeoutMs, maxRetries, maxResponseBytes);
+  const pairs = headerPairs(headers);
   return {
     apiKey,
     baseUrl,
-    headers,
+    headers: pairs,
     fetchFn,
     timeoutMs,
     maxRetries,
     maxResponseBytes,
-    secrets: secretsOf(apiKey, headers),
+    // Found once per invoker, by the core: the key, credential headers' values, and those
+    // values without their scheme.
+    secrets: core.invokerSecrets(typeof apiKey === "string" ? apiKey : undefined, pairs),
   };
 }
 
@@ -239,17 +211,18 @@ const absoluteUrl = (url) => {
 
 /**
  * One request and its redirects. Credentials must not follow a redirect to another origin,
- * so none is followed by the runtime (`redirect: "manual"`): a same-origin 307/308 is followed
- * here (method, body and headers kept; at most MAX_REDIRECTS), anything else is
- * REDIRECT_REFUSED: another origin, a 301/302/303 (which would turn the POST into a GET), or a
- * redirect whose target the runtime hides (browsers give an opaque redirect).
+ * so none is followed by the runtime (`redirect: "manual"`); which may be followed is the
+ * core's rule (`redirectRefusal`: a same-origin 307/308, a bounded number of times, method,
+ * body and headers kept). Anything else is REDIRECT_REFUSED: another origin, a 301/302/303
+ * (which would turn the POST into a GET), or a redirect whose target the runtime hides
+ * (browsers give an opaque redirect).
  */
 async function fetchFollowingSameOrigin(url, init, fetchFn, refuse) {
   let current = url;
   for (let hops = 0;; hops++) {
     const res = await fetchFn(current, init);
     const opaque = res.type === "opaqueredirect";
-    if (!opaque && !REDIRECT_STATUSES.includes(res.status)) return res;
+    if (!opaque && !core.isRedirect(res.status)) return res;
     res.body?.cancel().catch(() => {});
     const from = absoluteUrl(current);
     let target = null;
@@ -261,17 +234,9 @@ async function fetchFollowingSameOrigin(url, init, fetchFn, refuse) {
       target = null;
     }
     const status = opaque ? 0 : res.status;
-    if (target === null) {
-      throw refuse(
-        status,
-        "its target is missing or hidden by the runtime (browsers hide it): give the final address as baseUrl",
-      );
-    }
-    if (from === null || target.origin !== from.origin) {
-      throw refuse(status, `it points to another origin (${target.origin}), which must not receive the credentials`);
-    }
-    if (status !== 307 && status !== 308) throw refuse(status, `a ${status} would turn the POST into a GET`);
-    if (hops === MAX_REDIRECTS) throw refuse(status, `more than ${MAX_REDIRECTS} redirects`);
+    const sameOrigin = target === null ? undefined : from !== null && target.origin === from.origin;
+    const why = core.redirectRefusal(status, sameOrigin, target?.origin ?? "", hops);
+    if (why !== undefined) throw refuse(status, why);
     current = target.href;
   }
 }
@@ -279,9 +244,12 @@ async function fetchFollowingSameOrigin(url, init, fetchFn, refuse) {
 /** One request with retries, backoff, timeout and cancellation; resolves with the answer. */
 async function fetchWithRetries({ http, transport, signal, stream }) {
   const { headers, fetchFn, timeoutMs, maxRetries, maxResponseBytes, secrets } = transport;
+  // Your headers after the provider's, replacing any of the same name (names are case-blind).
+  const merged = new Map();
+  for (const [name, value] of [...http.headers, ...headers]) merged.set(name.toLowerCase(), value);
   const init = {
     method: "POST",
-    headers: { ...Object.fromEntries(http.headers), ...headers },
+    headers: Object.fromEntries(merged),
     body: http.body,
     redirect: "manual",
   };
@@ -318,7 +286,7 @@ async function fetchWithRetries({ http, transport, signal, stream }) {
     try {
       const res = await fetchFollowingSameOrigin(http.url, { ...init, signal: controller.signal }, fetchFn, refuse);
       if (res.ok) {
-        const json = /\bjson\b/i.test(res.headers?.get?.("content-type") ?? "");
+        const json = core.isJsonContentType(res.headers?.get?.("content-type") ?? "");
         if (stream && !json) {
           clearTimeout(timer); // the timeout covers the wait for an answer, not a long stream
           return { body: res.body, http, done };
@@ -334,7 +302,7 @@ async function fetchWithRetries({ http, transport, signal, stream }) {
         }
       } else {
         // Secrets are removed before the core cuts the message, so no part survives at the cut.
-        const body = redact(await readBody(res, ERROR_BODY_BYTES, null), secrets);
+        const body = redact(await readBody(res, transportDefaults().errorBodyBytes, null), secrets);
         failure = core.classifyProviderFailure(
           http.provider,
           res.status,
@@ -347,29 +315,22 @@ async function fetchWithRetries({ http, transport, signal, stream }) {
       done();
       if (signal?.aborted) throw signal.reason;
       if (e?.name === "CiteflowError") throw e; // an answer refused (redirect, size), not a failed transport
-      failure = timedOut
-        ? {
-          provider: http.provider,
-          status: 0,
-          code: "TIMEOUT",
-          message: `no answer within ${timeoutMs} ms`,
-          retryable: true,
-        }
-        : {
-          provider: http.provider,
-          status: 0,
-          code: "NETWORK_ERROR",
-          message: String(e?.message ?? e),
-          retryable: true,
-        };
+      failure = core.attemptFailure(http.provider, timedOut, timeoutMs, timedOut ? "" : String(e?.message ?? e));
     }
-    if (failure.retryable && attempt < maxRetries) {
-      await sleep(core.retryDelayMs(attempt, failure.retryAfterMs ?? undefined, Math.random()), signal);
+    // The core says whether to try again, when, and the error to give up with.
+    const wait = core.retryInMs(
+      failure.retryable,
+      failure.retryAfterMs ?? undefined,
+      attempt,
+      maxRetries,
+      Math.random(),
+    );
+    if (wait !== undefined) {
+      await sleep(wait, signal);
       continue;
     }
-    const code = failure.status === 0 ? failure.code : "PROVIDER_ERROR";
-    const what = failure.status === 0 ? failure.message : `answered ${failure.status}: ${failure.message}`;
-    throw invokerError(code, `${failure.provider} ${what}`, {
+    const [code, message] = core.giveUp(failure.provider, failure.status, failure.code ?? undefined, failure.message);
+    throw invokerError(code, message, {
       provider: failure.provider,
       status: failure.status,
       providerCode: failure.code ?? null,
@@ -535,7 +496,6 @@ export function buildLMInvoker(modelId, given) {
 }
 
 const EM_OPTIONS = [...TRANSPORT_OPTIONS, "batchSize"];
-const DEFAULT_EM_BATCH_SIZE = 100;
 
 /** `run()`, its errors scrubbed of the invoker's secrets. */
 async function scrubbing(secrets, run) {
@@ -559,10 +519,11 @@ export function buildEMInvoker(modelId, given) {
     EM_OPTIONS,
   );
   const { apiKey, baseUrl, secrets } = transport;
-  const { batchSize = DEFAULT_EM_BATCH_SIZE } = options;
-  if (!(Number.isInteger(batchSize) && batchSize >= 1)) {
-    throw citeflowError("INVALID_OPTION", `batchSize must be a whole number ≥ 1; got ${describe(batchSize)}`);
+  const { batchSize = transportDefaults().emBatchSize } = options;
+  if (typeof batchSize !== "number") {
+    throw citeflowError("INVALID_OPTION", `batchSize must be a number; got ${describe(batchSize)}`);
   }
+  core.checkBatchSize(batchSize);
   core.buildEmbeddingsRequest(modelId, [""], apiKey, baseUrl); // checks the id and base URL now
   return {
     modelId,
@@ -609,9 +570,6 @@ export const DMQuestion = Object.freeze({
   score: (instructions, levels) => ({ type: "score", instructions, criteria: levels }),
 });
 
-const isSystemOne = (modelId) =>
-  typeof modelId === "string" && (modelId.startsWith("typesafe/") || modelId.startsWith("openrouter/typesafe/"));
-
 /**
  * A decision model. `typesafe/<model>` and `openrouter/typesafe/<model>` speak System One;
  * any other OpenAI-style model id (`openai/`, `openrouter/<vendor>/`, `openai-compatible/`)
@@ -626,7 +584,7 @@ export function buildDMInvoker(modelId, given) {
     given,
     DM_OPTIONS,
   );
-  return isSystemOne(modelId)
+  return core.isSystemOneModel(modelId)
     ? systemOneInvoker(modelId, transport)
     : lmDecisionInvoker(modelId, options, transport.secrets);
 }

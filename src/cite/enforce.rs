@@ -88,15 +88,7 @@ impl Enforce {
     }
 
     pub fn parse(name: &str) -> Result<Self> {
-        Self::ALL
-            .into_iter()
-            .find(|e| e.name() == name)
-            .ok_or_else(|| {
-                CiteError::option(
-                    "enforce",
-                    format!("{name:?} is not one of auto, grammar, schema, tool, prompt"),
-                )
-            })
+        crate::options::choice(name).map_err(|e| CiteError::option("enforce", e.to_string()))
     }
 
     /// The mechanism for a provider; asking for one the provider has not is an error (never

@@ -18,26 +18,20 @@ pub const MAX_GRAMMAR_REPEAT: u32 = 1000;
 const NUMBER_DIGITS: usize = 12;
 
 /// The form of the exported grammar.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum GrammarFormat {
     #[default]
     Gbnf,
     Regex,
     /// For servers with structured output: `{segments: [{text, citations: [id]}]}`.
+    #[serde(alias = "jsonSchema", alias = "json-schema")]
     JsonSchema,
 }
 
 impl GrammarFormat {
     pub fn parse(name: &str) -> Result<Self> {
-        match name {
-            "gbnf" => Ok(Self::Gbnf),
-            "regex" => Ok(Self::Regex),
-            "json_schema" | "jsonSchema" | "json-schema" => Ok(Self::JsonSchema),
-            _ => Err(CiteError::option(
-                "format",
-                format!("{name:?} is not one of gbnf, regex, json_schema"),
-            )),
-        }
+        crate::options::choice(name).map_err(|e| CiteError::option("format", e.to_string()))
     }
 }
 

@@ -69,15 +69,7 @@ impl MarkerStyle {
     }
 
     pub fn parse(name: &str) -> Result<Self> {
-        Self::ALL
-            .into_iter()
-            .find(|s| s.name() == name)
-            .ok_or_else(|| {
-                CiteError::option(
-                    "markerStyle",
-                    format!("{name:?} is not one of bracket, paren, curly, caret"),
-                )
-            })
+        crate::options::choice(name).map_err(|e| CiteError::option("markerStyle", e.to_string()))
     }
 
     /// The byte that opens a marker.

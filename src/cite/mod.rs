@@ -24,7 +24,7 @@ pub use grammar::{
 pub mod parser;
 pub use parser::CitationParser;
 pub mod options;
-pub use options::CiteOptions;
+pub use options::{CiteOptions, CiteformerOptions};
 pub mod cited_html;
 pub mod prompt;
 pub mod verify;

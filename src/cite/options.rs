@@ -1,22 +1,18 @@
-//! Reading citation options from JSON-like maps (what JS callers pass).
+//! Citation options (what JS callers pass to the citation functions, Citeformer, the
+//! citation stages and invokers' `citations`), read by the one options reader
+//! (`crate::options`).
 
+use serde::de::IgnoredAny;
+use serde::Deserialize;
 use serde_json::{Map, Value};
 
 use super::citation::ParseOptions;
+use super::enforce::Enforce;
 use super::error::{CiteError, Result};
 use super::grammar::{GrammarFormat, GrammarOptions, DEFAULT_MAX_CONTENT_CHARS};
 use super::marker::MarkerStyle;
 use super::policy::Policy;
-
-const KEYS: [&str; 7] = [
-    "markerStyle",
-    "sourceCount",
-    "policy",
-    "maxContentChars",
-    "format",
-    "maxSentences",
-    "maxCitesPerSentence",
-];
+use crate::options::{self, count, named};
 
 /// Checked citation options; which ones a function reads is up to it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -30,75 +26,57 @@ pub struct CiteOptions {
     pub max_cites_per_sentence: Option<u32>,
 }
 
-/// A count option that must fit 32 bits.
-fn count32(map: &Map<String, Value>, key: &str) -> Result<Option<u32>> {
-    count(map, key)?
-        .map(|n| u32::try_from(n).map_err(|_| CiteError::option(key, "is too large")))
-        .transpose()
-}
-
-fn string<'a>(map: &'a Map<String, Value>, key: &str) -> Result<Option<&'a str>> {
-    match map.get(key) {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::String(s)) => Ok(Some(s)),
-        Some(other) => Err(CiteError::option(
-            key,
-            format!("expected a string, got {other}"),
-        )),
-    }
-}
-
-fn count(map: &Map<String, Value>, key: &str) -> Result<Option<u64>> {
-    match map.get(key) {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::Number(n)) => match (n.as_u64(), n.as_f64()) {
-            (Some(v), _) => Ok(Some(v)),
-            (None, Some(f)) if f >= 0.0 && f.fract() == 0.0 && f <= u32::MAX as f64 => {
-                Ok(Some(f as u64))
-            }
-            _ => Err(CiteError::option(
-                key,
-                format!("expected a whole number ≥ 0, got {n}"),
-            )),
-        },
-        Some(other) => Err(CiteError::option(
-            key,
-            format!("expected a whole number ≥ 0, got {other}"),
-        )),
-    }
+/// The keys as given (camelCase), `null` as absent. `enforce` is read here too (one reader,
+/// one list of keys) but only an invoker's `citations` takes it.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct Fields {
+    #[serde(default, deserialize_with = "named")]
+    marker_style: Option<MarkerStyle>,
+    #[serde(default, deserialize_with = "count")]
+    source_count: Option<u32>,
+    #[serde(default, deserialize_with = "named")]
+    policy: Option<Policy>,
+    #[serde(default, deserialize_with = "count")]
+    max_content_chars: Option<u32>,
+    #[serde(default, deserialize_with = "named")]
+    format: Option<GrammarFormat>,
+    #[serde(default, deserialize_with = "count")]
+    max_sentences: Option<u32>,
+    #[serde(default, deserialize_with = "count")]
+    max_cites_per_sentence: Option<u32>,
+    #[serde(default, deserialize_with = "named")]
+    enforce: Option<Enforce>,
 }
 
 impl CiteOptions {
     /// Reads `markerStyle`, `sourceCount`, `policy`, `maxContentChars`, `format`,
-    /// `maxSentences` and `maxCitesPerSentence`; any
-    /// other key is an error (a misspelt option must not be ignored).
+    /// `maxSentences` and `maxCitesPerSentence`; any other key is an error (a misspelt option
+    /// must not be ignored).
     pub fn from_map(map: &Map<String, Value>) -> Result<Self> {
-        if let Some(unknown) = map.keys().find(|k| !KEYS.contains(&k.as_str())) {
-            return Err(CiteError::option(
-                unknown,
-                format!("no such option; the options are {}", KEYS.join(", ")),
-            ));
+        match Self::with_enforce(map)? {
+            (options, None) => Ok(options),
+            (_, Some(_)) => Err(CiteError::option(
+                "enforce",
+                "is an option of an invoker's `citations`, not of these citation options",
+            )),
         }
-        let source_count = count32(map, "sourceCount")?;
-        Ok(Self {
-            marker_style: string(map, "markerStyle")?
-                .map(MarkerStyle::parse)
-                .transpose()?
-                .unwrap_or_default(),
-            source_count,
-            policy: string(map, "policy")?.map(Policy::parse).transpose()?,
-            max_content_chars: count(map, "maxContentChars")?
-                .map(|n| {
-                    usize::try_from(n)
-                        .map_err(|_| CiteError::option("maxContentChars", "is too large"))
-                })
-                .transpose()?,
-            format: string(map, "format")?
-                .map(GrammarFormat::parse)
-                .transpose()?,
-            max_sentences: count32(map, "maxSentences")?,
-            max_cites_per_sentence: count32(map, "maxCitesPerSentence")?,
-        })
+    }
+
+    /// The options and `enforce` (an invoker's `citations` option).
+    pub fn with_enforce(map: &Map<String, Value>) -> Result<(Self, Option<Enforce>)> {
+        let f: Fields = read("citation", map)?;
+        let options = Self {
+            marker_style: f.marker_style.unwrap_or_default(),
+            source_count: f.source_count,
+            policy: f.policy,
+            // A u32 fits usize on every target this builds for (32 and 64 bits).
+            max_content_chars: f.max_content_chars.map(|n| n as usize),
+            format: f.format,
+            max_sentences: f.max_sentences,
+            max_cites_per_sentence: f.max_cites_per_sentence,
+        };
+        Ok((options, f.enforce))
     }
 
     pub fn parse_options(&self) -> ParseOptions {
@@ -122,6 +100,90 @@ impl CiteOptions {
             max_cites_per_sentence: self.max_cites_per_sentence,
         })
     }
+}
+
+/// `new Citeformer({...})`'s options, their plain data checked here; the JS-only values
+/// (`lmInvoker`, an object with methods, and `toCslItem`, a function) are checked by the JS face,
+/// which does not pass them, and are listed only so that a misspelt key's error names them.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct CiteformerFields {
+    #[serde(default)]
+    #[allow(dead_code)] // named for the error message; checked in JS
+    lm_invoker: Option<IgnoredAny>,
+    #[serde(default)]
+    style: Option<String>,
+    #[serde(default, deserialize_with = "named")]
+    citation_policy: Option<Policy>,
+    #[serde(default, deserialize_with = "named")]
+    marker_style: Option<MarkerStyle>,
+    #[serde(default)]
+    #[allow(dead_code)] // named for the error message; checked in JS
+    to_csl_item: Option<IgnoredAny>,
+    #[serde(default)]
+    deduplicate_cites: Option<bool>,
+    #[serde(default, deserialize_with = "named")]
+    enforce: Option<Enforce>,
+}
+
+/// A Citeformer's checked options, defaults filled in.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CiteformerOptions {
+    pub style: String,
+    pub citation_policy: Policy,
+    pub marker_style: MarkerStyle,
+    pub deduplicate_cites: bool,
+    pub enforce: Enforce,
+}
+
+impl CiteformerOptions {
+    pub fn from_map(map: &Map<String, Value>) -> Result<Self> {
+        let f: CiteformerFields = read("Citeformer", map)?;
+        Ok(Self {
+            style: f
+                .style
+                .unwrap_or_else(|| crate::reference::DEFAULT_STYLE.to_owned()),
+            citation_policy: f.citation_policy.unwrap_or_default(),
+            marker_style: f.marker_style.unwrap_or_default(),
+            deduplicate_cites: f.deduplicate_cites.unwrap_or(true),
+            enforce: f.enforce.unwrap_or_default(),
+        })
+    }
+}
+
+/// A Citeformer call's options (`generate`, `stream`, `request`): the plain data checked here;
+/// `prompt` (its own error code), `sources` and `modelOptions` (the model's, which may hold an
+/// `AbortSignal`) are read by the JS face and listed only so that a misspelt key's error names
+/// them. What is not given stays `None` (the Citeformer's own value).
+#[derive(Debug, Clone, PartialEq, Default, Deserialize, serde::Serialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct CallOptions {
+    #[serde(default, skip_serializing)]
+    prompt: Option<IgnoredAny>,
+    #[serde(default, skip_serializing)]
+    sources: Option<IgnoredAny>,
+    #[serde(default, deserialize_with = "named")]
+    pub policy: Option<Policy>,
+    #[serde(default, deserialize_with = "named")]
+    pub marker_style: Option<MarkerStyle>,
+    #[serde(default, deserialize_with = "named")]
+    pub enforce: Option<Enforce>,
+    #[serde(default, skip_serializing)]
+    model_options: Option<IgnoredAny>,
+}
+
+impl CallOptions {
+    pub fn from_map(map: &Map<String, Value>) -> Result<Self> {
+        read("Citeformer call", map)
+    }
+}
+
+fn read<T: serde::de::DeserializeOwned>(owner: &str, map: &Map<String, Value>) -> Result<T> {
+    options::read(owner, map).map_err(|e| CiteError::InvalidOption {
+        option: e.option,
+        reason: e.reason,
+    })
 }
 
 #[cfg(test)]
@@ -155,5 +217,42 @@ mod tests {
             );
         }
         assert!(read(json!({})).unwrap().grammar_options().is_err());
+    }
+
+    #[test]
+    fn names_the_refused_key_and_why() {
+        let o = read(
+            json!({"markerStyle": "caret", "maxSentences": 4, "format": "jsonSchema",
+            "policy": "quotesOnly", "maxContentChars": null}),
+        )
+        .unwrap();
+        assert_eq!(o.marker_style, MarkerStyle::Caret);
+        assert_eq!(o.max_sentences, Some(4));
+        assert_eq!(o.format, Some(GrammarFormat::JsonSchema));
+        assert_eq!(o.policy, Some(Policy::QuotesOnly));
+        for (bad, key, why) in [
+            (json!({"stlye": "paren"}), "stlye", "markerStyle"),
+            (json!({"sourceCount": "3"}), "sourceCount", "a whole number"),
+            (
+                json!({"maxSentences": 1.5}),
+                "maxSentences",
+                "a whole number",
+            ),
+            (json!({"sourceCount": 5e9}), "sourceCount", "a whole number"),
+            (json!({"policy": 1}), "policy", "invalid type"),
+            (json!({"markerStyle": "angle"}), "markerStyle", "bracket"),
+            (json!({"enforce": "tool"}), "enforce", "invoker"),
+        ] {
+            match read(bad.clone()).unwrap_err() {
+                CiteError::InvalidOption { option, reason } => {
+                    assert_eq!(option, key, "{bad}");
+                    assert!(reason.contains(why), "{bad}: {reason}");
+                }
+                other => panic!("{bad}: {other}"),
+            }
+        }
+        let (_, enforce) =
+            CiteOptions::with_enforce(json!({"enforce": "tool"}).as_object().unwrap()).unwrap();
+        assert_eq!(enforce, Some(Enforce::Tool));
     }
 }

@@ -15,6 +15,7 @@ pub enum Policy {
     #[default]
     Required,
     /// Only quoted spans need a marker, right after the closing quote.
+    #[serde(alias = "quotesOnly")]
     QuotesOnly,
     /// Markers are optional.
     Auto,
@@ -32,15 +33,7 @@ impl Policy {
     }
 
     pub fn parse(name: &str) -> Result<Self> {
-        Self::ALL
-            .into_iter()
-            .find(|p| p.name() == name || (name == "quotesOnly" && *p == Self::QuotesOnly))
-            .ok_or_else(|| {
-                CiteError::option(
-                    "policy",
-                    format!("{name:?} is not one of required, quotes_only, auto"),
-                )
-            })
+        crate::options::choice(name).map_err(|e| CiteError::option("policy", e.to_string()))
     }
 }
 

@@ -3,6 +3,7 @@
 
 use serde_json::{json, Map, Value};
 
+use super::FilterError;
 use crate::chunk::ChunkError;
 
 /// Filters judge chunks against a query, formatters against an answer.
@@ -107,21 +108,23 @@ pub fn decision_batch(
 }
 
 /// The `noul` probability of each named answer; any other answer type is an error.
-pub fn decision_scores(answers: &Value, names: &[String]) -> Result<Vec<f64>, String> {
+pub fn decision_scores(answers: &Value, names: &[String]) -> Result<Vec<f64>, FilterError> {
     names
         .iter()
         .map(|name| {
-            let a = answers
-                .get(name)
-                .ok_or_else(|| format!("the decision model gave no answer to {name:?}"))?;
+            let a = answers.get(name).ok_or_else(|| {
+                FilterError::DecisionAnswer(format!(
+                    "the decision model gave no answer to {name:?}"
+                ))
+            })?;
             match (
                 a.get("type").and_then(Value::as_str),
                 a.get("noul").and_then(Value::as_f64),
             ) {
                 (Some("noul"), Some(p)) if (0.0..=1.0).contains(&p) => Ok(p),
-                _ => Err(format!(
+                _ => Err(FilterError::DecisionAnswer(format!(
                     "the answer to {name:?} is not a noul probability: {a}"
-                )),
+                ))),
             }
         })
         .collect()
@@ -181,7 +184,9 @@ mod tests {
         assert_eq!(decision_scores(&answers, &["a".into()]).unwrap(), vec![0.5]);
         assert!(decision_scores(&answers, &["b".into()])
             .unwrap_err()
+            .to_string()
             .contains("not a noul"));
-        assert!(decision_scores(&answers, &["c".into()]).is_err());
+        let e = decision_scores(&answers, &["c".into()]).unwrap_err();
+        assert_eq!(e.code(), "INVALID_PROVIDER_DATA");
     }
 }

@@ -3,6 +3,7 @@
 
 use serde_json::{json, Map, Value};
 
+use super::FilterError;
 use crate::chunk::{context_text, plain, Chunk, ChunkError, ContextConfig};
 use crate::transform::extract_json_object;
 
@@ -169,9 +170,15 @@ pub fn formatter_context(
     Ok((blocks.join("\n\n"), labels))
 }
 
+fn bad(reason: impl Into<String>) -> FilterError {
+    FilterError::ModelAnswer(reason.into())
+}
+
 /// The answer object: the first structured output, else the JSON object in the text.
-fn answer_object(outputs: &Value) -> Result<Map<String, Value>, String> {
-    let items = outputs.as_array().ok_or("the answer has no outputs")?;
+fn answer_object(outputs: &Value) -> Result<Map<String, Value>, FilterError> {
+    let items = outputs
+        .as_array()
+        .ok_or_else(|| bad("the answer has no outputs"))?;
     for item in items {
         match (item.get("type").and_then(Value::as_str), item.get("output")) {
             (Some("structured"), Some(Value::Object(o))) => return Ok(o.clone()),
@@ -183,21 +190,21 @@ fn answer_object(outputs: &Value) -> Result<Map<String, Value>, String> {
             _ => {}
         }
     }
-    Err("the answer holds no JSON object".into())
+    Err(bad("the answer holds no JSON object"))
 }
 
 /// The filter's verdicts for a batch of `expected` chunks, or why the answer does not fit.
-pub fn relevance_results(outputs: &Value, expected: usize) -> Result<Vec<bool>, String> {
+pub fn relevance_results(outputs: &Value, expected: usize) -> Result<Vec<bool>, FilterError> {
     let obj = answer_object(outputs)?;
     let results = obj
         .get("results")
         .and_then(Value::as_array)
-        .ok_or("the answer has no `results` array")?;
+        .ok_or_else(|| bad("the answer has no `results` array"))?;
     if results.len() != expected {
-        return Err(format!(
+        return Err(bad(format!(
             "the answer judged {} chunks, the batch has {expected}",
             results.len()
-        ));
+        )));
     }
     results
         .iter()
@@ -205,18 +212,22 @@ pub fn relevance_results(outputs: &Value, expected: usize) -> Result<Vec<bool>, 
         .map(|(i, r)| {
             r.get("is_relevant")
                 .and_then(Value::as_bool)
-                .ok_or_else(|| format!("results[{i}] has no boolean `is_relevant`"))
+                .ok_or_else(|| bad(format!("results[{i}] has no boolean `is_relevant`")))
         })
         .collect()
 }
 
 /// Which of `labels` the formatter's answer lists under `key` (unknown names ignored).
-pub fn formatter_kept(outputs: &Value, key: &str, labels: &[String]) -> Result<Vec<bool>, String> {
+pub fn formatter_kept(
+    outputs: &Value,
+    key: &str,
+    labels: &[String],
+) -> Result<Vec<bool>, FilterError> {
     let obj = answer_object(outputs)?;
     let listed = obj
         .get(key)
         .and_then(Value::as_array)
-        .ok_or_else(|| format!("the answer has no `{key}` array"))?;
+        .ok_or_else(|| bad(format!("the answer has no `{key}` array")))?;
     let names: Vec<String> = listed.iter().map(plain).collect();
     Ok(labels.iter().map(|l| names.contains(l)).collect())
 }
@@ -276,9 +287,9 @@ mod tests {
             relevance_results(&structured, 2).unwrap(),
             vec![true, false]
         );
-        assert!(relevance_results(&structured, 3)
-            .unwrap_err()
-            .contains("batch has 3"));
+        let e = relevance_results(&structured, 3).unwrap_err();
+        assert_eq!(e.code(), "INVALID_MODEL_ANSWER");
+        assert!(e.to_string().contains("batch has 3"));
         let text = json!([{"type": "text", "output": "Sure: ```json\n{\"file_name\": [\"a.pdf\", \"zzz\"]}\n```"}]);
         let labels = vec!["a.pdf".to_owned(), "b.pdf".to_owned(), "a.pdf".to_owned()];
         assert_eq!(

@@ -3,10 +3,12 @@
 //! (similarity maths, prompts, the text shown to models, reading their answers) is here.
 
 pub mod decision;
+pub mod error;
 pub mod lm;
 pub mod similarity;
 
 pub use decision::{decision_batch, decision_scores, DecisionKind};
+pub use error::FilterError;
 pub use lm::{
     fill_template, formatter_context, formatter_kept, formatter_schema, preset, reference_label,
     relevance_chunk_text, relevance_results, relevance_schema, Preset, PRESETS,

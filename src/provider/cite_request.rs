@@ -26,19 +26,11 @@ impl CiteRequest {
                 reason: "expected an object {enforce, policy, markerStyle, sourceCount}".into(),
             });
         };
-        let mut map = map.clone();
-        let enforce = match map.remove("enforce") {
-            None | Some(Value::Null) => Enforce::default(),
-            Some(Value::String(name)) => Enforce::parse(&name).map_err(cite_error)?,
-            Some(other) => {
-                return Err(RequestError::InvalidOption {
-                    option: "enforce",
-                    reason: format!("expected a string, got {other}"),
-                })
-            }
-        };
-        let options = CiteOptions::from_map(&map).map_err(cite_error)?;
-        Ok(Self { options, enforce })
+        let (options, enforce) = CiteOptions::with_enforce(map).map_err(cite_error)?;
+        Ok(Self {
+            options,
+            enforce: enforce.unwrap_or_default(),
+        })
     }
 
     /// How the answer's markers are read.

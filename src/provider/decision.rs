@@ -8,6 +8,14 @@ use super::{HttpRequest, RequestError};
 pub const TYPESAFE_BASE: &str = "https://api.typesafe.ai";
 pub const OPENROUTER_DM_BASE: &str = "https://openrouter.ai/api";
 
+/// Whether a model id names a System One decision model: `typesafe/<model>` or
+/// `openrouter/typesafe/<model>` (any other id is a language model answering decision
+/// questions through its log-probabilities). The one place this rule lives: the npm package
+/// and the Rust face both ask it.
+pub fn is_system_one(model_id: &str) -> bool {
+    model_id.starts_with("typesafe/") || model_id.starts_with("openrouter/typesafe/")
+}
+
 /// `typesafe/<model>` or `openrouter/typesafe/<model>` → (base, model name sent).
 pub fn dm_endpoint(
     model_id: &str,
@@ -17,14 +25,14 @@ pub fn dm_endpoint(
         id: model_id.to_owned(),
         reason: reason.to_owned(),
     };
-    let (default_base, model) = if let Some(m) = model_id.strip_prefix("openrouter/") {
-        (OPENROUTER_DM_BASE, m)
-    } else if model_id.starts_with("typesafe/") {
-        (TYPESAFE_BASE, model_id)
-    } else {
+    if !is_system_one(model_id) {
         return Err(bad(
             "decision models are typesafe/<model> or openrouter/typesafe/<model>",
         ));
+    }
+    let (default_base, model) = match model_id.strip_prefix("openrouter/") {
+        Some(m) => (OPENROUTER_DM_BASE, m),
+        None => (TYPESAFE_BASE, model_id),
     };
     if model
         .split('/')
@@ -197,5 +205,33 @@ mod tests {
             "INVALID_OPTION"
         );
         assert!(build_dm_request("openai/gpt", &json!(1), &questions(), None, None).is_err());
+    }
+
+    #[test]
+    fn system_one_ids() {
+        for yes in [
+            "typesafe/jev-1.13",
+            "openrouter/typesafe/jev-1.13",
+            "typesafe/",
+        ] {
+            assert!(is_system_one(yes), "{yes}");
+        }
+        for no in [
+            "openai/gpt-4o",
+            "openrouter/openai/gpt-4o",
+            "Typesafe/m",
+            "xtypesafe/m",
+            "openrouter/typesafe",
+            "openai-compatible/typesafe/m",
+        ] {
+            assert!(!is_system_one(no), "{no}");
+        }
+        // Another OpenRouter vendor is a language model, not System One.
+        assert_eq!(
+            dm_endpoint("openrouter/openai/gpt-4o", None)
+                .unwrap_err()
+                .code(),
+            "INVALID_MODEL_ID"
+        );
     }
 }

@@ -15,23 +15,20 @@ pub mod framing;
 pub mod lm_decision;
 mod model_id;
 pub mod native_citations;
-// The transport's rules and secret redaction, shared by the Rust face (`web`) and natively
-// tested; the npm package's modules leave them out until its JS face calls them (unused, they
-// still change the optimised wasm by a few hundred bytes).
-#[cfg(any(feature = "web", not(target_arch = "wasm32")))]
+// The transport's rules and secret redaction: one implementation, asked by the npm package's
+// JS face (src/wasm/transport.rs) and by the Rust face (`web`).
 pub mod redact;
 mod request;
 mod request_error;
 pub mod sse;
 pub mod stream;
-#[cfg(any(feature = "web", not(target_arch = "wasm32")))]
 pub mod transport;
 pub mod usage;
 mod wire;
 
 pub use answer::{cited_output, parse_response};
 pub use cite_request::CiteRequest;
-pub use decision::{build_dm_request, parse_dm_response};
+pub use decision::{build_dm_request, is_system_one, parse_dm_response};
 pub use embeddings::{build_embeddings_request, parse_embeddings};
 pub use failure::{
     answer_failure, classify_failure, retry_delay_ms, ProviderFailure, ERROR_BODY_CHARS,

@@ -14,7 +14,6 @@
 //! ```
 
 use std::borrow::Cow;
-use std::collections::HashSet;
 
 /// Pieces of a secret this long or longer are removed wherever they appear.
 pub const SECRET_PIECE: usize = 10;
@@ -33,8 +32,14 @@ pub const REDACTED: &str = "[redacted]";
 
 /// The secrets of one invoker: its API key and the values of the credential headers it sends
 /// (each also without its scheme, `Bearer k` → `k`).
+///
+/// Lengths are counted in UTF-16 units, as JS strings count them: a piece is 10 units, so an
+/// astral character counts twice. That is the stricter of the two ways to count (a run of 10
+/// characters always holds a run of 10 units), so a key of emoji loses its halves too. A secret
+/// shorter than a piece is matched whole, every occurrence, however short: a one-character key
+/// takes that character out of every error (the price of never showing it).
 #[derive(Clone, Default, PartialEq, Eq)]
-pub struct Secrets(Vec<Vec<char>>);
+pub struct Secrets(Vec<String>);
 
 impl std::fmt::Debug for Secrets {
     // Never print what this holds.
@@ -55,14 +60,25 @@ impl Secrets {
                 found.push(without_scheme(value));
             }
         }
-        let mut secrets: Vec<Vec<char>> = Vec::new();
-        for s in found.into_iter().filter(|s| !s.is_empty()) {
-            let chars: Vec<char> = s.chars().collect();
-            if !secrets.contains(&chars) {
-                secrets.push(chars);
+        Self::listed(found)
+    }
+
+    /// Secrets found before (see [`Secrets::into_list`]): empty ones dropped, each kept once.
+    pub fn listed<S: AsRef<str>>(found: impl IntoIterator<Item = S>) -> Self {
+        let mut secrets: Vec<String> = Vec::new();
+        for s in found {
+            let s = s.as_ref();
+            if !s.is_empty() && !secrets.iter().any(|known| known == s) {
+                secrets.push(s.to_owned());
             }
         }
         Self(secrets)
+    }
+
+    /// The secrets themselves, for an edge that keeps them (the npm package's JS face finds
+    /// them once per invoker and hands them back with each text to redact).
+    pub fn into_list(self) -> Vec<String> {
+        self.0
     }
 
     /// True when there is nothing to hide.
@@ -71,19 +87,38 @@ impl Secrets {
     }
 
     /// `text` with each secret, and each run of text made of its pieces, replaced by
-    /// [`REDACTED`].
+    /// [`REDACTED`]. A character any unit of which is in a piece is hidden whole, so no half of
+    /// a surrogate pair is left behind.
     pub fn redact<'a>(&self, text: &'a str) -> Cow<'a, str> {
         if self.0.is_empty() {
             return Cow::Borrowed(text);
         }
-        let chars: Vec<char> = text.chars().collect();
-        let mut hidden = vec![false; chars.len()];
+        let units: Vec<u16> = text.encode_utf16().collect();
+        let mut hidden = vec![false; units.len()];
         let mut found = false;
         for secret in &self.0 {
+            let secret: Vec<u16> = secret.encode_utf16().collect();
             let size = SECRET_PIECE.min(secret.len());
-            let pieces: HashSet<&[char]> = secret.windows(size).collect();
-            for (start, window) in chars.windows(size).enumerate() {
-                if pieces.contains(window) {
+            // For each position of the text, the longest run ending there that also ends at
+            // some position of the secret (one row of the classic table, kept as two): a run
+            // of `size` or more means the `size` units before it are a piece. Linear in the
+            // text for each secret, with no hash set (whose code would cost the wasm module
+            // kilobytes).
+            let mut previous = vec![0u32; secret.len() + 1];
+            let mut current = vec![0u32; secret.len() + 1];
+            for (end, &unit) in units.iter().enumerate() {
+                let mut longest = 0;
+                for ((run, &before), &s) in current.iter_mut().skip(1).zip(&previous).zip(&secret) {
+                    *run = if s == unit {
+                        before.saturating_add(1)
+                    } else {
+                        0
+                    };
+                    longest = longest.max(*run);
+                }
+                std::mem::swap(&mut previous, &mut current);
+                if longest as usize >= size {
+                    let start = (end + 1).saturating_sub(size);
                     for flag in hidden.iter_mut().skip(start).take(size) {
                         *flag = true;
                     }
@@ -96,7 +131,11 @@ impl Secrets {
         }
         let mut out = String::with_capacity(text.len());
         let mut previous = false;
-        for (c, hide) in chars.into_iter().zip(hidden) {
+        let mut at = 0;
+        for c in text.chars() {
+            let width = c.len_utf16();
+            let hide = hidden.iter().skip(at).take(width).any(|&h| h);
+            at += width;
             match (hide, previous) {
                 (true, false) => out.push_str(REDACTED),
                 (true, true) => {}
@@ -160,6 +199,96 @@ mod tests {
         assert_eq!(s.redact("xabcx"), "x[redacted]x");
         assert_eq!(format!("{s:?}"), "Secrets(1 hidden)");
         assert!(Secrets::new(Some(""), &[]).is_empty());
+        // Every occurrence, however short the key.
+        let s = Secrets::new(Some("k"), &[]);
+        assert_eq!(s.redact("key kit"), "[redacted]ey [redacted]it");
+    }
+
+    #[test]
+    fn pieces_are_utf16_units() {
+        // Eight emoji are 16 units: five of them (10 units) are a piece.
+        let key = "🔑😀🎉🚀🌍🔥💧🌈";
+        let s = Secrets::new(Some(key), &[]);
+        assert_eq!(s.redact("got 😀🎉🚀🌍🔥!"), "got [redacted]!");
+        assert_eq!(s.redact("got 😀🎉🚀🌍!"), "got 😀🎉🚀🌍!");
+        // A piece that starts inside a pair hides the whole character.
+        let s = Secrets::new(Some("a🔑bcdefghijk"), &[]);
+        assert_eq!(s.redact("x🔑bcdefghijy"), "x[redacted]y");
+        assert_eq!(s.redact("é🔑bcdefghij"), "é[redacted]");
+    }
+
+    /// The rule as written: every `size`-unit window of the text equal to one of the secret's.
+    fn naive(secrets: &[&str], text: &str) -> String {
+        let units: Vec<u16> = text.encode_utf16().collect();
+        let mut hidden = vec![false; units.len()];
+        for secret in secrets {
+            let secret: Vec<u16> = secret.encode_utf16().collect();
+            let size = SECRET_PIECE.min(secret.len());
+            for start in 0..units.len().saturating_sub(size - 1) {
+                let window = &units[start..start + size];
+                if secret.windows(size).any(|p| p == window) {
+                    hidden[start..start + size]
+                        .iter_mut()
+                        .for_each(|h| *h = true);
+                }
+            }
+        }
+        let (mut out, mut at, mut previous) = (String::new(), 0, false);
+        for c in text.chars() {
+            let hide = hidden[at..at + c.len_utf16()].iter().any(|&h| h);
+            at += c.len_utf16();
+            if !hide {
+                out.push(c);
+            } else if !previous {
+                out.push_str(REDACTED);
+            }
+            previous = hide;
+        }
+        out
+    }
+
+    #[test]
+    fn agrees_with_the_rule_as_written() {
+        let alphabet: Vec<char> = "ab0-_🔑é ".chars().collect();
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        for _ in 0..3000 {
+            let key: String = (0..1 + next(24))
+                .map(|_| alphabet[next(alphabet.len())])
+                .collect();
+            let mut text = String::new();
+            for _ in 0..next(6) {
+                let chars: Vec<char> = key.chars().collect();
+                let from = next(chars.len());
+                let to = from + next(chars.len() - from + 1);
+                text.extend(&chars[from..to]);
+                text.extend((0..next(4)).map(|_| alphabet[next(alphabet.len())]));
+            }
+            let secrets = Secrets::new(Some(&key), &[]);
+            assert_eq!(
+                secrets.redact(&text),
+                naive(&[&key], &text),
+                "{key:?} in {text:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn lists_round_trip() {
+        let headers = vec![("Cookie".to_owned(), "Bearer sess-0123456789".to_owned())];
+        let list = Secrets::new(Some("sk-key"), &headers).into_list();
+        assert_eq!(
+            list,
+            ["sk-key", "Bearer sess-0123456789", "sess-0123456789"]
+        );
+        let again = Secrets::listed(&list);
+        assert_eq!(again, Secrets::new(Some("sk-key"), &headers));
+        assert_eq!(Secrets::listed(["", "a", "a"]).into_list(), ["a"]);
     }
 
     #[test]

@@ -20,28 +20,43 @@ pub const MAX_REDIRECTS: u32 = 5;
 /// Texts per embeddings request.
 pub const DEFAULT_EM_BATCH_SIZE: usize = 100;
 
-/// Checks a timeout in milliseconds.
-pub fn check_timeout_ms(ms: u32) -> Result<u32, RequestError> {
-    if ms == 0 || ms > MAX_TIMEOUT_MS {
+/// The largest whole number a JS number holds exactly (2^53 - 1).
+const MAX_WHOLE: f64 = 9_007_199_254_740_991.0;
+
+/// Checks the transport's limits as a caller gives them (a JS number, or a Rust integer
+/// widened): `timeoutMs` above 0 and at most [`MAX_TIMEOUT_MS`] (not necessarily whole),
+/// `maxRetries` a whole number ≥ 0, `maxResponseBytes` a whole number ≥ 1.
+pub fn check_limits(
+    timeout_ms: f64,
+    max_retries: f64,
+    max_response_bytes: f64,
+) -> Result<(), RequestError> {
+    if !(timeout_ms > 0.0 && timeout_ms <= f64::from(MAX_TIMEOUT_MS)) {
         return Err(RequestError::InvalidOption {
             option: "timeoutMs",
             reason: format!(
-                "must be a number of milliseconds above 0 and at most {MAX_TIMEOUT_MS} (setTimeout's range); got {ms}"
+                "must be a number of milliseconds above 0 and at most {MAX_TIMEOUT_MS} (setTimeout's range); got {timeout_ms}"
             ),
         });
     }
-    Ok(ms)
+    check_whole("maxRetries", max_retries, 0)?;
+    check_whole("maxResponseBytes", max_response_bytes, 1)
 }
 
-/// Checks a size limit or batch size: a whole number ≥ 1.
-pub fn check_at_least_one(option: &'static str, n: usize) -> Result<usize, RequestError> {
-    if n == 0 {
-        return Err(RequestError::InvalidOption {
-            option,
-            reason: "must be a whole number ≥ 1; got 0".into(),
-        });
+/// Checks a count (a size limit, a batch size, retries): a whole number ≥ `least`.
+pub fn check_whole(option: &'static str, n: f64, least: u32) -> Result<(), RequestError> {
+    if n.fract() == 0.0 && n >= f64::from(least) && n <= MAX_WHOLE {
+        return Ok(());
     }
-    Ok(n)
+    Err(RequestError::InvalidOption {
+        option,
+        reason: format!("must be a whole number ≥ {least}; got {n}"),
+    })
+}
+
+/// [`check_whole`] for a size or batch size given as an integer: at least 1.
+pub fn check_at_least_one(option: &'static str, n: usize) -> Result<usize, RequestError> {
+    check_whole(option, n as f64, 1).map(|()| n)
 }
 
 /// Whether a status is a redirect (which is never followed by the runtime: see
@@ -84,11 +99,12 @@ pub fn redirect_refusal(
     }
 }
 
-/// Whether a content type is JSON (`application/json`, `…+json`, any case): a stream request
-/// answered with JSON is read whole first, to find an error in it.
+/// Whether a content type is JSON (`application/json`, `…+json`, any case: the word `json`
+/// between ASCII non-word characters): a stream request answered with JSON is read whole
+/// first, to find an error in it.
 pub fn is_json_content_type(content_type: &str) -> bool {
     content_type
-        .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
         .any(|word| word.eq_ignore_ascii_case("json"))
 }
 
@@ -217,9 +233,29 @@ mod tests {
 
     #[test]
     fn option_checks() {
-        assert!(check_timeout_ms(0).is_err());
-        assert!(check_timeout_ms(MAX_TIMEOUT_MS).is_ok());
-        assert!(check_timeout_ms(MAX_TIMEOUT_MS + 1).is_err());
+        let max = f64::from(MAX_TIMEOUT_MS);
+        assert!(check_limits(0.0, 0.0, 1.0).is_err());
+        assert!(check_limits(max, 0.0, 1.0).is_ok());
+        assert!(check_limits(max + 1.0, 0.0, 1.0).is_err());
+        assert!(check_limits(f64::NAN, 0.0, 1.0).is_err());
+        assert!(
+            check_limits(0.5, 0.0, 1.0).is_ok(),
+            "a timeout need not be whole"
+        );
+        for (retries, bytes) in [
+            (-1.0, 1.0),
+            (1.5, 1.0),
+            (0.0, 0.0),
+            (0.0, 2.5),
+            (0.0, 2f64.powi(53)),
+        ] {
+            let e = check_limits(10.0, retries, bytes).unwrap_err();
+            assert_eq!(e.code(), "INVALID_OPTION", "{retries} {bytes}");
+        }
+        assert_eq!(
+            check_limits(10.0, 1.5, 1.0).unwrap_err().to_string(),
+            "invalid option `maxRetries`: must be a whole number ≥ 0; got 1.5"
+        );
         assert_eq!(
             check_at_least_one("batchSize", 0).unwrap_err().code(),
             "INVALID_OPTION"

@@ -8,14 +8,11 @@ use serde_json::Value;
 
 use super::engine::{Cite, Format, Processor};
 use super::source::csl_item;
-use super::{RefFormat, Reference, ReferenceError};
+use super::{RefFormat, Reference, ReferenceError, DEFAULT_STYLE};
 
 /// How many sources one call renders at most: the engine's work grows faster than linearly
 /// with the number of works by one author (year suffixes), and a call is synchronous.
 pub const MAX_RENDERED_SOURCES: usize = 1_000;
-
-/// The style used when none is named.
-pub const DEFAULT_STYLE: &str = "apa-7";
 
 /// The bundled styles: our names (and aliases) and the file in src/csl/styles/ (the CSL
 /// project's styles, CC BY-SA 3.0, comments and indentation removed) that holds each.
@@ -100,6 +97,42 @@ impl Default for RenderOptions {
     }
 }
 
+/// `renderReferences` options as given: `style` (a bundled style's name, or a CSL style as XML),
+/// `locale` (a CSL locale as XML), `format` (`text` or `html`); `null` is the default.
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Fields {
+    #[serde(default)]
+    style: Option<String>,
+    #[serde(default)]
+    locale: Option<String>,
+    #[serde(default, deserialize_with = "crate::options::named")]
+    format: Option<RefFormat>,
+}
+
+impl RenderOptions {
+    /// Reads `renderReferences` options through the one options reader (`src/options.rs`):
+    /// any other key, or a value of another type, is `INVALID_OPTION` naming the key.
+    pub fn from_map(map: &serde_json::Map<String, Value>) -> Result<Self, ReferenceError> {
+        let f: Fields = crate::options::read("renderReferences", map).map_err(|e| {
+            ReferenceError::InvalidOption {
+                option: e.option,
+                reason: e.reason,
+            }
+        })?;
+        let default = Self::default();
+        Ok(Self {
+            style: match f.style {
+                Some(xml) if xml.trim_start().starts_with('<') => StyleSource::Xml(xml),
+                Some(name) => StyleSource::Name(name),
+                None => default.style,
+            },
+            locale_xml: f.locale,
+            format: f.format.unwrap_or_default(),
+        })
+    }
+}
+
 /// How many parsed styles (with their locale) are kept for later calls: re-rendering the same
 /// list in another style, or the next answer's list in the same one, skips parsing.
 const CACHED_PROCESSORS: usize = 4;
@@ -158,8 +191,7 @@ fn processor(options: &RenderOptions, load: StyleLoader) -> Result<Processor, Re
         }
     };
     if let Some(locale) = &options.locale_xml {
-        super::style_guard::check_xml_depth(locale, "locale")
-            .map_err(ReferenceError::InvalidLocale)?;
+        super::style_guard::check_locale(locale)?;
         // A bad locale is a locale error, not a style error.
         super::engine::locale::LocaleLayer::parse(locale).map_err(ReferenceError::InvalidLocale)?;
     }
@@ -388,5 +420,30 @@ mod tests {
         let refs = render_references(&[item], None, &options).unwrap();
         assert!(!refs[0].entry.contains("<script>"), "{}", refs[0].entry);
         assert!(refs[0].entry.contains("&#38; co"), "{}", refs[0].entry);
+    }
+
+    #[test]
+    fn render_options_through_the_options_reader() {
+        let read = |v: Value| RenderOptions::from_map(v.as_object().unwrap());
+        let o = read(serde_json::json!({"style": " <style/>", "format": "html", "locale": null}))
+            .unwrap();
+        assert_eq!(o.style, StyleSource::Xml(" <style/>".into()));
+        assert_eq!(o.format, RefFormat::Html);
+        assert_eq!(
+            read(serde_json::json!({})).unwrap(),
+            RenderOptions::default()
+        );
+        for (bad, key) in [
+            (serde_json::json!({"stlye": "apa"}), "stlye"),
+            (serde_json::json!({"format": "pdf"}), "format"),
+            (serde_json::json!({"locale": 1}), "locale"),
+        ] {
+            let e = read(bad).unwrap_err();
+            assert_eq!(e.code(), "INVALID_OPTION");
+            assert!(
+                matches!(&e, ReferenceError::InvalidOption { option, .. } if option == key),
+                "{e}"
+            );
+        }
     }
 }

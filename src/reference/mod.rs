@@ -15,10 +15,13 @@ mod source;
 #[cfg(feature = "csl")]
 mod style_guard;
 
+/// The style used when none is named.
+pub const DEFAULT_STYLE: &str = "apa-7";
+
 #[cfg(feature = "csl")]
 pub use csl::{
     bundled_style_file, bundled_style_names, render_references_with, RenderOptions, StyleLoader,
-    StyleSource, DEFAULT_STYLE, MAX_RENDERED_SOURCES,
+    StyleSource, MAX_RENDERED_SOURCES,
 };
 #[cfg(all(feature = "csl", not(feature = "wasm-csl-module")))]
 pub use csl::{compiled_style, render_references};

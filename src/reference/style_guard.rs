@@ -35,9 +35,9 @@ enum Cost {
     Max(Vec<Cost>),
 }
 
-/// Checks element depth only (for locales).
-pub fn check_xml_depth(xml: &str, what: &str) -> Result<(), String> {
-    scan(xml, |_| {}).map_err(|e| e.describe(what))
+/// Checks a CSL locale's element depth.
+pub fn check_locale(xml: &str) -> Result<(), ReferenceError> {
+    scan(xml, |_| {}).map_err(|e| ReferenceError::InvalidLocale(e.describe("locale")))
 }
 
 /// Checks a CSL style's depth and macro graph.

@@ -61,6 +61,22 @@ pub fn citation_grammar(opts: JsValue) -> Result<String, JsValue> {
     Ok(cite::citation_grammar(options(opts)?.grammar_options()?)?)
 }
 
+/// `new Citeformer({...})`'s plain options checked, defaults filled in: `{style, citationPolicy,
+/// markerStyle, deduplicateCites, enforce}` (the JS face checks `lmInvoker` and `toCslItem`).
+#[wasm_bindgen(js_name = citeformerOptions)]
+pub fn citeformer_options(opts: JsValue) -> Result<JsValue, JsValue> {
+    let map = convert::options(opts, "Citeformer")?;
+    Ok(convert::to_js(&cite::CiteformerOptions::from_map(&map)?))
+}
+
+/// A Citeformer call's `{policy, markerStyle, enforce}` checked (absent ones `null`), every
+/// other key but `prompt`, `sources` and `modelOptions` refused.
+#[wasm_bindgen(js_name = citeformerCallOptions)]
+pub fn citeformer_call_options(opts: JsValue) -> Result<JsValue, JsValue> {
+    let map = convert::options(opts, "Citeformer call")?;
+    Ok(convert::to_js(&cite::options::CallOptions::from_map(&map)?))
+}
+
 /// `[{span, text}]` per sentence, spans in UTF-16 units.
 #[wasm_bindgen(js_name = splitSentences)]
 pub fn split_sentences(text: JsValue) -> Result<JsValue, JsValue> {
@@ -140,33 +156,32 @@ pub fn lexical_entailment(premise: JsValue, hypothesis: JsValue) -> Result<f64, 
 }
 
 #[derive(serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 struct CitedHtmlInput {
     text: String,
     #[serde(default)]
     citations: Vec<cite::MarkerLink>,
     #[serde(default)]
     references: Vec<cite::ListedReference>,
+}
+
+#[derive(serde::Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct CitedHtmlOptions {
     #[serde(default)]
     id_prefix: Option<String>,
 }
 
-/// Safe HTML of a cited answer: `{text, citations, references, idPrefix?}`.
+/// Safe HTML of a cited answer `{text, citations, references}`, with options `{idPrefix}`.
 #[wasm_bindgen(js_name = renderCitedHtml)]
-pub fn render_cited_html(input: JsValue) -> Result<String, JsValue> {
-    let value: serde_json::Value =
-        convert::from_js(input, "INVALID_OPTION", "renderCitedHtml input")?;
-    let input: CitedHtmlInput = serde_json::from_value(value).map_err(|e| {
-        js_error(
-            "INVALID_OPTION",
-            &format!("renderCitedHtml needs {{text, citations, references}}: {e}"),
-        )
-    })?;
+pub fn render_cited_html(input: JsValue, options: JsValue) -> Result<String, JsValue> {
+    let input: CitedHtmlInput = convert::options_as(input, "renderCitedHtml's result")?;
+    let options: CitedHtmlOptions = convert::options_as(options, "renderCitedHtml")?;
     Ok(cite::render_cited_html(
         &input.text,
         &input.citations,
         &input.references,
-        input.id_prefix.as_deref().unwrap_or(DEFAULT_ID_PREFIX),
+        options.id_prefix.as_deref().unwrap_or(DEFAULT_ID_PREFIX),
     ))
 }
 

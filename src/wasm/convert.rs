@@ -297,8 +297,33 @@ pub fn options(value: JsValue, owner: &str) -> Result<Map<String, Value>, JsValu
 /// `INVALID_OPTION` error naming the refused key.
 #[cfg(not(any(feature = "wasm-csl-module", feature = "wasm-stream-module")))]
 pub fn options_as<T: DeserializeOwned>(value: JsValue, owner: &str) -> Result<T, JsValue> {
-    crate::options::read(owner, &options(value, owner)?)
-        .map_err(|e| TransformError::option(&e.option, e.reason).into())
+    options_coded(value, owner, "INVALID_OPTION")
+}
+
+/// The same with the code of the object's own domain (a `ContextConfig` is
+/// `INVALID_CONTEXT_CONFIG`); `undefined` and `null` read as `{}`.
+#[cfg(not(any(feature = "wasm-csl-module", feature = "wasm-stream-module")))]
+pub fn options_coded<T: DeserializeOwned>(
+    value: JsValue,
+    owner: &str,
+    code: &str,
+) -> Result<T, JsValue> {
+    let map = match js_to_json(&value, code, &format!("{owner} options"))? {
+        Value::Null => Map::new(),
+        Value::Object(map) => map,
+        _ => {
+            return Err(js_error(
+                code,
+                &format!("invalid option `options`: {owner} options must be an object"),
+            ))
+        }
+    };
+    crate::options::read(owner, &map).map_err(|e| {
+        js_error(
+            code,
+            &format!("invalid option `{}`: {}", e.option, e.reason),
+        )
+    })
 }
 
 #[cfg_attr(not(feature = "wasm-stream-module"), allow(dead_code))]

@@ -1,57 +1,24 @@
 //! The CSL module's JS face (`citeflow/csl`): reference rendering with citeflow's own CSL engine.
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
 use super::convert;
 use super::errors::js_error;
 use crate::reference::engine::sort;
-use crate::reference::{self, RefFormat, RenderOptions, StyleSource};
+use crate::reference::{self, RenderOptions};
 
-// Every value is read as JSON data and taken apart by hand, not through serde's derived
-// deserialisers: their error messages bring float formatting, a tenth of this module's size.
-
-fn option_error(message: &str) -> JsValue {
-    js_error(
-        "INVALID_OPTION",
-        &format!("invalid renderReferences options: {message}"),
-    )
-}
-
-/// `style` (a bundled style name, or a CSL style as XML), `locale` (a CSL locale as XML) and
-/// `format` ("text" or "html"); `undefined` and `null` values mean the default.
+/// `renderReferences` options (see [`RenderOptions::from_map`]); `undefined` and `null` mean
+/// the defaults.
 fn render_options(value: JsValue) -> Result<RenderOptions, JsValue> {
-    let map = match convert::js_to_json(&value, "INVALID_OPTION", "renderReferences options")? {
-        Value::Null => Map::new(),
-        Value::Object(map) => map,
-        _ => return Err(option_error("expected an object")),
-    };
-    let mut options = RenderOptions::default();
-    for (key, value) in map {
-        let text = match value {
-            Value::Null => continue,
-            Value::String(text) => text,
-            _ => return Err(option_error(&format!("`{key}` must be a string"))),
-        };
-        match key.as_str() {
-            "style" if text.trim_start().starts_with('<') => options.style = StyleSource::Xml(text),
-            "style" => options.style = StyleSource::Name(text),
-            "locale" => options.locale_xml = Some(text),
-            "format" => {
-                options.format = match text.as_str() {
-                    "text" => RefFormat::Text,
-                    "html" => RefFormat::Html,
-                    _ => return Err(option_error("`format` must be \"text\" or \"html\"")),
-                }
-            }
-            _ => {
-                return Err(option_error(&format!(
-                    "unknown option `{key}` (expected `style`, `locale` or `format`)"
-                )))
-            }
-        }
+    match convert::js_to_json(&value, "INVALID_OPTION", "renderReferences options")? {
+        Value::Null => Ok(RenderOptions::default()),
+        Value::Object(map) => Ok(RenderOptions::from_map(&map)?),
+        _ => Err(js_error(
+            "INVALID_OPTION",
+            "invalid renderReferences options: expected an object",
+        )),
     }
-    Ok(options)
 }
 
 /// `citations`: Citation objects or source ids (1-based), in order of citation; `null` or

@@ -7,7 +7,7 @@ use crate::chunk::ChunkError;
 use crate::cite::CiteError;
 use crate::engine::EngineError;
 use crate::error::TransformError;
-use crate::filter::SimilarityError;
+use crate::filter::{FilterError, SimilarityError};
 use crate::provider::{RequestError, SseError, StreamError};
 use crate::reference::ReferenceError;
 
@@ -53,4 +53,5 @@ js_errors_from!(
     StreamError,
     ChunkError,
     SimilarityError,
+    FilterError,
 );

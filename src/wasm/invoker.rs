@@ -11,8 +11,7 @@ use super::convert;
 use super::errors::js_error;
 use crate::provider::{
     answer_failure, build_embeddings_request, build_request, cited_output, classify_failure,
-    enforcement, parse_embeddings, parse_response, retry_delay_ms, CiteRequest, LmRequest, ModelId,
-    Provider,
+    enforcement, parse_embeddings, parse_response, CiteRequest, LmRequest, ModelId, Provider,
 };
 
 fn provider(name: &str) -> Result<Provider, JsValue> {
@@ -82,11 +81,6 @@ pub fn classify_provider_failure(
         body,
         retry_after.as_deref(),
     )))
-}
-
-#[wasm_bindgen(js_name = retryDelayMs)]
-pub fn retry_delay(attempt: u32, retry_after_ms: Option<f64>, jitter: f64) -> f64 {
-    retry_delay_ms(attempt, retry_after_ms.map(|ms| ms.max(0.0) as u64), jitter) as f64
 }
 
 /// `{provider, url, headers, body}` for one batch of texts to embed.

@@ -22,6 +22,8 @@ mod relevance;
 mod sse;
 #[cfg(feature = "wasm-stream-module")]
 mod transformer;
+#[cfg(not(any(feature = "wasm-csl-module", feature = "wasm-stream-module")))]
+mod transport;
 
 use wasm_bindgen::prelude::*;
 

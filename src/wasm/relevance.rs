@@ -26,13 +26,10 @@ fn context_config(value: JsValue) -> Result<Option<ContextConfig>, JsValue> {
     if value.is_undefined() || value.is_null() {
         return Ok(None);
     }
-    let cfg: ContextConfig = convert::from_js(value, "INVALID_CONTEXT_CONFIG", "ContextConfig")?;
+    let cfg: ContextConfig =
+        convert::options_coded(value, "ContextConfig", "INVALID_CONTEXT_CONFIG")?;
     cfg.validate()?;
     Ok(Some(cfg))
-}
-
-fn model_answer(reason: String) -> JsValue {
-    js_error("INVALID_MODEL_ANSWER", &reason)
 }
 
 /// Checks chunks; `undefined` when they are all fine (the error names the first bad one).
@@ -60,11 +57,7 @@ pub fn chunk_texts(value: JsValue, config: JsValue) -> Result<Vec<String>, JsVal
 
 #[wasm_bindgen(js_name = formatChunkAsString)]
 pub fn format_chunk(value: JsValue, metadata_map: JsValue) -> Result<String, JsValue> {
-    let map: MetadataMap = if metadata_map.is_undefined() || metadata_map.is_null() {
-        MetadataMap::default()
-    } else {
-        convert::from_js(metadata_map, "INVALID_OPTION", "metadata map {title, url}")?
-    };
+    let map: MetadataMap = convert::options_as(metadata_map, "metadata map {title, url}")?;
     Ok(format_chunk_as_string(&chunk(value)?, &map))
 }
 
@@ -165,7 +158,7 @@ pub fn formatter_context(
 #[wasm_bindgen(js_name = relevanceResults)]
 pub fn relevance_results(outputs: JsValue, expected: usize) -> Result<Vec<u8>, JsValue> {
     let outputs: Value = convert::from_js(outputs, "INVALID_MODEL_ANSWER", "model outputs")?;
-    let kept = filter::relevance_results(&outputs, expected).map_err(model_answer)?;
+    let kept = filter::relevance_results(&outputs, expected)?;
     Ok(kept.into_iter().map(u8::from).collect())
 }
 
@@ -177,7 +170,7 @@ pub fn formatter_kept(
     labels: Vec<String>,
 ) -> Result<Vec<u8>, JsValue> {
     let outputs: Value = convert::from_js(outputs, "INVALID_MODEL_ANSWER", "model outputs")?;
-    let kept = filter::formatter_kept(&outputs, key, &labels).map_err(model_answer)?;
+    let kept = filter::formatter_kept(&outputs, key, &labels)?;
     Ok(kept.into_iter().map(u8::from).collect())
 }
 
@@ -211,7 +204,7 @@ pub fn decision_batch(
 #[wasm_bindgen(js_name = decisionScores)]
 pub fn decision_scores(answers: JsValue, names: Vec<String>) -> Result<Vec<f64>, JsValue> {
     let answers: Value = convert::from_js(answers, "INVALID_PROVIDER_DATA", "answers")?;
-    filter::decision_scores(&answers, &names).map_err(|e| js_error("INVALID_PROVIDER_DATA", &e))
+    Ok(filter::decision_scores(&answers, &names)?)
 }
 
 /// Vectors written in place by JS (no intermediate copy), scored against a query.

@@ -7,7 +7,8 @@ use serde_json::{json, Map, Value};
 use web_sys::AbortSignal;
 
 use crate::provider::{
-    build_dm_request, lm_decision_answer, lm_decision_messages, parse_dm_response, TOP_LOGPROBS,
+    build_dm_request, is_system_one, lm_decision_answer, lm_decision_messages, parse_dm_response,
+    TOP_LOGPROBS,
 };
 
 use super::call::Call;
@@ -61,10 +62,6 @@ pub struct Decision {
     /// Normalised usage (for a language model: the calls' counts summed, each call's own
     /// report under `raw`).
     pub usage: Value,
-}
-
-fn is_system_one(model_id: &str) -> bool {
-    model_id.starts_with("typesafe/") || model_id.starts_with("openrouter/typesafe/")
 }
 
 impl DmInvoker {

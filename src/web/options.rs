@@ -3,8 +3,7 @@
 use std::fmt;
 
 use crate::provider::transport::{
-    check_at_least_one, check_timeout_ms, DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_MAX_RETRIES,
-    DEFAULT_TIMEOUT_MS,
+    check_limits, DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MS,
 };
 use crate::provider::RequestError;
 
@@ -98,8 +97,11 @@ impl Options {
 
     /// Checks the limits (an invoker's constructor calls this).
     pub(crate) fn checked(self) -> Result<Self, RequestError> {
-        check_timeout_ms(self.timeout_ms)?;
-        check_at_least_one("maxResponseBytes", self.max_response_bytes)?;
+        check_limits(
+            f64::from(self.timeout_ms),
+            f64::from(self.max_retries),
+            self.max_response_bytes as f64,
+        )?;
         Ok(self)
     }
 }

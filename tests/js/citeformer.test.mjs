@@ -2,31 +2,8 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Citeformer, GenerationResult, lexicalJudge, renderCitedHtml } from "citeflow";
 import { assertCode } from "./helpers.mjs";
+import { sources } from "./support/sources.mjs";
 
-const sources = [
-  {
-    content: "Water boils at 100 degrees Celsius at sea level.",
-    metadata: {
-      id: "boil",
-      type: "webpage",
-      title: "Boiling point of water",
-      URL: "https://example.org/boil",
-      issued: { "date-parts": [[2021]] },
-      author: [{ literal: "Example Org" }],
-    },
-  },
-  {
-    content: "Ice is less dense than liquid water, so it floats.",
-    metadata: {
-      id: "ice",
-      type: "article-journal",
-      title: "Why ice floats",
-      author: [{ family: "Frost", given: "Jack" }],
-      "container-title": "Cold Science",
-      issued: { "date-parts": [[2019]] },
-    },
-  },
-];
 const ANSWER =
   "<think>Source 1 covers boiling.</think>Water boils at 100 degrees Celsius [1]. Ice floats on water [2]. The moon is made of cheese [7].";
 

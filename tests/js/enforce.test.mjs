@@ -6,33 +6,12 @@ import assert from "node:assert/strict";
 import { buildLMInvoker, Citeformer } from "citeflow";
 import { assertCode } from "./helpers.mjs";
 import { CITED, MARKED, startCitedProvider } from "./support/cited-provider.mjs";
+import { sources } from "./support/sources.mjs";
 
 let server;
 before(async () => (server = await startCitedProvider()));
 after(() => server.close());
 
-const sources = [
-  {
-    content: "Water boils at 100 degrees Celsius at sea level.",
-    metadata: {
-      id: "boil",
-      type: "webpage",
-      title: "Boiling point of water",
-      URL: "https://example.org/boil",
-      issued: { "date-parts": [[2021]] },
-    },
-  },
-  {
-    content: "Ice is less dense than liquid water, so it floats.",
-    metadata: {
-      id: "ice",
-      type: "article-journal",
-      title: "Why ice floats",
-      author: [{ family: "Frost", given: "Jack" }],
-      issued: { "date-parts": [[2019]] },
-    },
-  },
-];
 const prompt = "Why does ice float?";
 const lm = (modelId) => buildLMInvoker(modelId, { apiKey: "sk-test", baseUrl: server.base, maxRetries: 0 });
 const lastBody = () => server.requests.at(-1).body;
@@ -156,7 +135,7 @@ test("a mechanism the provider has not, or a bad name, fails when the Citeformer
   assert.match(
     assertCode(() => new Citeformer({ lmInvoker: lm("openai/gpt-4o-mini"), enforce: "strict" }), "INVALID_OPTION")
       .message,
-    /auto, grammar/,
+    /`auto`, `grammar`, `schema`, `tool`, `prompt`/,
   );
   assertCode(() => new Citeformer({ lmInvoker: lm("openai/gpt-4o-mini"), enforce: 1 }), "INVALID_OPTION");
   const citeformer = new Citeformer({ lmInvoker: lm("openai/gpt-4o-mini") });

@@ -91,3 +91,42 @@ test("a stream answered without a body, or an error body that is not text, is a 
     for await (const e of events) void e;
   }, (e) => e.code === "INVALID_PROVIDER_DATA");
 });
+
+test("the transport's limits are the core's rule: each bad value is INVALID_OPTION naming the option", () => {
+  const build = (more) => lib.buildLMInvoker("openai/gpt-4o", { apiKey: "k", fetch: () => {}, ...more });
+  for (
+    const [more, name] of [
+      [{ timeoutMs: 0 }, "timeoutMs"],
+      [{ timeoutMs: 2 ** 31 }, "timeoutMs"],
+      [{ timeoutMs: NaN }, "timeoutMs"],
+      [{ timeoutMs: "50" }, "timeoutMs"],
+      [{ maxRetries: -1 }, "maxRetries"],
+      [{ maxRetries: 1.5 }, "maxRetries"],
+      [{ maxResponseBytes: 0 }, "maxResponseBytes"],
+      [{ maxResponseBytes: 2 ** 53 }, "maxResponseBytes"],
+      [{ maxResponseBytes: 10n }, "maxResponseBytes"],
+    ]
+  ) {
+    assert.throws(() => build(more), (e) => e.code === "INVALID_OPTION" && e.message.includes(name), name);
+  }
+  assert.ok(build({ timeoutMs: 0.5, maxRetries: 0, maxResponseBytes: 1 }));
+  for (const batchSize of [0, 1.5, "2"]) {
+    assert.throws(
+      () => lib.buildEMInvoker("openai/e", { apiKey: "k", batchSize }),
+      (e) => e.code === "INVALID_OPTION" && e.message.includes("batchSize"),
+    );
+  }
+});
+
+test("headers: yours replace the provider's of the same name, whatever the case", async () => {
+  const sent = [];
+  const fetch = (_url, init) => {
+    sent.push(init.headers);
+    return new Response(JSON.stringify({ choices: [{ message: { content: "ok" } }] }), {
+      headers: { "content-type": "application/json" },
+    });
+  };
+  await lib.buildLMInvoker("openai/gpt-4o", { apiKey: "k", fetch, headers: [["AUTHORIZATION", "Bearer mine"]] })
+    .invoke("Hi");
+  assert.equal(new Headers(sent[0]).get("authorization"), "Bearer mine");
+});

@@ -3,12 +3,17 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
+  citationGrammar,
   Citeformer,
+  formatChunkAsString,
   IdentityOutputTransformer,
   JSONOutputTransformer,
   OutputTransformer,
   OutputTransformerChain,
+  parseCitations,
   renderCitedHtml,
+  renderReferences,
+  ThinkTagOutputTransformer,
 } from "citeflow";
 
 const refused = (key) => (e) => e.name === "CiteflowError" && e.code === "INVALID_OPTION" && e.message.includes(key);
@@ -60,6 +65,33 @@ test("Citeformer: a call's marker style and the model's own options reach the mo
     "the Citeformer's own style (bracket) finds no (1)",
   );
   await assert.rejects(cf.generate({ prompt: "Capital?", sources, modelOptions: "hot" }), refused("modelOptions"));
+});
+
+test("every option object refuses a misspelt key, and a value of the wrong type, naming it", async () => {
+  // Citeformer's plain options are checked by the core; its JS-only ones (lmInvoker, toCslItem) in JS.
+  for (const bad of [{ stlye: "apa-7" }, { style: 7 }, { citationPolicy: "always" }, { markerStyle: 1 }]) {
+    const [key] = Object.keys(bad);
+    assert.throws(() => new Citeformer({ lmInvoker, ...bad }), refused(key));
+  }
+  assert.throws(() => new Citeformer({ lmInvoker, deduplicateCites: "yes" }), refused("deduplicateCites"));
+  assert.throws(() => new Citeformer({ lmInvoker, enforce: 1 }), refused("enforce"));
+  assert.throws(() => new Citeformer({ lmInvoker, toCslItem: "x" }), refused("toCslItem"));
+  assert.throws(() => new Citeformer({ lmInvokr: lmInvoker }), refused("lmInvokr"));
+  const cf = new Citeformer({ lmInvoker, citationPolicy: "quotesOnly", markerStyle: "paren" });
+  assert.deepEqual([cf.policy, cf.markerStyle, cf.style, cf.enforce], ["quotes_only", "paren", "apa-7", "auto"]);
+  for (const bad of [{ policy: 1 }, { markerStyle: "angle" }, { enforce: "strict" }, { sourcess: [] }]) {
+    const [key] = Object.keys(bad);
+    assert.throws(() => cf.request({ prompt: "Capital?", sources, ...bad }), refused(key));
+  }
+  assert.throws(() => renderCitedHtml({ text: 1 }), refused("text"));
+  // Citation functions, a transformer's options, the metadata map, renderReferences' options.
+  assert.throws(() => parseCitations("a [1].", { stlye: "paren" }), refused("stlye"));
+  assert.throws(() => parseCitations("a [1].", { sourceCount: "3" }), refused("sourceCount"));
+  assert.throws(() => citationGrammar({ sourceCount: 2, maxSentence: 3 }), refused("maxSentence"));
+  assert.throws(() => new ThinkTagOutputTransformer({ idPrefx: "p" }), refused("idPrefx"));
+  assert.throws(() => formatChunkAsString({ content: "x" }, { titel: "t" }), refused("titel"));
+  await assert.rejects(renderReferences(sources, null, { stlye: "ieee" }), refused("stlye"));
+  await assert.rejects(renderReferences(sources, null, { format: 1 }), refused("format"));
 });
 
 test("transformers that take no options refuse them", () => {

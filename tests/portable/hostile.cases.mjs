@@ -187,6 +187,8 @@ function entryPoints({ lib, base }) {
         baseUrl: base,
         maxResponseBytes: 1 << 20,
         timeoutMs: 5000,
+        // Read as fetch reads it (an object, a Headers object or pairs): hostile values here too.
+        headers: [["x-trace", "t"]],
       }],
       buildEMInvoker: () => ["openai-compatible/embed", { apiKey: "sk-test", baseUrl: base }],
       buildDMInvoker: () => ["typesafe/dm", { apiKey: "sk-test", baseUrl: base }],
