@@ -267,7 +267,11 @@ impl<'a> Renderer<'a> {
             };
             return Out::group(vec![family, Out::text(sep), given]);
         }
-        let family_core = join_words(&[&n.non_dropping, &n.family]);
+        let family_core = if n.spaced_particle && !n.family.is_empty() {
+            format!("{} {}", n.non_dropping, n.family)
+        } else {
+            join_words(&[&n.non_dropping, &n.family])
+        };
         if o.form == "short" {
             return self.part(name_el, "family", family_core);
         }

@@ -140,6 +140,10 @@ pub fn fold(s: &str) -> String {
         };
         if c.is_alphanumeric() || c == ' ' {
             out.extend(c.to_lowercase());
+        } else if matches!(c, '\'' | '\u{2019}') && !out.trim().is_empty() {
+            // An apostrophe inside a key sorts before letters (d’Wander before de’ Frinkle), as
+            // in collation; a leading one is ignored (’t Horvath sorts under t).
+            out.push('\'');
         }
     }
     out.trim().to_owned()
