@@ -14,6 +14,8 @@ fn part_index(name: &str) -> usize {
 }
 
 impl<'a> Renderer<'a> {
+    // Kept out of `render` (the engine's hub): a smaller function for the wasm tiers to compile.
+    #[inline(never)]
     pub fn render_date(&mut self, node: &Node) -> Option<Out> {
         let var = node.attr("variable")?;
         self.vars_called += 1;

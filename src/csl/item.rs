@@ -42,6 +42,9 @@ pub struct Name {
     pub literal: String,
     pub comma_suffix: bool,
     pub static_ordering: bool,
+    /// The non-dropping particle ends in an apostrophe but was written apart from the family
+    /// name (`de’ Frinkle`, not `d’Wander`): the space stays.
+    pub spaced_particle: bool,
 }
 
 impl Name {
@@ -68,7 +71,7 @@ fn is_particle_word(w: &str) -> bool {
 
 /// Splits leading lowercase words of a family name into the non-dropping particle
 /// (`van der Berg`, `d'Alembert`).
-fn split_family(family: &str) -> (String, String) {
+fn split_family(family: &str) -> (String, String, bool) {
     let words: Vec<&str> = family.split(' ').collect();
     let mut n = 0;
     while n + 1 < words.len() && words.get(n).is_some_and(|w| is_particle_word(w)) {
@@ -82,6 +85,7 @@ fn split_family(family: &str) -> (String, String) {
     } else {
         (String::new(), family.to_owned())
     };
+    let spaced = particle.ends_with(['\'', '\u{2019}']);
     // An apostrophe or hyphen particle glued to the name: d'Alembert, al-One.
     if let Some(pos) = rest.find(['\'', '\u{2019}', '-']) {
         let head = rest.get(..pos).unwrap_or("");
@@ -101,9 +105,10 @@ fn split_family(family: &str) -> (String, String) {
                 format!("{particle} {glued}")
             };
             rest = rest.get(pos + apostrophe_len..).unwrap_or("").to_owned();
+            return (particle, rest, false);
         }
     }
-    (particle, rest)
+    (particle, rest, spaced)
 }
 
 /// Splits trailing lowercase words of given names into the dropping particle (`Jean de`).
@@ -135,6 +140,7 @@ pub fn parse_name(v: &Value) -> Option<Name> {
         literal: field(v, "literal"),
         comma_suffix: v.get("comma-suffix").is_some_and(truthy),
         static_ordering: v.get("static-ordering").is_some_and(truthy),
+        spaced_particle: false,
     };
     let parse = v.get("parse-names").is_none_or(truthy);
     if n.literal.is_empty() && n.family.is_empty() && n.given.is_empty() {
@@ -145,9 +151,10 @@ pub fn parse_name(v: &Value) -> Option<Name> {
         if n.family.len() > 2 && n.family.starts_with('"') && n.family.ends_with('"') {
             n.family = n.family.get(1..n.family.len() - 1).unwrap_or("").to_owned();
         } else if n.non_dropping.is_empty() {
-            let (p, f) = split_family(&n.family);
+            let (p, f, spaced) = split_family(&n.family);
             n.non_dropping = p;
             n.family = f;
+            n.spaced_particle = spaced;
         }
         if n.suffix.is_empty() {
             if let Some((g, s)) = n.given.split_once(',') {
@@ -360,6 +367,13 @@ mod tests {
         let n = parse_name(&json!({"family": "d'Alembert", "given": "Jean de"})).unwrap();
         assert_eq!(n.non_dropping, "d\u{2019}");
         assert_eq!(n.dropping, "de");
+        assert!(!n.spaced_particle, "glued to the name");
+        let n = parse_name(&json!({"family": "de' Frinkle", "given": "Bevis"})).unwrap();
+        assert_eq!(
+            (n.non_dropping.as_str(), n.family.as_str()),
+            ("de\u{2019}", "Frinkle")
+        );
+        assert!(n.spaced_particle, "written apart from the name");
     }
 
     #[test]

@@ -6,14 +6,20 @@ use std::sync::{Arc, OnceLock};
 
 use super::xml::{self, Node};
 
-/// The en-US locale of the CSL project (CC BY-SA 3.0; comments and indentation removed), built
-/// in so that rendering works offline.
+/// The en-US locale of the CSL project (CC BY-SA 3.0; comments and indentation removed).
+#[cfg(test)]
 pub const EN_US_XML: &str = include_str!("locales/en-US.xml");
+
+/// The same locale as built in, so that rendering works offline, in a form read without the XML
+/// parser: a first line of XML with its options and date formats, then one term a line, its
+/// fields separated by tabs (see [`LocaleLayer::compact_terms`]). Written from `EN_US_XML` by
+/// `CITEFLOW_WRITE_EN_US=1 cargo test --features csl --lib en_us`; a test checks the two agree.
+const EN_US_COMPACT: &str = include_str!("locales/en-US.compact");
 
 /// How deeply a locale's elements may nest.
 const MAX_LOCALE_DEPTH: usize = 16;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum TermForm {
     Long,
     Short,
@@ -33,6 +39,17 @@ impl TermForm {
         }
     }
 
+    #[cfg(test)]
+    fn name(self) -> &'static str {
+        match self {
+            Self::Long => "long",
+            Self::Short => "short",
+            Self::Verb => "verb",
+            Self::VerbShort => "verb-short",
+            Self::Symbol => "symbol",
+        }
+    }
+
     fn fallback(self) -> Option<Self> {
         match self {
             Self::Long => None,
@@ -43,7 +60,7 @@ impl TermForm {
     }
 }
 
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct Term {
     pub single: String,
     pub multiple: String,
@@ -53,7 +70,7 @@ pub struct Term {
 }
 
 /// One layer of locale data.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct LocaleLayer {
     pub lang: Option<String>,
     terms: HashMap<(String, TermForm), Vec<Term>>,
@@ -126,14 +143,110 @@ impl LocaleLayer {
         }
         Ok(Self::from_node(&root))
     }
+
+    /// Reads the compact form of [`EN_US_COMPACT`]: the XML line, then the terms.
+    fn parse_compact(text: &str) -> Result<Self, String> {
+        let (head, terms) = text.split_once('\n').unwrap_or((text, ""));
+        let mut layer = Self::parse(head)?;
+        for line in terms.lines() {
+            let mut field = line.split('\t');
+            let mut next = || field.next().unwrap_or("");
+            let (name, form) = (next(), TermForm::parse(Some(next())));
+            let (single, multiple) = (next().to_owned(), next().to_owned());
+            let mut optional = || Some(next()).filter(|v| !v.is_empty()).map(str::to_owned);
+            let term = Term {
+                single,
+                multiple,
+                gender: optional(),
+                gender_form: optional(),
+                match_: optional(),
+            };
+            if name.starts_with("ordinal") || name.starts_with("long-ordinal") {
+                layer.has_ordinals = true;
+            }
+            layer
+                .terms
+                .entry((name.to_owned(), form))
+                .or_default()
+                .push(term);
+        }
+        Ok(layer)
+    }
+
+    /// The terms in the compact form, one a line in (name, form) order.
+    #[cfg(test)]
+    fn compact_terms(&self) -> String {
+        let mut keys: Vec<&(String, TermForm)> = self.terms.keys().collect();
+        keys.sort();
+        let mut out = String::new();
+        for key in keys {
+            for t in &self.terms[key] {
+                let fields = [
+                    key.0.as_str(),
+                    key.1.name(),
+                    &t.single,
+                    &t.multiple,
+                    t.gender.as_deref().unwrap_or(""),
+                    t.gender_form.as_deref().unwrap_or(""),
+                    t.match_.as_deref().unwrap_or(""),
+                ];
+                assert!(fields.iter().all(|f| !f.contains(['\t', '\n'])));
+                out.push_str(fields.join("\t").trim_end_matches('\t'));
+                out.push('\n');
+            }
+        }
+        out
+    }
 }
 
-/// The built-in en-US layer, parsed once.
+/// The built-in en-US layer, read once.
 pub fn en_us() -> Result<Arc<LocaleLayer>, String> {
     static EN_US: OnceLock<Result<Arc<LocaleLayer>, String>> = OnceLock::new();
     EN_US
-        .get_or_init(|| LocaleLayer::parse(EN_US_XML).map(Arc::new))
+        .get_or_init(|| LocaleLayer::parse_compact(EN_US_COMPACT).map(Arc::new))
         .clone()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The compact en-US: the XML without its `<info>` and `<terms>`, then the terms.
+    fn compact_of(xml_text: &str) -> String {
+        let cut = |s: &str, open: &str, close: &str| -> String {
+            match (s.find(open), s.find(close)) {
+                (Some(a), Some(b)) => format!("{}{}", &s[..a], &s[b + close.len()..]),
+                _ => s.to_owned(),
+            }
+        };
+        let head = cut(xml_text.trim(), "<info>", "</info>");
+        let head = cut(&head, "<terms>", "</terms>");
+        let head = head
+            .trim_start_matches(|c| c != '>')
+            .trim_start_matches('>');
+        let head = head
+            .get(head.find("<locale").unwrap_or(0)..)
+            .unwrap_or(head);
+        let layer = LocaleLayer::parse(xml_text).unwrap();
+        format!("{head}\n{}", layer.compact_terms())
+    }
+
+    #[test]
+    fn the_compact_en_us_is_the_xml_file() {
+        let compact = compact_of(EN_US_XML);
+        if std::env::var_os("CITEFLOW_WRITE_EN_US").is_some() {
+            let path = concat!(env!("CARGO_MANIFEST_DIR"), "/src/csl/locales/en-US.compact");
+            std::fs::write(path, &compact).unwrap();
+        }
+        assert_eq!(
+            compact, EN_US_COMPACT,
+            "src/csl/locales/en-US.compact is out of date (see EN_US_COMPACT)"
+        );
+        let xml = LocaleLayer::parse(EN_US_XML).unwrap();
+        assert_eq!(LocaleLayer::parse_compact(EN_US_COMPACT).unwrap(), xml);
+        assert!(xml.terms.len() > 300 && xml.dates.len() == 2);
+        assert_eq!(xml.lang.as_deref(), Some("en-US"));
+    }
 }
 
 /// The locale an item is rendered in: layers searched in order.

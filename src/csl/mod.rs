@@ -53,6 +53,16 @@ struct CiteContext<'a> {
     layout: &'a xml::Node,
 }
 
+/// What citations and the bibliography of the same registered items share.
+struct Registry {
+    /// The items in the order they were registered (cited).
+    registered: Vec<usize>,
+    /// In bibliography order.
+    order: Vec<usize>,
+    numbers: HashMap<usize, usize>,
+    dis: disambiguate::State,
+}
+
 /// One cite in a citation (cluster).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Cite {
@@ -183,17 +193,19 @@ impl Processor {
         let by_number = sort
             .children_named("key")
             .any(|k| k.attr("variable") == Some("citation-number"));
-        let desc = sort::descending(sort);
-        let mut keyed: Vec<(usize, Vec<Option<sort::Key>>)> = registered
+        let mut renderers: Vec<Renderer<'_>> = registered
             .iter()
             .map(|&i| {
                 let mut r = self.renderer(items, i, Mode::Bibliography);
                 r.citation_number = numbers.get(&i).copied();
-                (i, r.sort_keys(sort))
+                r
             })
             .collect();
-        sort::sort_keyed(&mut keyed, &desc, self.locale.lang());
-        let order: Vec<usize> = keyed.into_iter().map(|(i, _)| i).collect();
+        let order: Vec<usize> = self
+            .sort_order(sort, &mut renderers)
+            .into_iter()
+            .filter_map(|k| registered.get(k).copied())
+            .collect();
         if !by_number {
             numbers = order.iter().enumerate().map(|(n, &i)| (i, n + 1)).collect();
         }
@@ -236,20 +248,69 @@ impl Processor {
         registered: &[usize],
         format: Format,
     ) -> Vec<(usize, String)> {
+        if self.style.bibliography.is_none() {
+            return Vec::new();
+        }
+        self.bibliography_in(items, &self.register(items, registered), format)
+    }
+
+    /// The bibliography order, citation numbers and disambiguation of the registered items.
+    fn register(&self, items: &[Value], registered: &[usize]) -> Registry {
+        let (order, numbers) = self.bibliography_order(items, registered);
+        let dis = self.disambiguate(items, &order);
+        Registry {
+            registered: registered.to_vec(),
+            order,
+            numbers,
+            dis,
+        }
+    }
+
+    /// Citations, and the bibliography of the `registered` items, which share their order,
+    /// numbers and disambiguation where the citations register the same items in the same
+    /// order (one cite per citation, in the order of `registered`): worked out once.
+    pub fn citations_and_bibliography(
+        &self,
+        items: &[Value],
+        citations: &[Vec<Cite>],
+        registered: &[usize],
+        format: Format,
+    ) -> (Vec<String>, Vec<(usize, String)>) {
+        let (markers, reg) = self.citations_in(items, citations, format);
+        if self.style.bibliography.is_none() {
+            return (markers, Vec::new());
+        }
+        let reg = match reg {
+            Some(reg) if reg.registered == registered => reg,
+            _ => self.register(items, registered),
+        };
+        (markers, self.bibliography_in(items, &reg, format))
+    }
+
+    fn bibliography_in(
+        &self,
+        items: &[Value],
+        reg: &Registry,
+        format: Format,
+    ) -> Vec<(usize, String)> {
         let Some(bib) = self.style.bibliography.as_ref() else {
             return Vec::new();
         };
         let Some(layout) = bib.child("layout") else {
             return Vec::new();
         };
-        let (order, numbers) = self.bibliography_order(items, registered);
-        let dis = self.disambiguate(items, &order);
+        let Registry {
+            order,
+            numbers,
+            dis,
+            ..
+        } = reg;
         let quotes = self.quotes();
         let sas = bib.attr("subsequent-author-substitute");
         let second_field = bib.attr("second-field-align").is_some();
         let mut previous_names: Option<String> = None;
         let mut entries = Vec::new();
-        for &i in &order {
+        for &i in order {
             let number = numbers.get(&i).copied();
             let d = dis.items.get(&i).cloned().unwrap_or_default();
             let (mut out, names) = self.render_entry(items, i, number, &d, layout, None);
@@ -308,11 +369,22 @@ impl Processor {
         citations: &[Vec<Cite>],
         format: Format,
     ) -> Vec<String> {
+        self.citations_in(items, citations, format).0
+    }
+
+    /// The citations, with the registry they were rendered with (none without a citation
+    /// layout).
+    fn citations_in(
+        &self,
+        items: &[Value],
+        citations: &[Vec<Cite>],
+        format: Format,
+    ) -> (Vec<String>, Option<Registry>) {
         let Some(cit) = self.style.citation.as_ref() else {
-            return Vec::new();
+            return (Vec::new(), None);
         };
         let Some(layout) = cit.child("layout") else {
-            return Vec::new();
+            return (Vec::new(), None);
         };
         let sort = cit.child("sort");
         // Items register in the order they are cited, each citation in its sorted order.
@@ -326,8 +398,8 @@ impl Processor {
                 }
             }
         }
-        let (order, numbers) = self.bibliography_order(items, &registered);
-        let dis = self.disambiguate(items, &order);
+        let reg = self.register(items, &registered);
+        let (numbers, dis) = (&reg.numbers, &reg.dis);
         let quotes = self.quotes();
         let delimiter = layout.attr("delimiter").unwrap_or("");
         let mut last_cited: Vec<(usize, Option<String>)> = Vec::new();
@@ -341,7 +413,7 @@ impl Processor {
         let mut results = Vec::new();
         for c in citations {
             let mut cites: Vec<&Cite> = c.iter().filter(|x| x.item < items.len()).collect();
-            cites = self.sort_cites(items, cites, sort, &numbers);
+            cites = self.sort_cites(items, cites, sort, numbers);
             let mut rendered: Vec<(Out, &Cite)> = Vec::new();
             let mut infos: Vec<(CiteInfo, Option<String>)> = Vec::new();
             for (k, cite) in cites.iter().enumerate() {
@@ -384,8 +456,8 @@ impl Processor {
                 let ctx = CiteContext {
                     first: k == 0,
                     items,
-                    numbers: &numbers,
-                    dis: &dis,
+                    numbers,
+                    dis,
                     layout,
                 };
                 let Some((out, key)) = self.render_cite(&ctx, cite, &info, cite.suppress_author)
@@ -398,20 +470,20 @@ impl Processor {
             let ctx = CiteContext {
                 first: false,
                 items,
-                numbers: &numbers,
-                dis: &dis,
+                numbers,
+                dis,
                 layout,
             };
             let grouped = self.group_cites(cit, &ctx, &rendered, &infos, delimiter);
             last_cited = cites.iter().map(|c| (c.item, c.locator.clone())).collect();
             let collapsed = match grouped {
                 Some(g) => g,
-                None => self.collapse(cit, &rendered, &numbers, delimiter),
+                None => self.collapse(cit, &rendered, numbers, delimiter),
             };
             let out = decorate_layout(layout, collapsed, true);
             results.push(output::write(&out, format, &quotes));
         }
-        results
+        (results, Some(reg))
     }
 
     /// The cites of one citation in the style's citation order.
@@ -425,17 +497,33 @@ impl Processor {
         let Some(sort) = sort else {
             return cites;
         };
-        let desc = sort::descending(sort);
-        let mut keyed: Vec<(&Cite, Vec<Option<sort::Key>>)> = cites
-            .into_iter()
+        let mut renderers: Vec<Renderer<'_>> = cites
+            .iter()
             .map(|cite| {
                 let mut r = self.renderer(items, cite.item, Mode::Citation);
                 r.citation_number = numbers.get(&cite.item).copied();
-                (cite, r.sort_keys(sort))
+                r
             })
             .collect();
-        sort::sort_keyed(&mut keyed, &desc, self.locale.lang());
-        keyed.into_iter().map(|(c, _)| c).collect()
+        self.sort_order(sort, &mut renderers)
+            .into_iter()
+            .filter_map(|k| cites.get(k).copied())
+            .collect()
+    }
+
+    /// The order of the renderers' items by the keys of `sort`, each key rendered only where
+    /// the keys before it tie.
+    fn sort_order(&self, sort: &xml::Node, renderers: &mut [Renderer<'_>]) -> Vec<usize> {
+        let keys: Vec<&xml::Node> = sort.children_named("key").collect();
+        sort::sort_lazily(
+            renderers.len(),
+            &sort::descending(sort),
+            self.locale.lang(),
+            |entry, level| {
+                let key = keys.get(level)?;
+                renderers.get_mut(entry)?.sort_key(key)
+            },
+        )
     }
 
     /// One cite with its affixes, and the text of its first names (for grouping).

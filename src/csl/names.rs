@@ -267,7 +267,11 @@ impl<'a> Renderer<'a> {
             };
             return Out::group(vec![family, Out::text(sep), given]);
         }
-        let family_core = join_words(&[&n.non_dropping, &n.family]);
+        let family_core = if n.spaced_particle && !n.family.is_empty() {
+            format!("{} {}", n.non_dropping, n.family)
+        } else {
+            join_words(&[&n.non_dropping, &n.family])
+        };
         if o.form == "short" {
             return self.part(name_el, "family", family_core);
         }
@@ -497,20 +501,50 @@ impl<'a> Renderer<'a> {
         Some(out)
     }
 
+    /// `<substitute>`: the first of its elements that renders something, with the names
+    /// element's options (and its `<name>`) inherited.
+    #[inline(never)]
+    fn render_substitute(&mut self, node: &Node, name_el: Option<&Node>) -> Option<Out> {
+        let subst = node.child("substitute")?;
+        let mut parent = node.clone();
+        parent.children.retain(|c| c.name != "substitute");
+        if let Some(n) = name_el {
+            if parent.child("name").is_none() {
+                parent.children.push(n.clone());
+            }
+        }
+        self.inherited_names.push(std::rc::Rc::new(parent));
+        self.in_substitute += 1;
+        let mut result = None;
+        for c in &subst.children {
+            let (called, filled) = (self.vars_called, self.vars_filled);
+            let r = self.render(c);
+            if let Some(r) = r.filter(|r| !r.is_empty()) {
+                result = Some(r);
+                break;
+            }
+            self.vars_called = called;
+            self.vars_filled = filled;
+        }
+        self.in_substitute -= 1;
+        self.inherited_names.pop();
+        let r = result?;
+        Some(self.decorate(node, r, false))
+    }
+
     fn render_names_inner(&mut self, node: &Node) -> Option<Out> {
         let vars: Vec<&str> = node
             .attr("variable")
             .unwrap_or("")
             .split_whitespace()
             .collect();
+        // Shared, not copied: the child elements below borrow from it, not from the renderer.
         let inherited = self.inherited_names.last().cloned();
-        let own_or_inherited = |name: &str| -> Option<Node> {
+        let own_or_inherited = |name: &str| -> Option<&Node> {
             node.child(name)
-                .cloned()
-                .or_else(|| inherited.as_ref().and_then(|i| i.child(name).cloned()))
+                .or_else(|| inherited.as_deref().and_then(|i| i.child(name)))
         };
-        // Child elements (own or inherited from the names being substituted), kept alive for
-        // the borrow of the renderer.
+        // Child elements, own or inherited from the names being substituted.
         let name_el = own_or_inherited("name");
         let et_al_el = own_or_inherited("et-al");
         let label_el = own_or_inherited("label");
@@ -529,7 +563,7 @@ impl<'a> Renderer<'a> {
         self.vars_called += 1;
         let mut lists: Vec<(String, Vec<Name>)> = Vec::new();
         for v in &vars {
-            if self.suppressed.contains(*v) {
+            if self.suppressed.contains(v) {
                 continue;
             }
             let ns = item::names(self.item, v);
@@ -556,31 +590,7 @@ impl<'a> Renderer<'a> {
             }
         }
         if lists.is_empty() {
-            let subst = node.child("substitute")?;
-            let mut parent = node.clone();
-            parent.children.retain(|c| c.name != "substitute");
-            if let Some(n) = &name_el {
-                if parent.child("name").is_none() {
-                    parent.children.push(n.clone());
-                }
-            }
-            self.inherited_names.push(parent);
-            self.in_substitute += 1;
-            let mut result = None;
-            for c in &subst.children {
-                let (called, filled) = (self.vars_called, self.vars_filled);
-                let r = self.render(c);
-                if let Some(r) = r.filter(|r| !r.is_empty()) {
-                    result = Some(r);
-                    break;
-                }
-                self.vars_called = called;
-                self.vars_filled = filled;
-            }
-            self.in_substitute -= 1;
-            self.inherited_names.pop();
-            let r = result?;
-            return Some(self.decorate(node, r, false));
+            return self.render_substitute(node, name_el);
         }
         self.vars_filled += 1;
         if self.in_substitute > 0 {
@@ -595,7 +605,7 @@ impl<'a> Renderer<'a> {
         let mut outs: Vec<Out> = Vec::new();
         let mut total = 0usize;
         for (var, ns) in &lists {
-            let (mut list, shown) = self.render_name_list(ns, name_el.as_ref(), et_al_el.as_ref());
+            let (mut list, shown) = self.render_name_list(ns, name_el, et_al_el);
             total += shown;
             if self.capture_names {
                 self.capture_names = false;
@@ -605,7 +615,7 @@ impl<'a> Renderer<'a> {
                 }
             }
             let mut pieces = vec![list];
-            if let Some(l) = label_el.as_ref().filter(|_| !self.sort_key) {
+            if let Some(l) = label_el.filter(|_| !self.sort_key) {
                 let term = if var == "editortranslator" {
                     "editortranslator"
                 } else {
@@ -631,7 +641,7 @@ impl<'a> Renderer<'a> {
             }
             outs.push(Out::group(pieces));
         }
-        let is_count = name_el.as_ref().and_then(|n| n.attr("form")) == Some("count");
+        let is_count = name_el.and_then(|n| n.attr("form")) == Some("count");
         if is_count {
             if total == 0 {
                 return None;

@@ -115,6 +115,8 @@ impl<'a> Renderer<'a> {
         out
     }
 
+    // Kept out of `render` (the engine's hub): a smaller function for the wasm tiers to compile.
+    #[inline(never)]
     pub fn render_number(&mut self, node: &Node) -> Option<Out> {
         let var = node.attr("variable")?;
         self.vars_called += 1;

@@ -2,8 +2,6 @@
 //! the shared decorations (affixes, formatting, quotes, text case, strip-periods, display).
 //! Names, dates and numbers live in their own files as further `impl Renderer` blocks.
 
-use std::collections::HashSet;
-
 use serde_json::Value;
 
 use super::item;
@@ -56,10 +54,10 @@ pub struct Renderer<'a> {
     pub sort_names_min: Option<usize>,
     pub sort_names_use_first: Option<usize>,
     pub sort_names_use_last: bool,
-    pub suppressed: HashSet<String>,
+    pub suppressed: Suppressed,
     pub in_substitute: usize,
     /// Names element options of the enclosing `<names>` while its substitute renders.
-    pub inherited_names: Vec<super::xml::Node>,
+    pub inherited_names: Vec<std::rc::Rc<super::xml::Node>>,
     pub vars_called: usize,
     pub vars_filled: usize,
     evaluations: usize,
@@ -98,7 +96,7 @@ impl<'a> Renderer<'a> {
             sort_names_min: None,
             sort_names_use_first: None,
             sort_names_use_last: false,
-            suppressed: HashSet::new(),
+            suppressed: Suppressed::default(),
             in_substitute: 0,
             inherited_names: Vec::new(),
             vars_called: 0,
@@ -289,6 +287,8 @@ impl<'a> Renderer<'a> {
         out
     }
 
+    // Kept out of `render` (the engine's hub): a smaller function for the wasm tiers to compile.
+    #[inline(never)]
     fn render_text(&mut self, node: &super::xml::Node) -> Option<Out> {
         if let Some(var) = node.attr("variable") {
             // The year suffix comes from disambiguation: its absence suppresses nothing.
@@ -489,6 +489,8 @@ impl<'a> Renderer<'a> {
         }))
     }
 
+    // Kept out of `render` (the engine's hub): a smaller function for the wasm tiers to compile.
+    #[inline(never)]
     fn render_label(&mut self, node: &super::xml::Node) -> Option<Out> {
         let var = node.attr("variable")?;
         let (term, value) = if var == "locator" {
@@ -542,54 +544,65 @@ impl<'a> Renderer<'a> {
             })
     }
 
-    fn test(&mut self, node: &super::xml::Node) -> bool {
-        let mut results: Vec<bool> = Vec::new();
+    /// Whether a condition holds: each value of each test attribute is one result, combined
+    /// by `match` (all by default); no result at all fails. Stops at the first result that
+    /// decides.
+    fn test(&self, node: &super::xml::Node) -> bool {
+        let mode = match node.attr("match") {
+            Some("any") => Match::Any,
+            Some("none") => Match::None,
+            _ => Match::All,
+        };
+        let mut seen = false;
         for (k, v) in &node.attrs {
-            let values = v.split_whitespace();
-            match k.as_str() {
-                "type" => {
-                    let t = item::var_str(self.item, "type").unwrap_or_default();
-                    results.extend(values.map(|x| x == t));
+            if k == "disambiguate" {
+                seen = true;
+                if let Some(decided) = mode.decides((v == "true") == self.disambiguate) {
+                    return decided;
                 }
-                "variable" => results.extend(values.map(|x| self.has_variable(x))),
-                "is-numeric" => {
-                    results.extend(values.map(|x| self.variable(x).is_some_and(|s| is_numeric(&s))))
+                continue;
+            }
+            let ty = if k == "type" {
+                match self.item.get("type") {
+                    Some(Value::String(t)) => std::borrow::Cow::Borrowed(t.trim()),
+                    _ => item::var_str(self.item, "type").unwrap_or_default().into(),
                 }
-                "is-uncertain-date" => results
-                    .extend(values.map(|x| item::date(self.item, x).is_some_and(|d| d.circa))),
-                "locator" => {
-                    let l = self.cite.label.clone().unwrap_or_else(|| "page".into());
-                    let has = self.cite.locator.is_some();
-                    results.extend(
-                        values.map(|x| has && (x == l || (x == "sub-verbo" && l == "sub verbo"))),
-                    );
+            } else {
+                std::borrow::Cow::Borrowed("")
+            };
+            for x in v.split_whitespace() {
+                let result = match k.as_str() {
+                    "type" => x == ty,
+                    "variable" => self.has_variable(x),
+                    "is-numeric" => self.variable(x).is_some_and(|s| is_numeric(&s)),
+                    "is-uncertain-date" => item::date(self.item, x).is_some_and(|d| d.circa),
+                    "locator" => {
+                        let l = self.cite.label.as_deref().unwrap_or("page");
+                        self.cite.locator.is_some()
+                            && (x == l || (x == "sub-verbo" && l == "sub verbo"))
+                    }
+                    "position" => {
+                        let p = self.cite.position;
+                        self.mode != Mode::Bibliography
+                            && match x {
+                                "first" => p == POSITION_FIRST,
+                                "subsequent" => p != POSITION_FIRST,
+                                "ibid" => p == POSITION_IBID || p == POSITION_IBID_WITH_LOCATOR,
+                                "ibid-with-locator" => p == POSITION_IBID_WITH_LOCATOR,
+                                "near-note" => p != POSITION_FIRST && self.cite.near_note,
+                                _ => false,
+                            }
+                    }
+                    _ => break,
+                };
+                seen = true;
+                if let Some(decided) = mode.decides(result) {
+                    return decided;
                 }
-                "position" => {
-                    let p = self.cite.position;
-                    let bib = self.mode == Mode::Bibliography;
-                    results.extend(values.map(|x| {
-                        !bib && match x {
-                            "first" => p == POSITION_FIRST,
-                            "subsequent" => p != POSITION_FIRST,
-                            "ibid" => p == POSITION_IBID || p == POSITION_IBID_WITH_LOCATOR,
-                            "ibid-with-locator" => p == POSITION_IBID_WITH_LOCATOR,
-                            "near-note" => p != POSITION_FIRST && self.cite.near_note,
-                            _ => false,
-                        }
-                    }));
-                }
-                "disambiguate" => results.push((v == "true") == self.disambiguate),
-                _ => {}
             }
         }
-        if results.is_empty() {
-            return false;
-        }
-        match node.attr("match") {
-            Some("any") => results.iter().any(|&b| b),
-            Some("none") => !results.iter().any(|&b| b),
-            _ => results.iter().all(|&b| b),
-        }
+        // Undecided: every result was true (all), none was (none), or none was (any).
+        seen && mode != Match::Any
     }
 
     /// Conditions see the item as it is: a variable substituted for the names stays visible
@@ -610,6 +623,42 @@ impl<'a> Renderer<'a> {
                 None => name != "note" && item::note_field(self.item, name).is_some(),
                 _ => false,
             },
+        }
+    }
+}
+
+/// The variables an item has rendered (or substituted) already, which render no more: a
+/// handful, so a list (looked up on every variable).
+#[derive(Debug, Clone, Default)]
+pub struct Suppressed(Vec<String>);
+
+impl Suppressed {
+    pub fn contains(&self, var: &str) -> bool {
+        self.0.iter().any(|v| v == var)
+    }
+
+    pub fn insert(&mut self, var: String) {
+        if !self.contains(&var) {
+            self.0.push(var);
+        }
+    }
+}
+
+/// How a condition combines its results (`match`).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Match {
+    All,
+    Any,
+    None,
+}
+
+impl Match {
+    /// The condition's outcome if this one result decides it.
+    fn decides(self, result: bool) -> Option<bool> {
+        match (self, result) {
+            (Match::Any, true) => Some(true),
+            (Match::None, true) | (Match::All, false) => Some(false),
+            _ => None,
         }
     }
 }

@@ -31,19 +31,69 @@ pub fn set_collator(collator: Option<Collator>) {
     COLLATOR.with(|c| *c.borrow_mut() = collator);
 }
 
-/// Sorts entries by their keys: the text keys of all entries are ranked by the host's
-/// collation in one call where one is installed.
-pub fn sort_keyed<T>(keyed: &mut [(T, Vec<Option<Key>>)], descending: &[bool], lang: &str) {
-    let mut keys: Vec<&mut Vec<Option<Key>>> = keyed.iter_mut().map(|(_, k)| k).collect();
-    rank_texts(&mut keys, lang);
-    keyed.sort_by(|a, b| compare(&a.1, &b.1, descending));
+/// The order of `n` entries by the keys of a `<sort>` (`descending[k]` for key k), each
+/// entry's keys computed only as far as they tell it apart: key k+1 of an entry is asked of
+/// `key(entry, k + 1)` only when it ties with another on keys 0..=k, so an entry's keys come
+/// in order. The text keys asked at one level are ranked by the host's collation in one call
+/// where one is installed. Entries equal on every key keep their order.
+pub fn sort_lazily(
+    n: usize,
+    descending: &[bool],
+    lang: &str,
+    mut key: impl FnMut(usize, usize) -> Option<Key>,
+) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..n).collect();
+    // Runs of `order` still tied on the keys so far.
+    let mut ties: Vec<std::ops::Range<usize>> = Vec::new();
+    if n > 1 {
+        ties.push(0..n);
+    }
+    for (level, &desc) in descending.iter().enumerate() {
+        if ties.is_empty() {
+            break;
+        }
+        let mut keys: Vec<Option<Key>> = vec![None; n];
+        for run in &ties {
+            for &entry in order.get(run.clone()).unwrap_or_default() {
+                if let Some(slot) = keys.get_mut(entry) {
+                    *slot = key(entry, level);
+                }
+            }
+        }
+        rank_texts(&mut keys, lang);
+        let of = |entry: usize| keys.get(entry).unwrap_or(&None);
+        let mut next = Vec::new();
+        for run in ties {
+            let Some(slice) = order.get_mut(run.clone()) else {
+                continue;
+            };
+            slice.sort_by(|&a, &b| compare_one(of(a), of(b), desc));
+            // Split the run where the key changes; runs of two or more stay tied.
+            let mut start = run.start;
+            for (k, pair) in slice.windows(2).enumerate() {
+                if let [a, b] = pair {
+                    if compare_one(of(*a), of(*b), desc) != Ordering::Equal {
+                        let end = run.start + k + 1;
+                        if end - start > 1 {
+                            next.push(start..end);
+                        }
+                        start = end;
+                    }
+                }
+            }
+            if run.end - start > 1 {
+                next.push(start..run.end);
+            }
+        }
+        ties = next;
+    }
+    order
 }
 
 /// Replaces every text key by its rank in the host's collation (equal texts, equal ranks).
-fn rank_texts(keys: &mut [&mut Vec<Option<Key>>], lang: &str) {
+fn rank_texts(keys: &mut [Option<Key>], lang: &str) {
     let texts: Vec<String> = keys
         .iter()
-        .flat_map(|k| k.iter())
         .filter_map(|k| match k {
             Some(Key::Text(t)) => Some(t.clone()),
             _ => None,
@@ -64,7 +114,7 @@ fn rank_texts(keys: &mut [&mut Vec<Option<Key>>], lang: &str) {
         return;
     };
     let mut ranks = ranks.into_iter();
-    for key in keys.iter_mut().flat_map(|k| k.iter_mut()) {
+    for key in keys.iter_mut() {
         if let Some(Key::Text(_)) = key {
             if let Some(rank) = ranks.next() {
                 *key = Some(Key::Rank(rank));
@@ -90,32 +140,34 @@ pub fn fold(s: &str) -> String {
         };
         if c.is_alphanumeric() || c == ' ' {
             out.extend(c.to_lowercase());
+        } else if matches!(c, '\'' | '\u{2019}') && !out.trim().is_empty() {
+            // An apostrophe inside a key sorts before letters (d’Wander before de’ Frinkle), as
+            // in collation; a leading one is ignored (’t Horvath sorts under t).
+            out.push('\'');
         }
     }
     out.trim().to_owned()
 }
 
-pub fn compare(a: &[Option<Key>], b: &[Option<Key>], descending: &[bool]) -> Ordering {
-    for (i, (x, y)) in a.iter().zip(b.iter()).enumerate() {
-        let desc = descending.get(i).copied().unwrap_or(false);
-        let o = match (x, y) {
-            (None, None) => Ordering::Equal,
-            (None, Some(_)) => return Ordering::Greater,
-            (Some(_), None) => return Ordering::Less,
-            (Some(Key::Num(p)), Some(Key::Num(q))) => p.cmp(q),
-            (Some(Key::Text(p)), Some(Key::Text(q))) => p.cmp(q),
-            (Some(Key::Rank(p)), Some(Key::Rank(q))) => p.cmp(q),
-            (Some(Key::Num(_)), Some(_)) => Ordering::Less,
-            (Some(_), Some(Key::Num(_))) => Ordering::Greater,
-            // Ranked and unranked texts never meet: one call ranks them all.
-            (Some(_), Some(_)) => Ordering::Equal,
-        };
-        let o = if desc { o.reverse() } else { o };
-        if o != Ordering::Equal {
-            return o;
-        }
+/// One key of two entries; `None` sorts last whatever the direction.
+fn compare_one(x: &Option<Key>, y: &Option<Key>, desc: bool) -> Ordering {
+    let o = match (x, y) {
+        (None, None) => Ordering::Equal,
+        (None, Some(_)) => return Ordering::Greater,
+        (Some(_), None) => return Ordering::Less,
+        (Some(Key::Num(p)), Some(Key::Num(q))) => p.cmp(q),
+        (Some(Key::Text(p)), Some(Key::Text(q))) => p.cmp(q),
+        (Some(Key::Rank(p)), Some(Key::Rank(q))) => p.cmp(q),
+        (Some(Key::Num(_)), Some(_)) => Ordering::Less,
+        (Some(_), Some(Key::Num(_))) => Ordering::Greater,
+        // Ranked and unranked texts never meet: one call ranks a level's texts.
+        (Some(_), Some(_)) => Ordering::Equal,
+    };
+    if desc {
+        o.reverse()
+    } else {
+        o
     }
-    Ordering::Equal
 }
 
 /// Whether a key element sorts descending.
@@ -164,34 +216,30 @@ const DATE_VARS: &[&str] = &[
 ];
 
 impl<'a> Renderer<'a> {
-    /// The keys of one item for a `<sort>` element.
-    pub fn sort_keys(&mut self, sort: &Node) -> Vec<Option<Key>> {
-        let mut keys = Vec::new();
-        for k in sort.children_named("key") {
-            self.sort_key = true;
-            self.sort_names_min = k.attr("names-min").and_then(|v| v.parse().ok());
-            self.sort_names_use_first = k.attr("names-use-first").and_then(|v| v.parse().ok());
-            self.sort_names_use_last = k.attr("names-use-last") == Some("true");
-            let key = if let Some(var) = k.attr("variable") {
-                self.variable_key(var)
-            } else if let Some(m) = k.attr("macro") {
-                let saved = self.suppressed.clone();
-                let out = self.call_macro(m);
-                self.suppressed = saved;
-                out.map(|o| o.plain()).filter(|s| !s.is_empty()).map(|s| {
-                    if s.chars().all(|c| c.is_ascii_digit()) && s.len() < 18 {
-                        Key::Num(s.parse().unwrap_or(0))
-                    } else {
-                        Key::Text(fold(&s))
-                    }
-                })
-            } else {
-                None
-            };
-            self.sort_key = false;
-            keys.push(key);
-        }
-        keys
+    /// The value of one `<key>` of a `<sort>` for this renderer's item.
+    pub fn sort_key(&mut self, k: &Node) -> Option<Key> {
+        self.sort_key = true;
+        self.sort_names_min = k.attr("names-min").and_then(|v| v.parse().ok());
+        self.sort_names_use_first = k.attr("names-use-first").and_then(|v| v.parse().ok());
+        self.sort_names_use_last = k.attr("names-use-last") == Some("true");
+        let key = if let Some(var) = k.attr("variable") {
+            self.variable_key(var)
+        } else if let Some(m) = k.attr("macro") {
+            let saved = self.suppressed.clone();
+            let out = self.call_macro(m);
+            self.suppressed = saved;
+            out.map(|o| o.plain()).filter(|s| !s.is_empty()).map(|s| {
+                if s.chars().all(|c| c.is_ascii_digit()) && s.len() < 18 {
+                    Key::Num(s.parse().unwrap_or(0))
+                } else {
+                    Key::Text(fold(&s))
+                }
+            })
+        } else {
+            None
+        };
+        self.sort_key = false;
+        key
     }
 
     fn variable_key(&mut self, var: &str) -> Option<Key> {
@@ -231,24 +279,19 @@ impl<'a> Renderer<'a> {
 mod tests {
     use super::*;
 
-    fn keyed(texts: &[&str]) -> Vec<(usize, Vec<Option<Key>>)> {
-        texts
-            .iter()
-            .enumerate()
-            .map(|(i, t)| (i, vec![Some(Key::Text((*t).to_owned())), None]))
-            .collect()
-    }
-
-    fn order(k: &[(usize, Vec<Option<Key>>)]) -> Vec<usize> {
-        k.iter().map(|(i, _)| *i).collect()
+    /// Sorts texts on a first key (a second key is always empty), recording the keys asked.
+    fn sorted(texts: &[&str], lang: &str, asked: &mut Vec<(usize, usize)>) -> Vec<usize> {
+        sort_lazily(texts.len(), &[false, false], lang, |entry, level| {
+            asked.push((entry, level));
+            (level == 0).then(|| Key::Text(texts[entry].to_owned()))
+        })
     }
 
     #[test]
-    fn the_hosts_collation_ranks_texts_once_per_sort() {
-        let mut k = keyed(&["zeta", "čapek", "cole", "zeta"]);
-        sort_keyed(&mut k, &[false], "cs");
+    fn the_hosts_collation_ranks_texts_once_per_level() {
+        let mut keys = Vec::new();
         assert_eq!(
-            order(&k),
+            sorted(&["zeta", "čapek", "cole", "zeta"], "cs", &mut keys),
             [2, 0, 3, 1],
             "code point order without a collator"
         );
@@ -264,21 +307,43 @@ mod tests {
             };
             Some(texts.iter().map(|t| rank(t)).collect())
         })));
-        let mut k = keyed(&["zeta", "čapek", "cole", "zeta"]);
-        sort_keyed(&mut k, &[false], "cs");
-        assert_eq!(order(&k), [2, 1, 0, 3]);
+        assert_eq!(
+            sorted(&["zeta", "čapek", "cole", "zeta"], "cs", &mut keys),
+            [2, 1, 0, 3]
+        );
         assert_eq!(asked.borrow().len(), 1);
         assert_eq!(asked.borrow()[0].1, ["zeta", "čapek", "cole", "zeta"]);
         // English keys in ASCII need no collator: code point order is collation order.
-        let mut k = keyed(&["zeta", "cole"]);
-        sort_keyed(&mut k, &[false], "en-US");
-        assert_eq!(order(&k), [1, 0]);
+        assert_eq!(sorted(&["zeta", "cole"], "en-US", &mut keys), [1, 0]);
         assert_eq!(asked.borrow().len(), 1);
         // A collator that cannot tell leaves code point order.
         set_collator(Some(Box::new(|_, _| None)));
-        let mut k = keyed(&["zeta", "čapek", "cole"]);
-        sort_keyed(&mut k, &[false], "cs");
-        assert_eq!(order(&k), [2, 0, 1]);
+        assert_eq!(
+            sorted(&["zeta", "čapek", "cole"], "cs", &mut keys),
+            [2, 0, 1]
+        );
         set_collator(None);
+    }
+
+    #[test]
+    fn later_keys_are_asked_only_of_entries_tied_so_far() {
+        let mut asked = Vec::new();
+        let order = sorted(&["b", "a", "b", "c"], "en", &mut asked);
+        assert_eq!(order, [1, 0, 2, 3]);
+        // Every entry's first key; the second key only of the two tied on "b", each in order.
+        asked.sort_unstable();
+        assert_eq!(asked, [(0, 0), (0, 1), (1, 0), (2, 0), (2, 1), (3, 0)]);
+        let mut asked = Vec::new();
+        assert_eq!(sorted(&["only"], "en", &mut asked), [0]);
+        assert!(asked.is_empty(), "one entry needs no key");
+        // Descending keys, and empty keys last whatever the direction.
+        let texts = [Some("a"), None, Some("c"), Some("b")];
+        let order = sort_lazily(4, &[true], "en", |e, _| {
+            texts[e].map(|t| Key::Text(t.into()))
+        });
+        assert_eq!(order, [2, 3, 0, 1]);
+        let nums = [Some(10), Some(9), None, Some(10)];
+        let order = sort_lazily(4, &[false], "en", |e, _| nums[e].map(Key::Num));
+        assert_eq!(order, [1, 0, 3, 2]);
     }
 }

@@ -284,8 +284,8 @@ pub fn render_references_with(
             }]
         })
         .collect();
-    let markers = processor.citations(&items, &clusters, format);
-    let entries = processor.bibliography_of(&items, &order, format);
+    let (markers, entries) =
+        processor.citations_and_bibliography(&items, &clusters, &order, format);
     Ok(entries
         .into_iter()
         .map(|(i, entry)| {
