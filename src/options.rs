@@ -95,27 +95,28 @@ impl<'de> Visitor<'de> for Count {
     }
 }
 
-/// The deserializer of one option's value: serde_json's own where the module has it anyway (the
-/// core and streaming modules read every JS value through it); in the CSL module, which has no
-/// other use for it, [`small_value::Val`], whose errors do not format floats. (serde's text for
-/// an unexpected float, and so serde_json's errors, bring `core::fmt`'s float formatting: the
-/// CSL module measured 151 278 B gzip with serde_json's deserializer, 139 677 B with `Val`;
-/// `Val` in the other two would cost them 2.9 KB and 2.2 KB gzip, measured.)
-#[cfg(not(feature = "wasm-csl-module"))]
+/// The deserializer of one option's value: [`small_value::Val`], whose errors do not format
+/// floats, in the CSL and streaming modules, which have no other use for float formatting;
+/// serde_json's own in the core module, which has (serde's text for an unexpected float, and so
+/// serde_json's errors, bring `core::fmt`'s float formatting, ~28 KB before gzip). Measured
+/// (gzip): the CSL module 151 278 -> 139 677 B with `Val`; the streaming module 159 711 ->
+/// 151 761 B with `Val` and its two other paths to float formatting gone; the core module
+/// 229 777 -> 234 102 B with `Val` (it formats floats elsewhere anyway), so not there.
+#[cfg(not(any(feature = "wasm-csl-module", feature = "wasm-stream-module")))]
 fn value_deserializer(value: &Value) -> Value {
     value.clone()
 }
-#[cfg(not(feature = "wasm-csl-module"))]
+#[cfg(not(any(feature = "wasm-csl-module", feature = "wasm-stream-module")))]
 type ValueError = serde_json::Error;
 
-#[cfg(feature = "wasm-csl-module")]
+#[cfg(any(feature = "wasm-csl-module", feature = "wasm-stream-module"))]
 fn value_deserializer(value: &Value) -> small_value::Val<'_> {
     small_value::Val(value)
 }
-#[cfg(feature = "wasm-csl-module")]
+#[cfg(any(feature = "wasm-csl-module", feature = "wasm-stream-module"))]
 type ValueError = small_value::Refusal;
 
-#[cfg(any(test, feature = "wasm-csl-module"))]
+#[cfg(any(test, feature = "wasm-csl-module", feature = "wasm-stream-module"))]
 mod small_value;
 
 /// A map of options as a serde deserializer that records the key being read.

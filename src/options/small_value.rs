@@ -1,4 +1,4 @@
-//! A small deserializer of one option's value, for the CSL module (see
+//! A small deserializer of one option's value, for the CSL and streaming modules (see
 //! [`super::value_deserializer`]): serde's messages, composed without formatting floats.
 
 use std::fmt;

@@ -10,7 +10,7 @@ use super::errors::js_error;
 use crate::engine::{ops::Encoder, StreamEngine};
 use crate::event::Event;
 use crate::provider::StreamFormat;
-use crate::transform::OutputTransformerConfig;
+use crate::transform::{json_kind, OutputTransformerConfig};
 
 /// The largest chunk one step takes through the input buffer.
 const MAX_INPUT_BYTES: usize = 1 << 30;
@@ -26,7 +26,20 @@ fn configs(stages: JsValue) -> Result<Vec<OutputTransformerConfig>, JsValue> {
     if stages.is_undefined() || stages.is_null() {
         return Ok(Vec::new());
     }
-    let list: Vec<Value> = convert::from_js(stages, "INVALID_CONFIG", "the transformer configs")?;
+    // Matched by hand, not read as `Vec<Value>`: serde's message for a non-array would
+    // format a float given instead, linking float formatting into the module.
+    let list = match convert::js_to_json(&stages, "INVALID_CONFIG", "the transformer configs")? {
+        Value::Array(list) => list,
+        other => {
+            return Err(js_error(
+                "INVALID_CONFIG",
+                &format!(
+                    "invalid the transformer configs: expected an array, got {}",
+                    json_kind(&other)
+                ),
+            ))
+        }
+    };
     Ok(list
         .iter()
         .map(OutputTransformerConfig::from_value)

@@ -18,8 +18,25 @@ fn limit(value: Option<f64>, default: usize, name: &str) -> Result<usize, JsValu
         Some(n) if n >= 1.0 && n.fract() == 0.0 && n <= f64::from(u32::MAX) => Ok(n as usize),
         Some(n) => Err(js_error(
             "INVALID_OPTION",
-            &format!("{name} must be a whole number ≥ 1, got {n}"),
+            &format!("{name} must be a whole number ≥ 1, got {}", shown(n)),
         )),
+    }
+}
+
+/// A refused number as the message shows it: a whole one as an integer, any other by what it
+/// is. (`{n}` of an `f64` would link `core::fmt`'s float formatting, ~28 KB before gzip, into
+/// the streaming module for this one message.)
+fn shown(n: f64) -> String {
+    /// 2^53: below it every whole `f64` converts to `i64` exactly.
+    const EXACT: f64 = 9_007_199_254_740_992.0;
+    if n.is_nan() {
+        "NaN".to_owned()
+    } else if n.fract() == 0.0 && n.abs() < EXACT {
+        (n as i64).to_string()
+    } else if n.fract() == 0.0 || n.is_infinite() {
+        "a very large number".to_owned()
+    } else {
+        "a number with a fraction".to_owned()
     }
 }
 

@@ -112,3 +112,40 @@ test("a custom transformer without fresh() gets a clear error from transformStre
   );
   assert.ok(new IdentityOutputTransformer().transformStream() instanceof TransformStream);
 });
+
+test("the streaming module: a number with a fraction where a name, flag or string belongs is refused, naming the option", async () => {
+  // Through citeflow/stream, the module that does not link Rust's float formatting: the message
+  // names the option and what it expects, and describes the number without printing its digits
+  // ("a fractional or very large number"); a byte limit prints a whole number as an integer and
+  // any other number by what it is.
+  const stream = await import("citeflow/stream");
+  const refusedFloat = (key, expected) => (e) =>
+    refused(key)(e) &&
+    e.message.includes("a fractional or very large number") &&
+    e.message.includes(`expected ${expected}`) &&
+    !/\d\.\d/.test(e.message);
+  const cases = [
+    [() => new stream.ThinkTagOutputTransformer({ startInThinking: 1.5 }), "startInThinking", "a boolean"],
+    [() => new stream.ThinkTagOutputTransformer({ idPrefix: 2.5 }), "idPrefix", "a string"],
+    [() => new stream.ValidationOutputTransformer({ requiredTypes: ["text"], mode: 0.5 }), "mode", "a string"],
+    [() => new stream.EventFilterOutputTransformer(["response", 1.5]), "eventTypes", "a string"],
+    [() => new stream.CitationParser({ markerStyle: 1.5 }), "markerStyle", "a string"],
+    [
+      () => stream.OutputTransformerChain.fromConfigs([{ type: "think_tag", kwargs: { startInThinking: 1e300 } }]),
+      "startInThinking",
+      "a boolean",
+    ],
+  ];
+  for (const [make, key, expected] of cases) assert.throws(make, refusedFloat(key, expected));
+  const limit = (maxLineBytes, shown) =>
+    assert.throws(
+      () => new stream.SSEDecoder({ maxLineBytes }),
+      (e) => refused("maxLineBytes")(e) && e.message.endsWith(`must be a whole number ≥ 1, got ${shown}`),
+    );
+  limit(1.5, "a number with a fraction");
+  limit(0, "0");
+  limit(-3, "-3");
+  limit(2 ** 60, "a very large number");
+  limit(-Infinity, "a very large number");
+  limit(NaN, "NaN");
+});
