@@ -66,8 +66,9 @@ function jsFiles(entry, seen = new Map()) {
   return seen;
 }
 
-function jsOf(entry) {
-  const files = jsFiles(root + entry);
+/** The JS files importing `specifier` loads before it runs (the package as Node resolves it). */
+function jsOf(specifier) {
+  const files = jsFiles(fileURLToPath(import.meta.resolve(specifier)));
   return { files: files.size, bytes: [...files.values()].reduce((a, b) => a + b, 0) };
 }
 
@@ -88,10 +89,10 @@ export async function run({ runs = 7 } = {}) {
     modules,
     importMs: whole.ms,
     importWasmMs: whole.wasmMs,
-    importJs: jsOf("pkg/entry/node.js"),
+    importJs: jsOf("citeflow"),
     streamImportMs: stream.ms,
     streamImportWasmMs: stream.wasmMs,
-    streamImportJs: jsOf("pkg/entry/stream-node.js"),
+    streamImportJs: jsOf("citeflow/stream"),
     goals: GOALS,
   };
 }

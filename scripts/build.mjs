@@ -8,6 +8,7 @@ import { fileURLToPath } from "node:url";
 import { join } from "node:path";
 import { parse } from "smol-toml";
 import { patchGlue } from "./glue.mjs";
+import { bundle } from "./bundle.mjs";
 import { writeStyleModules } from "./styles.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -63,3 +64,6 @@ if (!only.length || only.includes("csl")) {
   console.log(`csl: ${files.length} bundled styles written to pkg/gen/styles/`);
 }
 writeFileSync(sizesFile, JSON.stringify(sizes, null, 2) + "\n");
+// Each entry of the package as one ES module (plus the chunks a runtime's entries share).
+const bundled = await bundle();
+console.log(`bundle: ${bundled.length} files written to pkg/dist/`);

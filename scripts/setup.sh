@@ -71,7 +71,7 @@ else
 fi
 
 # --- 3. npm dev dependencies: binaryen (wasm-opt), deno, workerd/miniflare, playwright-core,
-# puppeteer-core (drives Firefox; downloads no browser), ai
+# puppeteer-core (drives Firefox; downloads no browser), ai, esbuild (bundles the entries)
 if [ -f node_modules/.package-lock.json ] && [ node_modules/.package-lock.json -nt package-lock.json ]; then
   log "npm dependencies present"
 else
