@@ -57,4 +57,4 @@ bench: build
 	node benches/run.mjs
 
 clean:
-	rm -rf target/wasm32-unknown-unknown pkg/gen benches/results
+	rm -rf target/wasm32-unknown-unknown pkg/gen pkg/dist benches/results

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // A small static server for the demo and the browser tests: serves the repository (so the
-// page can import /pkg/entry/browser.js) with the right MIME types, on localhost only, and
+// page can import /pkg/dist/browser.js) with the right MIME types, on localhost only, and
 // mounts a local model server at /v1: the real one (scripts/model-server.mjs: SmolLM2-135M and
 // MiniLM on the CPU) or the scripted stand-in (scripts/local-model.mjs).
 //
