@@ -149,3 +149,73 @@ test("the streaming module: a number with a fraction where a name, flag or strin
   limit(-Infinity, "a very large number");
   limit(NaN, "NaN");
 });
+
+test("the relevance components: the core refuses a misspelt or mistyped plain option, naming it", async () => {
+  const lib = await import("citeflow");
+  const em = { invoke: async (texts) => texts.map(() => [1, 0]) };
+  const lm = { invoke: async () => ({ outputs: [] }) };
+  const dm = { invoke: async () => ({ answers: [] }) };
+  const components = [
+    ["NoOpReferenceFormatter", (o) => new lib.NoOpReferenceFormatter(o), [{ stringfy: false }, { streamable: "yes" }]],
+    ["SimilarityRelevanceFilter", (o) => new lib.SimilarityRelevanceFilter(em, o), [
+      { treshold: 0.5 },
+      {
+        threshold: "high",
+      },
+      { threshold: 1.5 },
+      { stringify: false },
+    ]],
+    ["SimilarityReferenceFormatter", (o) => new lib.SimilarityReferenceFormatter(em, o), [
+      { treshold: 0.5 },
+      { threshold: -1 },
+      { stringify: 1 },
+      { formatChunkMetadataMap: { titel: "t" } },
+    ]],
+    ["LMRelevanceFilter", (o) => new lib.LMRelevanceFilter(lm, o), [
+      { batchsize: 2 },
+      { batchSize: 0 },
+      { maxConcurrency: 1.5 },
+      { onFailureKeepAll: "no" },
+      { userTemplate: " " },
+      { systemTemplate: 3 },
+      { metadata: [1] },
+      { chunkFormat: 7 },
+      { referenceMetadata: "file_name" },
+      { batchSize: () => 2 },
+    ]],
+    ["LMReferenceFormatter", (o) => new lib.LMReferenceFormatter(lm, o), [
+      { referenceMetadta: "x" },
+      { referenceMetadata: "" },
+      { maxConcurrency: "10" },
+      { onFailureKeepAll: true },
+      { streamable: null, stringify: "no" },
+    ]],
+    ["DMRelevanceFilter", (o) => new lib.DMRelevanceFilter(dm, o), [
+      { relevanceQuestoin: "q" },
+      { threshold: "0.5" },
+      { batchSize: -1 },
+      { stringify: true },
+    ]],
+    ["DMReferenceFormatter", (o) => new lib.DMReferenceFormatter(dm, o), [
+      { thresold: 0.5 },
+      { maxConcurrency: 0 },
+      { streamable: 0 },
+    ]],
+  ];
+  for (const [name, make, cases] of components) {
+    for (const bad of cases) {
+      const key = Object.keys(bad).at(-1);
+      assert.throws(() => make(bad), refused(key), `${name} ${JSON.stringify(bad)}`);
+    }
+  }
+  // Defaults, and the JS-only options kept by JS.
+  const f = new lib.LMRelevanceFilter(lm, { chunkFormat: (c) => c.content, responseSchema: null });
+  assert.deepEqual([f.batchSize, f.maxConcurrency, f.onFailureKeepAll, f.responseSchema], [5, 10, true, undefined]);
+  assert.equal(typeof f.chunkFormat, "function");
+  assert.ok(f.systemTemplate.length > 0 && typeof new lib.LMRelevanceFilter(lm).responseSchema === "object");
+  const s = new lib.SimilarityReferenceFormatter(em, { formatChunkFunc: (c) => c.content, threshold: 0 });
+  assert.deepEqual([s.threshold, s.stringify, s.streamable, typeof s.formatChunkFunc], [0, true, true, "function"]);
+  assert.throws(() => new lib.SimilarityReferenceFormatter(em, { formatChunkFunc: "x" }), refused("formatChunkFunc"));
+  assert.equal(new lib.LMReferenceFormatter(lm).referenceMetadata, "file_name");
+  assert.equal(new lib.DMRelevanceFilter(dm).threshold, 0.5);
+});
