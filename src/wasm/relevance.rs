@@ -114,26 +114,6 @@ pub fn relevance_options(kind: &str, owner: &str, options: JsValue) -> Result<Js
     Ok(convert::to_js(&settings))
 }
 
-/// `{system, user}` templates of a preset.
-#[wasm_bindgen(js_name = relevancePreset)]
-pub fn relevance_preset(name: &str) -> Result<JsValue, JsValue> {
-    let p = filter::preset(name)
-        .ok_or_else(|| js_error("INVALID_OPTION", &format!("no preset {name:?}")))?;
-    Ok(convert::to_js(
-        &json!({ "system": p.system, "user": p.user }),
-    ))
-}
-
-#[wasm_bindgen(js_name = relevanceSchema)]
-pub fn relevance_schema() -> JsValue {
-    convert::to_js(&filter::relevance_schema())
-}
-
-#[wasm_bindgen(js_name = formatterSchema)]
-pub fn formatter_schema(key: &str) -> JsValue {
-    convert::to_js(&filter::formatter_schema(key))
-}
-
 /// `{name}` placeholders of `template` filled from `vars` (an object of strings).
 #[wasm_bindgen(js_name = fillTemplate)]
 pub fn fill_template(template: &str, vars: JsValue) -> Result<String, JsValue> {

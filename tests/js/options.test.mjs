@@ -146,8 +146,17 @@ test("the streaming module: a number with a fraction where a name, flag or strin
   limit(0, "0");
   limit(-3, "-3");
   limit(2 ** 60, "a very large number");
-  limit(-Infinity, "a very large number");
-  limit(NaN, "NaN");
+  // NaN and the infinities are not data: refused when the options are read, naming the key.
+  for (const maxLineBytes of [NaN, -Infinity]) {
+    assert.throws(
+      () => new stream.SSEDecoder({ maxLineBytes }),
+      (e) => refused("maxLineBytes")(e) && e.message.includes("not a finite number"),
+    );
+  }
+  // The decoder's options are read by the core: a misspelt key and a wrong type, named.
+  assert.throws(() => new stream.SSEDecoder({ maxLinebytes: 8 }), refused("maxLinebytes"));
+  assert.throws(() => new stream.SSEDecoder({ maxEventBytes: "8" }), refused("maxEventBytes"));
+  assert.throws(() => new stream.SSEDecoder("big"), refused("options"));
 });
 
 test("the relevance components: the core refuses a misspelt or mistyped plain option, naming it", async () => {
