@@ -228,3 +228,16 @@ test("the relevance components: the core refuses a misspelt or mistyped plain op
   assert.equal(new lib.LMReferenceFormatter(lm).referenceMetadata, "file_name");
   assert.equal(new lib.DMRelevanceFilter(dm).threshold, 0.5);
 });
+
+test("a transformer config and a think-tag pair: misspelt and mistyped keys refused, naming them", async () => {
+  const { OutputTransformerChain } = await import("citeflow");
+  const config = (c) => () => OutputTransformerChain.fromConfigs([c]);
+  const coded = (code, key) => (e) => e.code === code && e.message.includes(key);
+  assert.throws(config({ type: "json", kwarg: {} }), coded("INVALID_CONFIG", "kwarg"));
+  assert.throws(config({ type: 3 }), coded("INVALID_CONFIG", "type"));
+  assert.throws(config({ type: "json", kwargs: 3 }), coded("INVALID_CONFIG", "kwargs"));
+  const tags = (pair) => config({ type: "think_tag", kwargs: { tags: [pair] } });
+  assert.throws(tags({ open: "<a>", clos: "</a>" }), refused("clos"));
+  assert.throws(tags({ open: "<a>", close: 1 }), refused("close"));
+  assert.doesNotThrow(tags({ open: "<a>", close: "</a>" }));
+});
