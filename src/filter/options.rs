@@ -8,7 +8,7 @@ use serde_json::{Map, Value};
 
 use super::lm::{formatter_schema, preset, relevance_schema};
 use crate::chunk::MetadataMap;
-use crate::options::{count, read, OptionError};
+use crate::options::{count, read_taking, OptionError};
 
 const DEFAULT_THRESHOLD: f64 = 0.5;
 const DEFAULT_BATCH_SIZE: u32 = 5;
@@ -115,15 +115,7 @@ pub(crate) fn settings(
     let Some((_, lists)) = KEYS.iter().find(|(k, _)| *k == kind) else {
         return Err(refuse("kind", format!("no relevance component {kind:?}")));
     };
-    let keys = lists.iter().flat_map(|l| l.split_whitespace());
-    if let Some(key) = map.keys().find(|k| !keys.clone().any(|t| t == k.as_str())) {
-        let takes: Vec<&str> = keys.collect();
-        return Err(refuse(
-            key,
-            format!("unknown option `{key}`: {owner} takes {}", takes.join(", ")),
-        ));
-    }
-    let mut s: Settings = read(owner, map)?;
+    let mut s: Settings = read_taking(owner, map, lists)?;
     let takes = |key: &str| lists.iter().any(|l| l.split_whitespace().any(|t| t == key));
     if takes("threshold") {
         s.threshold.get_or_insert(DEFAULT_THRESHOLD);
