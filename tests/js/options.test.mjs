@@ -241,3 +241,32 @@ test("a transformer config and a think-tag pair: misspelt and mistyped keys refu
   assert.throws(tags({ open: "<a>", close: 1 }), refused("close"));
   assert.doesNotThrow(tags({ open: "<a>", close: "</a>" }));
 });
+
+test("the invoker builders: the core refuses a misspelt or mistyped plain option, naming it", async () => {
+  const { buildDMInvoker, buildEMInvoker, buildLMInvoker } = await import("citeflow");
+  const fetch = async () => new Response("{}");
+  const builders = [
+    [buildLMInvoker, "openai/gpt-4o-mini"],
+    [buildEMInvoker, "openai/text-embedding-3-small"],
+    [buildDMInvoker, "openrouter/typesafe/jev-1.13"],
+  ];
+  for (const [build, id] of builders) {
+    for (const bad of [{ apikey: "k" }, { apiKey: 7 }, { baseUrl: ["x"] }, { timeoutMs: "5" }, { maxRetries: true }]) {
+      const key = Object.keys(bad)[0];
+      assert.throws(() => build(id, { fetch, ...bad }), refused(key), `${build.name} ${key}`);
+    }
+  }
+  // Each builder's own options, and a JS-only one given to a builder that does not take it.
+  assert.throws(() => buildEMInvoker("openai/text-embedding-3-small", { fetch, batchSize: "8" }), refused("batchSize"));
+  assert.throws(() => buildDMInvoker("openrouter/typesafe/jev-1.13", { fetch, batchSize: 8 }), refused("batchSize"));
+  assert.throws(
+    () => buildDMInvoker("openrouter/typesafe/jev-1.13", { fetch, fallbackLms: [] }),
+    refused("fallbackLms"),
+  );
+  assert.throws(() => buildLMInvoker("openai/gpt-4o-mini", { fetch: "f" }), refused("fetch"));
+  assert.doesNotThrow(() => buildLMInvoker("openai/gpt-4o-mini", { fetch, headers: new Headers(), fallbackLms: [] }));
+  assert.equal(
+    buildEMInvoker("openai/text-embedding-3-small", { fetch, apiKey: "k" }).modelId,
+    "openai/text-embedding-3-small",
+  );
+});
