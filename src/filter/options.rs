@@ -1,6 +1,7 @@
-//! The relevance components' plain options, one struct for all the components (each taking its
-//! own keys), read by [`crate::options::read`] (unknown keys and wrong types refused, naming the key), with their
-//! defaults filled in. The JS-only options (invokers, callbacks, a `ContextConfig`) stay in JS.
+//! The relevance components' plain options: one struct for all seven, each taking its own keys,
+//! read by [`crate::options::read_taking`] (a key the component does not take, or a value of
+//! the wrong type or range, refused naming the key), defaults filled in. The JS-only options
+//! (invokers, callbacks, a `ContextConfig`) stay in JS.
 
 use serde::de::{self, Deserializer};
 use serde::{Deserialize, Serialize};
