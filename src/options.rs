@@ -58,7 +58,7 @@ pub(crate) fn read_taking<T: DeserializeOwned>(
         let all: Vec<&str> = keys.collect();
         return Err(OptionError {
             option: key.clone(),
-            reason: format!("unknown option `{key}`: {owner} takes {}", all.join(", ")),
+            reason: format!("not an option of {owner}, which takes {}", all.join(", ")),
         });
     }
     read(owner, map)
