@@ -34,6 +34,36 @@ pub(crate) fn read<T: DeserializeOwned>(
     })
 }
 
+/// [`read`] for a struct several option objects share: a key not in `takes` (lists of names
+/// separated by spaces) is refused first, naming it and the keys the object takes.
+#[cfg_attr(
+    all(
+        not(test),
+        any(
+            not(target_arch = "wasm32"),
+            feature = "web",
+            feature = "wasm-csl-module",
+            feature = "wasm-stream-module"
+        )
+    ),
+    allow(dead_code)
+)]
+pub(crate) fn read_taking<T: DeserializeOwned>(
+    owner: &str,
+    map: &Map<String, Value>,
+    takes: &[&str],
+) -> Result<T, OptionError> {
+    let keys = takes.iter().flat_map(|l| l.split_whitespace());
+    if let Some(key) = map.keys().find(|k| !keys.clone().any(|t| t == k.as_str())) {
+        let all: Vec<&str> = keys.collect();
+        return Err(OptionError {
+            option: key.clone(),
+            reason: format!("not an option of {owner}, which takes {}", all.join(", ")),
+        });
+    }
+    read(owner, map)
+}
+
 /// A named choice (an enum deriving `Deserialize`) read from its name, as [`read`] reads it:
 /// one list of names for both. The error lists the names.
 pub(crate) fn choice<T: DeserializeOwned>(name: &str) -> Result<T, de::value::Error> {

@@ -8,9 +8,6 @@ import { ready } from "./runtime.js";
 import { ProviderBodyDecoder } from "./sse.js";
 import { OutputTransformerChain, OutputTransformerConfig } from "./transformers.js";
 
-/** The options every invoker takes (the transport's). */
-const TRANSPORT_OPTIONS = ["apiKey", "baseUrl", "headers", "fetch", "timeoutMs", "maxRetries", "maxResponseBytes"];
-const OPTIONS = [...TRANSPORT_OPTIONS, "outputTransformers", "fallbackLms"];
 const CALL_OPTIONS = ["signal", "responseSchema", "temperature", "maxTokens", "logprobs", "topLogprobs"];
 // What Citeformer passes along. With `enforce`, the core enforces the citations with the
 // provider's own mechanism (grammar, schema, forced tool, or the prompt alone); without it,
@@ -110,25 +107,17 @@ function headerPairs(headers) {
   return pairs;
 }
 
-/** The options every invoker shares, checked. */
-function transportOptions(options) {
+/** The options every invoker shares: the plain ones as the core read them, the JS-only ones checked. */
+function transportOptions(options, plain) {
   const limits = transportDefaults();
-  const {
-    apiKey = null,
-    baseUrl = null,
-    headers = {},
-    fetch: fetchFn = globalThis.fetch,
-    timeoutMs = limits.timeoutMs,
-    maxRetries = limits.maxRetries,
-    maxResponseBytes = limits.maxResponseBytes,
-  } = options;
+  const { headers = {}, fetch: fetchFn = globalThis.fetch } = options;
+  const apiKey = plain.apiKey;
+  const baseUrl = plain.baseUrl;
+  const timeoutMs = plain.timeoutMs ?? limits.timeoutMs;
+  const maxRetries = plain.maxRetries ?? limits.maxRetries;
+  const maxResponseBytes = plain.maxResponseBytes ?? limits.maxResponseBytes;
   if (typeof fetchFn !== "function") {
     throw citeflowError("INVALID_OPTION", "fetch must be a function (the runtime has none: pass one)");
-  }
-  for (const [name, value] of Object.entries({ timeoutMs, maxRetries, maxResponseBytes })) {
-    if (typeof value !== "number") {
-      throw citeflowError("INVALID_OPTION", `${name} must be a number; got ${describe(value)}`);
-    }
   }
   // The limits' rules are the core's (`check_limits`), as for the Rust face.
   core.checkTransportLimits(timeoutMs, maxRetries, maxResponseBytes);
@@ -147,17 +136,24 @@ function transportOptions(options) {
   };
 }
 
+/** An invoker builder's JS-only options (functions, invokers, `Headers`, transformers). */
+const JS_ONLY = ["headers", "fetch", "outputTransformers", "fallbackLms"];
+
 /**
- * What every invoker builder checks first: the id's type, the options' shape and names.
- * Returns the options (a plain snapshot) and the transport built from them.
+ * What every invoker builder checks first: the id's type, the options' shape; the core reads
+ * the plain options (names, types). Returns the options (a plain snapshot, with `batchSize`
+ * as read) and the transport built from them.
  */
-function invokerSetup(builder, modelId, example, given, allowed) {
+function invokerSetup(builder, modelId, example, given) {
   ready();
   if (typeof modelId !== "string") {
     throw citeflowError("INVALID_MODEL_ID", `a model id is a string like "${example}"; got ${describe(modelId)}`);
   }
-  const options = knownFields(given, allowed, "INVALID_OPTION", `${builder} options`);
-  return [options, transportOptions(options)];
+  const options = fields(given, "INVALID_OPTION", `${builder} options`);
+  // The JS-only values stay here; the core sees only that they were given.
+  const plain = Object.fromEntries(Object.entries(options).map(([k, v]) => [k, JS_ONLY.includes(k) ? null : v]));
+  const read = core.invokerOptions(builder, plain);
+  return [{ ...options, batchSize: read.batchSize ?? undefined }, transportOptions(options, read)];
 }
 
 /**
@@ -346,7 +342,7 @@ async function fetchWithRetries({ http, transport, signal, stream }) {
  * `openai-compatible/<model>` (with `baseUrl`).
  */
 export function buildLMInvoker(modelId, given) {
-  const [options, transport] = invokerSetup("buildLMInvoker", modelId, "openai/gpt-4o-mini", given, OPTIONS);
+  const [options, transport] = invokerSetup("buildLMInvoker", modelId, "openai/gpt-4o-mini", given);
   const { apiKey, baseUrl, secrets } = transport;
   const { outputTransformers = [], fallbackLms = [] } = options;
   if (!Array.isArray(fallbackLms) || !fallbackLms.every((f) => f && typeof f.invoke === "function")) {
@@ -495,8 +491,6 @@ export function buildLMInvoker(modelId, given) {
   };
 }
 
-const EM_OPTIONS = [...TRANSPORT_OPTIONS, "batchSize"];
-
 /** `run()`, its errors scrubbed of the invoker's secrets. */
 async function scrubbing(secrets, run) {
   try {
@@ -516,13 +510,9 @@ export function buildEMInvoker(modelId, given) {
     modelId,
     "openai/text-embedding-3-small",
     given,
-    EM_OPTIONS,
   );
   const { apiKey, baseUrl, secrets } = transport;
   const { batchSize = transportDefaults().emBatchSize } = options;
-  if (typeof batchSize !== "number") {
-    throw citeflowError("INVALID_OPTION", `batchSize must be a number; got ${describe(batchSize)}`);
-  }
   core.checkBatchSize(batchSize);
   core.buildEmbeddingsRequest(modelId, [""], apiKey, baseUrl); // checks the id and base URL now
   return {
@@ -557,7 +547,6 @@ export function buildEMInvoker(modelId, given) {
   };
 }
 
-const DM_OPTIONS = TRANSPORT_OPTIONS;
 const TOP_LOGPROBS = 20;
 
 /** Questions for a decision model (System One wire format). */
@@ -582,7 +571,6 @@ export function buildDMInvoker(modelId, given) {
     modelId,
     "openrouter/typesafe/jev-1.13",
     given,
-    DM_OPTIONS,
   );
   return core.isSystemOneModel(modelId)
     ? systemOneInvoker(modelId, transport)

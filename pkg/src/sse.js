@@ -67,18 +67,7 @@ export class SSEDecoder {
   /** `maxLineBytes` (default 1 MiB) bounds one line, `maxEventBytes` (default 8 MiB) one event's data. */
   constructor(options = {}) {
     ready();
-    const { maxLineBytes, maxEventBytes } = knownFields(
-      options,
-      ["maxLineBytes", "maxEventBytes"],
-      "INVALID_OPTION",
-      "SSEDecoder options",
-    );
-    for (const [name, value] of [["maxLineBytes", maxLineBytes], ["maxEventBytes", maxEventBytes]]) {
-      if (value !== undefined && typeof value !== "number") {
-        throw citeflowError("INVALID_OPTION", `${name} must be a number; got ${describe(value)}`);
-      }
-    }
-    this.#core = new core.SseDecoderCore(maxLineBytes, maxEventBytes);
+    this.#core = new core.SseDecoderCore(options); // the core reads and checks the options
     this.#options = options;
   }
 

@@ -5,6 +5,19 @@
 pub mod decision;
 pub mod error;
 pub mod lm;
+// Read only by the JS face's relevance bindings (and the tests).
+#[cfg(any(
+    test,
+    all(
+        target_arch = "wasm32",
+        not(any(
+            feature = "web",
+            feature = "wasm-csl-module",
+            feature = "wasm-stream-module"
+        ))
+    )
+))]
+pub(crate) mod options;
 pub mod similarity;
 
 pub use decision::{decision_batch, decision_scores, DecisionKind};

@@ -135,27 +135,34 @@ pub fn think_tag_options(map: &Map<String, Value>) -> Result<ThinkTagOptions> {
     Ok(options)
 }
 
+/// A tag pair given as `{open, close}`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct OpenClose {
+    open: String,
+    close: String,
+}
+
 fn tag_pair(index: usize, value: &Value) -> Result<TagPair> {
-    let pair = match value {
-        Value::String(name) => Some(TagPair::xml(name)),
-        Value::Array(items) => match items.as_slice() {
-            [Value::String(open), Value::String(close)] => Some(TagPair::new(open, close)),
-            _ => None,
-        },
-        Value::Object(obj) => match (obj.get("open"), obj.get("close")) {
-            (Some(Value::String(open)), Some(Value::String(close))) if obj.len() == 2 => {
-                Some(TagPair::new(open, close))
-            }
-            _ => None,
-        },
-        _ => None,
-    };
-    pair.ok_or_else(|| {
+    let refused = |why: String| {
         TransformError::option(
             "tags",
-            format!("tag pair {index} must be a name, [open, close] or {{open, close}} of strings"),
+            format!(
+                "tag pair {index} must be a name, [open, close] or {{open, close}} of strings{why}"
+            ),
         )
-    })
+    };
+    match value {
+        Value::String(name) => Ok(TagPair::xml(name)),
+        Value::Array(items) => match items.as_slice() {
+            [Value::String(open), Value::String(close)] => Ok(TagPair::new(open, close)),
+            _ => Err(refused(String::new())),
+        },
+        Value::Object(obj) => options::read::<OpenClose>("tag pair", obj)
+            .map(|t| TagPair::new(&t.open, &t.close))
+            .map_err(|e| refused(format!(" (`{}`: {})", e.option, e.reason))),
+        _ => Err(refused(String::new())),
+    }
 }
 
 /// Parses event-filter options: `eventTypes` (required).
@@ -189,6 +196,16 @@ pub fn validation_options(map: &Map<String, Value>) -> Result<(Vec<ItemKind>, Va
         })?,
     };
     Ok((kinds, mode))
+}
+
+/// A transformer config object, `{type, kwargs}`, read by the one options reader.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Described {
+    #[serde(rename = "type")]
+    kind: String,
+    #[serde(default)]
+    kwargs: Option<Map<String, Value>>,
 }
 
 /// A transformer described as data.
@@ -243,32 +260,13 @@ impl OutputTransformerConfig {
                 kwargs: Map::new(),
             },
             Value::Object(obj) => {
-                if let Some(extra) = obj.keys().find(|k| *k != "type" && *k != "kwargs") {
-                    return Err(TransformError::InvalidConfig(format!(
-                        "unexpected key {extra:?}; a config has `type` and `kwargs`"
-                    )));
+                let d: Described = options::read("transformer config", obj).map_err(|e| {
+                    TransformError::InvalidConfig(format!("`{}`: {}", e.option, e.reason))
+                })?;
+                Self {
+                    kind: TransformerKind::parse(&d.kind)?,
+                    kwargs: d.kwargs.unwrap_or_default(),
                 }
-                let kind = match obj.get("type") {
-                    Some(Value::String(name)) => TransformerKind::parse(name)?,
-                    Some(other) => {
-                        return Err(TransformError::InvalidConfig(format!(
-                            "`type` must be a string, got {}",
-                            json_kind(other)
-                        )))
-                    }
-                    None => return Err(TransformError::InvalidConfig("missing `type`".into())),
-                };
-                let kwargs = match obj.get("kwargs") {
-                    None | Some(Value::Null) => Map::new(),
-                    Some(Value::Object(map)) => map.clone(),
-                    Some(other) => {
-                        return Err(TransformError::InvalidConfig(format!(
-                            "`kwargs` must be an object, got {}",
-                            json_kind(other)
-                        )))
-                    }
-                };
-                Self { kind, kwargs }
             }
             other => {
                 return Err(TransformError::InvalidConfig(format!(
@@ -408,6 +406,21 @@ mod tests {
             code(json!({"type": "think_tag", "kwargs": {"tags": [["<a>"]]}})).code(),
             "INVALID_OPTION"
         );
+        // The config object and a `{open, close}` pair are read by the one options reader.
+        let e = code(json!({"type": "json", "kwarg": {}}));
+        assert_eq!(e.code(), "INVALID_CONFIG");
+        assert!(e.to_string().contains("`kwarg`"), "{e}");
+        assert_eq!(code(json!({"type": 3})).code(), "INVALID_CONFIG");
+        assert_eq!(
+            code(json!({"type": "json", "kwargs": 3})).code(),
+            "INVALID_CONFIG"
+        );
+        let e =
+            code(json!({"type": "think_tag", "kwargs": {"tags": [{"open": "<", "clos": ">"}]}}));
+        assert_eq!(e.code(), "INVALID_OPTION");
+        assert!(e.to_string().contains("`clos`"), "{e}");
+        let e = code(json!({"type": "think_tag", "kwargs": {"tags": [{"open": "<", "close": 1}]}}));
+        assert!(e.to_string().contains("`close`"), "{e}");
         assert_eq!(
             code(
                 json!({"type": "validation", "kwargs": {"requiredTypes": ["text"], "mode": "some"}})

@@ -4,6 +4,8 @@
 //! Whatever carries a provider's JSON (answers, usage, logprobs, decision answers) reaches JS
 //! through `to_js`, i.e. `JSON.parse` semantics: a `__proto__` key is an own key.
 
+use serde::de::IgnoredAny;
+use serde::Deserialize;
 use serde_json::{json, Value};
 use wasm_bindgen::prelude::*;
 
@@ -17,6 +19,76 @@ use crate::provider::{
 fn provider(name: &str) -> Result<Provider, JsValue> {
     serde_json::from_value(json!(name))
         .map_err(|_| js_error("UNKNOWN_PROVIDER", &format!("unknown provider {name:?}")))
+}
+
+/// An invoker builder's plain options; its JS-only ones (`headers`, `fetch`,
+/// `outputTransformers`, `fallbackLms`) are JS's, given here as `null` (which builder takes
+/// which is [`BUILDER_KEYS`]).
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct BuilderOptions {
+    #[serde(default)]
+    api_key: Option<String>,
+    #[serde(default)]
+    base_url: Option<String>,
+    #[serde(default)]
+    timeout_ms: Option<f64>,
+    #[serde(default)]
+    max_retries: Option<f64>,
+    #[serde(default)]
+    max_response_bytes: Option<f64>,
+    #[serde(default)]
+    batch_size: Option<f64>,
+    // JS-only: passed as `null` so that a builder that does not take one refuses it.
+    #[serde(default)]
+    #[allow(dead_code)] // checked in JS
+    headers: Option<IgnoredAny>,
+    #[serde(default)]
+    #[allow(dead_code)] // checked in JS
+    fetch: Option<IgnoredAny>,
+    #[serde(default)]
+    #[allow(dead_code)] // checked in JS
+    output_transformers: Option<IgnoredAny>,
+    #[serde(default)]
+    #[allow(dead_code)] // checked in JS
+    fallback_lms: Option<IgnoredAny>,
+}
+
+const TRANSPORT_KEYS: &str = "apiKey baseUrl headers fetch timeoutMs maxRetries maxResponseBytes";
+/// The keys each builder takes.
+const BUILDER_KEYS: [(&str, [&str; 2]); 3] = [
+    (
+        "buildLMInvoker",
+        [TRANSPORT_KEYS, "outputTransformers fallbackLms"],
+    ),
+    ("buildEMInvoker", [TRANSPORT_KEYS, "batchSize"]),
+    ("buildDMInvoker", [TRANSPORT_KEYS, ""]),
+];
+
+/// An invoker builder's plain options (`builder`: its name), read by the one options reader
+/// (a key it does not take or a value of the wrong type refused, naming the key):
+/// `{apiKey, baseUrl, timeoutMs, maxRetries, maxResponseBytes, batchSize}`, `null` for absent.
+#[wasm_bindgen(js_name = invokerOptions)]
+pub fn invoker_options(builder: &str, options: JsValue) -> Result<JsValue, JsValue> {
+    let takes = BUILDER_KEYS
+        .iter()
+        .find(|(name, _)| *name == builder)
+        .map_or(&[""; 2], |(_, keys)| keys);
+    let map = convert::options(options, builder)?;
+    let o: BuilderOptions = crate::options::read_taking(builder, &map, takes).map_err(|e| {
+        js_error(
+            "INVALID_OPTION",
+            &format!("invalid option `{}`: {}", e.option, e.reason),
+        )
+    })?;
+    Ok(convert::to_js(&json!({
+        "apiKey": o.api_key,
+        "baseUrl": o.base_url,
+        "timeoutMs": o.timeout_ms,
+        "maxRetries": o.max_retries,
+        "maxResponseBytes": o.max_response_bytes,
+        "batchSize": o.batch_size,
+    })))
 }
 
 /// `{provider, streamFormat, url, headers: [[name, value]], body, enforce}` for a model id and

@@ -87,24 +87,31 @@ pub fn format_references(items: JsValue) -> Result<String, JsValue> {
     Ok(format_references_as_string(&items))
 }
 
-/// `{system, user}` templates of a preset.
-#[wasm_bindgen(js_name = relevancePreset)]
-pub fn relevance_preset(name: &str) -> Result<JsValue, JsValue> {
-    let p = filter::preset(name)
-        .ok_or_else(|| js_error("INVALID_OPTION", &format!("no preset {name:?}")))?;
-    Ok(convert::to_js(
-        &json!({ "system": p.system, "user": p.user }),
-    ))
-}
-
-#[wasm_bindgen(js_name = relevanceSchema)]
-pub fn relevance_schema() -> JsValue {
-    convert::to_js(&filter::relevance_schema())
-}
-
-#[wasm_bindgen(js_name = formatterSchema)]
-pub fn formatter_schema(key: &str) -> JsValue {
-    convert::to_js(&filter::formatter_schema(key))
+/// A relevance component's plain options (`kind`: its class), checked, defaults filled in;
+/// `owner` names it in errors. A `relevanceQuestion` is checked here too.
+#[wasm_bindgen(js_name = relevanceOptions)]
+pub fn relevance_options(kind: &str, owner: &str, options: JsValue) -> Result<JsValue, JsValue> {
+    let what = format!("{owner} options");
+    let map = match convert::js_to_json(&options, "INVALID_OPTION", &what)? {
+        Value::Null => serde_json::Map::new(),
+        Value::Object(map) => map,
+        _ => {
+            return Err(js_error(
+                "INVALID_OPTION",
+                &format!("{what} must be an object"),
+            ))
+        }
+    };
+    let settings = filter::options::settings(kind, owner, &map).map_err(|e| {
+        js_error(
+            "INVALID_OPTION",
+            &format!("invalid option `{}`: {}", e.option, e.reason),
+        )
+    })?;
+    if let Some(q) = &settings.relevance_question {
+        filter::decision_batch(DecisionKind::Filter, "", &[], 0, Some(q))?;
+    }
+    Ok(convert::to_js(&settings))
 }
 
 /// `{name}` placeholders of `template` filled from `vars` (an object of strings).

@@ -2,10 +2,12 @@
 //! decoders. Provider JSON (usage objects, citations) goes to JS through `JSON.parse`
 //! semantics (`to_js`): a `__proto__` key stays an own key, never a prototype.
 
+use serde::Deserialize;
 use wasm_bindgen::prelude::*;
 
 use super::convert;
 use super::errors::js_error;
+use crate::error::TransformError;
 use crate::provider::{
     ProviderStreamDecoder, SseDecoder, SseMessage, StreamFormat, DEFAULT_MAX_EVENT_BYTES,
     DEFAULT_MAX_LINE_BYTES,
@@ -40,6 +42,17 @@ fn shown(n: f64) -> String {
     }
 }
 
+/// `SSEDecoder`'s options, read by the one options reader (unknown keys and wrong types
+/// refused, naming the key); the ranges are [`limit`]'s.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct Limits {
+    #[serde(default)]
+    max_line_bytes: Option<f64>,
+    #[serde(default)]
+    max_event_bytes: Option<f64>,
+}
+
 #[wasm_bindgen]
 pub struct SseDecoderCore {
     inner: SseDecoder,
@@ -47,13 +60,26 @@ pub struct SseDecoderCore {
 
 #[wasm_bindgen]
 impl SseDecoderCore {
+    /// From `SSEDecoder`'s options `{maxLineBytes?, maxEventBytes?}`.
     #[wasm_bindgen(constructor)]
-    pub fn new(
-        max_line_bytes: Option<f64>,
-        max_event_bytes: Option<f64>,
-    ) -> Result<SseDecoderCore, JsValue> {
-        let line = limit(max_line_bytes, DEFAULT_MAX_LINE_BYTES, "maxLineBytes")?;
-        let event = limit(max_event_bytes, DEFAULT_MAX_EVENT_BYTES, "maxEventBytes")?;
+    pub fn new(options: JsValue) -> Result<SseDecoderCore, JsValue> {
+        const OWNER: &str = "SSEDecoder";
+        let map = convert::options(options, OWNER)?;
+        let limits: Limits =
+            crate::options::read(OWNER, &map).map_err(|e| TransformError::InvalidOption {
+                option: e.option,
+                reason: e.reason,
+            })?;
+        let line = limit(
+            limits.max_line_bytes,
+            DEFAULT_MAX_LINE_BYTES,
+            "maxLineBytes",
+        )?;
+        let event = limit(
+            limits.max_event_bytes,
+            DEFAULT_MAX_EVENT_BYTES,
+            "maxEventBytes",
+        )?;
         Ok(Self {
             inner: SseDecoder::new(line).with_max_event_bytes(event),
         })

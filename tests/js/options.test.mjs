@@ -146,6 +146,127 @@ test("the streaming module: a number with a fraction where a name, flag or strin
   limit(0, "0");
   limit(-3, "-3");
   limit(2 ** 60, "a very large number");
-  limit(-Infinity, "a very large number");
-  limit(NaN, "NaN");
+  // NaN and the infinities are not data: refused when the options are read, naming the key.
+  for (const maxLineBytes of [NaN, -Infinity]) {
+    assert.throws(
+      () => new stream.SSEDecoder({ maxLineBytes }),
+      (e) => refused("maxLineBytes")(e) && e.message.includes("not a finite number"),
+    );
+  }
+  // The decoder's options are read by the core: a misspelt key and a wrong type, named.
+  assert.throws(() => new stream.SSEDecoder({ maxLinebytes: 8 }), refused("maxLinebytes"));
+  assert.throws(() => new stream.SSEDecoder({ maxEventBytes: "8" }), refused("maxEventBytes"));
+  assert.throws(() => new stream.SSEDecoder("big"), refused("options"));
+});
+
+test("the relevance components: the core refuses a misspelt or mistyped plain option, naming it", async () => {
+  const lib = await import("citeflow");
+  const em = { invoke: async (texts) => texts.map(() => [1, 0]) };
+  const lm = { invoke: async () => ({ outputs: [] }) };
+  const dm = { invoke: async () => ({ answers: [] }) };
+  const components = [
+    ["NoOpReferenceFormatter", (o) => new lib.NoOpReferenceFormatter(o), [{ stringfy: false }, { streamable: "yes" }]],
+    ["SimilarityRelevanceFilter", (o) => new lib.SimilarityRelevanceFilter(em, o), [
+      { treshold: 0.5 },
+      {
+        threshold: "high",
+      },
+      { threshold: 1.5 },
+      { stringify: false },
+    ]],
+    ["SimilarityReferenceFormatter", (o) => new lib.SimilarityReferenceFormatter(em, o), [
+      { treshold: 0.5 },
+      { threshold: -1 },
+      { stringify: 1 },
+      { formatChunkMetadataMap: { titel: "t" } },
+    ]],
+    ["LMRelevanceFilter", (o) => new lib.LMRelevanceFilter(lm, o), [
+      { batchsize: 2 },
+      { batchSize: 0 },
+      { maxConcurrency: 1.5 },
+      { onFailureKeepAll: "no" },
+      { userTemplate: " " },
+      { systemTemplate: 3 },
+      { metadata: [1] },
+      { chunkFormat: 7 },
+      { referenceMetadata: "file_name" },
+      { batchSize: () => 2 },
+    ]],
+    ["LMReferenceFormatter", (o) => new lib.LMReferenceFormatter(lm, o), [
+      { referenceMetadta: "x" },
+      { referenceMetadata: "" },
+      { maxConcurrency: "10" },
+      { onFailureKeepAll: true },
+      { streamable: null, stringify: "no" },
+    ]],
+    ["DMRelevanceFilter", (o) => new lib.DMRelevanceFilter(dm, o), [
+      { relevanceQuestoin: "q" },
+      { threshold: "0.5" },
+      { batchSize: -1 },
+      { stringify: true },
+    ]],
+    ["DMReferenceFormatter", (o) => new lib.DMReferenceFormatter(dm, o), [
+      { thresold: 0.5 },
+      { maxConcurrency: 0 },
+      { streamable: 0 },
+    ]],
+  ];
+  for (const [name, make, cases] of components) {
+    for (const bad of cases) {
+      const key = Object.keys(bad).at(-1);
+      assert.throws(() => make(bad), refused(key), `${name} ${JSON.stringify(bad)}`);
+    }
+  }
+  // Defaults, and the JS-only options kept by JS.
+  const f = new lib.LMRelevanceFilter(lm, { chunkFormat: (c) => c.content, responseSchema: null });
+  assert.deepEqual([f.batchSize, f.maxConcurrency, f.onFailureKeepAll, f.responseSchema], [5, 10, true, undefined]);
+  assert.equal(typeof f.chunkFormat, "function");
+  assert.ok(f.systemTemplate.length > 0 && typeof new lib.LMRelevanceFilter(lm).responseSchema === "object");
+  const s = new lib.SimilarityReferenceFormatter(em, { formatChunkFunc: (c) => c.content, threshold: 0 });
+  assert.deepEqual([s.threshold, s.stringify, s.streamable, typeof s.formatChunkFunc], [0, true, true, "function"]);
+  assert.throws(() => new lib.SimilarityReferenceFormatter(em, { formatChunkFunc: "x" }), refused("formatChunkFunc"));
+  assert.equal(new lib.LMReferenceFormatter(lm).referenceMetadata, "file_name");
+  assert.equal(new lib.DMRelevanceFilter(dm).threshold, 0.5);
+});
+
+test("a transformer config and a think-tag pair: misspelt and mistyped keys refused, naming them", async () => {
+  const { OutputTransformerChain } = await import("citeflow");
+  const config = (c) => () => OutputTransformerChain.fromConfigs([c]);
+  const coded = (code, key) => (e) => e.code === code && e.message.includes(key);
+  assert.throws(config({ type: "json", kwarg: {} }), coded("INVALID_CONFIG", "kwarg"));
+  assert.throws(config({ type: 3 }), coded("INVALID_CONFIG", "type"));
+  assert.throws(config({ type: "json", kwargs: 3 }), coded("INVALID_CONFIG", "kwargs"));
+  const tags = (pair) => config({ type: "think_tag", kwargs: { tags: [pair] } });
+  assert.throws(tags({ open: "<a>", clos: "</a>" }), refused("clos"));
+  assert.throws(tags({ open: "<a>", close: 1 }), refused("close"));
+  assert.doesNotThrow(tags({ open: "<a>", close: "</a>" }));
+});
+
+test("the invoker builders: the core refuses a misspelt or mistyped plain option, naming it", async () => {
+  const { buildDMInvoker, buildEMInvoker, buildLMInvoker } = await import("citeflow");
+  const fetch = async () => new Response("{}");
+  const builders = [
+    [buildLMInvoker, "openai/gpt-4o-mini"],
+    [buildEMInvoker, "openai/text-embedding-3-small"],
+    [buildDMInvoker, "openrouter/typesafe/jev-1.13"],
+  ];
+  for (const [build, id] of builders) {
+    for (const bad of [{ apikey: "k" }, { apiKey: 7 }, { baseUrl: ["x"] }, { timeoutMs: "5" }, { maxRetries: true }]) {
+      const key = Object.keys(bad)[0];
+      assert.throws(() => build(id, { fetch, ...bad }), refused(key), `${build.name} ${key}`);
+    }
+  }
+  // Each builder's own options, and a JS-only one given to a builder that does not take it.
+  assert.throws(() => buildEMInvoker("openai/text-embedding-3-small", { fetch, batchSize: "8" }), refused("batchSize"));
+  assert.throws(() => buildDMInvoker("openrouter/typesafe/jev-1.13", { fetch, batchSize: 8 }), refused("batchSize"));
+  assert.throws(
+    () => buildDMInvoker("openrouter/typesafe/jev-1.13", { fetch, fallbackLms: [] }),
+    refused("fallbackLms"),
+  );
+  assert.throws(() => buildLMInvoker("openai/gpt-4o-mini", { fetch: "f" }), refused("fetch"));
+  assert.doesNotThrow(() => buildLMInvoker("openai/gpt-4o-mini", { fetch, headers: new Headers(), fallbackLms: [] }));
+  assert.equal(
+    buildEMInvoker("openai/text-embedding-3-small", { fetch, apiKey: "k" }).modelId,
+    "openai/text-embedding-3-small",
+  );
 });

@@ -3,34 +3,21 @@
 import { fields } from "../errors.js";
 import * as core from "../../gen/citeflow.js";
 import { buildDMInvoker } from "../invoker.js";
-import { ready } from "../runtime.js";
 import { mapBatches } from "./batches.js";
 import { chunkTexts, contextConfig } from "./chunks.js";
 import { RelevanceFilter } from "./filter.js";
-import { FORMAT_OPTIONS, ReferenceFormatter } from "./formatter.js";
-import {
-  atLeastOne,
-  checkOptions,
-  DEFAULT_BATCH_SIZE,
-  DEFAULT_MAX_CONCURRENCY,
-  DEFAULT_THRESHOLD,
-  fromModel,
-  invoker,
-  modelIdAndRest,
-  requireText,
-  threshold,
-} from "./options.js";
+import { FORMAT_FUNCTIONS, ReferenceFormatter } from "./formatter.js";
+import { componentOptions, fromModel, invoker, modelIdAndRest, requireText } from "./options.js";
 
-const DM_OPTIONS = ["threshold", "relevanceQuestion", "contextConfig", "batchSize", "maxConcurrency"];
+const JS_ONLY = ["contextConfig"];
 
-function setUp(target, dmInvoker, options, owner) {
+function setUp(target, dmInvoker, { settings, own }, owner) {
   target.dmInvoker = invoker(dmInvoker, "invoke", "a decision-model invoker", owner);
-  target.threshold = threshold(options.threshold ?? DEFAULT_THRESHOLD, owner);
-  target.batchSize = atLeastOne(options.batchSize ?? DEFAULT_BATCH_SIZE, "batchSize", owner);
-  target.maxConcurrency = atLeastOne(options.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY, "maxConcurrency", owner);
-  target.contextConfig = contextConfig(options.contextConfig);
-  target.relevanceQuestion = options.relevanceQuestion ?? null;
-  core.decisionBatch(false, "", [], 0, target.relevanceQuestion ?? undefined); // checks the question now
+  target.threshold = settings.threshold;
+  target.batchSize = settings.batchSize;
+  target.maxConcurrency = settings.maxConcurrency;
+  target.contextConfig = contextConfig(own.contextConfig);
+  target.relevanceQuestion = settings.relevanceQuestion;
 }
 
 async function evaluate(component, formatter, text, chunks, signal) {
@@ -57,9 +44,8 @@ function fromConfig(Component, args) {
 export class DMRelevanceFilter extends RelevanceFilter {
   constructor(dmInvoker, options = {}) {
     super();
-    ready();
-    checkOptions(options, DM_OPTIONS, "DMRelevanceFilter");
-    setUp(this, dmInvoker, options, "DMRelevanceFilter");
+    const owner = new.target.name;
+    setUp(this, dmInvoker, componentOptions("DMRelevanceFilter", owner, options, JS_ONLY), owner);
   }
 
   /** `fromConfig({modelId: "openrouter/typesafe/jev-1.13", apiKey, threshold: 0.6})`. */
@@ -77,9 +63,10 @@ export class DMRelevanceFilter extends RelevanceFilter {
 /** Keeps the chunks a decision model finds the answer relies on, in input order. */
 export class DMReferenceFormatter extends ReferenceFormatter {
   constructor(dmInvoker, options = {}) {
-    checkOptions(options, [...FORMAT_OPTIONS, ...DM_OPTIONS], "DMReferenceFormatter");
-    super(options, "DMReferenceFormatter");
-    setUp(this, dmInvoker, options, "DMReferenceFormatter");
+    const owner = new.target.name;
+    const read = componentOptions("DMReferenceFormatter", owner, options, [...FORMAT_FUNCTIONS, ...JS_ONLY]);
+    super(read.settings, read.own, owner);
+    setUp(this, dmInvoker, read, owner);
   }
 
   static fromConfig(args) {

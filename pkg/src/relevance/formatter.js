@@ -2,10 +2,9 @@
 // (a string or the chunks), and the reference events.
 import * as core from "../../gen/citeflow.js";
 import { citeflowError, describe, fields, isArray, list } from "../errors.js";
-import { ready } from "../runtime.js";
 import { checkChunks } from "./chunks.js";
 import { checkEmitter, emitReferences } from "./events.js";
-import { checkOptions, flag, optionalFunction, requireText } from "./options.js";
+import { componentOptions, optionalFunction, requireText } from "./options.js";
 
 /** What `evaluate` returned, checked: `[{chunk, score, kept}]` as plain snapshots. */
 export function evaluations(value) {
@@ -14,25 +13,17 @@ export function evaluations(value) {
   );
 }
 
-export const FORMAT_OPTIONS = [
-  "stringify",
-  "formatReferencesFunc",
-  "formatChunkFunc",
-  "formatChunkMetadataMap",
-  "streamable",
-];
+/** A formatter's JS-only options (its other ones, `stringify`, `streamable`, `formatChunkMetadataMap`, are the core's). */
+export const FORMAT_FUNCTIONS = ["formatReferencesFunc", "formatChunkFunc"];
 
 export class ReferenceFormatter {
-  constructor(options, owner) {
-    ready();
-    const { stringify = true, formatReferencesFunc, formatChunkFunc, formatChunkMetadataMap, streamable = true } =
-      options;
-    this.stringify = flag(stringify, "stringify", owner);
-    this.streamable = flag(streamable, "streamable", owner);
-    this.formatReferencesFunc = optionalFunction(formatReferencesFunc, "formatReferencesFunc", owner);
-    this.formatChunkFunc = optionalFunction(formatChunkFunc, "formatChunkFunc", owner);
-    if (formatChunkMetadataMap != null) core.formatChunkAsString({ content: "x" }, formatChunkMetadataMap); // checks it now
-    this.formatChunkMetadataMap = formatChunkMetadataMap ?? null;
+  /** `settings`: the plain options as the core read them; `own`: the JS-only ones. */
+  constructor(settings, own, owner) {
+    this.stringify = settings.stringify;
+    this.streamable = settings.streamable;
+    this.formatReferencesFunc = optionalFunction(own.formatReferencesFunc, "formatReferencesFunc", owner);
+    this.formatChunkFunc = optionalFunction(own.formatChunkFunc, "formatChunkFunc", owner);
+    this.formatChunkMetadataMap = settings.formatChunkMetadataMap;
     this.owner = owner;
   }
 
@@ -80,8 +71,9 @@ export class ReferenceFormatter {
 /** Keeps every chunk, in order. */
 export class NoOpReferenceFormatter extends ReferenceFormatter {
   constructor(options = {}) {
-    checkOptions(options, FORMAT_OPTIONS, "NoOpReferenceFormatter");
-    super(options, "NoOpReferenceFormatter");
+    const owner = new.target.name;
+    const { settings, own } = componentOptions("NoOpReferenceFormatter", owner, options, FORMAT_FUNCTIONS);
+    super(settings, own, owner);
   }
 
   async evaluate(args) {

@@ -2,29 +2,16 @@
 // and a formatter that asks which chunks the answer used. Prompts and schemas are the
 // project's presets unless given; answers are read and checked in the core.
 import * as core from "../../gen/citeflow.js";
-import { citeflowError, describe, fields } from "../errors.js";
+import { fields, knownFields } from "../errors.js";
 import { buildLMInvoker } from "../invoker.js";
-import { ready } from "../runtime.js";
 import { mapBatches } from "./batches.js";
 import { checkChunks, contextConfig } from "./chunks.js";
 import { RelevanceFilter } from "./filter.js";
-import { FORMAT_OPTIONS, ReferenceFormatter } from "./formatter.js";
-import {
-  atLeastOne,
-  checkOptions,
-  DEFAULT_BATCH_SIZE,
-  DEFAULT_MAX_CONCURRENCY,
-  deprecated,
-  flag,
-  fromModel,
-  invoker,
-  invokers,
-  modelIdAndRest,
-  requireText,
-} from "./options.js";
+import { FORMAT_FUNCTIONS, ReferenceFormatter } from "./formatter.js";
+import { componentOptions, deprecated, fromModel, invoker, invokers, modelIdAndRest, requireText } from "./options.js";
 
-const PROMPT_OPTIONS = ["systemTemplate", "userTemplate", "responseSchema"];
-const LM_OPTIONS = ["batchSize", "maxConcurrency", "fallbackLms", "contextConfig", ...PROMPT_OPTIONS];
+// The JS-only options; the core reads the rest (batchSize, maxConcurrency, templates, schema, …).
+const JS_ONLY = ["fallbackLms", "contextConfig"];
 
 /** The answer of the main LM, else of each fallback in turn; the first error if all fail. */
 async function invokeWithFallbacks(lms, messages, options) {
@@ -40,11 +27,17 @@ async function invokeWithFallbacks(lms, messages, options) {
   throw first;
 }
 
-function template(value, name, owner) {
-  if (typeof value !== "string" || value.trim() === "") {
-    throw citeflowError("INVALID_OPTION", `${owner}: ${name} must be a non-empty string; got ${describe(value)}`);
-  }
-  return value;
+/** What both LM components share: the invokers, batching and the prompt. */
+function setUp(target, lmInvoker, settings, own, owner) {
+  target.lmInvoker = invoker(lmInvoker, "invoke", "an LM invoker", owner);
+  target.fallbackLms = invokers(own.fallbackLms, owner);
+  target.contextConfig = contextConfig(own.contextConfig);
+  target.batchSize = settings.batchSize;
+  target.maxConcurrency = settings.maxConcurrency;
+  target.systemTemplate = settings.systemTemplate;
+  target.userTemplate = settings.userTemplate;
+  // null: no structured output (servers without it); the JSON is then found in the text.
+  target.responseSchema = settings.responseSchema ?? undefined;
 }
 
 const fromPreset = (Component, modelId, options) => fromModel(Component, buildLMInvoker, modelId, options);
@@ -53,13 +46,11 @@ const fromPreset = (Component, modelId, options) => fromModel(Component, buildLM
 function fromConfig(Component, args) {
   const [modelId, { config, ...rest }] = modelIdAndRest(args);
   if (config != null) {
-    checkOptions(config, ["responseSchema"], "fromConfig config");
+    knownFields(config, ["responseSchema"], "INVALID_OPTION", "fromConfig config");
     rest.responseSchema = config.responseSchema;
   }
   return fromPreset(Component, modelId, rest);
 }
-
-const FILTER_OPTIONS = [...LM_OPTIONS, "onFailureKeepAll", "metadata", "chunkFormat"];
 
 /**
  * Asks a language model, per batch of chunks, which help answer the query. A batch whose call
@@ -69,42 +60,16 @@ const FILTER_OPTIONS = [...LM_OPTIONS, "onFailureKeepAll", "metadata", "chunkFor
 export class LMRelevanceFilter extends RelevanceFilter {
   constructor(lmInvoker, options = {}) {
     super();
-    ready();
     const owner = new.target.name;
-    checkOptions(options, FILTER_OPTIONS, owner);
-    const preset = core.relevancePreset("relevance-filter");
-    this.lmInvoker = invoker(lmInvoker, "invoke", "an LM invoker", owner);
-    this.batchSize = atLeastOne(options.batchSize ?? DEFAULT_BATCH_SIZE, "batchSize", owner);
-    this.maxConcurrency = atLeastOne(options.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY, "maxConcurrency", owner);
-    this.onFailureKeepAll = flag(options.onFailureKeepAll ?? true, "onFailureKeepAll", owner);
-    this.fallbackLms = invokers(options.fallbackLms, owner);
-    this.contextConfig = contextConfig(options.contextConfig);
-    this.systemTemplate = template(options.systemTemplate ?? preset.system, "systemTemplate", owner);
-    this.userTemplate = template(options.userTemplate ?? preset.user, "userTemplate", owner);
-    // null: no structured output (servers without it); the JSON is then found in the text.
-    this.responseSchema = options.responseSchema === null
-      ? undefined
-      : options.responseSchema ?? core.relevanceSchema();
-    if (options.metadata != null || options.chunkFormat != null) {
+    // A chunkFormat function is JS's; a template string is the core's to check.
+    const { settings, own } = componentOptions("LMRelevanceFilter", owner, options, JS_ONLY, ["chunkFormat"]);
+    setUp(this, lmInvoker, settings, own, owner);
+    this.onFailureKeepAll = settings.onFailureKeepAll;
+    this.metadata = settings.metadata;
+    this.chunkFormat = own.chunkFormat ?? settings.chunkFormat;
+    if (this.metadata !== null || this.chunkFormat !== null) {
       deprecated(`${owner} options metadata and chunkFormat`, "contextConfig");
     }
-    if (
-      options.metadata != null &&
-      !(Array.isArray(options.metadata) && options.metadata.every((k) => typeof k === "string"))
-    ) {
-      throw citeflowError(
-        "INVALID_OPTION",
-        `${owner}: metadata must be an array of metadata keys; got ${describe(options.metadata)}`,
-      );
-    }
-    if (options.chunkFormat != null && !["string", "function"].includes(typeof options.chunkFormat)) {
-      throw citeflowError(
-        "INVALID_OPTION",
-        `${owner}: chunkFormat must be a template string or a function; got ${describe(options.chunkFormat)}`,
-      );
-    }
-    this.metadata = options.metadata ?? null;
-    this.chunkFormat = options.chunkFormat ?? null;
   }
 
   /** With the project's preset prompt and schema: `fromPreset("openai/gpt-5-nano", {apiKey})`. */
@@ -155,8 +120,6 @@ export class LMRelevanceFilter extends RelevanceFilter {
   }
 }
 
-const FORMATTER_OPTIONS = [...FORMAT_OPTIONS, ...LM_OPTIONS, "referenceMetadata"];
-
 /**
  * Asks a language model, per batch, which chunks (by their `referenceMetadata` value,
  * `file_name` by default) the answer used; keeps those, in input order. A failed call or an
@@ -165,20 +128,13 @@ const FORMATTER_OPTIONS = [...FORMAT_OPTIONS, ...LM_OPTIONS, "referenceMetadata"
 export class LMReferenceFormatter extends ReferenceFormatter {
   constructor(lmInvoker, options = {}) {
     const owner = new.target.name;
-    checkOptions(options, FORMATTER_OPTIONS, owner);
-    super(options, owner);
-    const preset = core.relevancePreset("reference-formatter");
-    this.lmInvoker = invoker(lmInvoker, "invoke", "an LM invoker", owner);
-    this.batchSize = atLeastOne(options.batchSize ?? DEFAULT_BATCH_SIZE, "batchSize", owner);
-    this.maxConcurrency = atLeastOne(options.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY, "maxConcurrency", owner);
-    this.referenceMetadata = template(options.referenceMetadata ?? "file_name", "referenceMetadata", owner);
-    this.fallbackLms = invokers(options.fallbackLms, owner);
-    this.contextConfig = contextConfig(options.contextConfig);
-    this.systemTemplate = template(options.systemTemplate ?? preset.system, "systemTemplate", owner);
-    this.userTemplate = template(options.userTemplate ?? preset.user, "userTemplate", owner);
-    this.responseSchema = options.responseSchema === null
-      ? undefined
-      : options.responseSchema ?? core.formatterSchema(this.referenceMetadata);
+    const { settings, own } = componentOptions("LMReferenceFormatter", owner, options, [
+      ...FORMAT_FUNCTIONS,
+      ...JS_ONLY,
+    ]);
+    super(settings, own, owner);
+    setUp(this, lmInvoker, settings, own, owner);
+    this.referenceMetadata = settings.referenceMetadata;
   }
 
   static fromPreset(modelId, options = {}) {

@@ -1,38 +1,32 @@
-// Option checks shared by the relevance components: every bad option is an INVALID_OPTION
-// error that names it, and unknown option names are errors too.
-import { citeflowError, describe, fields, knownFields, prop } from "../errors.js";
+// Options shared by the relevance components: the core reads the plain ones (every bad or
+// unknown option an INVALID_OPTION error naming it); the JS-only ones are checked here.
+import * as core from "../../gen/citeflow.js";
+import { citeflowError, describe, fields, prop } from "../errors.js";
+import { ready } from "../runtime.js";
 
-export const DEFAULT_THRESHOLD = 0.5;
-export const DEFAULT_BATCH_SIZE = 5;
-export const DEFAULT_MAX_CONCURRENCY = 10;
 // What fromPreset / fromConfig pass on to the invoker they build.
 export const INVOKER_OPTIONS = ["apiKey", "baseUrl", "headers", "fetch", "timeoutMs", "maxRetries"];
 
-export function checkOptions(options, allowed, owner) {
-  if (options === undefined) throw citeflowError("INVALID_OPTION", `${owner} options must be an object; got undefined`);
-  knownFields(options, allowed, "INVALID_OPTION", `${owner} options`);
-  return options;
-}
-
-export function threshold(value, owner) {
-  if (typeof value !== "number" || !(value >= 0 && value <= 1)) {
-    throw citeflowError("INVALID_OPTION", `${owner}: threshold must be a number from 0 to 1; got ${describe(value)}`);
+/**
+ * A component's options: the plain ones read by the core (unknown keys, wrong types and ranges
+ * refused there, defaults filled in) as `settings`; the JS-only ones (`jsOnly`: invokers,
+ * callbacks, a ContextConfig; `callbacks`: keys that are JS-only when they hold a function) as
+ * `own`, for the caller to check. A function anywhere else is refused (it cannot cross).
+ */
+export function componentOptions(kind, owner, options, jsOnly, callbacks = []) {
+  ready();
+  const plain = fields(options, "INVALID_OPTION", `${owner} options`);
+  const own = {};
+  for (const [key, value] of Object.entries(plain)) {
+    const fn = typeof value === "function";
+    if (jsOnly.includes(key) || (fn && callbacks.includes(key))) {
+      own[key] = value;
+      delete plain[key];
+    } else if (fn) {
+      throw citeflowError("INVALID_OPTION", `${owner}: ${key} is data, not a function; got ${describe(value)}`);
+    }
   }
-  return value;
-}
-
-export function atLeastOne(value, name, owner) {
-  if (!Number.isInteger(value) || value < 1) {
-    throw citeflowError("INVALID_OPTION", `${owner}: ${name} must be a whole number ≥ 1; got ${describe(value)}`);
-  }
-  return value;
-}
-
-export function flag(value, name, owner) {
-  if (typeof value !== "boolean") {
-    throw citeflowError("INVALID_OPTION", `${owner}: ${name} must be true or false; got ${describe(value)}`);
-  }
-  return value;
+  return { settings: core.relevanceOptions(kind, owner, plain), own };
 }
 
 export function optionalFunction(value, name, owner) {

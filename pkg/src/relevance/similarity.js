@@ -5,8 +5,8 @@ import { citeflowError, describe, fields, isArray, isInstance, list } from "../e
 import { memory, ready } from "../runtime.js";
 import { chunkTexts, contextConfig } from "./chunks.js";
 import { RelevanceFilter } from "./filter.js";
-import { evaluations, FORMAT_OPTIONS, ReferenceFormatter } from "./formatter.js";
-import { checkOptions, DEFAULT_THRESHOLD, invoker, requireText, threshold } from "./options.js";
+import { evaluations, FORMAT_FUNCTIONS, ReferenceFormatter } from "./formatter.js";
+import { componentOptions, invoker, requireText } from "./options.js";
 
 // No embedding model has more dimensions than this; a longer "vector" is a mistake or an attack.
 const MAX_DIMENSIONS = 1 << 16;
@@ -69,18 +69,17 @@ async function scoreChunks(emInvoker, text, chunks, config, cut, signal) {
   return chunks.map((chunk, i) => ({ chunk, score: scores[i], kept: scores[i] >= cut }));
 }
 
-const FILTER_OPTIONS = ["threshold", "contextConfig"];
+const JS_ONLY = ["contextConfig"];
 
 /** Keeps chunks whose embedding's cosine with the query's is ≥ threshold, in input order. */
 export class SimilarityRelevanceFilter extends RelevanceFilter {
   constructor(emInvoker, options = {}) {
     super();
-    ready();
     const owner = new.target.name;
-    checkOptions(options, FILTER_OPTIONS, owner);
+    const { settings, own } = componentOptions("SimilarityRelevanceFilter", owner, options, JS_ONLY);
     this.emInvoker = invoker(emInvoker, "invoke", "an embedding invoker", owner);
-    this.threshold = threshold(options.threshold ?? DEFAULT_THRESHOLD, owner);
-    this.contextConfig = contextConfig(options.contextConfig);
+    this.threshold = settings.threshold;
+    this.contextConfig = contextConfig(own.contextConfig);
   }
 
   /** `[{chunk, score, kept}]` in input order. */
@@ -101,11 +100,14 @@ export class SimilarityRelevanceFilter extends RelevanceFilter {
 export class SimilarityReferenceFormatter extends ReferenceFormatter {
   constructor(emInvoker, options = {}) {
     const owner = new.target.name;
-    checkOptions(options, [...FORMAT_OPTIONS, ...FILTER_OPTIONS], owner);
-    super(options, owner);
+    const { settings, own } = componentOptions("SimilarityReferenceFormatter", owner, options, [
+      ...FORMAT_FUNCTIONS,
+      ...JS_ONLY,
+    ]);
+    super(settings, own, owner);
     this.emInvoker = invoker(emInvoker, "invoke", "an embedding invoker", owner);
-    this.threshold = threshold(options.threshold ?? DEFAULT_THRESHOLD, owner);
-    this.contextConfig = contextConfig(options.contextConfig);
+    this.threshold = settings.threshold;
+    this.contextConfig = contextConfig(own.contextConfig);
   }
 
   async evaluate(args) {
