@@ -80,13 +80,20 @@ function probe(engine, style) {
 }
 
 // The two engines' fresh processes take turns, so a change of the machine's load during the
-// measurement falls on both.
+// measurement falls on both; the ratio is the median of the pairs' ratios.
 function firstTen(style, probes = 3) {
   const times = { citeflow: [], citeproc: [] };
+  const ratios = [];
   for (let i = 0; i < probes; i++) {
     for (const engine of ["citeflow", "citeproc"]) times[engine].push(probe(engine, style));
+    ratios.push(times.citeproc[i] / times.citeflow[i]);
   }
-  return { citeflowMs: median(times.citeflow), citeprocMs: median(times.citeproc) };
+  return {
+    citeflowMs: median(times.citeflow),
+    citeprocMs: median(times.citeproc),
+    ratio: median(ratios),
+    ratioRange: [Math.min(...ratios), Math.max(...ratios)],
+  };
 }
 
 export async function run({ runs = 5 } = {}) {
@@ -116,8 +123,7 @@ export async function run({ runs = 5 } = {}) {
   );
   const first = FIRST_STYLES.map((style) => {
     // Five pairs of fresh processes (three in the test command's quick pass).
-    const { citeflowMs, citeprocMs } = firstTen(style, runs > 1 ? 5 : 3);
-    return { style: style.ours, citeflowMs, citeprocMs, ratio: citeprocMs / citeflowMs };
+    return { style: style.ours, ...firstTen(style, runs > 1 ? 5 : 3) };
   });
   const wasm = readFileSync(`${root}pkg/gen/csl/citeflow_csl_bg.wasm`);
   return {
@@ -148,7 +154,9 @@ export function print(r) {
     console.log(
       `CSL first bibliography of 10 items, fresh process, ${f.style}: citeflow ${
         f.citeflowMs.toFixed(0)
-      } ms, citeproc-js ${f.citeprocMs.toFixed(0)} ms (ratio ${f.ratio.toFixed(1)})`,
+      } ms, citeproc-js ${f.citeprocMs.toFixed(0)} ms (ratio ${f.ratio.toFixed(1)}, median of the pairs; pairs ${
+        f.ratioRange[0].toFixed(1)
+      }-${f.ratioRange[1].toFixed(1)})`,
     );
   }
 }

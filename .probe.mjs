@@ -1,0 +1,10 @@
+const t0 = performance.now();
+const { renderReferences } = await import("citeflow/csl");
+const t1 = performance.now();
+const { readFileSync } = await import("node:fs");
+const corpus = JSON.parse(readFileSync("tests/fixtures/csl-corpus.json", "utf8")).slice(0, 10);
+const t2 = performance.now();
+const refs = renderReferences(corpus, null, { style: process.argv[2] });
+const t3 = performance.now();
+const c = process.cpuUsage();
+console.log(JSON.stringify({ imp: +(t1-t0).toFixed(1), render: +(t3-t2).toFixed(1), total: +(t3-t0).toFixed(1) }));
