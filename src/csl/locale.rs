@@ -114,9 +114,9 @@ impl LocaleLayer {
                         };
                         // A later definition of the same term and gender form replaces the
                         // earlier one.
-                        layer
-                            .forms_of(name)
-                            .retain(|(f, x)| *f != form || x.gender_form != term.gender_form);
+                        if let Some(forms) = layer.forms_of(name) {
+                            forms.retain(|(f, x)| *f != form || x.gender_form != term.gender_form);
+                        }
                         layer.add_term(name, form, term);
                     }
                 }
@@ -173,7 +173,7 @@ impl LocaleLayer {
     }
 
     /// The forms of the term `name` (none yet: added).
-    fn forms_of(&mut self, name: &str) -> &mut Vec<(TermForm, Term)> {
+    fn forms_of(&mut self, name: &str) -> Option<&mut Vec<(TermForm, Term)>> {
         // The compact en-US comes in name order: its next term is the last one's or a new last.
         let at = match self.terms.last() {
             Some((last, _)) if last.as_str() == name => self.terms.len() - 1,
@@ -185,23 +185,23 @@ impl LocaleLayer {
         if self.terms.get(at).is_none_or(|(n, _)| n != name) {
             self.terms.insert(at, (name.to_owned(), Vec::new()));
         }
-        &mut self.terms[at].1
+        self.terms.get_mut(at).map(|(_, forms)| forms)
     }
 
     /// Adds a term after those of the same name and form.
     fn add_term(&mut self, name: &str, form: TermForm, term: Term) {
-        let forms = self.forms_of(name);
-        let at = forms.partition_point(|(f, _)| *f <= form);
-        forms.insert(at, (form, term));
+        if let Some(forms) = self.forms_of(name) {
+            let at = forms.partition_point(|(f, _)| *f <= form);
+            forms.insert(at, (form, term));
+        }
     }
 
     /// The definitions of a term in one form, in document order.
     fn get(&self, name: &str, form: TermForm) -> impl Iterator<Item = &Term> + Clone {
-        let forms = match self.terms.binary_search_by(|(n, _)| n.as_str().cmp(name)) {
-            Ok(at) => self.terms[at].1.as_slice(),
-            Err(_) => &[],
-        };
+        let at = self.terms.binary_search_by(|(n, _)| n.as_str().cmp(name));
+        let forms = at.ok().and_then(|at| self.terms.get(at));
         forms
+            .map_or(&[][..], |(_, forms)| forms.as_slice())
             .iter()
             .filter(move |(f, _)| *f == form)
             .map(|(_, t)| t)
