@@ -99,9 +99,9 @@ function finiteOnly(_key, value) {
  * and names the problem.
  */
 function pack(sources) {
-  if (!Array.isArray(sources)) return undefined;
   let plain;
   try {
+    if (!Array.isArray(sources)) return undefined; // throws on a revoked Proxy
     plain = JSON.parse(JSON.stringify(sources, finiteOnly));
   } catch {
     return undefined;
