@@ -33,9 +33,8 @@ impl Node {
 fn local(name: &str) -> String {
     match name.rsplit_once(':') {
         // `xml:lang` keeps its prefix: it is the one prefixed attribute CSL uses.
-        Some(("xml", rest)) => format!("xml:{rest}"),
+        Some(("xml", _)) | None => name.to_owned(),
         Some((_, rest)) => rest.to_owned(),
-        None => name.to_owned(),
     }
 }
 
