@@ -35,18 +35,35 @@ renderReferences([{ type: "book", title: "T", author: [{ family: "Poe", given: "
 console.log(JSON.stringify({ load: loaded - t0, first: performance.now() - loaded }));
 `;
 
+// Where Linux tells, the main thread's CPU time too (/proc/thread-self/schedstat, in ns): it
+// counts what the process itself did, not the time it waited for a core on a busy machine.
+const CPU = `
+import { readFileSync as readStat } from "node:fs";
+const cpu = () => {
+  try {
+    return Number(readStat("/proc/thread-self/schedstat", "utf8").split(" ")[0]) / 1e6;
+  } catch {
+    return null;
+  }
+};
+const c0 = cpu();
+`;
+const REPORT = `console.log(JSON.stringify({ ms: performance.now() - t0, cpuMs: c0 === null ? null : cpu() - c0 }));`;
+
 // A fresh process renders the first 10 corpus items in one style, from the import on.
 const FIRST_TEN = {
-  citeflow: (style) => `
+  citeflow: (style) =>
+    `${CPU}
 const t0 = performance.now();
 const { renderReferences } = await import("citeflow/csl");
 const { readFileSync } = await import("node:fs");
 const corpus = JSON.parse(readFileSync("tests/fixtures/csl-corpus.json", "utf8")).slice(0, 10);
 const refs = renderReferences(corpus, null, { style: ${JSON.stringify(style.ours)} });
 if (refs.length !== 10) throw new Error("expected 10 entries");
-console.log(JSON.stringify({ ms: performance.now() - t0 }));
+${REPORT}
 `,
-  citeproc: (style) => `
+  citeproc: (style) =>
+    `${CPU}
 const t0 = performance.now();
 const { default: CSL } = await import("citeproc");
 const { readFileSync } = await import("node:fs");
@@ -61,7 +78,7 @@ engine.updateItems(corpus.map((it) => it.id));
 const entries = engine.makeBibliography()[1];
 const markers = corpus.map((it) => engine.makeCitationCluster([{ id: it.id }]));
 if (entries.length !== 10 || markers.length !== 10) throw new Error("expected 10 entries");
-console.log(JSON.stringify({ ms: performance.now() - t0 }));
+${REPORT}
 `,
 };
 const FIRST_STYLES = [
@@ -76,17 +93,29 @@ function probe(engine, style) {
     cwd: root,
     encoding: "utf8",
   });
-  return JSON.parse(out).ms;
+  return JSON.parse(out);
 }
 
 // The two engines' fresh processes take turns, so a change of the machine's load during the
-// measurement falls on both.
+// measurement falls on both; the ratio is the median of the pairs' ratios.
 function firstTen(style, probes = 3) {
+  const ratios = [];
+  const cpuRatios = [];
   const times = { citeflow: [], citeproc: [] };
   for (let i = 0; i < probes; i++) {
-    for (const engine of ["citeflow", "citeproc"]) times[engine].push(probe(engine, style));
+    const [ours, theirs] = ["citeflow", "citeproc"].map((engine) => probe(engine, style));
+    times.citeflow.push(ours.ms);
+    times.citeproc.push(theirs.ms);
+    ratios.push(theirs.ms / ours.ms);
+    if (ours.cpuMs !== null && theirs.cpuMs !== null) cpuRatios.push(theirs.cpuMs / ours.cpuMs);
   }
-  return { citeflowMs: median(times.citeflow), citeprocMs: median(times.citeproc) };
+  return {
+    citeflowMs: median(times.citeflow),
+    citeprocMs: median(times.citeproc),
+    ratio: median(ratios),
+    ratioRange: [Math.min(...ratios), Math.max(...ratios)],
+    cpuRatio: cpuRatios.length ? median(cpuRatios) : null,
+  };
 }
 
 export async function run({ runs = 5 } = {}) {
@@ -116,8 +145,7 @@ export async function run({ runs = 5 } = {}) {
   );
   const first = FIRST_STYLES.map((style) => {
     // Five pairs of fresh processes (three in the test command's quick pass).
-    const { citeflowMs, citeprocMs } = firstTen(style, runs > 1 ? 5 : 3);
-    return { style: style.ours, citeflowMs, citeprocMs, ratio: citeprocMs / citeflowMs };
+    return { style: style.ours, ...firstTen(style, runs > 1 ? 5 : 3) };
   });
   const wasm = readFileSync(`${root}pkg/gen/csl/citeflow_csl_bg.wasm`);
   return {
@@ -148,7 +176,9 @@ export function print(r) {
     console.log(
       `CSL first bibliography of 10 items, fresh process, ${f.style}: citeflow ${
         f.citeflowMs.toFixed(0)
-      } ms, citeproc-js ${f.citeprocMs.toFixed(0)} ms (ratio ${f.ratio.toFixed(1)})`,
+      } ms, citeproc-js ${f.citeprocMs.toFixed(0)} ms (ratio ${f.ratio.toFixed(1)}, median of the pairs; pairs ${
+        f.ratioRange[0].toFixed(1)
+      }-${f.ratioRange[1].toFixed(1)}${f.cpuRatio === null ? "" : `; main-thread CPU ratio ${f.cpuRatio.toFixed(1)}`})`,
     );
   }
 }

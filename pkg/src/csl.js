@@ -78,7 +78,71 @@ function collate(lang, texts) {
 /** Renders the reference list of the cited sources (synchronous; the module is loaded). */
 export function renderReferences(sources, citations, options) {
   ready();
-  return csl.renderReferences(sources, citations, options, styleXml, collate);
+  const packed = pack(sources);
+  return csl.renderReferences(sources, packed?.tape, packed?.numbers, citations, options, styleXml, collate);
+}
+
+/** As the module reads them: containers nested at most this deep, at most this many values. */
+const MAX_DEPTH = 128;
+const MAX_VALUES = 1 << 22;
+
+function finiteOnly(_key, value) {
+  if (typeof value === "number" && !Number.isFinite(value)) throw new RangeError("not finite");
+  return value;
+}
+
+/**
+ * The sources' JSON form in one piece for the module (read by `unpack_sources` in
+ * src/reference/csl.rs): one crossing instead of several per value. `undefined` when the sources
+ * are not an array of plain data within the limits (a cycle, a BigInt, a number that is not
+ * finite, a getter that throws, too deep or too large): the module then reads them value by value
+ * and names the problem.
+ */
+function pack(sources) {
+  let plain;
+  try {
+    if (!Array.isArray(sources)) return undefined; // throws on a revoked Proxy
+    plain = JSON.parse(JSON.stringify(sources, finiteOnly));
+  } catch {
+    return undefined;
+  }
+  const tape = [];
+  const numbers = [];
+  let values = 0;
+  const put = (value, depth) => {
+    if (++values > MAX_VALUES) return false;
+    switch (typeof value) {
+      case "string":
+        tape.push("s", String(value.length), ":", value);
+        return true;
+      case "number":
+        tape.push("n");
+        numbers.push(value);
+        return true;
+      case "boolean":
+        tape.push(value ? "t" : "f");
+        return true;
+    }
+    if (value === null) {
+      tape.push("z");
+      return true;
+    }
+    if (depth >= MAX_DEPTH) return false;
+    if (Array.isArray(value)) {
+      tape.push("[");
+      for (const item of value) if (!put(item, depth + 1)) return false;
+      tape.push("]");
+      return true;
+    }
+    tape.push("{");
+    for (const key of Object.keys(value)) {
+      tape.push("s", String(key.length), ":", key);
+      if (!put(value[key], depth + 1)) return false;
+    }
+    tape.push("}");
+    return true;
+  };
+  return put(plain, 0) ? { tape: tape.join(""), numbers: new Float64Array(numbers) } : undefined;
 }
 
 export function bundledStyleNames() {

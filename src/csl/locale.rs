@@ -73,7 +73,9 @@ pub struct Term {
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct LocaleLayer {
     pub lang: Option<String>,
-    terms: HashMap<(String, TermForm), Vec<Term>>,
+    /// Terms by name (sorted by name, for a binary search: no hashing to build the 330 terms of
+    /// en-US on the first render), each name's forms in form order, then in document order.
+    terms: Vec<(String, Vec<(TermForm, Term)>)>,
     pub dates: HashMap<String, Node>,
     pub punctuation_in_quote: Option<bool>,
     pub limit_day_ordinals: Option<bool>,
@@ -110,11 +112,12 @@ impl LocaleLayer {
                             gender_form: t.attr("gender-form").map(str::to_owned),
                             match_: t.attr("match").map(str::to_owned),
                         };
-                        let slot = layer.terms.entry((name.to_owned(), form)).or_default();
                         // A later definition of the same term and gender form replaces the
                         // earlier one.
-                        slot.retain(|x| x.gender_form != term.gender_form);
-                        slot.push(term);
+                        if let Some(forms) = layer.forms_of(name) {
+                            forms.retain(|(f, x)| *f != form || x.gender_form != term.gender_form);
+                        }
+                        layer.add_term(name, form, term);
                     }
                 }
                 "date" => {
@@ -164,26 +167,55 @@ impl LocaleLayer {
             if name.starts_with("ordinal") || name.starts_with("long-ordinal") {
                 layer.has_ordinals = true;
             }
-            layer
-                .terms
-                .entry((name.to_owned(), form))
-                .or_default()
-                .push(term);
+            layer.add_term(name, form, term);
         }
         Ok(layer)
+    }
+
+    /// The forms of the term `name` (none yet: added).
+    fn forms_of(&mut self, name: &str) -> Option<&mut Vec<(TermForm, Term)>> {
+        // The compact en-US comes in name order: its next term is the last one's or a new last.
+        let at = match self.terms.last() {
+            Some((last, _)) if last.as_str() == name => self.terms.len() - 1,
+            Some((last, _)) if last.as_str() < name => self.terms.len(),
+            _ => match self.terms.binary_search_by(|(n, _)| n.as_str().cmp(name)) {
+                Ok(at) | Err(at) => at,
+            },
+        };
+        if self.terms.get(at).is_none_or(|(n, _)| n != name) {
+            self.terms.insert(at, (name.to_owned(), Vec::new()));
+        }
+        self.terms.get_mut(at).map(|(_, forms)| forms)
+    }
+
+    /// Adds a term after those of the same name and form.
+    fn add_term(&mut self, name: &str, form: TermForm, term: Term) {
+        if let Some(forms) = self.forms_of(name) {
+            let at = forms.partition_point(|(f, _)| *f <= form);
+            forms.insert(at, (form, term));
+        }
+    }
+
+    /// The definitions of a term in one form, in document order.
+    fn get(&self, name: &str, form: TermForm) -> impl Iterator<Item = &Term> + Clone {
+        let at = self.terms.binary_search_by(|(n, _)| n.as_str().cmp(name));
+        let forms = at.ok().and_then(|at| self.terms.get(at));
+        forms
+            .map_or(&[][..], |(_, forms)| forms.as_slice())
+            .iter()
+            .filter(move |(f, _)| *f == form)
+            .map(|(_, t)| t)
     }
 
     /// The terms in the compact form, one a line in (name, form) order.
     #[cfg(test)]
     fn compact_terms(&self) -> String {
-        let mut keys: Vec<&(String, TermForm)> = self.terms.keys().collect();
-        keys.sort();
         let mut out = String::new();
-        for key in keys {
-            for t in &self.terms[key] {
+        for (name, forms) in &self.terms {
+            for (form, t) in forms {
                 let fields = [
-                    key.0.as_str(),
-                    key.1.name(),
+                    name.as_str(),
+                    form.name(),
                     &t.single,
                     &t.multiple,
                     t.gender.as_deref().unwrap_or(""),
@@ -244,7 +276,8 @@ mod tests {
         );
         let xml = LocaleLayer::parse(EN_US_XML).unwrap();
         assert_eq!(LocaleLayer::parse_compact(EN_US_COMPACT).unwrap(), xml);
-        assert!(xml.terms.len() > 300 && xml.dates.len() == 2);
+        let terms: usize = xml.terms.iter().map(|(_, forms)| forms.len()).sum();
+        assert!(terms > 300 && xml.dates.len() == 2);
         assert_eq!(xml.lang.as_deref(), Some("en-US"));
     }
 }
@@ -275,14 +308,13 @@ impl Locale {
     fn find(&self, name: &str, form: TermForm, gender_form: Option<&str>) -> Option<&Term> {
         let is_ordinal = name.starts_with("ordinal") || name.starts_with("long-ordinal");
         for layer in &self.layers {
-            if let Some(terms) = layer.terms.get(&(name.to_owned(), form)) {
-                let pick = terms
-                    .iter()
-                    .find(|t| t.gender_form.as_deref() == gender_form)
-                    .or_else(|| terms.iter().find(|t| t.gender_form.is_none()));
-                if pick.is_some() {
-                    return pick;
-                }
+            let mut terms = layer.get(name, form);
+            let pick = terms
+                .clone()
+                .find(|t| t.gender_form.as_deref() == gender_form)
+                .or_else(|| terms.find(|t| t.gender_form.is_none()));
+            if pick.is_some() {
+                return pick;
             }
             if is_ordinal && layer.has_ordinals {
                 return None;

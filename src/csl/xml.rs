@@ -33,9 +33,8 @@ impl Node {
 fn local(name: &str) -> String {
     match name.rsplit_once(':') {
         // `xml:lang` keeps its prefix: it is the one prefixed attribute CSL uses.
-        Some(("xml", rest)) => format!("xml:{rest}"),
+        Some(("xml", _)) | None => name.to_owned(),
         Some((_, rest)) => rest.to_owned(),
-        None => name.to_owned(),
     }
 }
 
@@ -160,11 +159,20 @@ fn attach(stack: &mut [Node], root: &mut Option<Node>, node: Node) -> Result<(),
     Ok(())
 }
 
+/// XML's white space (`S`): the four ASCII characters, nothing else.
+fn is_space(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\r' | b'\n')
+}
+
 /// Reads `name attr="v" ...>` or `.../>`; returns the node, whether it closed itself and the
-/// bytes consumed.
+/// bytes consumed. Scans bytes: every delimiter is ASCII, so each position found is a character
+/// boundary.
 fn start_tag(body: &str) -> Result<(Node, bool, usize), String> {
-    let name_end = body
-        .find(|c: char| c.is_whitespace() || c == '>' || c == '/')
+    let bytes = body.as_bytes();
+    let after = |from: usize, found: Option<usize>| found.map(|at| from + at);
+    let name_end = bytes
+        .iter()
+        .position(|&b| is_space(b) || b == b'>' || b == b'/')
         .ok_or("unterminated start tag")?;
     let mut node = Node {
         name: local(body.get(..name_end).unwrap_or("")),
@@ -173,35 +181,36 @@ fn start_tag(body: &str) -> Result<(Node, bool, usize), String> {
     if node.name.is_empty() {
         return Err("empty element name".into());
     }
+    let skip_space = |mut at: usize| {
+        while bytes.get(at).copied().is_some_and(is_space) {
+            at += 1;
+        }
+        at
+    };
     let mut pos = name_end;
     loop {
-        let rest = body.get(pos..).ok_or("bad start tag")?;
-        let trimmed = rest.trim_start();
-        pos += rest.len() - trimmed.len();
-        if trimmed.starts_with("/>") {
-            return Ok((node, true, pos + 2));
+        pos = skip_space(pos);
+        match bytes.get(pos) {
+            None => return Err("unterminated start tag".into()),
+            Some(b'/') if bytes.get(pos + 1) == Some(&b'>') => return Ok((node, true, pos + 2)),
+            Some(b'>') => return Ok((node, false, pos + 1)),
+            Some(_) => {}
         }
-        if trimmed.starts_with('>') {
-            return Ok((node, false, pos + 1));
-        }
-        if trimmed.is_empty() {
-            return Err("unterminated start tag".into());
-        }
-        let eq = trimmed.find('=').ok_or("attribute without a value")?;
-        let key = local(trimmed.get(..eq).unwrap_or("").trim());
-        let after = trimmed.get(eq + 1..).unwrap_or("").trim_start();
-        let quote = after.chars().next().ok_or("attribute without a value")?;
-        if quote != '"' && quote != '\'' {
+        let rest = bytes.get(pos..).unwrap_or_default();
+        let eq =
+            after(pos, rest.iter().position(|&b| b == b'=')).ok_or("attribute without a value")?;
+        let key = local(body.get(pos..eq).unwrap_or("").trim());
+        let open = skip_space(eq + 1);
+        let quote = *bytes.get(open).ok_or("attribute without a value")?;
+        if quote != b'"' && quote != b'\'' {
             return Err("unquoted attribute value".into());
         }
-        let value_start = after.get(1..).unwrap_or("");
-        let close = value_start
-            .find(quote)
+        let value = bytes.get(open + 1..).unwrap_or_default();
+        let close = after(open + 1, value.iter().position(|&b| b == quote))
             .ok_or("unterminated attribute value")?;
-        let value = decode_entities(value_start.get(..close).unwrap_or(""));
+        let value = decode_entities(body.get(open + 1..close).unwrap_or(""));
         node.attrs.push((key, value));
-        let consumed = trimmed.len() - value_start.len() + close + 1;
-        pos += consumed;
+        pos = close + 1;
     }
 }
 

@@ -198,6 +198,102 @@ fn processor(options: &RenderOptions, load: StyleLoader) -> Result<Processor, Re
     Processor::new(xml, options.locale_xml.as_deref()).map_err(ReferenceError::InvalidStyle)
 }
 
+/// Sources as JS hands them to the wasm build in one piece: a tape of tokens and a list of
+/// numbers (pkg/src/csl.js `pack`, from the sources' JSON form), read here in one pass instead
+/// of one boundary crossing per value. Tokens: `{` `}` an object (its keys as strings, each
+/// before its value), `[` `]` an array, `s<n>:` a string of `n` UTF-16 units, `n` the next
+/// number, `t` `f` `z` true, false and null. `None` for anything else (too deep, a number
+/// that is not finite, a malformed tape): the caller then reads the sources value by value,
+/// which names the problem.
+pub fn unpack_sources(tape: &str, numbers: &[f64]) -> Option<Vec<Value>> {
+    let mut reader = Unpacker {
+        rest: tape,
+        numbers: numbers.iter(),
+    };
+    match reader.value(0)? {
+        Value::Array(sources) if reader.rest.is_empty() && reader.numbers.len() == 0 => {
+            Some(sources)
+        }
+        _ => None,
+    }
+}
+
+/// Containers nested deeper than this are refused (as the value-by-value reader does).
+const MAX_PACKED_DEPTH: usize = 128;
+
+struct Unpacker<'a> {
+    rest: &'a str,
+    numbers: std::slice::Iter<'a, f64>,
+}
+
+impl Unpacker<'_> {
+    fn token(&mut self) -> Option<u8> {
+        let (&first, _) = self.rest.as_bytes().split_first()?;
+        self.rest = self.rest.get(1..)?;
+        Some(first)
+    }
+
+    fn value(&mut self, depth: usize) -> Option<Value> {
+        Some(match self.token()? {
+            b's' => Value::String(self.string()?),
+            b'n' => {
+                let n = *self.numbers.next()?;
+                const EXACT: f64 = 9_007_199_254_740_992.0; // 2^53
+                if n.fract() == 0.0 && n.abs() <= EXACT {
+                    Value::from(n as i64)
+                } else {
+                    Value::Number(serde_json::Number::from_f64(n)?)
+                }
+            }
+            b't' => Value::Bool(true),
+            b'f' => Value::Bool(false),
+            b'z' => Value::Null,
+            b'[' if depth < MAX_PACKED_DEPTH => {
+                let mut items = Vec::new();
+                while !self.rest.starts_with(']') {
+                    items.push(self.value(depth + 1)?);
+                }
+                self.token();
+                Value::Array(items)
+            }
+            b'{' if depth < MAX_PACKED_DEPTH => {
+                let mut map = serde_json::Map::new();
+                while !self.rest.starts_with('}') {
+                    if self.token()? != b's' {
+                        return None;
+                    }
+                    let key = self.string()?;
+                    map.insert(key, self.value(depth + 1)?);
+                }
+                self.token();
+                Value::Object(map)
+            }
+            _ => return None,
+        })
+    }
+
+    /// `<n>:` and the `n` UTF-16 units after it.
+    fn string(&mut self) -> Option<String> {
+        let colon = self.rest.find(':')?;
+        let units: usize = self.rest.get(..colon)?.parse().ok()?;
+        let text = self.rest.get(colon + 1..)?;
+        let mut counted = 0;
+        let mut end = 0;
+        for c in text.chars() {
+            if counted >= units {
+                break;
+            }
+            counted += c.len_utf16();
+            end += c.len_utf8();
+        }
+        if counted != units {
+            return None;
+        }
+        self.rest = text.get(end..)?;
+        Some(text.get(..end)?.to_owned())
+    }
+}
+
 /// Renders the reference list of the cited sources.
 ///
 /// `cited` are 1-based source ids in order of citation (repeats and out-of-range ids are
@@ -308,6 +404,56 @@ mod tests {
         json!({"type": "book", "title": "The purloined letter",
             "author": [{"family": "Poe", "given": "Edgar Allan"}],
             "issued": {"date-parts": [[1845]]}, "publisher": "Wiley"})
+    }
+
+    #[test]
+    fn packed_sources_read_as_their_json() {
+        let tape =
+            "[{s2:ids3:a-1s5:titles6:Poe 𝄞s6:issued{s10:date-parts[[nn]]}s1:xzs1:y[tf]s1:wn}]";
+        let sources = unpack_sources(tape, &[2019.0, 3.0, 1.5]).unwrap();
+        assert_eq!(
+            sources,
+            vec![
+                json!({"id": "a-1", "title": "Poe 𝄞", "issued": {"date-parts": [[2019, 3]]},
+                "x": null, "y": [true, false], "w": 1.5})
+            ]
+        );
+        assert!(sources[0]["issued"]["date-parts"][0][0].is_u64());
+        assert_eq!(unpack_sources("[]", &[]), Some(vec![]));
+    }
+
+    #[test]
+    fn malformed_packed_sources_are_refused() {
+        let deep = format!("[{}{}]", "[".repeat(200), "]".repeat(200));
+        for (tape, numbers) in [
+            ("", &[][..]),
+            ("{}", &[]),
+            ("[", &[]),
+            ("[s5:abc]", &[]),
+            ("[s2:𝄞x]", &[]),
+            ("[s1:𝄞]", &[]),
+            ("[sx:a]", &[]),
+            ("[n]", &[]),
+            ("[n]", &[f64::NAN]),
+            ("[n]", &[f64::INFINITY]),
+            ("[]", &[1.0]),
+            ("[]]", &[]),
+            ("[{n}]", &[1.0]),
+            ("[{s1:a}]", &[]),
+            ("[q]", &[]),
+            (deep.as_str(), &[]),
+        ] {
+            assert_eq!(unpack_sources(tape, numbers), None, "{tape}");
+        }
+    }
+
+    #[test]
+    fn packed_sources_survive_any_cut() {
+        // A tape cut anywhere is refused or read, never a panic.
+        let tape = "[{s2:ids3:a-1s5:titles6:Poe 𝄞é}]";
+        for (i, _) in tape.char_indices() {
+            let _ = unpack_sources(&tape[..i], &[]);
+        }
     }
 
     #[test]

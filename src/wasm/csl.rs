@@ -47,22 +47,25 @@ fn cited(value: JsValue) -> Result<Option<Vec<u32>>, JsValue> {
 /// asked only for a style not parsed yet. This module carries no style XML itself.
 /// `collate`: the host's collation, `(lang, texts) => Uint32Array` of ranks (`Intl.Collator`,
 /// pkg/src/csl.js), asked once per sort with every text key.
+/// `packed`, `numbers`: the same sources packed by JS in one piece
+/// ([`reference::unpack_sources`]), or `undefined` where JS could not pack them (then the
+/// sources are read value by value, which names what is wrong with them).
 #[wasm_bindgen(js_name = renderReferences)]
 pub fn render_references(
     sources: JsValue,
+    packed: Option<String>,
+    numbers: Option<Vec<f64>>,
     citations: JsValue,
     options: JsValue,
     styles: &js_sys::Function,
     collate: &js_sys::Function,
 ) -> Result<JsValue, JsValue> {
-    if !convert::is_array(&sources) {
-        return Err(js_error(
-            "INVALID_SOURCE",
-            "`sources` must be an array of CSL-JSON items (or {content, metadata} sources)",
-        ));
-    }
-    let Value::Array(sources) = convert::js_to_json(&sources, "INVALID_SOURCE", "sources")? else {
-        return Err(js_error("INVALID_SOURCE", "`sources` must be an array"));
+    let unpacked = packed
+        .as_deref()
+        .and_then(|tape| reference::unpack_sources(tape, numbers.as_deref().unwrap_or(&[])));
+    let sources = match unpacked {
+        Some(sources) => sources,
+        None => read_sources(&sources)?,
     };
     let render = render_options(options)?;
     // A loader that throws (it is ours, but the file may be missing) reads as "not loaded".
@@ -77,6 +80,20 @@ pub fn render_references(
     let refs = reference::render_references_with(&sources, cited.as_deref(), &render, &load);
     sort::set_collator(None);
     Ok(convert::to_js(&refs?))
+}
+
+/// The sources read value by value.
+fn read_sources(sources: &JsValue) -> Result<Vec<Value>, JsValue> {
+    if !convert::is_array(sources) {
+        return Err(js_error(
+            "INVALID_SOURCE",
+            "`sources` must be an array of CSL-JSON items (or {content, metadata} sources)",
+        ));
+    }
+    match convert::js_to_json(sources, "INVALID_SOURCE", "sources")? {
+        Value::Array(sources) => Ok(sources),
+        _ => Err(js_error("INVALID_SOURCE", "`sources` must be an array")),
+    }
 }
 
 /// Sorting asks the host's collation for the duration of one call (a collator that throws or

@@ -150,3 +150,43 @@ test("bad input names the field", async () => {
   await rejectsWith(renderReferences([{}]), "INVALID_SOURCE");
   assert.equal(csl.renderReferences([poe]).length, 1, "still works after errors");
 });
+
+test("sources packed in one piece render as when read value by value", () => {
+  const odd = JSON.parse(JSON.stringify({
+    id: "odd",
+    type: "article-journal",
+    title: "Tone \ud834\udd1e, a lone \ud800 surrogate, ünïcödé and\ttabs: 12:3 s5:x",
+    author: [{ family: "Ørsted", given: "H. C." }, { literal: "The {s3:} Group" }],
+    issued: { "date-parts": [[2019, 3], [2020]] },
+    volume: 1.5,
+    issue: -0,
+    page: 2 ** 53 + 2,
+    note: null,
+    "container-title": "",
+    custom: { deep: [[[true, false, null]]], empty: {} },
+  }));
+  odd.__proto__ = "own data";
+  const items = [...corpus, odd, { ...poe, DOI: undefined, custom: { list: [undefined, 1] } }];
+  // A getter that throws once makes the packing give up, so the module reads the same values one
+  // by one: the two ways must agree.
+  const valueByValue = (list) => {
+    let thrown = false;
+    const first = new Proxy(list[0], {
+      get(target, key, receiver) {
+        if (!thrown && key === "title") {
+          thrown = true;
+          throw new Error("once");
+        }
+        return Reflect.get(target, key, receiver);
+      },
+    });
+    return [first, ...list.slice(1)];
+  };
+  for (const style of ["apa", "ieee", "mla", "chicago"]) {
+    for (const format of ["text", "html"]) {
+      const packed = csl.renderReferences(items, null, { style, format });
+      assert.equal(packed.length, items.length);
+      assert.deepEqual(csl.renderReferences(valueByValue(items), null, { style, format }), packed, style);
+    }
+  }
+});
