@@ -104,6 +104,25 @@ impl Encoder {
                         }
                     }
                 }
+                Piece::Citation {
+                    source_id,
+                    marker,
+                    span,
+                    valid,
+                } => {
+                    self.open_text = None;
+                    let [Ok(start), Ok(end)] = span.map(u32::try_from) else {
+                        // Offsets past `u32` (never in wasm32): as the generic event.
+                        let json =
+                            serde_json::to_string(&cx.event(piece.clone())).unwrap_or_default();
+                        let [a, b] = self.text(&json);
+                        self.words.extend([EVENT, a, b]);
+                        continue;
+                    };
+                    let [a, b] = self.text(cx.arena.get(marker));
+                    self.words
+                        .extend([CITATION, *source_id, start, end, u32::from(*valid), a, b]);
+                }
                 Piece::Event(event) => {
                     self.open_text = None;
                     if let Some(c) = citation(event) {
