@@ -40,6 +40,21 @@ pub struct Encoder {
     ids_sent: usize,
     /// Where the latest op starts, when it is text that more text may extend.
     open_text: Option<usize>,
+    /// UTF-16 units of response text to leave out of the next step's encoding (text the JS
+    /// fast path has shown already); what is left of it after that step.
+    pub skip: usize,
+}
+
+/// `text` without its first `units` UTF-16 units (whole characters), and the units left over.
+fn skip_units(text: &str, units: usize) -> (&str, usize) {
+    let mut left = units;
+    for (at, c) in text.char_indices() {
+        if left == 0 {
+            return (text.get(at..).unwrap_or_default(), 0);
+        }
+        left = left.saturating_sub(c.len_utf16());
+    }
+    ("", left)
 }
 
 fn code(kind: Kind) -> u32 {
@@ -91,7 +106,14 @@ impl Encoder {
                     self.words.extend([END, code(*kind), *id]);
                 }
                 Piece::Text { kind, id, text } => {
-                    let [a, b] = self.text(cx.arena.get(text));
+                    let mut text = cx.arena.get(text);
+                    if self.skip > 0 && *kind == Kind::Response {
+                        (text, self.skip) = skip_units(text, self.skip);
+                        if text.is_empty() {
+                            continue;
+                        }
+                    }
+                    let [a, b] = self.text(text);
                     let same = self.open_text.filter(|&at| {
                         self.words.get(at + 1) == Some(&code(*kind))
                             && self.words.get(at + 2) == Some(id)
