@@ -1,7 +1,8 @@
 // Marker parsing (streamed in token-sized chunks), dedup and policy validation over a ~1 MB
 // answer: citeflow against the straightforward JS regex code a user would otherwise write,
 // same input, same process. (The regex peer is less careful: it does not skip code, links
-// or URLs; it is the speed baseline, not a correctness one.)
+// or URLs; it is the speed baseline, not a correctness one.) Streamed, both sides return the
+// same events per chunk: answer text and a citation event per marker (issue 11's peer).
 import { checkPolicy, CitationParser, deduplicateAdjacentCites } from "citeflow";
 import { rng } from "../tests/js/helpers.mjs";
 import { chunk } from "./transcript.mjs";
@@ -32,32 +33,50 @@ function answer(targetBytes = 1 << 20) {
 }
 
 // ---- the peer: what a user writes with regular expressions -----------------------------------
-function regexStream(chunks, sourceCount) {
+// A stream transformer like citeflow's: per chunk, the events it releases (answer text up to a
+// possible marker prefix, held until decided, and a citation event per marker), same shapes.
+function regexParser(sourceCount) {
   const re = /\[(\d+)\]/g;
-  const citations = [];
   let tail = ""; // text not yet scanned to the end: at most a partial marker
   let base = 0; // offset of `tail` in the whole answer
-  for (const c of chunks) {
-    tail += c;
-    re.lastIndex = 0;
-    let m;
-    let done = 0;
-    while ((m = re.exec(tail)) !== null) {
-      const id = Number(m[1]);
-      citations.push({
-        sourceId: id,
-        marker: m[0],
-        span: [base + m.index, base + re.lastIndex],
-        valid: id >= 1 && id <= sourceCount,
-      });
-      done = re.lastIndex;
-    }
-    const open = tail.indexOf("[", done);
-    const cut = open >= 0 && /^\[\d*$/.test(tail.slice(open)) ? open : tail.length;
-    base += cut;
-    tail = tail.slice(cut);
-  }
-  return citations;
+  const text = (value) => ({ id: null, type: "response", value, valueType: "text" });
+  return {
+    push(c) {
+      const out = [];
+      tail += c;
+      re.lastIndex = 0;
+      let m;
+      let done = 0;
+      const cites = [];
+      while ((m = re.exec(tail)) !== null) {
+        const id = Number(m[1]);
+        cites.push({
+          id: null,
+          type: "citation",
+          value: {
+            sourceId: id,
+            marker: m[0],
+            span: [base + m.index, base + re.lastIndex],
+            valid: id >= 1 && id <= sourceCount,
+          },
+          valueType: "json",
+        });
+        done = re.lastIndex;
+      }
+      const open = tail.indexOf("[", done);
+      const cut = open >= 0 && /^\[\d*$/.test(tail.slice(open)) ? open : tail.length;
+      if (cut > 0) out.push(text(tail.slice(0, cut)));
+      for (const e of cites) out.push(e);
+      base += cut;
+      tail = tail.slice(cut);
+      return out;
+    },
+    finish() {
+      const out = tail === "" ? [] : [text(tail)];
+      tail = "";
+      return out;
+    },
+  };
 }
 
 function regexDedup(text) {
@@ -90,7 +109,11 @@ export async function run({ runs = 5 } = {}) {
       for (const e of p.finish()) if (e.type === "citation") n++;
       ours = n;
     }, () => {
-      theirs = regexStream(chunks, SOURCES).length;
+      const p = regexParser(SOURCES);
+      let n = 0;
+      for (const c of chunks) for (const e of p.push(c)) if (e.type === "citation") n++;
+      for (const e of p.finish()) if (e.type === "citation") n++;
+      theirs = n;
     }],
     ["dedup (whole text)", () => deduplicateAdjacentCites(text), () => regexDedup(text)],
     ["policy check (whole text)", () => checkPolicy(text, { sourceCount: SOURCES }), () => regexPolicy(text, SOURCES)],

@@ -76,7 +76,7 @@ export class Engine {
     if (text.length === 0 && this.#lead !== "" && this.#deferred === 0) return [];
     const written = this.#deferred + this.#write(text, this.#deferred);
     this.#deferred = 0;
-    return this.#decode(this.#core.pushUtf8(written, id ?? undefined), skip);
+    return this.#decode(this.#core.pushUtf8(written, id ?? undefined, skip));
   }
 
   /**
@@ -205,7 +205,7 @@ export class Engine {
     }
   }
 
-  #decode(ptr, skip = 0) {
+  #decode(ptr) {
     const u8 = this.#memory();
     const w = this.#u32;
     const at = ptr >>> 2;
@@ -216,13 +216,8 @@ export class Engine {
     for (let i = at + HEADER; i < end;) {
       switch (w[i]) {
         case TEXT: {
-          let start = w[i + 3];
+          const start = w[i + 3];
           const end = w[i + 4];
-          if (skip > 0 && w[i + 1] === 0) {
-            const cut = Math.min(skip, end - start);
-            start += cut;
-            skip -= cut;
-          }
           if (start < end) {
             out.push({ id: ids[w[i + 2]], type: TYPES[w[i + 1]][1], value: text.slice(start, end), valueType: "text" });
           }
@@ -260,7 +255,6 @@ export class Engine {
           throw citeflowError("INTERNAL", `the engine returned an unknown op ${w[i]}`);
       }
     }
-    if (skip > 0) throw citeflowError("INTERNAL", "the engine held back text the fast path had shown");
     return out;
   }
 }

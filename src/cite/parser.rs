@@ -105,10 +105,18 @@ impl CitationParser {
     }
 
     /// A `citation` piece per citation found.
-    fn citation_pieces(&mut self, out: &mut Vec<Piece>) {
-        for citation in self.take_citations() {
-            let value = citation.to_json();
-            out.push(Piece::Event(Event::json(types::CITATION, None, value)));
+    fn citation_pieces(&mut self, cx: &mut Cx, out: &mut Vec<Piece>) {
+        for found in self.found.drain(..) {
+            let marker = cx.arena.push(&found.marker);
+            let span = [found.span16.start, found.span16.end];
+            for id in &found.ids {
+                out.push(Piece::Citation {
+                    source_id: id.value().unwrap_or(0),
+                    marker: marker.clone(),
+                    span,
+                    valid: self.options.is_valid_id(id),
+                });
+            }
         }
     }
 }
@@ -192,7 +200,7 @@ impl Stage for CitationParser {
             }
         };
         self.release_piece(bytes, cx, out);
-        self.citation_pieces(out);
+        self.citation_pieces(cx, out);
         Ok(())
     }
 
@@ -200,7 +208,7 @@ impl Stage for CitationParser {
         self.lifecycle.finish()?;
         self.scanner.finish(&mut self.found);
         self.release_piece(self.unreleased.len(), cx, out);
-        self.citation_pieces(out);
+        self.citation_pieces(cx, out);
         Ok(())
     }
 }

@@ -40,6 +40,21 @@ pub struct Encoder {
     ids_sent: usize,
     /// Where the latest op starts, when it is text that more text may extend.
     open_text: Option<usize>,
+    /// UTF-16 units of response text to leave out of the next step's encoding (text the JS
+    /// fast path has shown already); what is left of it after that step.
+    pub skip: usize,
+}
+
+/// `text` without its first `units` UTF-16 units (whole characters), and the units left over.
+fn skip_units(text: &str, units: usize) -> (&str, usize) {
+    let mut left = units;
+    for (at, c) in text.char_indices() {
+        if left == 0 {
+            return (text.get(at..).unwrap_or_default(), 0);
+        }
+        left = left.saturating_sub(c.len_utf16());
+    }
+    ("", left)
 }
 
 fn code(kind: Kind) -> u32 {
@@ -91,7 +106,14 @@ impl Encoder {
                     self.words.extend([END, code(*kind), *id]);
                 }
                 Piece::Text { kind, id, text } => {
-                    let [a, b] = self.text(cx.arena.get(text));
+                    let mut text = cx.arena.get(text);
+                    if self.skip > 0 && *kind == Kind::Response {
+                        (text, self.skip) = skip_units(text, self.skip);
+                        if text.is_empty() {
+                            continue;
+                        }
+                    }
+                    let [a, b] = self.text(text);
                     let same = self.open_text.filter(|&at| {
                         self.words.get(at + 1) == Some(&code(*kind))
                             && self.words.get(at + 2) == Some(id)
@@ -103,6 +125,25 @@ impl Encoder {
                             self.words.extend([TEXT, code(*kind), *id, a, b]);
                         }
                     }
+                }
+                Piece::Citation {
+                    source_id,
+                    marker,
+                    span,
+                    valid,
+                } => {
+                    self.open_text = None;
+                    let [Ok(start), Ok(end)] = span.map(u32::try_from) else {
+                        // Offsets past `u32` (never in wasm32): as the generic event.
+                        let json =
+                            serde_json::to_string(&cx.event(piece.clone())).unwrap_or_default();
+                        let [a, b] = self.text(&json);
+                        self.words.extend([EVENT, a, b]);
+                        continue;
+                    };
+                    let [a, b] = self.text(cx.arena.get(marker));
+                    self.words
+                        .extend([CITATION, *source_id, start, end, u32::from(*valid), a, b]);
                 }
                 Piece::Event(event) => {
                     self.open_text = None;

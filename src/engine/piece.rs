@@ -6,6 +6,7 @@ use std::ops::Range;
 
 use serde_json::Value;
 
+use crate::cite::Citation;
 use crate::event::{split_event_type, types, Event, Phase, ValueType};
 
 /// The two kinds of block the engine handles without a generic event.
@@ -64,6 +65,14 @@ pub enum Piece {
     End {
         kind: Kind,
         id: IdRef,
+    },
+    /// A `citation` event found at a marker: `{sourceId, marker, span, valid}` with the marker
+    /// text a byte range of the step's [`Arena`] (no JSON value built per citation).
+    Citation {
+        source_id: u32,
+        marker: Range<usize>,
+        span: [usize; 2],
+        valid: bool,
     },
     /// Any other event (JSON values, fields of its own, other types), carried as given.
     Event(Event),
@@ -206,6 +215,16 @@ impl Cx {
     pub fn event(&self, piece: Piece) -> Event {
         let (kind, id, phase, text) = match piece {
             Piece::Event(event) => return event,
+            Piece::Citation {
+                source_id,
+                marker,
+                span,
+                valid,
+            } => {
+                let marker = self.arena.get(&marker).to_owned();
+                let value = Citation::at_marker(source_id, marker, span, valid).to_json();
+                return Event::json(types::CITATION, None, value);
+            }
             Piece::Start { kind, id } => (kind, id, Phase::Start, ""),
             Piece::End { kind, id } => (kind, id, Phase::End, ""),
             Piece::Text { kind, id, text } => (kind, id, Phase::Content, self.arena.get(&text)),

@@ -75,6 +75,7 @@ impl Stage for EventFilterOutputTransformer {
         self.lifecycle.check()?;
         let keep = match &piece {
             Piece::Event(event) => self.accepts(&event.kind),
+            Piece::Citation { .. } => self.accepts(crate::event::types::CITATION),
             Piece::Start { kind, .. } | Piece::Text { kind, .. } | Piece::End { kind, .. } => {
                 self.allowed.contains(kind.base())
             }

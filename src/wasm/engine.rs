@@ -102,9 +102,16 @@ impl EngineCore {
         Ok(self.encoded())
     }
 
-    /// Answer text written into the input buffer as UTF-8 (by `TextEncoder.encodeInto`).
+    /// Answer text written into the input buffer as UTF-8 (by `TextEncoder.encodeInto`),
+    /// whose first `skip` UTF-16 units of response text the caller has shown already: they
+    /// are left out of the encoding.
     #[wasm_bindgen(js_name = pushUtf8)]
-    pub fn push_utf8(&mut self, written: usize, id: Option<String>) -> Result<*const u32, JsValue> {
+    pub fn push_utf8(
+        &mut self,
+        written: usize,
+        id: Option<String>,
+        skip: usize,
+    ) -> Result<*const u32, JsValue> {
         let bytes = self.input.get(..written).unwrap_or_default();
         let text = std::str::from_utf8(bytes).map_err(|e| {
             js_error(
@@ -113,7 +120,14 @@ impl EngineCore {
             )
         })?;
         let step = self.inner.push_text(text, id.as_deref())?;
+        self.encoder.skip = skip;
         self.encoder.encode(step.pieces, step.cx);
+        if std::mem::take(&mut self.encoder.skip) > 0 {
+            return Err(js_error(
+                "INTERNAL",
+                "the engine held back text the fast path had shown",
+            ));
+        }
         Ok(self.encoded())
     }
 
