@@ -6,8 +6,14 @@ use serde_json::Value;
 /// A variable written in the `note` field as a `name: value` line (as Zotero stores fields
 /// it has no slot for).
 pub fn note_field(item: &Value, name: &str) -> Option<String> {
-    let note = item.get("note")?.as_str()?;
-    note.lines().find_map(|line| {
+    note_fields(item, name).next()
+}
+
+/// Every `name: value` line of the note field for one variable (a name variable may be
+/// given on several lines, one name each).
+fn note_fields<'a>(item: &'a Value, name: &'a str) -> impl Iterator<Item = String> + 'a {
+    let note = item.get("note").and_then(Value::as_str).unwrap_or("");
+    note.lines().filter_map(move |line| {
         let (k, v) = line.split_once(':')?;
         (k.trim() == name)
             .then(|| v.trim().to_owned())
@@ -189,6 +195,16 @@ fn truthy(v: &Value) -> bool {
 pub fn names(item: &Value, var: &str) -> Vec<Name> {
     match item.get(var) {
         Some(Value::Array(a)) => a.iter().filter_map(parse_name).collect(),
+        // Names in the note field, one a line: `Family || Given`, or a literal name.
+        None if var != "note" => note_fields(item, var)
+            .filter_map(|raw| {
+                let v = match raw.split_once("||") {
+                    Some((family, given)) => serde_json::json!({"family": family, "given": given}),
+                    None => serde_json::json!({ "literal": raw }),
+                };
+                parse_name(&v)
+            })
+            .collect(),
         _ => Vec::new(),
     }
 }

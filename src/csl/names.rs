@@ -54,9 +54,7 @@ pub fn initialize(given: &str, with: &str, initialize: bool, hyphen: bool) -> St
     let mut out = String::new();
     let mut rest = given.trim();
     while !rest.is_empty() {
-        let end = rest
-            .find(|c: char| c == '.' || c.is_whitespace())
-            .unwrap_or(rest.len());
+        let end = word_end(rest);
         let word = rest.get(..end).unwrap_or("");
         let abbreviated = rest.get(end..).is_some_and(|r| r.starts_with('.'));
         rest = rest
@@ -86,6 +84,8 @@ pub fn initialize(given: &str, with: &str, initialize: bool, hyphen: bool) -> St
         }
         let mut first = true;
         for piece in word.split('-').filter(|p| !p.is_empty()) {
+            // Markup around a name (`<b>John</b>`) stays around its initial.
+            let (open, piece, close) = unwrap_tags(piece);
             let Some(c) = piece.chars().next() else {
                 continue;
             };
@@ -97,6 +97,7 @@ pub fn initialize(given: &str, with: &str, initialize: bool, hyphen: bool) -> St
                 out = out.trim_end().to_owned();
                 out.push('-');
             }
+            out.push_str(open);
             out.extend(c.to_uppercase());
             // Two capitals before lowercase letters make a two-letter initial: TSerendorjiin → Ts.
             let mut after = piece.chars().skip(1);
@@ -105,11 +106,51 @@ pub fn initialize(given: &str, with: &str, initialize: bool, hyphen: bool) -> St
                     out.extend(second.to_lowercase());
                 }
             }
-            out.push_str(with);
+            let bare = with.trim_end();
+            out.push_str(bare);
+            out.push_str(close);
+            out.push_str(with.get(bare.len()..).unwrap_or(""));
             first = false;
         }
     }
     out.trim_end().to_owned()
+}
+
+/// Where the word at the start of `s` ends: at the first period or space outside a markup tag.
+fn word_end(s: &str) -> usize {
+    let mut in_tag = false;
+    for (i, c) in s.char_indices() {
+        match c {
+            '<' => in_tag = true,
+            '>' => in_tag = false,
+            c if !in_tag && (c == '.' || c.is_whitespace()) => return i,
+            _ => {}
+        }
+    }
+    s.len()
+}
+
+/// A word's opening tags, its text and its closing tags: `<b>John</b>` → (`<b>`, `John`, `</b>`).
+fn unwrap_tags(word: &str) -> (&str, &str, &str) {
+    let mut start = 0;
+    while let Some(rest) = word.get(start..).filter(|r| r.starts_with('<')) {
+        match rest.find('>') {
+            Some(e) => start += e + 1,
+            None => break,
+        }
+    }
+    let mut end = word.len();
+    while let Some(rest) = word.get(start..end).filter(|r| r.ends_with('>')) {
+        match rest.rfind('<') {
+            Some(b) => end = start + b,
+            None => break,
+        }
+    }
+    (
+        word.get(..start).unwrap_or(""),
+        word.get(start..end).unwrap_or(""),
+        word.get(end..).unwrap_or(""),
+    )
 }
 
 impl<'a> Renderer<'a> {
