@@ -263,7 +263,8 @@ impl<'a> Renderer<'a> {
             } else {
                 &n.literal
             };
-            return super::richtext::parse(lit);
+            // A literal (institutional) name takes the family name-part's formatting.
+            return self.part(name_el, "family", lit.clone());
         }
         let roman = is_romanesque(&format!("{}{}", n.family, n.given));
         // Disambiguation may show initials or the full given name.
