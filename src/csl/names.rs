@@ -389,7 +389,18 @@ impl<'a> Renderer<'a> {
                 parts.push(Out::text(" "));
             }
         }
-        parts.push(self.part(name_el, "family", family_core));
+        if family_affixes || n.non_dropping.is_empty() || n.family.is_empty() {
+            parts.push(self.part(name_el, "family", family_core));
+        } else {
+            // The particle and the family name are formatted each on its own: <sc>van</sc>
+            // <sc>Roe</sc>.
+            let glued = !n.spaced_particle && n.non_dropping.ends_with(['\'', '\u{2019}', '-']);
+            parts.push(self.part(name_el, "family", n.non_dropping.clone()));
+            if !glued {
+                parts.push(Out::text(" "));
+            }
+            parts.push(self.part(name_el, "family", n.family.clone()));
+        }
         if !n.suffix.is_empty() {
             parts.push(Out::text(suffix_sep));
             parts.push(Out::text(n.suffix.clone()));
