@@ -69,7 +69,9 @@ fn field(v: &Value, k: &str) -> String {
 }
 
 fn is_particle_word(w: &str) -> bool {
-    w.chars().next().is_some_and(|c| c.is_lowercase())
+    // Dutch ’t (in ’t Veld) is a particle too.
+    let w_bare = w.strip_prefix(['\'', '\u{2019}']).unwrap_or(w);
+    w_bare.chars().next().is_some_and(|c| c.is_lowercase())
         || w.chars().all(|c| !c.is_alphabetic() && c != '\'')
             && !w.is_empty()
             && w.chars().any(|c| c == '\'' || c == '\u{2019}')

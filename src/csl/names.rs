@@ -226,6 +226,33 @@ impl<'a> Renderer<'a> {
         self.name_part(name_el, which, text, false)
     }
 
+    /// The words of a name-part (particles and a name), each with the name-part's formatting
+    /// (<b>van</b> <b>Roe</b>), inside the name-part's affixes; `spaced`: a particle ending in
+    /// an apostrophe still takes a space.
+    fn part_words(&self, name_el: Option<&Node>, which: &str, words: &[&str], spaced: bool) -> Out {
+        let words: Vec<&str> = words.iter().copied().filter(|w| !w.is_empty()).collect();
+        if let [one] = words.as_slice() {
+            return self.part(name_el, which, (*one).to_owned());
+        }
+        let mut parts = Vec::new();
+        let mut prev: Option<&str> = None;
+        for w in words {
+            if prev.is_some_and(|p| spaced || !p.ends_with(['\'', '\u{2019}', '-'])) {
+                parts.push(Out::text(" "));
+            }
+            parts.push(self.part_formatting_only(name_el, which, w.to_owned()));
+            prev = Some(w);
+        }
+        let group = Out::group(parts);
+        match name_el.and_then(|e| {
+            e.children_named("name-part")
+                .find(|p| p.attr("name") == Some(which))
+        }) {
+            Some(el) => self.decorate(&affixes_only(el), group, false),
+            None => group,
+        }
+    }
+
     fn name_part(&self, name_el: Option<&Node>, which: &str, text: String, affixes: bool) -> Out {
         // Names may carry markup too (`<sup>`, `<b>`).
         let mut content = super::richtext::parse(&text);
@@ -333,15 +360,26 @@ impl<'a> Renderer<'a> {
             } else {
                 (family_core.clone(), join_words(&[&given, &n.dropping]))
             };
+            let (fam_words, giv_words) = if demote {
+                (
+                    vec![n.family.as_str()],
+                    vec![given.as_str(), &n.dropping, &n.non_dropping],
+                )
+            } else {
+                (
+                    vec![n.non_dropping.as_str(), &n.family],
+                    vec![given.as_str(), &n.dropping],
+                )
+            };
             let mut parts = Vec::new();
             if !fam.is_empty() {
-                parts.push(self.part(name_el, "family", fam));
+                parts.push(self.part_words(name_el, "family", &fam_words, n.spaced_particle));
             }
             if !giv.is_empty() {
                 if !parts.is_empty() {
                     parts.push(Out::text(sep));
                 }
-                parts.push(self.part(name_el, "given", giv));
+                parts.push(self.part_words(name_el, "given", &giv_words, false));
             }
             if !n.suffix.is_empty() {
                 parts.push(Out::text(sep));
@@ -384,23 +422,17 @@ impl<'a> Renderer<'a> {
         if !giv.is_empty() {
             // A particle ending in an apostrophe joins the name: d’Aubignac.
             let glued = n.non_dropping.is_empty() && giv.ends_with(['\'', '\u{2019}']);
-            parts.push(self.part(name_el, "given", giv));
+            parts.push(self.part_words(name_el, "given", &[&given, &n.dropping], false));
             if !glued {
                 parts.push(Out::text(" "));
             }
         }
-        if family_affixes || n.non_dropping.is_empty() || n.family.is_empty() {
-            parts.push(self.part(name_el, "family", family_core));
-        } else {
-            // The particle and the family name are formatted each on its own: <sc>van</sc>
-            // <sc>Roe</sc>.
-            let glued = !n.spaced_particle && n.non_dropping.ends_with(['\'', '\u{2019}', '-']);
-            parts.push(self.part(name_el, "family", n.non_dropping.clone()));
-            if !glued {
-                parts.push(Out::text(" "));
-            }
-            parts.push(self.part(name_el, "family", n.family.clone()));
-        }
+        parts.push(self.part_words(
+            name_el,
+            "family",
+            &[&n.non_dropping, &n.family],
+            n.spaced_particle,
+        ));
         if !n.suffix.is_empty() {
             parts.push(Out::text(suffix_sep));
             parts.push(Out::text(n.suffix.clone()));
