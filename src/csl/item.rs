@@ -6,8 +6,14 @@ use serde_json::Value;
 /// A variable written in the `note` field as a `name: value` line (as Zotero stores fields
 /// it has no slot for).
 pub fn note_field(item: &Value, name: &str) -> Option<String> {
-    let note = item.get("note")?.as_str()?;
-    note.lines().find_map(|line| {
+    note_fields(item, name).next()
+}
+
+/// Every `name: value` line of the note field for one variable (a name variable may be
+/// given on several lines, one name each).
+fn note_fields<'a>(item: &'a Value, name: &'a str) -> impl Iterator<Item = String> + 'a {
+    let note = item.get("note").and_then(Value::as_str).unwrap_or("");
+    note.lines().filter_map(move |line| {
         let (k, v) = line.split_once(':')?;
         (k.trim() == name)
             .then(|| v.trim().to_owned())
@@ -63,7 +69,9 @@ fn field(v: &Value, k: &str) -> String {
 }
 
 fn is_particle_word(w: &str) -> bool {
-    w.chars().next().is_some_and(|c| c.is_lowercase())
+    // Dutch ’t (in ’t Veld) is a particle too.
+    let w_bare = w.strip_prefix(['\'', '\u{2019}']).unwrap_or(w);
+    w_bare.chars().next().is_some_and(|c| c.is_lowercase())
         || w.chars().all(|c| !c.is_alphabetic() && c != '\'')
             && !w.is_empty()
             && w.chars().any(|c| c == '\'' || c == '\u{2019}')
@@ -189,6 +197,16 @@ fn truthy(v: &Value) -> bool {
 pub fn names(item: &Value, var: &str) -> Vec<Name> {
     match item.get(var) {
         Some(Value::Array(a)) => a.iter().filter_map(parse_name).collect(),
+        // Names in the note field, one a line: `Family || Given`, or a literal name.
+        None if var != "note" => note_fields(item, var)
+            .filter_map(|raw| {
+                let v = match raw.split_once("||") {
+                    Some((family, given)) => serde_json::json!({"family": family, "given": given}),
+                    None => serde_json::json!({ "literal": raw }),
+                };
+                parse_name(&v)
+            })
+            .collect(),
         _ => Vec::new(),
     }
 }

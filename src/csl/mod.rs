@@ -763,11 +763,22 @@ impl Processor {
             }
             return Out::group(parts);
         }
+        let mut after_punctuated = false;
         for (o, cite) in rendered {
             if !parts.is_empty() && !prefix_punctuated(cite) {
-                parts.push(Out::text(delimiter));
+                // After a suffix ending in punctuation (" is one source,") the delimiter's own
+                // punctuation goes.
+                parts.push(Out::text(if after_punctuated {
+                    delimiter.trim_start_matches([',', ';', ':'])
+                } else {
+                    delimiter
+                }));
             }
             parts.push(o.clone());
+            after_punctuated = cite
+                .suffix
+                .as_deref()
+                .is_some_and(|s| s.ends_with([',', ';', ':']));
         }
         Out::group(parts)
     }

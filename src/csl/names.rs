@@ -54,9 +54,7 @@ pub fn initialize(given: &str, with: &str, initialize: bool, hyphen: bool) -> St
     let mut out = String::new();
     let mut rest = given.trim();
     while !rest.is_empty() {
-        let end = rest
-            .find(|c: char| c == '.' || c.is_whitespace())
-            .unwrap_or(rest.len());
+        let end = word_end(rest);
         let word = rest.get(..end).unwrap_or("");
         let abbreviated = rest.get(end..).is_some_and(|r| r.starts_with('.'));
         rest = rest
@@ -86,6 +84,8 @@ pub fn initialize(given: &str, with: &str, initialize: bool, hyphen: bool) -> St
         }
         let mut first = true;
         for piece in word.split('-').filter(|p| !p.is_empty()) {
+            // Markup around a name (`<b>John</b>`) stays around its initial.
+            let (open, piece, close) = unwrap_tags(piece);
             let Some(c) = piece.chars().next() else {
                 continue;
             };
@@ -97,6 +97,7 @@ pub fn initialize(given: &str, with: &str, initialize: bool, hyphen: bool) -> St
                 out = out.trim_end().to_owned();
                 out.push('-');
             }
+            out.push_str(open);
             out.extend(c.to_uppercase());
             // Two capitals before lowercase letters make a two-letter initial: TSerendorjiin → Ts.
             let mut after = piece.chars().skip(1);
@@ -105,11 +106,51 @@ pub fn initialize(given: &str, with: &str, initialize: bool, hyphen: bool) -> St
                     out.extend(second.to_lowercase());
                 }
             }
-            out.push_str(with);
+            let bare = with.trim_end();
+            out.push_str(bare);
+            out.push_str(close);
+            out.push_str(with.get(bare.len()..).unwrap_or(""));
             first = false;
         }
     }
     out.trim_end().to_owned()
+}
+
+/// Where the word at the start of `s` ends: at the first period or space outside a markup tag.
+fn word_end(s: &str) -> usize {
+    let mut in_tag = false;
+    for (i, c) in s.char_indices() {
+        match c {
+            '<' => in_tag = true,
+            '>' => in_tag = false,
+            c if !in_tag && (c == '.' || c.is_whitespace()) => return i,
+            _ => {}
+        }
+    }
+    s.len()
+}
+
+/// A word's opening tags, its text and its closing tags: `<b>John</b>` → (`<b>`, `John`, `</b>`).
+fn unwrap_tags(word: &str) -> (&str, &str, &str) {
+    let mut start = 0;
+    while let Some(rest) = word.get(start..).filter(|r| r.starts_with('<')) {
+        match rest.find('>') {
+            Some(e) => start += e + 1,
+            None => break,
+        }
+    }
+    let mut end = word.len();
+    while let Some(rest) = word.get(start..end).filter(|r| r.ends_with('>')) {
+        match rest.rfind('<') {
+            Some(b) => end = start + b,
+            None => break,
+        }
+    }
+    (
+        word.get(..start).unwrap_or(""),
+        word.get(start..end).unwrap_or(""),
+        word.get(end..).unwrap_or(""),
+    )
 }
 
 impl<'a> Renderer<'a> {
@@ -185,6 +226,33 @@ impl<'a> Renderer<'a> {
         self.name_part(name_el, which, text, false)
     }
 
+    /// The words of a name-part (particles and a name), each with the name-part's formatting
+    /// (<b>van</b> <b>Roe</b>), inside the name-part's affixes; `spaced`: a particle ending in
+    /// an apostrophe still takes a space.
+    fn part_words(&self, name_el: Option<&Node>, which: &str, words: &[&str], spaced: bool) -> Out {
+        let words: Vec<&str> = words.iter().copied().filter(|w| !w.is_empty()).collect();
+        if let [one] = words.as_slice() {
+            return self.part(name_el, which, (*one).to_owned());
+        }
+        let mut parts = Vec::new();
+        let mut prev: Option<&str> = None;
+        for w in words {
+            if prev.is_some_and(|p| spaced || !p.ends_with(['\'', '\u{2019}', '-'])) {
+                parts.push(Out::text(" "));
+            }
+            parts.push(self.part_formatting_only(name_el, which, w.to_owned()));
+            prev = Some(w);
+        }
+        let group = Out::group(parts);
+        match name_el.and_then(|e| {
+            e.children_named("name-part")
+                .find(|p| p.attr("name") == Some(which))
+        }) {
+            Some(el) => self.decorate(&affixes_only(el), group, false),
+            None => group,
+        }
+    }
+
     fn name_part(&self, name_el: Option<&Node>, which: &str, text: String, affixes: bool) -> Out {
         // Names may carry markup too (`<sup>`, `<b>`).
         let mut content = super::richtext::parse(&text);
@@ -222,7 +290,8 @@ impl<'a> Renderer<'a> {
             } else {
                 &n.literal
             };
-            return super::richtext::parse(lit);
+            // A literal (institutional) name takes the family name-part's formatting.
+            return self.part(name_el, "family", lit.clone());
         }
         let roman = is_romanesque(&format!("{}{}", n.family, n.given));
         // Disambiguation may show initials or the full given name.
@@ -291,15 +360,26 @@ impl<'a> Renderer<'a> {
             } else {
                 (family_core.clone(), join_words(&[&given, &n.dropping]))
             };
+            let (fam_words, giv_words) = if demote {
+                (
+                    vec![n.family.as_str()],
+                    vec![given.as_str(), &n.dropping, &n.non_dropping],
+                )
+            } else {
+                (
+                    vec![n.non_dropping.as_str(), &n.family],
+                    vec![given.as_str(), &n.dropping],
+                )
+            };
             let mut parts = Vec::new();
             if !fam.is_empty() {
-                parts.push(self.part(name_el, "family", fam));
+                parts.push(self.part_words(name_el, "family", &fam_words, n.spaced_particle));
             }
             if !giv.is_empty() {
                 if !parts.is_empty() {
                     parts.push(Out::text(sep));
                 }
-                parts.push(self.part(name_el, "given", giv));
+                parts.push(self.part_words(name_el, "given", &giv_words, false));
             }
             if !n.suffix.is_empty() {
                 parts.push(Out::text(sep));
@@ -342,12 +422,17 @@ impl<'a> Renderer<'a> {
         if !giv.is_empty() {
             // A particle ending in an apostrophe joins the name: d’Aubignac.
             let glued = n.non_dropping.is_empty() && giv.ends_with(['\'', '\u{2019}']);
-            parts.push(self.part(name_el, "given", giv));
+            parts.push(self.part_words(name_el, "given", &[&given, &n.dropping], false));
             if !glued {
                 parts.push(Out::text(" "));
             }
         }
-        parts.push(self.part(name_el, "family", family_core));
+        parts.push(self.part_words(
+            name_el,
+            "family",
+            &[&n.non_dropping, &n.family],
+            n.spaced_particle,
+        ));
         if !n.suffix.is_empty() {
             parts.push(Out::text(suffix_sep));
             parts.push(Out::text(n.suffix.clone()));

@@ -57,10 +57,24 @@ impl<'a> Renderer<'a> {
             .term("page-range-delimiter", super::locale::TermForm::Long, false)
             .unwrap_or("\u{2013}")
             .to_owned();
+        // `213 & 235`: the ampersand is the locale's `and` symbol.
+        let and = self
+            .locale
+            .term("and", super::locale::TermForm::Symbol, false)
+            .unwrap_or("&");
+        let pieces = value.split(", ").enumerate().flat_map(|(i, p)| {
+            p.split(" & ")
+                .enumerate()
+                .map(move |(j, q)| (i > 0 && j == 0, j > 0, q))
+        });
         let mut out = String::new();
-        for (i, piece) in value.split(", ").enumerate() {
-            if i > 0 {
+        for (comma, ampersand, piece) in pieces {
+            if comma {
                 out.push_str(", ");
+            } else if ampersand {
+                out.push(' ');
+                out.push_str(and);
+                out.push(' ');
             }
             let parts: Vec<&str> = piece
                 .split(['-', '\u{2013}'])

@@ -139,7 +139,13 @@ impl<'a> Renderer<'a> {
             return None;
         }
         match name {
-            "locator" => self.cite.locator.clone().filter(|s| !s.is_empty()),
+            "locator" => self
+                .cite
+                .locator
+                .as_deref()
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .map(str::to_owned),
             "citation-number" => self.citation_number.map(|n| n.to_string()),
             "year-suffix" => self.year_suffix.clone(),
             "first-reference-note-number" => self.cite.first_note.map(|n| n.to_string()),
