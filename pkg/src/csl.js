@@ -86,9 +86,19 @@ export function renderReferences(sources, citations, options) {
 const MAX_DEPTH = 128;
 const MAX_VALUES = 1 << 22;
 
-function finiteOnly(_key, value) {
-  if (typeof value === "number" && !Number.isFinite(value)) throw new RangeError("not finite");
-  return value;
+/**
+ * A `JSON.stringify` replacer that refuses what the module would refuse before the walk reaches
+ * it: a number that is not finite, more than MAX_VALUES values, and an array longer than the
+ * values left (a sparse array of length 2**32 - 1 would otherwise be walked index by index).
+ */
+function bounded() {
+  let left = MAX_VALUES;
+  return (_key, value) => {
+    if (--left < 0) throw new RangeError("too many values");
+    if (typeof value === "number" && !Number.isFinite(value)) throw new RangeError("not finite");
+    if (Array.isArray(value) && value.length > left) throw new RangeError("too many values");
+    return value;
+  };
 }
 
 /**
@@ -102,7 +112,7 @@ function pack(sources) {
   let plain;
   try {
     if (!Array.isArray(sources)) return undefined; // throws on a revoked Proxy
-    plain = JSON.parse(JSON.stringify(sources, finiteOnly));
+    plain = JSON.parse(JSON.stringify(sources, bounded()));
   } catch {
     return undefined;
   }
