@@ -9,6 +9,18 @@ import { holdHalfPair } from "./surrogates.js";
 
 const encoder = new TextEncoder();
 
+/** A decoder's format argument: a name (the core refuses names it does not know). */
+function formatName(format, owner) {
+  if (typeof format !== "string") {
+    throw citeflowError(
+      "UNKNOWN_PROVIDER",
+      `${owner} takes a format name ("openai", "openrouter", "openai-compatible", "anthropic"); got ${
+        describe(format)
+      }`,
+    );
+  }
+}
+
 function bytesOf(chunk, owner) {
   if (isInstance(chunk, Uint8Array)) return chunk;
   if (isInstance(chunk, ArrayBuffer)) return new Uint8Array(chunk);
@@ -95,14 +107,7 @@ export class ProviderStreamDecoder {
 
   constructor(format) {
     ready();
-    if (typeof format !== "string") {
-      throw citeflowError(
-        "UNKNOWN_PROVIDER",
-        `ProviderStreamDecoder takes a format name ("openai", "openrouter", "openai-compatible", "anthropic"); got ${
-          describe(format)
-        }`,
-      );
-    }
+    formatName(format, "ProviderStreamDecoder");
     this.#core = new core.ProviderStreamCore(format);
     this.#format = format;
   }
@@ -171,14 +176,7 @@ export class ProviderBodyDecoder {
   /** `transformers`: configs or built transformers (ThinkTag, CitationParser, a chain, …) applied in order. */
   constructor(format, options = {}) {
     ready();
-    if (typeof format !== "string") {
-      throw citeflowError(
-        "UNKNOWN_PROVIDER",
-        `ProviderBodyDecoder takes a format name ("openai", "openrouter", "openai-compatible", "anthropic"); got ${
-          describe(format)
-        }`,
-      );
-    }
+    formatName(format, "ProviderBodyDecoder");
     const { transformers } = knownFields(options, ["transformers"], "INVALID_OPTION", "ProviderBodyDecoder options");
     this.#engine = new Engine(format, transformerStages(transformers));
     this.#format = format;

@@ -5,22 +5,11 @@
 use serde_json::{Map, Value};
 
 use super::{Event, LmOutput, OutputItem, ValueType};
-
-/// What a value is, in the words serde's messages use.
-fn kind(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
-}
+use crate::transform::json_kind;
 
 fn expected(what: &str, got: &Value) -> String {
     let mut out = String::from("invalid type: ");
-    out.push_str(kind(got));
+    out.push_str(json_kind(got));
     out.push_str(", expected ");
     out.push_str(what);
     out
