@@ -6,7 +6,7 @@
 import { checkPolicy, CitationParser, deduplicateAdjacentCites } from "citeflow";
 import { rng } from "../tests/js/helpers.mjs";
 import { chunk } from "./transcript.mjs";
-import { time } from "./timing.mjs";
+import { compare } from "./timing.mjs";
 
 const SOURCES = 8;
 const WORDS =
@@ -120,9 +120,8 @@ export async function run({ runs = 5 } = {}) {
   ];
   const results = [];
   for (const [name, a, b] of rows) {
-    const ta = await time(a, runs);
-    const tb = await time(b, runs);
-    results.push({ name, citeflowMs: ta, regexMs: tb, ratio: tb / ta });
+    const t = await compare(a, b, runs);
+    results.push({ name, citeflowMs: t.a, regexMs: t.b, ratio: t.ratio });
   }
   if (ours !== theirs) throw new Error(`citation counts differ: citeflow ${ours}, regex ${theirs}`);
   if (deduplicateAdjacentCites(text) !== regexDedup(text)) throw new Error("dedup results differ");

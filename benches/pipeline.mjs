@@ -7,7 +7,7 @@ import { createParser } from "eventsource-parser";
 import { CitationParser, ProviderBodyDecoder, ThinkTagOutputTransformer } from "citeflow";
 import { rng } from "../tests/js/helpers.mjs";
 import { aiSdkReasoningTransform } from "./peers.mjs";
-import { time } from "./timing.mjs";
+import { compare } from "./timing.mjs";
 
 const WORDS = "the study found that rates rose in most regions while costs fell over the decade".split(" ");
 
@@ -100,15 +100,14 @@ async function measure(chunkBytes, runs) {
     reasoning.transform({ type: "text-end", id: "t" }, controller);
     theirsCites = cites;
   };
-  const a = await time(ours, runs);
-  const b = await time(theirs, runs);
+  const { a, b, ratio } = await compare(ours, theirs, runs);
   if (oursCites !== theirsCites) throw new Error(`citation counts differ: citeflow ${oursCites}, peer ${theirsCites}`);
   return {
     chunkBytes,
     tokens,
     citeflowNsPerToken: (a * 1e6) / tokens,
     peerNsPerToken: (b * 1e6) / tokens,
-    ratio: b / a,
+    ratio,
   };
 }
 

@@ -9,7 +9,7 @@ import { extractReasoningMiddleware } from "ai";
 import { ThinkTagOutputTransformer } from "citeflow";
 import { aiSdkReasoningTransform } from "./peers.mjs";
 import { chunk, transcript } from "./transcript.mjs";
-import { time } from "./timing.mjs";
+import { compare } from "./timing.mjs";
 
 const text = transcript();
 const MB = text.length / 1e6;
@@ -53,20 +53,22 @@ export async function run({ runs = 9 } = {}) {
     };
 
     const n = runs;
-    const [a, b] = [await time(ours, n), await time(theirs, n)];
+    const loop = await compare(ours, theirs, n);
+    const [a, b] = [loop.a, loop.b];
     // The AI SDK puts its separator ("\n") between reasoning sections.
     if (oursReasoning + oursBlocks - 1 !== theirsReasoning) {
       throw new Error(`reasoning differs: ours ${oursReasoning}, AI SDK ${theirsReasoning}`);
     }
-    const [c, d] = [await time(oursStream, n), await time(theirsStream, n)];
+    const streams = await compare(oursStream, theirsStream, n);
+    const [c, d] = [streams.a, streams.b];
     rows.push({
       chunk: size,
       citeflowMBps: MB / (a / 1000),
       aiSdkMBps: MB / (b / 1000),
-      loopRatio: b / a,
+      loopRatio: loop.ratio,
       citeflowStreamMBps: MB / (c / 1000),
       aiSdkStreamMBps: MB / (d / 1000),
-      streamRatio: d / c,
+      streamRatio: streams.ratio,
     });
   }
   return { name: "think-tag", bytes: text.length, rows };
