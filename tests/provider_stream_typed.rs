@@ -651,6 +651,70 @@ proptest! {
     }
 }
 
+/// Shapes of token messages with `%` where the token's string contents go: a stream repeats
+/// one of them token after token (the decoder then reads only the token), and the property
+/// below mixes them with tokens that must not be read that way (escapes, raw quotes and
+/// control characters, text that ends the string early and adds keys).
+const SHAPES: &[&str] = &[
+    r#"{"id":"c1","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"%"},"finish_reason":null}]}"#,
+    r#"{"id":"c2","choices":[{"index":0,"delta":{"reasoning_content":"%"},"finish_reason":null}]}"#,
+    r#"{"id":"c1","choices":[{"delta":{"reasoning":"%","content":null}}]}"#,
+    r#"{"choices":[{"delta":{"content":"%"},"finish_reason":"stop"}]}"#,
+    r#"{"id":"c1","choices":[{"index":0,"delta":{"content":"%","reasoning":"r"}}]}"#,
+    r#"{"id":"c3","choices":[{"index":1,"delta":{"content":"%"}}]}"#,
+    r#"{"id":"c1","choices":[{"delta":{"content":"%"}}],"usage":{"total_tokens":1}}"#,
+    r#"{"id":"c1","choices":[{"delta":{"content":"%","annotations":[]}}]}"#,
+    r#"{"id":"c1","choices":[{"delta":{"content":"%"}}],"error":null}"#,
+    r#" { "id" : "c1" , "choices" : [ { "delta" : { "content" : "%" } } ] } "#,
+    r#"{"id":"c1","choices":[{"delta":{"content":"%"}}]}"#,
+];
+
+const TOKENS: &[&str] = &[
+    "the ",
+    "",
+    "[1]",
+    "<think>",
+    "é😀",
+    r"\n",
+    r#"\""#,
+    r"\u0041",
+    "\"",
+    "\\",
+    "\n",
+    "\u{1}",
+    r#"a"},"finish_reason":"stop","x":{"y":""#,
+    r#"a","content":"b"#,
+    r#"a","reasoning":"b"#,
+    r#"a"}}]}"#,
+];
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    /// Messages that repeat a shape around new tokens (read by comparing the bytes around the
+    /// token with the last message's) decode as the value decoder decodes them.
+    #[test]
+    fn repeated_shapes_agree_with_value_decoding(
+        items in proptest::collection::vec(
+            (
+                proptest::sample::select(SHAPES),
+                proptest::sample::select(TOKENS),
+                proptest::option::weighted(0.1, data()),
+            ),
+            1..12,
+        ),
+    ) {
+        let messages: Vec<SseMessage> = items
+            .into_iter()
+            .map(|(shape, token, other)| {
+                message(other.unwrap_or_else(|| shape.replace('%', token)), None)
+            })
+            .collect();
+        agree(StreamFormat::OpenAi, &messages);
+        agree(StreamFormat::Anthropic, &messages);
+    }
+}
+
 #[test]
 fn edge_cases_agree() {
     let deep = format!("{}{}", "[".repeat(200), "]".repeat(200));

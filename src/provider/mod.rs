@@ -22,6 +22,7 @@ mod request;
 mod request_error;
 pub mod sse;
 pub mod stream;
+mod token_shape;
 pub mod transport;
 pub mod usage;
 mod wire;

@@ -55,6 +55,11 @@ pub struct CharsToUtf16 {
 impl CharsToUtf16 {
     /// Adds text; returns its UTF-16 length.
     pub fn push(&mut self, text: &str) -> usize {
+        if text.is_ascii() {
+            self.chars = self.chars.saturating_add(text.len());
+            self.units = self.units.saturating_add(text.len());
+            return text.len();
+        }
         let mut units = 0usize;
         for c in text.chars() {
             if c.len_utf16() == 2 {

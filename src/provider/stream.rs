@@ -21,6 +21,7 @@ use super::fast_delta;
 use super::framing::DeltaFraming;
 use super::native_citations::{self, CharsToUtf16, UrlNumbers};
 use super::sse::{SseDecoder, SseError, SseMessage};
+use super::token_shape::TokenShape;
 use super::usage::{normalize, UsageParts};
 use super::wire::{Choices, Message};
 use crate::cite::Citation;
@@ -156,6 +157,8 @@ pub struct ProviderStreamDecoder {
     framing: DeltaFraming,
     /// The open Anthropic `tool_use` block's index and its input so far.
     tool_input: Option<(u64, String)>,
+    /// The shape of the last OpenAI-style message if it carried only a token.
+    shape: TokenShape,
 }
 
 impl ProviderStreamDecoder {
@@ -173,6 +176,7 @@ impl ProviderStreamDecoder {
             usage: UsageParts::default(),
             framing: DeltaFraming::default(),
             tool_input: None,
+            shape: TokenShape::default(),
         }
     }
 
@@ -213,12 +217,28 @@ impl ProviderStreamDecoder {
         }
         // Typed and borrowed (see `wire`): no generic JSON tree for every token; the messages
         // that carry tokens by a reader of their own (see `fast_delta`), the rest by serde.
-        let invalid =
-            |e: serde_json::Error| self.invalid(format!("{e} in {:?}", truncate(&message.data)));
+        // A message shaped as the last one around a new token: that token (see `token_shape`).
+        if let Some((kind, text)) = self.shape.token(&message.data) {
+            if !text.is_empty() {
+                self.framing.before_text(kind, &self.message_id, out);
+                let id = self.message_id.as_deref();
+                Self::text(&mut self.answer, out, kind, id, text);
+            }
+            return Ok(());
+        }
         let ping = message.event.as_deref() == Some("ping");
         let parsed: Message = match fast_delta::read(&message.data) {
-            Some(parsed) => parsed,
-            None => serde_json::from_str(&message.data).map_err(invalid)?,
+            Some(parsed) => {
+                if self.format == StreamFormat::OpenAi {
+                    self.shape.keep(&parsed, &message.data);
+                }
+                parsed
+            }
+            None => {
+                self.shape.clear();
+                serde_json::from_str(&message.data)
+                    .map_err(|e| self.invalid(format!("{e} in {:?}", truncate(&message.data))))?
+            }
         };
         match (&parsed.error.0, self.format) {
             (Some(error), _) if !ping => Err(self.provider_error(error)),
@@ -297,8 +317,11 @@ impl ProviderStreamDecoder {
     }
 
     fn openai(&mut self, chunk: Message, out: &mut dyn EventSink) -> Result<(), StreamError> {
-        if let Some(id) = chunk.id.into_string() {
-            self.message_id = Some(id);
+        // Kept, not replaced, when it is the same (a stream sends one id with every token).
+        if let Some(id) = chunk.id.str() {
+            if self.message_id.as_deref() != Some(id) {
+                self.message_id = Some(id.to_owned());
+            }
         }
         let choice = match chunk.choices {
             Choices::Absent => None,

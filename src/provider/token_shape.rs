@@ -1,0 +1,104 @@
+//! The bytes around the token of the last plain token message of an OpenAI-style stream, so
+//! that the next message with the same bytes around a new token is read by two comparisons
+//! and a scan of the token.
+//!
+//! A stream repeats its chunk's shape token after token: the same `id`, `object`, `created`,
+//! `model`, index and `finish_reason: null`, only the token differs. When one message was read
+//! (by the fast reader, its token borrowed from the message) and is *plain* (its only effect
+//! on the decoder is one `response` or `thinking` text: no usage, error, annotations, finish
+//! reason, no second text field), the message's bytes before and after the token's string
+//! contents are kept. A later message that starts and ends with exactly those bytes, and
+//! whose part in between has no quote, backslash or control character (so it is one JSON
+//! string without escapes that ends where the kept message's did), reads as the kept message
+//! with that token: every other byte the reader sees is the same, and so is everything it
+//! builds from them. Anything else (an escape, a new field, another id, a finish reason) goes
+//! through the reader as before, which keeps the shape only if that message is plain too.
+
+use std::borrow::Cow;
+
+use super::wire::{Choices, Message, Scalar};
+use crate::event::types;
+
+/// The kept bytes: `bytes[..split]` before the token, `bytes[split..]` after it.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct TokenShape {
+    bytes: String,
+    split: usize,
+    /// The text's event type (`response` or `thinking`); `None` when nothing is kept.
+    kind: Option<&'static str>,
+}
+
+/// The token of a plain message read from `data`, and its kind: the one text field that is
+/// a string borrowed from `data`, with every other field of the message without effect.
+fn plain<'m>(message: &'m Message<'_>) -> Option<(&'static str, &'m str)> {
+    if message.error.0.is_some() || message.usage.0.is_some() {
+        return None;
+    }
+    let Choices::Array(Some(choice)) = &message.choices else {
+        return None;
+    };
+    if matches!(choice.finish_reason, Scalar::Str(_)) {
+        return None;
+    }
+    let delta = choice.delta.0.as_ref()?;
+    if !delta.annotations.0.is_empty() {
+        return None;
+    }
+    let borrowed = |s: &'m Scalar<'_>| match s {
+        Scalar::Str(Cow::Borrowed(text)) => Some(*text),
+        _ => None,
+    };
+    let absent = |s: &Scalar<'_>| matches!(s, Scalar::Other);
+    let fields = [&delta.content, &delta.reasoning_content, &delta.reasoning];
+    match fields.map(absent) {
+        [false, true, true] => Some((types::RESPONSE, borrowed(&delta.content)?)),
+        [true, false, true] => Some((types::THINKING, borrowed(&delta.reasoning_content)?)),
+        [true, true, false] => Some((types::THINKING, borrowed(&delta.reasoning)?)),
+        _ => None,
+    }
+}
+
+impl TokenShape {
+    /// Keeps the shape of `message`, read from `data`, if it is plain; else keeps none.
+    pub fn keep(&mut self, message: &Message<'_>, data: &str) {
+        self.kind = None;
+        let Some((kind, token)) = plain(message) else {
+            return;
+        };
+        // The token's place in `data` (it is borrowed from it), between two quotes.
+        let start = (token.as_ptr() as usize).wrapping_sub(data.as_ptr() as usize);
+        let end = start.wrapping_add(token.len());
+        let bytes = data.as_bytes();
+        let quoted = start
+            .checked_sub(1)
+            .is_some_and(|before| bytes.get(before) == Some(&b'"'))
+            && bytes.get(end) == Some(&b'"');
+        let (Some(before), Some(after)) = (data.get(..start), data.get(end..)) else {
+            return;
+        };
+        if !quoted {
+            return;
+        }
+        self.bytes.clear();
+        self.bytes.push_str(before);
+        self.bytes.push_str(after);
+        self.split = before.len();
+        self.kind = Some(kind);
+    }
+
+    /// Forgets the kept shape.
+    pub fn clear(&mut self) {
+        self.kind = None;
+    }
+
+    /// The token of `data` and its kind, if `data` has the kept shape around a token without
+    /// escapes; else `None` (read it in full).
+    pub fn token<'d>(&self, data: &'d str) -> Option<(&'static str, &'d str)> {
+        let kind = self.kind?;
+        let before = self.bytes.get(..self.split)?;
+        let after = self.bytes.get(self.split..)?;
+        let token = data.strip_prefix(before)?.strip_suffix(after)?;
+        let plain = !token.bytes().any(|b| b == b'"' || b == b'\\' || b < 0x20);
+        plain.then_some((kind, token))
+    }
+}
