@@ -220,9 +220,7 @@ impl ProviderStreamDecoder {
         // A message shaped as the last one around a new token: that token (see `token_shape`).
         if let Some((kind, text)) = self.shape.token(&message.data) {
             if !text.is_empty() {
-                self.framing.before_text(kind, &self.message_id, out);
-                let id = self.message_id.as_deref();
-                Self::text(&mut self.answer, out, kind, id, text);
+                self.delta_text(kind, text, out);
             }
             return Ok(());
         }
@@ -294,6 +292,14 @@ impl ProviderStreamDecoder {
         out.text(kind, id, text);
     }
 
+    /// Text of an OpenAI-style delta, in a block of its kind (opened when needed).
+    #[inline(never)]
+    fn delta_text(&mut self, kind: &'static str, text: &str, out: &mut dyn EventSink) {
+        self.framing.before_text(kind, &self.message_id, out);
+        let id = self.message_id.as_deref();
+        Self::text(&mut self.answer, out, kind, id, text);
+    }
+
     /// Answer text of an Anthropic block (its id is the block's, not borrowed from `self`).
     fn answer(&mut self, out: &mut dyn EventSink, id: Option<&str>, text: &str) {
         Self::text(&mut self.answer, out, types::RESPONSE, id, text);
@@ -335,17 +341,11 @@ impl ProviderStreamDecoder {
                 .into_iter()
                 .find_map(|r| r.str().filter(|t| !t.is_empty()))
             {
-                self.framing
-                    .before_text(types::THINKING, &self.message_id, out);
-                let id = self.message_id.as_deref();
-                Self::text(&mut self.answer, out, types::THINKING, id, text);
+                self.delta_text(types::THINKING, text, out);
             }
             // A string, or (some compatible servers) an array of content parts.
             if let Some(text) = delta.content.content().filter(|t| !t.is_empty()) {
-                self.framing
-                    .before_text(types::RESPONSE, &self.message_id, out);
-                let id = self.message_id.as_deref();
-                Self::text(&mut self.answer, out, types::RESPONSE, id, text);
+                self.delta_text(types::RESPONSE, text, out);
             }
             // Web citations (OpenAI web search, OpenRouter's web plugin).
             for a in &delta.annotations.0 {
