@@ -42,7 +42,9 @@ pub use request::{
     DEFAULT_ANTHROPIC_MAX_TOKENS, OPENAI_BASE, OPENROUTER_BASE, STRUCTURED_NOTE,
 };
 pub use request_error::RequestError;
-pub use sse::{SseDecoder, SseError, SseMessage, DEFAULT_MAX_EVENT_BYTES, DEFAULT_MAX_LINE_BYTES};
+pub use sse::{
+    SseDecoder, SseError, SseEvent, SseMessage, DEFAULT_MAX_EVENT_BYTES, DEFAULT_MAX_LINE_BYTES,
+};
 pub use stream::{
     ProviderByteStream, ProviderStreamDecoder, StreamError, StreamFormat, STRUCTURED_DELTA, USAGE,
 };

@@ -93,6 +93,44 @@ impl SseMessage {
     }
 }
 
+/// One dispatched event as the decoder hands it to [`SseDecoder::push_with`]'s callback:
+/// borrowed from the decoder's buffers, or from the chunk itself when the event was whole in it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SseEvent<'a> {
+    pub event: Option<&'a str>,
+    pub data: &'a str,
+    pub id: Option<&'a str>,
+    pub retry: Option<u64>,
+}
+
+impl SseEvent<'_> {
+    /// OpenAI-style end of stream: `data: [DONE]`.
+    pub fn is_done(&self) -> bool {
+        self.data == "[DONE]"
+    }
+
+    pub fn to_message(&self) -> SseMessage {
+        SseMessage {
+            event: self.event.map(str::to_owned),
+            data: self.data.to_owned(),
+            id: self.id.map(str::to_owned),
+            retry: self.retry,
+        }
+    }
+}
+
+impl SseMessage {
+    /// The message as the callback of [`SseDecoder::push_with`] sees one.
+    pub fn as_event(&self) -> SseEvent<'_> {
+        SseEvent {
+            event: self.event.as_deref(),
+            data: &self.data,
+            id: self.id.as_deref(),
+            retry: self.retry,
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum SseError {
     #[error(
@@ -175,19 +213,20 @@ impl SseDecoder {
     /// Feeds bytes; returns the messages they complete.
     pub fn push(&mut self, bytes: &[u8]) -> Result<Vec<SseMessage>, SseError> {
         let mut out = Vec::new();
-        self.push_with(bytes, &mut |m: &SseMessage| {
-            out.push(m.clone());
+        self.push_with(bytes, &mut |m: SseEvent| {
+            out.push(m.to_message());
             Ok::<_, SseError>(())
         })?;
         Ok(out)
     }
 
     /// Feeds bytes; hands each message they complete to `each` as it completes, without a
-    /// copy (the decoder reuses the message's buffers). An error from `each` stops the step.
+    /// copy (borrowed from the decoder's buffers, or from `bytes` when the event is whole in
+    /// them). An error from `each` stops the step.
     pub fn push_with<E: From<SseError>>(
         &mut self,
         bytes: &[u8],
-        each: &mut dyn FnMut(&SseMessage) -> Result<(), E>,
+        each: &mut dyn FnMut(SseEvent) -> Result<(), E>,
     ) -> Result<(), E> {
         if self.finished {
             return Err(SseError::Finished.into());
@@ -220,11 +259,24 @@ impl SseDecoder {
     fn scan<E: From<SseError>>(
         &mut self,
         bytes: &[u8],
-        out: &mut dyn FnMut(&SseMessage) -> Result<(), E>,
+        out: &mut dyn FnMut(SseEvent) -> Result<(), E>,
     ) -> Result<(), E> {
         let mut rest = bytes;
         while let Some(end) = memchr::memchr2(b'\n', b'\r', rest) {
             let (content, tail) = rest.split_at_checked(end).unwrap_or((rest, &[]));
+            // The common event, one data line and the blank line after it, whole in the chunk:
+            // dispatched from it.
+            if let Some((data, after)) = self.whole_event(content, tail) {
+                let event = self.event.take();
+                out(SseEvent {
+                    event: event.as_deref(),
+                    data,
+                    id: self.last_id.as_deref(),
+                    retry: self.retry.take(),
+                })?;
+                rest = after;
+                continue;
+            }
             if self.line.len().saturating_add(content.len()) > self.max_line {
                 return Err(SseError::LineTooLong {
                     limit: self.max_line,
@@ -266,26 +318,40 @@ impl SseDecoder {
         Ok(())
     }
 
+    /// When `content` (a line whole in the chunk) is an event's only data line, valid UTF-8,
+    /// and `tail` starts with LF LF (its end, then the blank line that dispatches the event):
+    /// the event's data, as [`Self::line_done`] would leave it after copying the line, and the
+    /// bytes after the blank line. Else `None`.
+    fn whole_event<'b>(&self, content: &'b [u8], tail: &'b [u8]) -> Option<(&'b str, &'b [u8])> {
+        let value = content.strip_prefix(b"data:")?;
+        let after = tail.strip_prefix(b"\n\n")?;
+        if self.has_data || !self.line.is_empty() || content.len() > self.max_line {
+            return None;
+        }
+        let value = std::str::from_utf8(value).ok()?;
+        let data = value.strip_prefix(' ').unwrap_or(value);
+        (data.len() < self.max_event).then_some((data, after))
+    }
+
     fn line_done<E: From<SseError>>(
         &mut self,
         line: &[u8],
-        out: &mut dyn FnMut(&SseMessage) -> Result<(), E>,
+        out: &mut dyn FnMut(SseEvent) -> Result<(), E>,
     ) -> Result<(), E> {
         if line.is_empty() {
             if self.has_data {
                 if self.data.ends_with('\n') {
                     self.data.pop();
                 }
-                let message = SseMessage {
-                    event: self.event.take(),
-                    data: std::mem::take(&mut self.data),
-                    id: self.last_id.clone(),
-                    retry: self.retry.take(),
-                };
+                let event = self.event.take();
                 self.has_data = false;
-                let handled = out(&message);
+                let handled = out(SseEvent {
+                    event: event.as_deref(),
+                    data: &self.data,
+                    id: self.last_id.as_deref(),
+                    retry: self.retry.take(),
+                });
                 // The data buffer serves the next event too.
-                self.data = message.data;
                 self.data.clear();
                 handled?;
             } else {
@@ -508,6 +574,75 @@ mod tests {
                     assert_eq!(decode(&pieces).unwrap(), expected, "split at {i}, {j}");
                 }
             }
+        }
+    }
+
+    /// The messages a decoder with these limits gives for `chunks`, or its first error (a
+    /// step that fails returns no messages, so with an error only the error is compared).
+    fn run(
+        chunks: &[&[u8]],
+        max_line: usize,
+        max_event: usize,
+    ) -> Result<Vec<SseMessage>, SseError> {
+        let mut d = SseDecoder::new(max_line).with_max_event_bytes(max_event);
+        let mut out = Vec::new();
+        for c in chunks {
+            out.extend(d.push(c)?);
+        }
+        d.finish()?;
+        Ok(out)
+    }
+
+    const LINES: &[&[u8]] = &[
+        b"data: {\"a\":1}\n\n",
+        b"data: x\n\n",
+        b"data:x\n\n",
+        b"data:  two spaces\n\n",
+        b"data: a longer line of data than the small limits take\n\n",
+        b"data: \xff\xfe\n\n",
+        b"data: \xC3\xA9\n\n",
+        b"data: y\n",
+        b"data: z\r\n\r\n",
+        b"data\n\n",
+        b"data: [DONE]\n\n",
+        b"event: delta\n",
+        b"id: 7\n",
+        b"retry: 1500\n",
+        b": comment\n",
+        b"\n",
+        b"\r",
+        b"\r\n",
+        b"\n\n\n",
+        b"\xEF\xBB\xBF",
+        b"data: cut",
+    ];
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2000))]
+
+        /// Events whole in a chunk are dispatched from it without a copy; split anywhere (so
+        /// that none is), and with any limits, the messages and errors are the same.
+        #[test]
+        fn whole_events_decode_as_split_ones(
+            lines in proptest::collection::vec(proptest::sample::select(LINES), 0..10),
+            cuts in proptest::collection::vec(proptest::prelude::any::<proptest::sample::Index>(), 0..4),
+            max_line in proptest::sample::select(&[4usize, 16, 1 << 20][..]),
+            max_event in proptest::sample::select(&[4usize, 16, 1 << 20][..]),
+        ) {
+            let whole = lines.concat();
+            let expected = run(&[&whole], max_line, max_event);
+            let bytes: Vec<&[u8]> = whole.chunks(1).collect();
+            proptest::prop_assert_eq!(&run(&bytes, max_line, max_event), &expected);
+            let mut at: Vec<usize> = cuts.iter().map(|c| c.index(whole.len() + 1)).collect();
+            at.sort_unstable();
+            let mut pieces = Vec::new();
+            let mut from = 0;
+            for &to in &at {
+                pieces.push(&whole[from..to]);
+                from = to;
+            }
+            pieces.push(&whole[from..]);
+            proptest::prop_assert_eq!(&run(&pieces, max_line, max_event), &expected);
         }
     }
 

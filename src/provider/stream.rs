@@ -20,7 +20,7 @@ use thiserror::Error;
 use super::fast_delta;
 use super::framing::DeltaFraming;
 use super::native_citations::{self, CharsToUtf16, UrlNumbers};
-use super::sse::{SseDecoder, SseError, SseMessage};
+use super::sse::{SseDecoder, SseError, SseEvent, SseMessage};
 use super::token_shape::TokenShape;
 use super::usage::{normalize, UsageParts};
 use super::wire::{Choices, Message};
@@ -204,10 +204,20 @@ impl ProviderStreamDecoder {
         message: &SseMessage,
         out: &mut dyn EventSink,
     ) -> Result<(), StreamError> {
+        self.push_sse(message.as_event(), out)
+    }
+
+    /// [`Self::push_into`] for a message as the SSE decoder hands it over (borrowed).
+    pub fn push_sse(
+        &mut self,
+        message: SseEvent<'_>,
+        out: &mut dyn EventSink,
+    ) -> Result<(), StreamError> {
         if self.finished {
             return Err(StreamError::Finished);
         }
-        if self.done || message.data.is_empty() {
+        let data = message.data;
+        if self.done || data.is_empty() {
             return Ok(());
         }
         if message.is_done() {
@@ -215,27 +225,27 @@ impl ProviderStreamDecoder {
             self.framing.close(&self.message_id, out);
             return Ok(());
         }
-        // Typed and borrowed (see `wire`): no generic JSON tree for every token; the messages
-        // that carry tokens by a reader of their own (see `fast_delta`), the rest by serde.
         // A message shaped as the last one around a new token: that token (see `token_shape`).
-        if let Some((kind, text)) = self.shape.token(&message.data) {
+        if let Some((kind, text)) = self.shape.token(data) {
             if !text.is_empty() {
                 self.delta_text(kind, text, out);
             }
             return Ok(());
         }
-        let ping = message.event.as_deref() == Some("ping");
-        let parsed: Message = match fast_delta::read(&message.data) {
+        // Typed and borrowed (see `wire`): no generic JSON tree for every token; the messages
+        // that carry tokens by a reader of their own (see `fast_delta`), the rest by serde.
+        let ping = message.event == Some("ping");
+        let parsed: Message = match fast_delta::read(data) {
             Some(parsed) => {
                 if self.format == StreamFormat::OpenAi {
-                    self.shape.keep(&parsed, &message.data);
+                    self.shape.keep(&parsed, data);
                 }
                 parsed
             }
             None => {
                 self.shape.clear();
-                serde_json::from_str(&message.data)
-                    .map_err(|e| self.invalid(format!("{e} in {:?}", truncate(&message.data))))?
+                serde_json::from_str(data)
+                    .map_err(|e| self.invalid(format!("{e} in {:?}", truncate(data))))?
             }
         };
         match (&parsed.error.0, self.format) {
@@ -575,7 +585,7 @@ impl ProviderByteStream {
     pub fn push_into(&mut self, bytes: &[u8], out: &mut dyn EventSink) -> Result<(), StreamError> {
         let provider = &mut self.provider;
         self.sse
-            .push_with(bytes, &mut |message| provider.push_into(message, out))
+            .push_with(bytes, &mut |message| provider.push_sse(message, out))
     }
 
     pub fn finish(&mut self) -> Result<Vec<Event>, StreamError> {
