@@ -264,35 +264,41 @@ impl SseDecoder {
         let mut rest = bytes;
         while let Some(end) = memchr::memchr2(b'\n', b'\r', rest) {
             let (content, tail) = rest.split_at_checked(end).unwrap_or((rest, &[]));
-            // The common event, one data line and the blank line after it, whole in the chunk:
-            // dispatched from it.
-            if let Some((data, after)) = self.whole_event(content, tail) {
-                let event = self.event.take();
-                out(SseEvent {
-                    event: event.as_deref(),
-                    data,
-                    id: self.last_id.as_deref(),
-                    retry: self.retry.take(),
-                })?;
-                rest = after;
-                continue;
-            }
             if self.line.len().saturating_add(content.len()) > self.max_line {
                 return Err(SseError::LineTooLong {
                     limit: self.max_line,
                 }
                 .into());
             }
-            if self.line.is_empty() {
-                // The whole line is in this chunk: read it where it is.
-                self.line_done(content, out)?;
+            // The line: where it is when it is whole in this chunk, else completed in the
+            // buffer (whose room serves the next line too).
+            let mut held = std::mem::take(&mut self.line);
+            let line = if held.is_empty() {
+                content
             } else {
-                self.line.extend_from_slice(content);
-                let line = std::mem::take(&mut self.line);
-                let done = self.line_done(&line, out);
-                self.line = line;
-                self.line.clear();
-                done?;
+                held.extend_from_slice(content);
+                &held
+            };
+            // The common event, one data line and the blank line after it, is dispatched from
+            // the line, not copied into the event's buffer first.
+            let step = match self.whole_event(line, tail) {
+                Some((data, after)) => {
+                    let event = self.event.take();
+                    out(SseEvent {
+                        event: event.as_deref(),
+                        data,
+                        id: self.last_id.as_deref(),
+                        retry: self.retry.take(),
+                    })
+                    .map(|()| Some(after))
+                }
+                None => self.line_done(line, out).map(|()| None),
+            };
+            held.clear();
+            self.line = held;
+            if let Some(after) = step? {
+                rest = after;
+                continue;
             }
             // `tail` starts with the CR or LF memchr found.
             rest = match tail.split_first() {
@@ -318,14 +324,14 @@ impl SseDecoder {
         Ok(())
     }
 
-    /// When `content` (a line whole in the chunk) is an event's only data line, valid UTF-8,
-    /// and `tail` starts with LF LF (its end, then the blank line that dispatches the event):
-    /// the event's data, as [`Self::line_done`] would leave it after copying the line, and the
+    /// When `line` is an event's only data line, valid UTF-8, and `tail` (the rest of the
+    /// chunk) starts with LF LF (its end, then the blank line that dispatches the event): the
+    /// event's data, as [`Self::line_done`] would leave it after copying the line, and the
     /// bytes after the blank line. Else `None`.
-    fn whole_event<'b>(&self, content: &'b [u8], tail: &'b [u8]) -> Option<(&'b str, &'b [u8])> {
-        let value = content.strip_prefix(b"data:")?;
+    fn whole_event<'l, 'b>(&self, line: &'l [u8], tail: &'b [u8]) -> Option<(&'l str, &'b [u8])> {
+        let value = line.strip_prefix(b"data:")?;
         let after = tail.strip_prefix(b"\n\n")?;
-        if self.has_data || !self.line.is_empty() || content.len() > self.max_line {
+        if self.has_data {
             return None;
         }
         let value = std::str::from_utf8(value).ok()?;
@@ -620,8 +626,9 @@ mod tests {
     proptest::proptest! {
         #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2000))]
 
-        /// Events whole in a chunk are dispatched from it without a copy; split anywhere (so
-        /// that none is), and with any limits, the messages and errors are the same.
+        /// An event whose data line and blank line are at hand is dispatched from the line,
+        /// not through the event's buffer; split anywhere (byte by byte, none is), and with
+        /// any limits, the messages and errors are the same.
         #[test]
         fn whole_events_decode_as_split_ones(
             lines in proptest::collection::vec(proptest::sample::select(LINES), 0..10),
