@@ -686,6 +686,13 @@ const TOKENS: &[&str] = &[
     r#"a","content":"b"#,
     r#"a","reasoning":"b"#,
     r#"a"}}]}"#,
+    r"\\",
+    r"a\/b\t\b\f\r\n",
+    r#"\\""#,
+    r"a\",
+    r"\x",
+    r"\ud83d\ude00",
+    "\u{7f}",
 ];
 
 proptest! {

@@ -228,7 +228,7 @@ impl ProviderStreamDecoder {
         // A message shaped as the last one around a new token: that token (see `token_shape`).
         if let Some((kind, text)) = self.shape.token(data) {
             if !text.is_empty() {
-                self.delta_text(kind, text, out);
+                self.delta_text(kind, &text, out);
             }
             return Ok(());
         }

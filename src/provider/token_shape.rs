@@ -8,11 +8,12 @@
 //! on the decoder is one `response` or `thinking` text: no usage, error, annotations, finish
 //! reason, no second text field), the message's bytes before and after the token's string
 //! contents are kept. A later message that starts and ends with exactly those bytes, and
-//! whose part in between has no quote, backslash or control character (so it is one JSON
-//! string without escapes that ends where the kept message's did), reads as the kept message
-//! with that token: every other byte the reader sees is the same, and so is everything it
-//! builds from them. Anything else (an escape, a new field, another id, a finish reason) goes
-//! through the reader as before, which keeps the shape only if that message is plain too.
+//! whose part in between has no raw quote or control character and only short escapes (`\n`,
+//! `\"`, …; so it is one JSON string that ends where the kept message's did), reads as the kept
+//! message with that token, unescaped: every other byte the reader sees is the same, and so is
+//! everything it builds from them. Anything else (a `\u` escape, a new field, another id, a
+//! finish reason) goes through the reader as before, which keeps the shape only if that message
+//! is plain too.
 
 use std::borrow::Cow;
 
@@ -91,9 +92,9 @@ impl TokenShape {
         self.kind = None;
     }
 
-    /// The token of `data` and its kind, if `data` has the kept shape around a token without
-    /// escapes; else `None` (read it in full).
-    pub fn token<'d>(&self, data: &'d str) -> Option<(&'static str, &'d str)> {
+    /// The token of `data` (unescaped) and its kind, if `data` has the kept shape around a
+    /// token [`unescaped`] reads; else `None` (read it in full).
+    pub fn token<'d>(&self, data: &'d str) -> Option<(&'static str, Cow<'d, str>)> {
         let kind = self.kind?;
         let before = self.bytes.get(..self.split)?;
         let after = self.bytes.get(self.split..)?;
@@ -107,10 +108,39 @@ impl TokenShape {
         if end < before.len() || same(before, 0) != Some(true) || same(after, end) != Some(true) {
             return None;
         }
-        let token = data.get(before.len()..end)?;
-        let plain = !token.bytes().any(|b| b == b'"' || b == b'\\' || b < 0x20);
-        plain.then_some((kind, token))
+        Some((kind, unescaped(data.get(before.len()..end)?)?))
     }
+}
+
+/// The contents of a JSON string (between its quotes) as serde reads them, when they hold no
+/// raw quote or control character and no escape but the short ones (`\"`, `\\`, `\/`, `\b`,
+/// `\f`, `\n`, `\r`, `\t`): then they are one string that ends where the kept message's did.
+/// `None` for anything else (a `\u` escape, a backslash before the closing quote), which the
+/// message's full reading handles.
+fn unescaped(s: &str) -> Option<Cow<'_, str>> {
+    if !s.bytes().any(|b| b == b'"' || b == b'\\' || b < 0x20) {
+        return Some(Cow::Borrowed(s));
+    }
+    // Byte by byte: tokens with escapes are few.
+    let mut out = Vec::with_capacity(s.len());
+    let mut bytes = s.bytes();
+    while let Some(b) = bytes.next() {
+        out.push(match b {
+            b'\\' => match bytes.next()? {
+                b'n' => b'\n',
+                b't' => b'\t',
+                b'r' => b'\r',
+                b'b' => 8,
+                b'f' => 12,
+                c @ (b'"' | b'\\' | b'/') => c,
+                _ => return None,
+            },
+            b'"' | 0..0x20 => return None,
+            b => b,
+        });
+    }
+    // Whole characters were copied around ASCII escapes: valid UTF-8, checked all the same.
+    String::from_utf8(out).ok().map(Cow::Owned)
 }
 
 /// Whether two slices of the same length hold the same bytes, compared eight at a time (in
