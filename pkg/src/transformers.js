@@ -94,6 +94,23 @@ export class OutputTransformer {
 
 const isLowSurrogate = (unit) => unit >= 0xdc00 && unit <= 0xdfff;
 
+// From this length on, a chunk is scanned by indexOf (and isWellFormed) rather than unit by unit.
+const NATIVE_SCAN_MIN = 24;
+// Internal: see StageTransformer[NESTED].
+const NESTED = Symbol("citeflow.nested");
+const HALF = Symbol("citeflow.half");
+
+/** Whether `s` holds no lone half of a surrogate pair. */
+const isWellFormed = typeof String.prototype.isWellFormed === "function" ? (s) => s.isWellFormed() : (s) => {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0xd800 || c > 0xdfff) continue;
+    if (c > 0xdbff || !isLowSurrogate(s.charCodeAt(i + 1))) return false;
+    i++;
+  }
+  return true;
+};
+
 // Each transformer's onEvent listener (a WeakMap, so subclasses written in JS need no field).
 const LISTENERS = new WeakMap();
 
@@ -117,6 +134,10 @@ export class StageTransformer extends OutputTransformer {
   #triggers;
   #ascii = new Uint8Array(128);
   #wide = [];
+  // The distinct first UTF-16 units of the triggers, as strings (for indexOf on long chunks).
+  #firsts = [];
+  // Whether some trigger holds a trigger's first character after its own start.
+  #nested;
 
   constructor(config) {
     super();
@@ -127,7 +148,26 @@ export class StageTransformer extends OutputTransformer {
       const c = t.charCodeAt(0);
       if (c < 128) this.#ascii[c] = 1;
       else this.#wide.push(c);
+      if (!this.#firsts.includes(t[0])) this.#firsts.push(t[0]);
     }
+    // Whole first characters (a surrogate pair is one): a pair's first half found at a later
+    // position of a well-formed string starts that same character there.
+    const starts = this.#triggers.map((t) => String.fromCodePoint(t.codePointAt(0)));
+    this.#nested = this.#triggers.some((t) => starts.some((f) => t.indexOf(f, 1) !== -1));
+  }
+
+  /**
+   * Whether some trigger string holds the first character of a trigger after its own start
+   * (`<a<b>`; never so for `<think>` and `</think>`). Only then can the core, holding the
+   * start of one tag, release a chunk's worth of text and hold again inside what it held.
+   */
+  [NESTED]() {
+    return this.#nested;
+  }
+
+  /** Whether the engine holds a chunk's trailing first half of a surrogate pair. */
+  [HALF]() {
+    return this.#engine.holdsHalf();
   }
 
   push(input) {
@@ -168,6 +208,7 @@ export class StageTransformer extends OutputTransformer {
 
   #scan(chunk, lenient) {
     const n = chunk.length;
+    if (n >= NATIVE_SCAN_MIN) return this.#scanNative(chunk, lenient);
     if (n === 0 || isHighSurrogate(chunk.charCodeAt(n - 1))) return false;
     const ascii = this.#ascii;
     for (let i = 0; i < n; i++) {
@@ -188,6 +229,21 @@ export class StageTransformer extends OutputTransformer {
       }
       if (!lenient || !this.#noneAt(chunk, i)) return false;
       if (pair) i++;
+    }
+    return true;
+  }
+
+  /**
+   * `#scan` for long chunks by the runtime's own string search: no lone half of a surrogate
+   * pair (each reaches the core as U+FFFD, which only the core answers for), then each place
+   * a trigger's first unit occurs.
+   */
+  #scanNative(chunk, lenient) {
+    if (!isWellFormed(chunk)) return false;
+    for (const first of this.#firsts) {
+      for (let i = chunk.indexOf(first); i !== -1; i = chunk.indexOf(first, i + 1)) {
+        if (!lenient || !this.#noneAt(chunk, i)) return false;
+      }
     }
     return true;
   }
@@ -218,6 +274,8 @@ export class ThinkTagOutputTransformer extends StageTransformer {
   #own;
   // The open block `{id, type}` while nothing is held back (the fast path), else null.
   #quiet = null;
+  // Nothing pushed yet (so nothing held back).
+  #fresh = true;
   #open = null;
   #responseId = null;
   #thinkingId = null;
@@ -260,21 +318,40 @@ export class ThinkTagOutputTransformer extends StageTransformer {
       this.ensureLive();
       return [{ id: quiet.id, type: quiet.type, value: input, valueType: "text" }];
     }
+    // Nothing is held back before this push: the fast path was on, or nothing was pushed yet.
+    const emptyBefore = quiet !== null || this.#fresh;
+    const halfBefore = this[HALF]();
     this.#quiet = null;
+    this.#fresh = false;
     const out = this.#track(super.push(input));
-    // A chunk without triggers that came out whole as text of one block: nothing was held
-    // back before it or after it, and that block is open.
+    const last = out[out.length - 1];
     if (
-      typeof input === "string" && out.length === 1 && out[0].value === input &&
-      (out[0].type === "thinking" || out[0].type === "response") && this.quietChunk(input)
+      typeof input === "string" && last !== undefined && (last.type === "thinking" || last.type === "response") &&
+      this.#heldNothing(input, out, emptyBefore, halfBefore)
     ) {
-      this.#quiet = { id: out[0].id, type: out[0].type };
+      this.#quiet = { id: last.id, type: last.type };
     }
     return out;
   }
 
+  /**
+   * Whether the core holds nothing back after releasing `out` for `chunk`, the last of it text
+   * (whose block is then open), read off what it released. Either it held nothing before and
+   * released all of `chunk` as one text. Or it released something, `chunk` passes whole, the
+   * engine held no half of a surrogate pair before it, and no tag holds a tag's first
+   * character after its own start: what the core held before was the start of a tag, and
+   * what it holds now starts with a tag's first character; no end of `chunk` begins a tag,
+   * so that would start in what was held before, and after its first character (something
+   * was released), which no tag has.
+   */
+  #heldNothing(chunk, out, emptyBefore, halfBefore) {
+    if (emptyBefore && out.length === 1 && out[0].value === chunk) return true;
+    return !halfBefore && !this[NESTED]() && this.passesWhole(chunk);
+  }
+
   finish() {
     this.#quiet = null;
+    this.#fresh = false;
     return this.#track(super.finish());
   }
 
