@@ -203,6 +203,17 @@ export class StageTransformer extends OutputTransformer {
    * no trigger string starts in it and no end of it begins one (a `<` of maths, not a tag).
    */
   passesWhole(chunk) {
+    // Token-sized ASCII chunks without a trigger character, the common case, in one loop.
+    const n = chunk.length;
+    if (n < NATIVE_SCAN_MIN) {
+      const ascii = this.#ascii;
+      let i = 0;
+      for (; i < n; i++) {
+        const c = chunk.charCodeAt(i);
+        if (c >= 128 || ascii[c] !== 0) break;
+      }
+      if (i === n && n !== 0) return true;
+    }
     return this.#scan(chunk, true);
   }
 
@@ -318,6 +329,11 @@ export class ThinkTagOutputTransformer extends StageTransformer {
       this.ensureLive();
       return [{ id: quiet.id, type: quiet.type, value: input, valueType: "text" }];
     }
+    return this.#pushCore(input, quiet);
+  }
+
+  // Kept out of `push`, so that the fast path stays small enough to be inlined where it is called.
+  #pushCore(input, quiet) {
     // Nothing is held back before this push: the fast path was on, or nothing was pushed yet.
     const emptyBefore = quiet !== null || this.#fresh;
     const halfBefore = this[HALF]();
