@@ -94,22 +94,12 @@ export class OutputTransformer {
 
 const isLowSurrogate = (unit) => unit >= 0xdc00 && unit <= 0xdfff;
 
-// From this length on, a chunk is scanned by indexOf (and isWellFormed) rather than unit by unit.
-const NATIVE_SCAN_MIN = 24;
-// Internal: see StageTransformer[NESTED].
+// From this length on, a chunk without surrogates is scanned by indexOf rather than unit by unit.
+const NATIVE_SCAN_MIN = 8;
+const SURROGATE = /[\ud800-\udfff]/;
+// Internal: see StageTransformer[NESTED] and [HALF].
 const NESTED = Symbol("citeflow.nested");
 const HALF = Symbol("citeflow.half");
-
-/** Whether `s` holds no lone half of a surrogate pair. */
-const isWellFormed = typeof String.prototype.isWellFormed === "function" ? (s) => s.isWellFormed() : (s) => {
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0xd800 || c > 0xdfff) continue;
-    if (c > 0xdbff || !isLowSurrogate(s.charCodeAt(i + 1))) return false;
-    i++;
-  }
-  return true;
-};
 
 // Each transformer's onEvent listener (a WeakMap, so subclasses written in JS need no field).
 const LISTENERS = new WeakMap();
@@ -219,7 +209,7 @@ export class StageTransformer extends OutputTransformer {
 
   #scan(chunk, lenient) {
     const n = chunk.length;
-    if (n >= NATIVE_SCAN_MIN) return this.#scanNative(chunk, lenient);
+    if (n >= NATIVE_SCAN_MIN && !SURROGATE.test(chunk)) return this.#scanNative(chunk, lenient);
     if (n === 0 || isHighSurrogate(chunk.charCodeAt(n - 1))) return false;
     const ascii = this.#ascii;
     for (let i = 0; i < n; i++) {
@@ -244,13 +234,8 @@ export class StageTransformer extends OutputTransformer {
     return true;
   }
 
-  /**
-   * `#scan` for long chunks by the runtime's own string search: no lone half of a surrogate
-   * pair (each reaches the core as U+FFFD, which only the core answers for), then each place
-   * a trigger's first unit occurs.
-   */
+  /** `#scan` for long chunks without surrogates: each place a trigger's first unit occurs, by indexOf. */
   #scanNative(chunk, lenient) {
-    if (!isWellFormed(chunk)) return false;
     for (const first of this.#firsts) {
       for (let i = chunk.indexOf(first); i !== -1; i = chunk.indexOf(first, i + 1)) {
         if (!lenient || !this.#noneAt(chunk, i)) return false;
