@@ -100,6 +100,7 @@ const SURROGATE = /[\ud800-\udfff]/;
 // Internal: see StageTransformer[NESTED] and [HALF].
 const NESTED = Symbol("citeflow.nested");
 const HALF = Symbol("citeflow.half");
+const ENDS_CLEAR = Symbol("citeflow.endsClear");
 
 // Each transformer's onEvent listener (a WeakMap, so subclasses written in JS need no field).
 const LISTENERS = new WeakMap();
@@ -128,6 +129,8 @@ export class StageTransformer extends OutputTransformer {
   #firsts = [];
   // Whether some trigger holds a trigger's first character after its own start.
   #nested;
+  // UTF-16 units of the longest trigger.
+  #longest = 0;
 
   constructor(config) {
     super();
@@ -139,6 +142,7 @@ export class StageTransformer extends OutputTransformer {
       if (c < 128) this.#ascii[c] = 1;
       else this.#wide.push(c);
       if (!this.#firsts.includes(t[0])) this.#firsts.push(t[0]);
+      this.#longest = Math.max(this.#longest, t.length);
     }
     // Whole first characters (a surrogate pair is one): a pair's first half found at a later
     // position of a well-formed string starts that same character there.
@@ -153,6 +157,28 @@ export class StageTransformer extends OutputTransformer {
    */
   [NESTED]() {
     return this.#nested;
+  }
+
+  /**
+   * Whether no end of `chunk` begins a trigger string (nor is one: a shorter tag may grow),
+   * and that end holds no lone half of a surrogate pair (which the core sees as U+FFFD). Only
+   * the last units, fewer than the longest trigger's, can begin one.
+   */
+  [ENDS_CLEAR](chunk) {
+    const n = chunk.length;
+    const from = Math.max(0, n - this.#longest + 1);
+    for (let i = from; i < n; i++) {
+      const c = chunk.charCodeAt(i);
+      if (c >= 0xd800 && c <= 0xdfff) {
+        const whole = c <= 0xdbff
+          ? isLowSurrogate(chunk.charCodeAt(i + 1))
+          : i > 0 && isHighSurrogate(chunk.charCodeAt(i - 1));
+        if (!whole) return false;
+      }
+      const first = c < 128 ? this.#ascii[c] === 1 : this.#wide.includes(c);
+      if (first && !this.#noneAt(chunk, i)) return false;
+    }
+    return true;
   }
 
   /** Whether the engine holds a chunk's trailing first half of a surrogate pair. */
@@ -338,16 +364,16 @@ export class ThinkTagOutputTransformer extends StageTransformer {
   /**
    * Whether the core holds nothing back after releasing `out` for `chunk`, the last of it text
    * (whose block is then open), read off what it released. Either it held nothing before and
-   * released all of `chunk` as one text. Or it released something, `chunk` passes whole, the
-   * engine held no half of a surrogate pair before it, and no tag holds a tag's first
-   * character after its own start: what the core held before was the start of a tag, and
-   * what it holds now starts with a tag's first character; no end of `chunk` begins a tag,
-   * so that would start in what was held before, and after its first character (something
-   * was released), which no tag has.
+   * released all of `chunk` as one text. Or it released something, no end of `chunk` begins a
+   * tag (tags inside it are the core's to take), the engine held no half of a surrogate pair
+   * before it, and no tag holds a tag's first character after its own start: what the core
+   * held before was the start of a tag, and what it holds now starts with a tag's first
+   * character; not in `chunk`, so in what was held before, and after its first character
+   * (something was released), which no tag has.
    */
   #heldNothing(chunk, out, emptyBefore, halfBefore) {
     if (emptyBefore && out.length === 1 && out[0].value === chunk) return true;
-    return !halfBefore && !this[NESTED]() && this.passesWhole(chunk);
+    return !halfBefore && !this[NESTED]() && this[ENDS_CLEAR](chunk);
   }
 
   finish() {
