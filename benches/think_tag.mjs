@@ -63,6 +63,8 @@ export async function run({ runs = 9 } = {}) {
     const [c, d] = [streams.a, streams.b];
     rows.push({
       chunk: size,
+      citeflowNsPerChunk: (a * 1e6) / pieces.length,
+      aiSdkNsPerChunk: (b * 1e6) / pieces.length,
       citeflowMBps: MB / (a / 1000),
       aiSdkMBps: MB / (b / 1000),
       loopRatio: loop.ratio,
@@ -80,14 +82,18 @@ export function print({ bytes, rows }) {
       (bytes / 1e6).toFixed(2)
     } MB transcript (MB/s of input; ratio = AI SDK time / citeflow time)`,
   );
-  console.log("| chunk | citeflow push | AI SDK transform | ratio | citeflow stream | AI SDK wrapStream | ratio |");
-  console.log("|---|---|---|---|---|---|---|");
+  console.log(
+    "| chunk | citeflow push | AI SDK transform | ratio | ns/chunk citeflow / AI SDK | citeflow stream | AI SDK wrapStream | ratio |",
+  );
+  console.log("|---|---|---|---|---|---|---|---|");
   for (const r of rows) {
     const f = (x) => x.toFixed(1);
     console.log(
       `| ${r.chunk} | ${f(r.citeflowMBps)} | ${f(r.aiSdkMBps)} | ${r.loopRatio.toFixed(2)} | ${
-        f(r.citeflowStreamMBps)
-      } | ${f(r.aiSdkStreamMBps)} | ${r.streamRatio.toFixed(2)} |`,
+        r.citeflowNsPerChunk.toFixed(0)
+      } / ${r.aiSdkNsPerChunk.toFixed(0)} | ${f(r.citeflowStreamMBps)} | ${f(r.aiSdkStreamMBps)} | ${
+        r.streamRatio.toFixed(2)
+      } |`,
     );
   }
 }

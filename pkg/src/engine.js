@@ -178,6 +178,11 @@ export class Engine {
     return this.#core.__wbg_ptr;
   }
 
+  /** Whether a chunk's trailing first half of a surrogate pair waits here for the next chunk. */
+  holdsHalf() {
+    return this.#lead !== "";
+  }
+
   get finishReason() {
     return this.#finished ? this.#finishReason : this.#core.finishReason() ?? null;
   }

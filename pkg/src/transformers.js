@@ -94,6 +94,14 @@ export class OutputTransformer {
 
 const isLowSurrogate = (unit) => unit >= 0xdc00 && unit <= 0xdfff;
 
+// From this length on, a chunk without surrogates is scanned by indexOf rather than unit by unit.
+const NATIVE_SCAN_MIN = 8;
+const SURROGATE = /[\ud800-\udfff]/;
+// Internal: see StageTransformer[NESTED] and [HALF].
+const NESTED = Symbol("citeflow.nested");
+const HALF = Symbol("citeflow.half");
+const ENDS_CLEAR = Symbol("citeflow.endsClear");
+
 // Each transformer's onEvent listener (a WeakMap, so subclasses written in JS need no field).
 const LISTENERS = new WeakMap();
 
@@ -117,6 +125,12 @@ export class StageTransformer extends OutputTransformer {
   #triggers;
   #ascii = new Uint8Array(128);
   #wide = [];
+  // The distinct first UTF-16 units of the triggers, as strings (for indexOf on long chunks).
+  #firsts = [];
+  // Whether some trigger holds a trigger's first character after its own start.
+  #nested;
+  // UTF-16 units of the longest trigger.
+  #longest = 0;
 
   constructor(config) {
     super();
@@ -127,7 +141,49 @@ export class StageTransformer extends OutputTransformer {
       const c = t.charCodeAt(0);
       if (c < 128) this.#ascii[c] = 1;
       else this.#wide.push(c);
+      if (!this.#firsts.includes(t[0])) this.#firsts.push(t[0]);
+      this.#longest = Math.max(this.#longest, t.length);
     }
+    // Whole first characters (a surrogate pair is one): a pair's first half found at a later
+    // position of a well-formed string starts that same character there.
+    const starts = this.#triggers.map((t) => String.fromCodePoint(t.codePointAt(0)));
+    this.#nested = this.#triggers.some((t) => starts.some((f) => t.indexOf(f, 1) !== -1));
+  }
+
+  /**
+   * Whether some trigger string holds the first character of a trigger after its own start
+   * (`<a<b>`; never so for `<think>` and `</think>`). Only then can the core, holding the
+   * start of one tag, release a chunk's worth of text and hold again inside what it held.
+   */
+  [NESTED]() {
+    return this.#nested;
+  }
+
+  /**
+   * Whether no end of `chunk` begins a trigger string (nor is one: a shorter tag may grow),
+   * and that end holds no lone half of a surrogate pair (which the core sees as U+FFFD). Only
+   * the last units, fewer than the longest trigger's, can begin one.
+   */
+  [ENDS_CLEAR](chunk) {
+    const n = chunk.length;
+    const from = Math.max(0, n - this.#longest + 1);
+    for (let i = from; i < n; i++) {
+      const c = chunk.charCodeAt(i);
+      if (c >= 0xd800 && c <= 0xdfff) {
+        const whole = c <= 0xdbff
+          ? isLowSurrogate(chunk.charCodeAt(i + 1))
+          : i > 0 && isHighSurrogate(chunk.charCodeAt(i - 1));
+        if (!whole) return false;
+      }
+      const first = c < 128 ? this.#ascii[c] === 1 : this.#wide.includes(c);
+      if (first && !this.#noneAt(chunk, i)) return false;
+    }
+    return true;
+  }
+
+  /** Whether the engine holds a chunk's trailing first half of a surrogate pair. */
+  [HALF]() {
+    return this.#engine.holdsHalf();
   }
 
   push(input) {
@@ -163,11 +219,23 @@ export class StageTransformer extends OutputTransformer {
    * no trigger string starts in it and no end of it begins one (a `<` of maths, not a tag).
    */
   passesWhole(chunk) {
+    // Token-sized ASCII chunks without a trigger character, the common case, in one loop.
+    const n = chunk.length;
+    if (n < NATIVE_SCAN_MIN) {
+      const ascii = this.#ascii;
+      let i = 0;
+      for (; i < n; i++) {
+        const c = chunk.charCodeAt(i);
+        if (c >= 128 || ascii[c] !== 0) break;
+      }
+      if (i === n && n !== 0) return true;
+    }
     return this.#scan(chunk, true);
   }
 
   #scan(chunk, lenient) {
     const n = chunk.length;
+    if (n >= NATIVE_SCAN_MIN && !SURROGATE.test(chunk)) return this.#scanNative(chunk, lenient);
     if (n === 0 || isHighSurrogate(chunk.charCodeAt(n - 1))) return false;
     const ascii = this.#ascii;
     for (let i = 0; i < n; i++) {
@@ -188,6 +256,16 @@ export class StageTransformer extends OutputTransformer {
       }
       if (!lenient || !this.#noneAt(chunk, i)) return false;
       if (pair) i++;
+    }
+    return true;
+  }
+
+  /** `#scan` for long chunks without surrogates: each place a trigger's first unit occurs, by indexOf. */
+  #scanNative(chunk, lenient) {
+    for (const first of this.#firsts) {
+      for (let i = chunk.indexOf(first); i !== -1; i = chunk.indexOf(first, i + 1)) {
+        if (!lenient || !this.#noneAt(chunk, i)) return false;
+      }
     }
     return true;
   }
@@ -218,6 +296,8 @@ export class ThinkTagOutputTransformer extends StageTransformer {
   #own;
   // The open block `{id, type}` while nothing is held back (the fast path), else null.
   #quiet = null;
+  // Nothing pushed yet (so nothing held back).
+  #fresh = true;
   #open = null;
   #responseId = null;
   #thinkingId = null;
@@ -260,21 +340,45 @@ export class ThinkTagOutputTransformer extends StageTransformer {
       this.ensureLive();
       return [{ id: quiet.id, type: quiet.type, value: input, valueType: "text" }];
     }
+    return this.#pushCore(input, quiet);
+  }
+
+  // Kept out of `push`, so that the fast path stays small enough to be inlined where it is called.
+  #pushCore(input, quiet) {
+    // Nothing is held back before this push: the fast path was on, or nothing was pushed yet.
+    const emptyBefore = quiet !== null || this.#fresh;
+    const halfBefore = this[HALF]();
     this.#quiet = null;
+    this.#fresh = false;
     const out = this.#track(super.push(input));
-    // A chunk without triggers that came out whole as text of one block: nothing was held
-    // back before it or after it, and that block is open.
+    const last = out[out.length - 1];
     if (
-      typeof input === "string" && out.length === 1 && out[0].value === input &&
-      (out[0].type === "thinking" || out[0].type === "response") && this.quietChunk(input)
+      typeof input === "string" && last !== undefined && (last.type === "thinking" || last.type === "response") &&
+      this.#heldNothing(input, out, emptyBefore, halfBefore)
     ) {
-      this.#quiet = { id: out[0].id, type: out[0].type };
+      this.#quiet = { id: last.id, type: last.type };
     }
     return out;
   }
 
+  /**
+   * Whether the core holds nothing back after releasing `out` for `chunk`, the last of it text
+   * (whose block is then open), read off what it released. Either it held nothing before and
+   * released all of `chunk` as one text. Or it released something, no end of `chunk` begins a
+   * tag (tags inside it are the core's to take), the engine held no half of a surrogate pair
+   * before it, and no tag holds a tag's first character after its own start: what the core
+   * held before was the start of a tag, and what it holds now starts with a tag's first
+   * character; not in `chunk`, so in what was held before, and after its first character
+   * (something was released), which no tag has.
+   */
+  #heldNothing(chunk, out, emptyBefore, halfBefore) {
+    if (emptyBefore && out.length === 1 && out[0].value === chunk) return true;
+    return !halfBefore && !this[NESTED]() && this[ENDS_CLEAR](chunk);
+  }
+
   finish() {
     this.#quiet = null;
+    this.#fresh = false;
     return this.#track(super.finish());
   }
 

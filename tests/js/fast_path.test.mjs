@@ -38,11 +38,14 @@ const PIECES = [
   "plain words ",
 ];
 
-/** Cuts anywhere in UTF-16 (inside surrogate pairs too), mostly token-sized pieces. */
-function cuts(text, random) {
+/**
+ * Cuts anywhere in UTF-16 (inside surrogate pairs too), mostly token-sized pieces; `long`
+ * pieces up to that length now and then (the fast path scans long chunks another way).
+ */
+function cuts(text, random, long = 40) {
   const out = [];
   for (let i = 0; i < text.length;) {
-    const n = random() < 0.8 ? 1 + Math.floor(random() * 4) : Math.floor(random() * 40);
+    const n = random() < 0.8 ? 1 + Math.floor(random() * 4) : Math.floor(random() * long);
     out.push(text.slice(i, i + n));
     i += n;
   }
@@ -85,6 +88,10 @@ const TAG_SETS = [
   [["<c>z", "</x>"], ["<o>", "<c>"]],
   [["<o>", "<c>"], ["<c>z<c>", "<c>zz"]],
   [["😀", "🙂"], ["<t>", "</t>"]],
+  // Tags holding a tag's first character after their start: the core, holding `<c>xy<c`,
+  // can release `xy` and hold `<cxy` (the start of `<cxyZ`).
+  [["<c>xy<c>", "<c>"], ["<cxyZ", "</z>"]],
+  [["😀<😀", "<😀"], ["😀a", "b😀"]],
 ];
 const TRICKY = [
   "<a",
@@ -119,6 +126,12 @@ const TRICKY = [
   "<",
   "plain ",
   "q",
+  "<c>xy<c",
+  "<cxy",
+  "xy",
+  "Z",
+  "😀<",
+  "b",
 ];
 
 test("property: ThinkTag with any tag set gives the engine's events push by push, any split", () => {
@@ -139,6 +152,59 @@ test("property: ThinkTag with any tag set gives the engine's events push by push
   }
 });
 
+test("property: ThinkTag with any tag set and long chunks gives the engine's events push by push", () => {
+  const random = rng(0x10c5);
+  for (let round = 0; round < 600; round++) {
+    const tags = TAG_SETS[round % TAG_SETS.length];
+    const text = Array.from({ length: Math.floor(random() * 120) }, () => TRICKY[Math.floor(random() * TRICKY.length)])
+      .join("");
+    const options = {
+      idPrefix: "p",
+      ...(round % 4 === 1 ? { startInThinking: true } : {}),
+      ...(tags === undefined ? {} : { tags }),
+    };
+    const chunks = cuts(text, random, 120);
+    const alone = perPush(new ThinkTagOutputTransformer(options), chunks);
+    const engine = perPush(new OutputTransformerChain([new ThinkTagOutputTransformer(options)]), chunks);
+    assert.deepEqual(alone, engine, JSON.stringify({ tags, chunks }));
+  }
+});
+
+// Where the fast path comes back after the core held something: tags holding a tag's first
+// character after their start, and a tag starting with U+FFFD after the start of another
+// (a lone half waiting in JS becomes U+FFFD before the next chunk).
+test("property: the fast path comes back only when the core holds nothing, any split", () => {
+  const random = rng(0x4e57);
+  const sets = [
+    {
+      tags: [["<c>xy<c>", "<c>"], ["<cxyZ", "</z>"]],
+      pieces: ["a", "<c>", "xy", "<c", "Z", "<cxy", "<c>xy<c", "</z>"],
+    },
+    { tags: [["😀<😀", "<😀"], ["😀a", "b😀"]], pieces: ["a", "b", "😀", "<", "<😀", "😀<", "\ud83d", "\ude00"] },
+    { tags: [["<a", "</a>"], ["\ufffdqq", "\ufffdz"]], pieces: ["x", "<", "a", "\ud800", "q", "z", "</a>", "\ufffd"] },
+  ];
+  for (let round = 0; round < 600; round++) {
+    const { tags, pieces } = sets[round % sets.length];
+    const parts = Array.from({ length: Math.floor(random() * 30) }, () => pieces[Math.floor(random() * pieces.length)]);
+    const options = { idPrefix: "p", tags, ...(round % 3 === 1 ? { startInThinking: true } : {}) };
+    // Cut at the pieces' own ends half the time (what the tags' overlaps need), else anywhere.
+    const chunks = round % 2 === 0 ? parts : cuts(parts.join(""), random, 12);
+    const alone = perPush(new ThinkTagOutputTransformer(options), chunks);
+    const engine = perPush(new OutputTransformerChain([new ThinkTagOutputTransformer(options)]), chunks);
+    assert.deepEqual(alone, engine, JSON.stringify({ tags, chunks }));
+  }
+});
+
+test("a chunk released whole while the core still holds the start of a tag keeps the fast path off", () => {
+  const options = { idPrefix: "p", tags: [["<c>xy<c>", "<c>"], ["<cxyZ", "</z>"]] };
+  // `<c>xy<c` is held (it may become `<c>xy<c>`); with `xy` the closing tag `<c>` is taken,
+  // `xy` released, and `<cxy` held: `Z` completes `<cxyZ`.
+  const chunks = ["a", "<c>xy<c", "xy", "Z", "q"];
+  const alone = perPush(new ThinkTagOutputTransformer(options), chunks);
+  assert.deepEqual(alone, perPush(new OutputTransformerChain([new ThinkTagOutputTransformer(options)]), chunks));
+  assert.deepEqual(alone[3].map((e) => e.type), ["response_end", "thinking_start"]);
+});
+
 test("the fast path takes chunks with a `<` that starts no tag, and not those that could", () => {
   const think = new ThinkTagOutputTransformer();
   think.push("<think>a");
@@ -152,6 +218,16 @@ test("the fast path takes chunks with a `<` that starts no tag, and not those th
   assert.equal(think.passesWhole("<think>"), false);
   assert.equal(think.quietChunk("x < y"), false);
   assert.equal(think.quietChunk("x y"), true);
+  // Long chunks (scanned by the runtime's string search) answer the same.
+  const pad = "words and more words ".repeat(3);
+  assert.equal(think.passesWhole(pad + "x < y" + pad), true);
+  assert.equal(think.passesWhole(pad + "x </thi"), false);
+  assert.equal(think.passesWhole(pad + "</think>" + pad), false);
+  assert.equal(think.passesWhole(pad + "\ud800" + pad), false);
+  assert.equal(think.passesWhole(pad + "😀"), true);
+  assert.equal(think.passesWhole(pad + "\ud83d"), false);
+  assert.equal(think.quietChunk(pad + "x < y"), false);
+  assert.equal(think.quietChunk(pad), true);
 });
 
 test("property: CitationParser on its own gives the engine's events push by push, any split", () => {
