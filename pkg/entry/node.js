@@ -1,9 +1,14 @@
-// Node.js and Deno: the module is read from disk and instantiated at import time. A server
-// bundle that moved it (and kept no file URL to it) leaves the package waiting for `init(bytes)`.
+// Node.js and Deno: the core module is read from disk at import time and compiled and
+// instantiated on first use (most programs importing "citeflow" stream first, and some never
+// touch the core); the streaming module is instantiated at import (entry/stream-node.js). A
+// server bundle that moved them (and kept no file URL to them) leaves the package waiting for
+// `init(bytes)`.
 import { readFileSync } from "node:fs";
 import initWasm, { initSync } from "../gen/citeflow.js";
 import { setCslLoader } from "../src/references.js";
-import { attach, isReady } from "../src/runtime.js";
+import { INTERNALS } from "../src/module.js";
+import { attach, attachLazily, internals, isReady } from "../src/runtime.js";
+import { streamInternals } from "../src/stream_runtime.js";
 import { notFound } from "./explain.js";
 import { readWasm } from "./read-wasm.js";
 import initStream from "./stream-node.js";
@@ -15,7 +20,7 @@ const bytes = readWasm(
   import.meta.url,
   "../gen/citeflow_bg.wasm",
 );
-if (bytes !== null) attach(initSync({ module: bytes }));
+if (bytes !== null) attachLazily(() => initSync({ module: bytes }));
 
 setCslLoader((source) =>
   import("./csl-node.js").then(async (m) => {
@@ -44,4 +49,5 @@ export default async function init(input, streamInput) {
   }
   await initStream(streamInput);
 }
+init[INTERNALS] = { core: internals, stream: streamInternals };
 export { init };

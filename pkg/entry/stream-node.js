@@ -2,7 +2,8 @@
 // or by `init(bytes)` where a server bundle moved it (see entry/node.js).
 import { readFileSync } from "node:fs";
 import initWasm, { initSync } from "../gen/stream/citeflow_stream.js";
-import { attachStream, isStreamReady } from "../src/stream_runtime.js";
+import { INTERNALS } from "../src/module.js";
+import { attachStream, isStreamReady, streamInternals } from "../src/stream_runtime.js";
 import { notFound } from "./explain.js";
 import { readWasm } from "./read-wasm.js";
 
@@ -29,4 +30,5 @@ export default async function init(input) {
   }
   attachStream(await initWasm({ module_or_path: input }));
 }
+init[INTERNALS] = { stream: streamInternals };
 export { init };
