@@ -1,7 +1,7 @@
 // The instance of one wasm module (the core or the streaming one): each runtime entry
 // (entry/*.js) attaches it in the way its runtime allows, either an instance (`attach`) or a
-// way to make one on first use (`attachLazily`: Node, Deno and Workers, which have the module at
-// import and so need not pay its compilation until something uses it). Every public constructor
+// way to make one on first use (`attachLazily`: Node and Deno, which have the core module's bytes
+// at import and so need not pay its compilation until something uses it). Every public constructor
 // and function calls `ready()` before touching the glue. A broken instance is replaced by a
 // fresh one (see instance.js).
 import { citeflowError } from "./errors.js";
