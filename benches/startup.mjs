@@ -161,7 +161,7 @@ export function print(r) {
       ms(r.firstCoreCallAfterIdleMs)
     } ms (${
       msRange(r.firstCoreCallAfterIdleRangeMs)
-    }) when made ${r.idleMs} ms after the import (compiled in the background by then)`,
+    }) when made ${r.idleMs} ms after the import (the background compilation had that long)`,
   );
   const s = r.modules.stream;
   console.log(
