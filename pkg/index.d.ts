@@ -8,8 +8,10 @@ export type WasmSource = RequestInfo | URL | Response | BufferSource | WebAssemb
  * Initialises the package's two wasm modules: the core (`input`, citeflow_bg.wasm) and the
  * streaming module (`streamInput`, citeflow_stream_bg.wasm, which "citeflow/stream" loads
  * alone). Required once in browsers. In Node, Deno and Workers the modules come with the import
- * (this does nothing; in Node and Deno the core module is instantiated on its first use), unless a bundler moved the .wasm files away from the package: then pass their bytes or
- * URLs here (see "Using a bundler" in the README).
+ * and this does nothing (in Node and Deno the import instantiates neither: the streaming module
+ * is compiled in the background and instantiated right after the import, the core on its first
+ * use, and a use before that does it then), unless a bundler moved the .wasm files away from
+ * the package: then pass their bytes or URLs here (see "Using a bundler" in the README).
  */
 export default function init(input?: WasmSource, streamInput?: WasmSource): Promise<void>;
 export { init };

@@ -2,8 +2,9 @@
 // right after the import, and instantiated on first use (compiled then if the background
 // compilation has not finished): the import does not wait for it, and a first call after any
 // idle moment (a server's first request) pays only the instantiation. The streaming module is
-// instantiated at import (entry/stream-node.js). A server bundle that moved them (and kept no
-// file URL to them) leaves the package waiting for `init(bytes)`.
+// instantiated as soon as its background compilation is done (entry/stream-node.js). A server
+// bundle that moved them (and kept no file URL to them) leaves the package waiting for
+// `init(bytes)`.
 import { readFileSync } from "node:fs";
 import initWasm, { initSync } from "../gen/citeflow.js";
 import { setCslLoader } from "../src/references.js";

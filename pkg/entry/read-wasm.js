@@ -29,15 +29,16 @@ export function readWasm(readEmitted, moduleUrl, name) {
 
 /**
  * Starts compiling `bytes` off the main thread once the importing code has run (a timer, so the
- * import itself pays nothing); returns what to instantiate: the compiled module if that finished,
- * else the bytes (compiled then, on the caller's thread). A failure there is left to the caller's
- * own compilation to report.
+ * import itself pays nothing), then calls `done()` if given; returns what to instantiate: the
+ * compiled module if that finished, else the bytes (compiled then, on the caller's thread). A
+ * failure there is left to the caller's own compilation to report.
  */
-export function compiledInBackground(bytes) {
+export function compiledInBackground(bytes, done) {
   let compiled = null;
   setTimeout(() => {
     WebAssembly.compile(bytes).then((module) => {
       compiled = module;
+      done?.();
     }, () => {});
   }, 0);
   return () => compiled ?? bytes;

@@ -1,7 +1,7 @@
 // The instance of one wasm module (the core or the streaming one): each runtime entry
 // (entry/*.js) attaches it in the way its runtime allows, either an instance (`attach`) or a
-// way to make one on first use (`attachLazily`: Node and Deno, which have the core module's bytes
-// at import and so need not pay its compilation until something uses it). Every public constructor
+// way to make one on first use (`attachLazily`: Node and Deno, which have the modules' bytes at
+// import and so need not make the import wait for their compilation). Every public constructor
 // and function calls `ready()` before touching the glue. A broken instance is replaced by a
 // fresh one (see instance.js).
 import { citeflowError } from "./errors.js";
@@ -46,6 +46,19 @@ export function moduleRuntime(glue, name, notReady) {
     /** `make()` returns the instance's exports; called by the first `ready()`. */
     attachLazily(make) {
       if (exports === null) pending = make;
+    },
+    /**
+     * Instantiates now if a first use would (a background compilation just finished); a failure
+     * is left for that first use to report.
+     */
+    warm() {
+      if (exports !== null || pending === null) return;
+      try {
+        exports = pending();
+        pending = null;
+      } catch {
+        // the first use tries again and throws NOT_INITIALIZED with the cause
+      }
     },
     /** Usable without `init`: instantiated, or able to instantiate on first use. */
     isReady: () => exports !== null || pending !== null,

@@ -12,6 +12,7 @@ const stream = moduleRuntime(
 export const {
   attach: attachStream,
   attachLazily: attachStreamLazily,
+  warm: warmStream,
   isReady: isStreamReady,
   ready,
   memory,
