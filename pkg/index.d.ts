@@ -7,13 +7,19 @@ export type WasmSource = RequestInfo | URL | Response | BufferSource | WebAssemb
 /**
  * Initialises the package's two wasm modules: the core (`input`, citeflow_bg.wasm) and the
  * streaming module (`streamInput`, citeflow_stream_bg.wasm, which "citeflow/stream" loads
- * alone). Required once in browsers. In Node, Deno and Workers the modules are ready at import
- * (this does nothing), unless a bundler moved the .wasm files away from the package: then pass
- * their bytes or URLs here (see "Using a bundler" in the README).
+ * alone). Required once in browsers. In Node, Deno and Workers the modules come with the import
+ * and this does nothing (in Node and Deno the import instantiates neither: the streaming module
+ * is compiled in the background and instantiated right after the import, the core on its first
+ * use, and a use before that does it then), unless a bundler moved the .wasm files away from
+ * the package: then pass their bytes or URLs here (see "Using a bundler" in the README).
  */
 export default function init(input?: WasmSource, streamInput?: WasmSource): Promise<void>;
 export { init };
-/** Whether both wasm modules are initialised (always true in Node, Deno and Workers). */
+/**
+ * Whether the package can be used without (another) `init`: both wasm modules are instantiated,
+ * or found and instantiated on first use (Node, Deno and Workers with the package as installed:
+ * true at import). False in browsers before `init`, and where a bundler moved the .wasm files.
+ */
 export function isReady(): boolean;
 
 /** Every error citeflow throws: `name` is "CiteflowError", `code` is stable. */

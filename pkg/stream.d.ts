@@ -44,5 +44,8 @@ export {
  */
 export default function init(input?: WasmSource): Promise<void>;
 export { init };
-/** Whether the streaming module is initialised. */
+/**
+ * Whether the streaming module can be used without `init`: instantiated, or found and
+ * instantiated on first use (Node and Deno: true at import). False in browsers before `init`.
+ */
 export function isReady(): boolean;

@@ -1,14 +1,17 @@
 #!/usr/bin/env node
-// Bundles the package's entries (pkg/entry/) into pkg/dist/: one ES module per entry, plus the
-// chunks the entries of one runtime share (so "citeflow" and "citeflow/stream" keep one
-// streaming instance). The wasm-bindgen glue and the modules holding an instance's state
-// (src/runtime.js, src/stream_runtime.js, src/csl.js; tests read it) stay files of their own.
+// Bundles the package's entries (pkg/entry/) into pkg/dist/, as few files as an import loads
+// (Node's loader costs about a millisecond a file): per runtime, "citeflow" and "citeflow/stream"
+// together, so that the streaming module's instance lives in the one chunk both load (two files
+// for either import), and "citeflow/csl" apart, in one file. The wasm-bindgen glue and the
+// modules holding the instances' state are bundled too; tests reach that state through the
+// entries (`init[Symbol.for("citeflow.internals")]`, pkg/src/module.js).
 // pkg/dist/ sits at the depth of pkg/entry/, so every `new URL("../gen/…", import.meta.url)` and
-// relative dynamic import resolves as before. Kept as they are: the wasm URL patterns (bundlers
-// find the wasm by them), the lazily loaded CSL entry and bundled styles (dynamic imports, left
-// as separate files), `node:` builtins and the workerd wasm imports. Usage: node scripts/bundle.mjs
-import { rmSync } from "node:fs";
-import { join, relative, resolve } from "node:path";
+// relative dynamic import resolves as before; the glue's own default wasm URL (next to the glue)
+// is rewritten to the same form. Kept as they are: the wasm URL patterns (bundlers find the wasm
+// by them), the lazily loaded CSL entry and bundled styles (dynamic imports, left as separate
+// files), `node:` builtins and the workerd wasm imports. Usage: node scripts/bundle.mjs
+import { readFileSync, rmSync } from "node:fs";
+import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 
@@ -16,15 +19,29 @@ const root = fileURLToPath(new URL("..", import.meta.url));
 const pkg = join(root, "pkg");
 const out = join(pkg, "dist");
 
-// The entries of each runtime, bundled together so they share chunks.
+// Per runtime: the entries bundled together (sharing chunks), then the CSL entry alone.
 const RUNTIMES = {
-  browser: ["browser", "stream-browser", "csl-browser"],
-  node: ["node", "stream-node", "csl-node"],
-  workerd: ["workerd", "stream-workerd", "csl-workerd"],
+  browser: [["browser", "stream-browser"], ["csl-browser"]],
+  node: [["node", "stream-node"], ["csl-node"]],
+  workerd: [["workerd", "stream-workerd"], ["csl-workerd"]],
 };
 
-// Left as files, shared with anything else importing them (imported by path from pkg/dist/).
-const SHARED = /^(gen\/.*|src\/(runtime|stream_runtime|csl))\.js$/;
+// The glue fetches its module from `new URL("<name>_bg.wasm", import.meta.url)` (the default
+// of `init()` in browsers): once bundled into pkg/dist/, the same file is "../gen/…/<name>_bg.wasm".
+const GLUE = /[\\/]gen[\\/](?:stream[\\/]|csl[\\/])?citeflow\w*\.js$/;
+const DEFAULT_URL = /new URL\('(\w+_bg\.wasm)', import\.meta\.url\)/g;
+
+function glueFromDist(path) {
+  const text = readFileSync(path, "utf8");
+  const dir = relative(out, dirname(path)).replaceAll("\\", "/");
+  let count = 0;
+  const contents = text.replace(DEFAULT_URL, (_, file) => {
+    count++;
+    return `new URL("${dir}/${file}", import.meta.url)`;
+  });
+  if (count !== 1) throw new Error(`bundle: ${path} names its wasm URL ${count} times, expected once`);
+  return { contents, loader: "js" };
+}
 
 const keep = {
   name: "citeflow-keep",
@@ -37,36 +54,35 @@ const keep = {
       { filter: /^\.\/csl-|\/gen\/styles\// },
       (a) => a.kind === "dynamic-import" ? { path: a.path, external: true } : undefined,
     );
-    b.onResolve({ filter: /^\.\.?\// }, (a) => {
-      const rel = relative(pkg, resolve(a.resolveDir, a.path)).replaceAll("\\", "/");
-      return SHARED.test(rel) ? { path: `../${rel}`, external: true } : undefined;
-    });
+    b.onLoad({ filter: GLUE }, (a) => glueFromDist(a.path));
   },
 };
 
 export async function bundle() {
   rmSync(out, { recursive: true, force: true });
   const files = [];
-  for (const [runtime, entries] of Object.entries(RUNTIMES)) {
-    const result = await build({
-      absWorkingDir: root,
-      entryPoints: entries.map((e) => join(pkg, "entry", `${e}.js`)),
-      outdir: out,
-      bundle: true,
-      splitting: true,
-      format: "esm",
-      platform: "neutral",
-      target: "es2022",
-      chunkNames: `${runtime}-[hash]`,
-      legalComments: "none",
-      charset: "utf8",
-      metafile: true,
-      // The entries run code at import (instantiation); pkg/package.json's sideEffects names the bundles.
-      ignoreAnnotations: true,
-      logLevel: "warning",
-      plugins: [keep],
-    });
-    files.push(...Object.keys(result.metafile.outputs));
+  for (const [runtime, groups] of Object.entries(RUNTIMES)) {
+    for (const entries of groups) {
+      const result = await build({
+        absWorkingDir: root,
+        entryPoints: entries.map((e) => join(pkg, "entry", `${e}.js`)),
+        outdir: out,
+        bundle: true,
+        splitting: entries.length > 1,
+        format: "esm",
+        platform: "neutral",
+        target: "es2022",
+        chunkNames: `${runtime}-[hash]`,
+        legalComments: "none",
+        charset: "utf8",
+        metafile: true,
+        // The entries run code at import; pkg/package.json's sideEffects names the bundles.
+        ignoreAnnotations: true,
+        logLevel: "warning",
+        plugins: [keep],
+      });
+      files.push(...Object.keys(result.metafile.outputs));
+    }
   }
   return files;
 }

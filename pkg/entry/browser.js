@@ -2,7 +2,9 @@
 // to this package unless given a URL, Response, bytes or a compiled WebAssembly.Module.
 import initWasm from "../gen/citeflow.js";
 import { setCslLoader } from "../src/references.js";
-import { attach, isReady } from "../src/runtime.js";
+import { INTERNALS } from "../src/module.js";
+import { attach, internals, isReady } from "../src/runtime.js";
+import { streamInternals } from "../src/stream_runtime.js";
 import { instantiated } from "./explain.js";
 import initStream from "./stream-browser.js";
 
@@ -28,4 +30,5 @@ export default async function init(input, streamInput) {
 async function initCore(input) {
   if (!isReady()) attach(await instantiated(initWasm, input, FILE, HOW));
 }
+init[INTERNALS] = { core: internals, stream: streamInternals };
 export { init };

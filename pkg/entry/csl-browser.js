@@ -1,6 +1,7 @@
 // citeflow/csl in browsers: `await init()` once (fetches citeflow_csl_bg.wasm next to it).
 import initWasm from "../gen/csl/citeflow_csl.js";
-import { attachCsl, isCslReady } from "../src/csl.js";
+import { INTERNALS } from "../src/module.js";
+import { attachCsl, cslInstanceState, forceCslTrapForTests, isCslReady } from "../src/csl.js";
 import { fetchedOrExplained, noModuleUrl } from "./explain.js";
 
 const FILE = "citeflow_csl_bg.wasm";
@@ -19,4 +20,5 @@ export default async function init(input) {
   }
   attachCsl();
 }
+init[INTERNALS] = { csl: { instanceState: cslInstanceState, forceTrap: forceCslTrapForTests } };
 export { init };

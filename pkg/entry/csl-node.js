@@ -2,7 +2,8 @@
 // server bundle moved the module (see entry/node.js).
 import { readFileSync } from "node:fs";
 import initWasm, { initSync } from "../gen/csl/citeflow_csl.js";
-import { attachCsl, isCslReady, setStyleReader } from "../src/csl.js";
+import { INTERNALS } from "../src/module.js";
+import { attachCsl, cslInstanceState, forceCslTrapForTests, isCslReady, setStyleReader } from "../src/csl.js";
 import { readWasm } from "./read-wasm.js";
 
 const FILE = "citeflow_csl_bg.wasm";
@@ -50,4 +51,5 @@ export default async function init(input) {
   await initWasm({ module_or_path: input });
   attachCsl();
 }
+init[INTERNALS] = { csl: { instanceState: cslInstanceState, forceTrap: forceCslTrapForTests } };
 export { init };

@@ -1,11 +1,18 @@
-// Node.js and Deno: the module is read from disk and instantiated at import time. A server
-// bundle that moved it (and kept no file URL to it) leaves the package waiting for `init(bytes)`.
+// Node.js and Deno: the core module is read from disk at import time, compiled in the background
+// right after the import, and instantiated on first use (compiled then if the background
+// compilation has not finished): the import does not wait for it, and a first call after any
+// idle moment (a server's first request) pays only the instantiation. The streaming module is
+// instantiated as soon as its background compilation is done (entry/stream-node.js). A server
+// bundle that moved them (and kept no file URL to them) leaves the package waiting for
+// `init(bytes)`.
 import { readFileSync } from "node:fs";
 import initWasm, { initSync } from "../gen/citeflow.js";
 import { setCslLoader } from "../src/references.js";
-import { attach, isReady } from "../src/runtime.js";
+import { INTERNALS } from "../src/module.js";
+import { attach, attachLazily, internals, isReady } from "../src/runtime.js";
+import { streamInternals } from "../src/stream_runtime.js";
 import { notFound } from "./explain.js";
-import { readWasm } from "./read-wasm.js";
+import { compiledInBackground, readWasm } from "./read-wasm.js";
 import initStream from "./stream-node.js";
 
 const FILE = "citeflow_bg.wasm";
@@ -15,7 +22,10 @@ const bytes = readWasm(
   import.meta.url,
   "../gen/citeflow_bg.wasm",
 );
-if (bytes !== null) attach(initSync({ module: bytes }));
+if (bytes !== null) {
+  const module = compiledInBackground(bytes);
+  attachLazily(() => initSync({ module: module() }));
+}
 
 setCslLoader((source) =>
   import("./csl-node.js").then(async (m) => {
@@ -44,4 +54,5 @@ export default async function init(input, streamInput) {
   }
   await initStream(streamInput);
 }
+init[INTERNALS] = { core: internals, stream: streamInternals };
 export { init };

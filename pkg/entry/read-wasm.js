@@ -26,3 +26,20 @@ function attempt(read) {
 export function readWasm(readEmitted, moduleUrl, name) {
   return attempt(readEmitted) ?? attempt(() => readFileSync(new URL(name, moduleUrl)));
 }
+
+/**
+ * Starts compiling `bytes` off the main thread once the importing code has run (a timer, so the
+ * import itself pays nothing), then calls `done()` if given; returns what to instantiate: the
+ * compiled module if that finished, else the bytes (compiled then, on the caller's thread). A
+ * failure there is left to the caller's own compilation to report.
+ */
+export function compiledInBackground(bytes, done) {
+  let compiled = null;
+  setTimeout(() => {
+    WebAssembly.compile(bytes).then((module) => {
+      compiled = module;
+      done?.();
+    }, () => {});
+  }, 0);
+  return () => compiled ?? bytes;
+}

@@ -1,10 +1,13 @@
-// citeflow/stream for Node.js and Deno: the streaming module alone, instantiated at import time,
-// or by `init(bytes)` where a server bundle moved it (see entry/node.js).
+// citeflow/stream for Node.js and Deno: the streaming module alone, read at import, compiled in
+// the background right after the import and instantiated as soon as that is done, or by the
+// first use if that comes first (synchronous code right after the import: it then compiles the
+// module itself); or by `init(bytes)` where a server bundle moved it (see entry/node.js).
 import { readFileSync } from "node:fs";
 import initWasm, { initSync } from "../gen/stream/citeflow_stream.js";
-import { attachStream, isStreamReady } from "../src/stream_runtime.js";
+import { INTERNALS } from "../src/module.js";
+import { attachStream, attachStreamLazily, isStreamReady, streamInternals, warmStream } from "../src/stream_runtime.js";
 import { notFound } from "./explain.js";
-import { readWasm } from "./read-wasm.js";
+import { compiledInBackground, readWasm } from "./read-wasm.js";
 
 const FILE = "citeflow_stream_bg.wasm";
 
@@ -13,7 +16,10 @@ const bytes = readWasm(
   import.meta.url,
   "../gen/stream/citeflow_stream_bg.wasm",
 );
-if (bytes !== null) attachStream(initSync({ module: bytes }));
+if (bytes !== null) {
+  const module = compiledInBackground(bytes, warmStream);
+  attachStreamLazily(() => initSync({ module: module() }));
+}
 
 export * from "../src/stream_api.js";
 export { isStreamReady as isReady } from "../src/stream_runtime.js";
@@ -29,4 +35,5 @@ export default async function init(input) {
   }
   attachStream(await initWasm({ module_or_path: input }));
 }
+init[INTERNALS] = { stream: streamInternals };
 export { init };

@@ -1,8 +1,12 @@
 // Cloudflare Workers (workerd): the bundler hands us the compiled module; instantiated at import.
+// Not on first use as in Node: Workers run a worker's top level while the connection's TLS
+// handshake is still going on, off the first request's path, and the module comes compiled.
 import wasmModule from "../gen/citeflow_bg.wasm";
 import { initSync } from "../gen/citeflow.js";
 import { setCslLoader } from "../src/references.js";
-import { attach } from "../src/runtime.js";
+import { INTERNALS } from "../src/module.js";
+import { attach, internals } from "../src/runtime.js";
+import { streamInternals } from "../src/stream_runtime.js";
 import "./stream-workerd.js";
 
 attach(initSync({ module: wasmModule }));
@@ -14,4 +18,5 @@ export { setCslWasmUrl } from "../src/references.js";
 
 /** Nothing to do here (initialised at import); kept so code runs unchanged everywhere. */
 export default async function init() {}
+init[INTERNALS] = { core: internals, stream: streamInternals };
 export { init };

@@ -103,6 +103,7 @@ export class GenerationResult {
     // The core plans what to ask and aggregates the answers; only the judge's calls (async,
     // the caller's own code) happen here.
     const options = { markerStyle: this.#markerStyle, sourceCount: this.sources.length };
+    ready(); // a GenerationResult can be built by hand, before anything else used the core
     const plan = core.verifyPlan(this.text, options);
     const score = async (premise, hypothesis) => {
       const s = await judge(premise, hypothesis);

@@ -1,31 +1,85 @@
 // The instance of one wasm module (the core or the streaming one): each runtime entry
-// (entry/*.js) attaches it in the way its runtime allows; every public constructor checks it is
-// there. A broken instance is replaced by a fresh one (see instance.js).
+// (entry/*.js) attaches it in the way its runtime allows, either an instance (`attach`) or a
+// way to make one on first use (`attachLazily`: Node and Deno, which have the modules' bytes at
+// import and so need not make the import wait for their compilation). Every public constructor
+// and function calls `ready()` before touching the glue. A broken instance is replaced by a
+// fresh one (see instance.js).
 import { citeflowError } from "./errors.js";
 import { guardInstance } from "./instance.js";
+
+/**
+ * Where each entry's `init` keeps the package's internal state for its tests (instances,
+ * forced traps, the glue): not part of the API, may change in any release.
+ */
+export const INTERNALS = Symbol.for("citeflow.internals");
 
 /** The state of the module behind `glue`; `notReady` is the error message before it is attached. */
 export function moduleRuntime(glue, name, notReady) {
   let exports = null;
+  let pending = null;
   const instance = guardInstance(glue, name, (fresh) => {
     exports = fresh;
   });
+  function instantiate() {
+    const make = pending;
+    pending = null;
+    try {
+      exports = make();
+    } catch (e) {
+      throw citeflowError(
+        "NOT_INITIALIZED",
+        `${name}: compiling or instantiating its wasm module failed (${String(e?.message ?? e)}). ${notReady}`,
+        e,
+      );
+    }
+  }
   const ready = () => {
-    if (exports === null) throw citeflowError("NOT_INITIALIZED", notReady);
+    if (exports !== null) return;
+    if (pending === null) throw citeflowError("NOT_INITIALIZED", notReady);
+    instantiate();
   };
   return {
     attach(wasmExports) {
       exports = wasmExports;
+      pending = null;
     },
-    isReady: () => exports !== null,
+    /** `make()` returns the instance's exports; called by the first `ready()`. */
+    attachLazily(make) {
+      if (exports === null) pending = make;
+    },
+    /**
+     * Instantiates now if a first use would (a background compilation just finished); a failure
+     * is left for that first use to report.
+     */
+    warm() {
+      if (exports !== null || pending === null) return;
+      try {
+        exports = pending();
+        pending = null;
+      } catch {
+        // the first use tries again and throws NOT_INITIALIZED with the cause
+      }
+    },
+    /** Usable without `init`: instantiated, or able to instantiate on first use. */
+    isReady: () => exports !== null || pending !== null,
     ready,
     memory: () => exports.memory,
-    /** For tests and diagnostics: how many times the instance was replaced, and why last. */
-    instanceState: () => ({ ...instance }),
-    /** For tests: makes the module trap (a wasm `unreachable`), as a bug would. */
-    forceTrap() {
-      ready();
-      glue.__citeflowTrap();
+    /**
+     * Not part of the API (tests and diagnostics; may change in any release): how many times the
+     * instance was replaced and why last; a forced trap (a wasm `unreachable`, as a bug would
+     * cause); the wasm memory's size; the glue module itself.
+     */
+    internals: {
+      instanceState: () => ({ ...instance }),
+      forceTrap() {
+        ready();
+        glue.__citeflowTrap();
+      },
+      memoryBytes() {
+        ready();
+        return exports.memory.buffer.byteLength;
+      },
+      glue,
     },
   };
 }

@@ -8,5 +8,4 @@ const core = moduleRuntime(
   'citeflow is not initialised: `import init from "citeflow"` and `await init()` once before using it (in a browser always; in Node, Deno or a Worker only when a bundler moved the .wasm away from the package: then `await init(wasmBytesOrUrl, streamWasmBytesOrUrl)`, see "Using a bundler" in the README)',
 );
 
-export const { attach, isReady, ready, memory, instanceState } = core;
-export const forceTrapForTests = core.forceTrap;
+export const { attach, attachLazily, isReady, ready, memory, internals } = core;

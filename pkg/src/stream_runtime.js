@@ -9,6 +9,12 @@ const stream = moduleRuntime(
   'citeflow\'s streaming module is not initialised: `await init()` of "citeflow" or "citeflow/stream" once before using it (in a browser always; in Node, Deno or a Worker only when a bundler moved the .wasm away from the package: then pass citeflow_stream_bg.wasm to init, see "Using a bundler" in the README)',
 );
 
-export const { attach: attachStream, isReady: isStreamReady, ready, memory, instanceState: streamInstanceState } =
-  stream;
-export const forceStreamTrapForTests = stream.forceTrap;
+export const {
+  attach: attachStream,
+  attachLazily: attachStreamLazily,
+  warm: warmStream,
+  isReady: isStreamReady,
+  ready,
+  memory,
+  internals: streamInternals,
+} = stream;

@@ -1,18 +1,18 @@
 // The package's internal state the hostile cases read (not part of the public API): the
-// instances' replacement counts and a way to force a trap. Same module instances as the
-// package's own (the entries import these files too).
-import { forceTrapForTests, instanceState, memory } from "../../pkg/src/runtime.js";
-import { cslInstanceState, forceCslTrapForTests, loadStyle } from "../../pkg/src/csl.js";
-import { forceStreamTrapForTests, memory as streamMemory, streamInstanceState } from "../../pkg/src/stream_runtime.js";
+// instances' replacement counts and a way to force a trap. Each entry's `init` carries it under
+// a symbol (pkg/src/module.js), so these are the very instances the package uses, wherever its
+// bundled entries are loaded from.
+import init from "citeflow";
+import initCsl, { loadStyle } from "citeflow/csl";
+
+const INTERNALS = Symbol.for("citeflow.internals");
+const { core, stream } = init[INTERNALS];
+const { csl } = initCsl[INTERNALS];
 
 export const internals = {
-  instanceState,
-  forceTrapForTests,
-  memoryBytes: () => memory().buffer.byteLength,
-  csl: () => ({ state: cslInstanceState, forceTrap: forceCslTrapForTests, loadStyle }),
-  stream: () => ({
-    state: streamInstanceState,
-    forceTrap: forceStreamTrapForTests,
-    memoryBytes: () => streamMemory().buffer.byteLength,
-  }),
+  instanceState: core.instanceState,
+  forceTrapForTests: core.forceTrap,
+  memoryBytes: core.memoryBytes,
+  csl: () => ({ state: csl.instanceState, forceTrap: csl.forceTrap, loadStyle }),
+  stream: () => ({ state: stream.instanceState, forceTrap: stream.forceTrap, memoryBytes: stream.memoryBytes }),
 };

@@ -1,12 +1,11 @@
 import * as lib from "citeflow";
 import * as streamLib from "citeflow/stream";
-import * as internals from "../../pkg/src/runtime.js";
 import { startFakeProvider } from "../js/support/fake-provider.mjs";
-import { check, checkStream, scenario, streamScenario } from "./scenario.mjs";
+import { check, checkStream, internalsOf, scenario, streamScenario } from "./scenario.mjs";
 
 const provider = await startFakeProvider();
 try {
-  check(await scenario(lib, { providerBase: provider.base, internals }), `deno ${Deno.version.deno}`);
+  check(await scenario(lib, { providerBase: provider.base, internals: internalsOf(lib) }), `deno ${Deno.version.deno}`);
   checkStream(await streamScenario(streamLib), `deno ${Deno.version.deno}`);
 } finally {
   provider.close();

@@ -1,12 +1,11 @@
 import * as lib from "citeflow";
 import * as streamLib from "citeflow/stream";
-import * as internals from "../../pkg/src/runtime.js";
 import { startFakeProvider } from "../js/support/fake-provider.mjs";
-import { check, checkStream, scenario, streamScenario } from "./scenario.mjs";
+import { check, checkStream, internalsOf, scenario, streamScenario } from "./scenario.mjs";
 
 const provider = await startFakeProvider();
 try {
-  check(await scenario(lib, { providerBase: provider.base, internals }), `node ${process.version}`);
+  check(await scenario(lib, { providerBase: provider.base, internals: internalsOf(lib) }), `node ${process.version}`);
   checkStream(await streamScenario(streamLib), `node ${process.version}`);
 } finally {
   provider.close();

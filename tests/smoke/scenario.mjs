@@ -14,10 +14,16 @@ export const EXPECTED = {
   recovered: [1, "RuntimeError", 2],
 };
 
+/** The package's internal state (not part of its API), which each entry's `init` keeps under a symbol. */
+export function internalsOf(lib) {
+  const { core } = lib.init[Symbol.for("citeflow.internals")];
+  return { instanceState: core.instanceState, forceTrapForTests: core.forceTrap };
+}
+
 /**
  * `providerBase`: the fake provider's OpenAI-style base URL (tests/js/support/fake-provider.mjs).
- * `internals`: the package's pkg/src/runtime.js as this runtime loads it (to force a trap and
- * see the instance replaced).
+ * `internals`: the core instance's internal state as this runtime loads the package
+ * (`internalsOf(lib)`), to force a trap and see the instance replaced.
  */
 export async function scenario(lib, { providerBase, internals }) {
   await lib.init();

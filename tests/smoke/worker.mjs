@@ -1,13 +1,12 @@
 import * as lib from "citeflow";
 import * as streamLib from "citeflow/stream";
-import * as internals from "./node_modules/citeflow/src/runtime.js";
-import { scenario, streamScenario } from "./scenario.mjs";
+import { internalsOf, scenario, streamScenario } from "./scenario.mjs";
 
 export default {
   async fetch(request) {
     const providerBase = new URL(request.url).searchParams.get("provider");
     return Response.json({
-      ...(await scenario(lib, { providerBase, internals })),
+      ...(await scenario(lib, { providerBase, internals: internalsOf(lib) })),
       stream: await streamScenario(streamLib),
     });
   },
