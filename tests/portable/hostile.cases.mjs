@@ -138,7 +138,7 @@ async function outcome(call, what) {
  * For each export: how to call it validly. `args(ctx)` gives fresh valid arguments; `make` builds
  * an instance whose methods are then called with hostile arguments.
  */
-function entryPoints({ lib, base }) {
+export function entryPoints({ lib, base }) {
   const lm = () => lib.buildLMInvoker("openai-compatible/ok", { apiKey: "sk-test", baseUrl: base });
   const em = () => lib.buildEMInvoker("openai-compatible/embed", { apiKey: "sk-test", baseUrl: base });
   const dm = () => lib.buildDMInvoker("typesafe/dm", { apiKey: "sk-test", baseUrl: base });
