@@ -14,30 +14,43 @@ use super::scanner::{Found, MarkerScanner};
 /// assert_eq!(deduplicate_adjacent_cites("[1][2][3][1]", MarkerStyle::Bracket), "[1] [2] [3]");
 /// ```
 pub fn deduplicate_adjacent_cites(text: &str, style: MarkerStyle) -> String {
-    let found = MarkerScanner::find_all(style, None, text);
-
     let mut out = String::with_capacity(text.len());
     let mut copied = 0;
-    let mut rest = found.as_slice();
-    while !rest.is_empty() {
-        let run = adjacent_run(text, rest);
-        let (group, after) = rest.split_at(run.min(rest.len()));
-        if let ([first, ..], [.., last]) = (group, group) {
-            if group.len() >= 2 {
-                // Spans come from the scanner over this very text: in order, on char boundaries.
-                if let Some(before) = text.get(copied..first.span.start) {
-                    out.push_str(before);
-                    rewrite(group, style, &mut out);
-                    copied = last.span.end;
-                }
-            }
-        }
-        rest = after;
-    }
+    each_rewrite(text, style, |first, last, with| {
+        // Spans come from the scanner over this very text: in order, on char boundaries.
+        out.push_str(text.get(copied..first.span.start).unwrap_or_default());
+        out.push_str(with);
+        copied = last.span.end;
+    });
     out.push_str(text.get(copied..).unwrap_or_default());
     out
 }
 
+/// Calls `each` with the first and last marker of each run that the rewrite changes, and the
+/// text that replaces the run (from the first marker's start to the last one's end), in
+/// order: what [`deduplicate_adjacent_cites`] does, as edits (the JS face applies them to its
+/// own string).
+pub(crate) fn each_rewrite(
+    text: &str,
+    style: MarkerStyle,
+    mut each: impl FnMut(&Found, &Found, &str),
+) {
+    let found = MarkerScanner::find_all(style, None, text);
+    let mut with = String::new();
+    let mut rest = found.as_slice();
+    while !rest.is_empty() {
+        let run = adjacent_run(text, rest);
+        let (group, after) = rest.split_at(run.min(rest.len()));
+        if let ([first, _, ..], [.., last]) = (group, group) {
+            with.clear();
+            rewrite(group, style, &mut with);
+            if text.get(first.span.start..last.span.end) != Some(with.as_str()) {
+                each(first, last, &with);
+            }
+        }
+        rest = after;
+    }
+}
 /// How many markers at the start of `found` (at least one) are separated only by whitespace.
 fn adjacent_run(text: &str, found: &[Found]) -> usize {
     1 + found
@@ -60,7 +73,7 @@ fn rewrite(run: &[Found], style: MarkerStyle, out: &mut String) {
             if !ids.is_empty() {
                 out.push(' ');
             }
-            out.push_str(&style.format(id));
+            style.write(id, out);
             ids.push(id);
         }
     }
