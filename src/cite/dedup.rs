@@ -35,22 +35,49 @@ pub(crate) fn each_rewrite(
     style: MarkerStyle,
     mut each: impl FnMut(&Found, &Found, &str),
 ) {
-    let found = MarkerScanner::find_all(style, None, text);
+    // Scanned a slice at a time, each run handled once the next one has begun, so that the
+    // list of markers stays short (a whole answer's list cost more to grow and drop than to
+    // find, measured in wasm).
+    let mut scanner = MarkerScanner::new(style, None);
+    let mut found = Vec::new();
     let mut with = String::new();
-    let mut rest = found.as_slice();
-    while !rest.is_empty() {
-        let run = adjacent_run(text, rest);
-        let (group, after) = rest.split_at(run.min(rest.len()));
-        if let ([first, _, ..], [.., last]) = (group, group) {
-            with.clear();
-            rewrite(group, style, &mut with);
-            if text.get(first.span.start..last.span.end) != Some(with.as_str()) {
-                each(first, last, &with);
-            }
+    let mut at = 0;
+    while at < text.len() {
+        let mut end = (at + SLICE).min(text.len());
+        while !text.is_char_boundary(end) {
+            end += 1;
         }
-        rest = after;
+        scanner.feed(text.get(at..end).unwrap_or_default(), &mut found);
+        at = end;
+        if at == text.len() {
+            scanner.finish(&mut found);
+        }
+        let mut ids = Vec::new();
+        let mut rest = found.as_slice();
+        while !rest.is_empty() {
+            let run = adjacent_run(text, rest);
+            // The last run may go on in the next slice (unless this was the last one).
+            if run == rest.len() && at < text.len() {
+                break;
+            }
+            let (group, after) = rest.split_at(run.min(rest.len()));
+            if let ([first, _, ..], [.., last]) = (group, group) {
+                with.clear();
+                rewrite(group, style, &mut with, &mut ids);
+                if text.get(first.span.start..last.span.end) != Some(with.as_str()) {
+                    each(first, last, &with);
+                }
+            }
+            rest = after;
+        }
+        let done = found.len() - rest.len();
+        found.drain(..done);
     }
 }
+
+/// Bytes of text scanned at a time by [`each_rewrite`].
+const SLICE: usize = 1 << 14;
+
 /// How many markers at the start of `found` (at least one) are separated only by whitespace.
 fn adjacent_run(text: &str, found: &[Found]) -> usize {
     1 + found
@@ -66,8 +93,14 @@ fn adjacent_run(text: &str, found: &[Found]) -> usize {
 
 /// Appends the run's ids, each once in order of first appearance, as single markers joined
 /// by single spaces.
-fn rewrite(run: &[Found], style: MarkerStyle, out: &mut String) {
-    let mut ids: Vec<&MarkerId> = Vec::new();
+/// (`ids`: room for the ids written, reused from run to run.)
+fn rewrite<'a>(
+    run: &'a [Found],
+    style: MarkerStyle,
+    out: &mut String,
+    ids: &mut Vec<&'a MarkerId>,
+) {
+    ids.clear();
     for id in run.iter().flat_map(|f| f.ids.iter()) {
         if !ids.contains(&id) {
             if !ids.is_empty() {

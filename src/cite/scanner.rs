@@ -51,6 +51,18 @@ fn run_of(s: &[u8], from: usize, b: u8) -> usize {
 
 const ONES: u64 = 0x0101_0101_0101_0101;
 
+/// The UTF-16 length of `bytes` (whole UTF-8 characters).
+fn units16(bytes: &[u8]) -> usize {
+    if bytes.is_ascii() {
+        bytes.len()
+    } else {
+        bytes
+            .iter()
+            .map(|&b| usize::from(b & 0xC0 != 0x80) + usize::from(b >= 0xF0))
+            .sum()
+    }
+}
+
 /// Past the 8-byte words from `s[from..]` on that hold none of the bytes repeated in `words`
 /// (all but the last few bytes of a run of plain text, checked a word at a time): where a
 /// byte-wise search goes on.
@@ -161,14 +173,7 @@ impl MarkerScanner {
             return;
         }
         self.offset += bytes.len();
-        self.offset16 += if bytes.is_ascii() {
-            bytes.len()
-        } else {
-            bytes
-                .iter()
-                .map(|&b| usize::from(b & 0xC0 != 0x80) + usize::from(b >= 0xF0))
-                .sum::<usize>()
-        };
+        self.offset16 += units16(bytes);
         let tail = match memchr::memrchr(b'\n', bytes) {
             Some(nl) => {
                 self.line_spaces = Some(0);
@@ -292,7 +297,7 @@ impl MarkerScanner {
             return Some(j + 1);
         };
         let start16 = self.offset16;
-        let len16 = marker.encode_utf16().count();
+        let len16 = units16(marker.as_bytes());
         out.push(Found {
             ids,
             marker,
