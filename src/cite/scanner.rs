@@ -103,6 +103,8 @@ pub struct MarkerScanner {
     interesting: [bool; 256],
     /// Each trigger byte repeated over a word (for [`skip_plain`]).
     trigger_words: [u64; 5],
+    /// The text being scanned is ASCII.
+    ascii: bool,
 }
 
 impl MarkerScanner {
@@ -122,6 +124,7 @@ impl MarkerScanner {
         }
         Self {
             trigger_words: Self::triggers(style).map(|b| ONES.wrapping_mul(u64::from(b))),
+            ascii: true,
             style,
             source_count,
             context: Context::Normal,
@@ -167,14 +170,25 @@ impl MarkerScanner {
         self.pending.drain(..used.min(self.pending.len()));
     }
 
-    /// Moves past `bytes` (plain text), keeping offsets and line state.
-    fn advance(&mut self, bytes: &[u8]) {
+    /// Moves past `bytes` (plain text), keeping offsets and line state. `normal`: a step in
+    /// normal text, which stops at each newline (a trigger) and passes it on its own, so a
+    /// newline in `bytes` can only be its last byte. `ascii`: `bytes` is ASCII.
+    fn advance(&mut self, bytes: &[u8], normal: bool, ascii: bool) {
         if bytes.is_empty() {
             return;
         }
         self.offset += bytes.len();
-        self.offset16 += units16(bytes);
-        let tail = match memchr::memrchr(b'\n', bytes) {
+        self.offset16 += if ascii { bytes.len() } else { units16(bytes) };
+        let newline = if normal {
+            bytes
+                .len()
+                .checked_sub(1)
+                .filter(|_| bytes.last() == Some(&b'\n'))
+        } else {
+            memchr::memrchr(b'\n', bytes)
+        };
+        debug_assert_eq!(newline, memchr::memrchr(b'\n', bytes));
+        let tail = match newline {
             Some(nl) => {
                 self.line_spaces = Some(0);
                 tail(bytes, nl + 1)
@@ -191,8 +205,11 @@ impl MarkerScanner {
 
     /// Scans `s`, returning how many bytes are decided.
     fn scan(&mut self, s: &[u8], eof: bool, out: &mut Vec<Found>) -> usize {
+        // Checked once (a word at a time), not per step: in ASCII text a byte is a unit.
+        self.ascii = s.is_ascii();
         let mut i = 0;
         while i < s.len() {
+            let normal = self.context == Context::Normal;
             let step = match self.context {
                 Context::Normal => self.normal(s, i, eof, out),
                 Context::InlineCode(n) => self.inline_code(s, i, n, eof),
@@ -212,7 +229,7 @@ impl MarkerScanner {
             // ending right away). `None`: undecided, wait for more.
             match step.and_then(|next| Some((next, s.get(i..next)?))) {
                 Some((next, passed)) => {
-                    self.advance(passed);
+                    self.advance(passed, normal, self.ascii);
                     i = next;
                 }
                 None => return i,
@@ -297,7 +314,11 @@ impl MarkerScanner {
             return Some(j + 1);
         };
         let start16 = self.offset16;
-        let len16 = units16(marker.as_bytes());
+        let len16 = if self.ascii {
+            len
+        } else {
+            units16(marker.as_bytes())
+        };
         out.push(Found {
             ids,
             marker,
