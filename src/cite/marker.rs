@@ -135,8 +135,14 @@ pub struct MarkerText {
 impl MarkerText {
     /// The group `s`; none when it is longer than any group.
     pub fn new(s: &str) -> Option<Self> {
+        Self::from_bytes(s.as_bytes())
+    }
+
+    /// The group at `bytes`, whole UTF-8 characters of a `str` (not checked here: `as_str`
+    /// checks them when the text is read, and gives "" for anything else).
+    pub(crate) fn from_bytes(s: &[u8]) -> Option<Self> {
         let mut bytes = [0; MAX_MARKER_LEN + 1];
-        bytes.get_mut(..s.len())?.copy_from_slice(s.as_bytes());
+        bytes.get_mut(..s.len())?.copy_from_slice(s);
         Some(Self {
             len: u8::try_from(s.len()).ok()?,
             bytes,
@@ -144,7 +150,7 @@ impl MarkerText {
     }
 
     pub fn as_str(&self) -> &str {
-        // The bytes of a `str` (see `new`), so never empty by mistake.
+        // Whole characters of a `str` (see `from_bytes`), so never empty by mistake.
         std::str::from_utf8(self.bytes.get(..usize::from(self.len)).unwrap_or_default())
             .unwrap_or_default()
     }

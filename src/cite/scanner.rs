@@ -152,8 +152,16 @@ impl MarkerScanner {
     }
 
     pub fn feed(&mut self, chunk: &str, out: &mut Vec<Found>) {
-        self.pending.push_str(chunk);
-        self.run(false, out);
+        if !self.pending.is_empty() {
+            self.pending.push_str(chunk);
+            self.run(false, out);
+            return;
+        }
+        // Nothing undecided: the chunk is scanned where it is, and only its undecided tail is
+        // kept (a char boundary, as in `run`).
+        let used = self.scan(chunk.as_bytes(), false, out);
+        debug_assert!(chunk.is_char_boundary(used));
+        self.pending.push_str(chunk.get(used..).unwrap_or_default());
     }
 
     pub fn finish(&mut self, out: &mut Vec<Found>) {
@@ -305,12 +313,9 @@ impl MarkerScanner {
             }
         }
         // Offsets of the marker: everything before it in `s[..j]` has been advanced over.
-        // `s` is the bytes of a `str` and the group starts and ends at ASCII bytes; it is
-        // never longer than MarkerText holds (else it would be text).
-        let Some(marker) = std::str::from_utf8(s.get(j..j + len)?)
-            .ok()
-            .and_then(MarkerText::new)
-        else {
+        // `s` is the bytes of a `str` and the group starts and ends at ASCII bytes (whole
+        // characters); it is never longer than MarkerText holds (else it would be text).
+        let Some(marker) = MarkerText::from_bytes(s.get(j..j + len)?) else {
             return Some(j + 1);
         };
         let start16 = self.offset16;
