@@ -117,6 +117,22 @@ mod tests {
     use super::*;
 
     #[test]
+    fn runs_across_the_slices_scanned() {
+        // Runs (and a character of two bytes) placed over the boundary of the first slice.
+        for pad in 0..48 {
+            for filler in ["a", "é"] {
+                let head = filler.repeat((SLICE - 24 + pad) / filler.len());
+                let text = format!("{head} [1] [2] [1]\n [2]  [3]. `[4] [4]` [5][5] end");
+                assert_eq!(
+                    deduplicate_adjacent_cites(&text, MarkerStyle::Bracket),
+                    format!("{head} [1] [2] [3]. `[4] [4]` [5] end"),
+                    "{pad} {filler}"
+                );
+            }
+        }
+    }
+
+    #[test]
     fn every_style_and_run_length() {
         let d = deduplicate_adjacent_cites;
         assert_eq!(d("a [1] [1].", MarkerStyle::Bracket), "a [1].");

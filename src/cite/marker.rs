@@ -439,6 +439,20 @@ mod tests {
     }
 
     #[test]
+    fn ids_and_marker_text() {
+        let one: Ids = [MarkerId::Num(3)].into_iter().collect();
+        assert!(matches!(one, Ids::One(MarkerId::Num(3))));
+        assert_eq!(one, Ids::Many(vec![MarkerId::Num(3)]));
+        let three: Ids = vec![MarkerId::Num(1), big("99999999999"), MarkerId::Num(1)].into();
+        assert_eq!(three.len(), 3);
+        assert_eq!(Ids::new().as_slice(), &[]);
+        let longest = format!("[{}]", "1".repeat(MAX_MARKER_LEN - 1));
+        assert_eq!(MarkerText::new(&longest).unwrap(), longest.as_str());
+        assert!(MarkerText::new(&format!("{longest}1")).is_none());
+        assert_eq!(MarkerText::new("[2–4]").unwrap().to_string(), "[2–4]");
+    }
+
+    #[test]
     fn write_is_format() {
         for style in MarkerStyle::ALL {
             for id in [0, 1, 9, 10, 99, 100, 4_294_967_295] {
