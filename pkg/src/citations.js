@@ -10,7 +10,26 @@ export function parseCitations(text, options) {
 
 export function deduplicateAdjacentCites(text, options) {
   ready();
-  return core.deduplicateAdjacentCites(text, options);
+  return applyEdits(text, core.deduplicateAdjacentCites(text, options, true));
+}
+
+/**
+ * The text the core's edits make of `text` (`[words, string]`: per edit `start, end` in
+ * `text`, and the replacement's range in `string`), or `edits` itself when it is the text: no
+ * answer-sized string crosses back from wasm, and an unchanged text comes back as it was.
+ */
+function applyEdits(text, edits) {
+  if (typeof edits === "string") return edits;
+  const [w, s] = edits;
+  if (w.length === 0) return text;
+  const parts = [];
+  let at = 0;
+  for (let i = 0; i < w.length; i += 4) {
+    parts.push(text.slice(at, w[i]), s.slice(w[i + 2], w[i + 3]));
+    at = w[i + 1];
+  }
+  parts.push(text.slice(at));
+  return parts.join("");
 }
 
 export function checkPolicy(text, options) {

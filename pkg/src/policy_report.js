@@ -1,6 +1,6 @@
 // A policy report from the core's packed form (src/wasm/packed_policy.rs): words and one
-// string, turned into the report's objects in one pass; each sentence's text is a slice of
-// the checked text itself.
+// string, turned into the report's objects in one pass; each sentence's text and each
+// citation's marker are slices of the checked text itself.
 
 // The problem start of a sentence without a problem.
 const NONE = 0xffffffff;
@@ -20,13 +20,10 @@ export function policyReport(text, packed) {
     const count = w[i + 5];
     i += 6;
     const citations = [];
-    for (let c = 0; c < count; c++, i += 6) {
-      citations.push({
-        sourceId: w[i],
-        marker: s.slice(w[i + 4], w[i + 5]),
-        span: [w[i + 1], w[i + 2]],
-        valid: w[i + 3] === 1,
-      });
+    for (let c = 0; c < count; c++, i += 4) {
+      const from = w[i + 1];
+      const to = w[i + 2];
+      citations.push({ sourceId: w[i], marker: text.slice(from, to), span: [from, to], valid: w[i + 3] === 1 });
     }
     const sentence = { span: [start, end], text: text.slice(start, end), citations, ok };
     if (problem !== NONE) sentence.problem = s.slice(problem, problemEnd);

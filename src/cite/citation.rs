@@ -111,17 +111,23 @@ impl ParseOptions {
         id.value().is_some_and(|id| self.is_valid(id))
     }
 
-    pub(crate) fn citations(&self, found: Found) -> impl Iterator<Item = Citation> + '_ {
+    /// The citations of one marker group: one per id, with the group's marker and span.
+    pub(crate) fn citations<'a>(&'a self, found: &'a Found) -> impl Iterator<Item = Citation> + 'a {
         let span = [found.span16.start, found.span16.end];
-        let marker = found.marker;
-        found.ids.into_iter().map(move |id| {
-            Citation::at_marker(
-                id.value().unwrap_or(0),
-                marker.clone(),
-                span,
-                self.is_valid_id(&id),
-            )
+        self.cited_ids(found).map(move |(source_id, valid)| {
+            Citation::at_marker(source_id, found.marker.to_string(), span, valid)
         })
+    }
+
+    /// Each citation of one marker group as its `(source_id, valid)`.
+    pub(crate) fn cited_ids<'a>(
+        &'a self,
+        found: &'a Found,
+    ) -> impl Iterator<Item = (u32, bool)> + 'a {
+        found
+            .ids
+            .iter()
+            .map(move |id| (id.value().unwrap_or(0), self.is_valid_id(id)))
     }
 }
 
@@ -136,10 +142,7 @@ impl ParseOptions {
 /// ```
 pub fn parse_citations(text: &str, options: ParseOptions) -> Vec<Citation> {
     let found = MarkerScanner::find_all(options.marker_style, options.source_count, text);
-    found
-        .into_iter()
-        .flat_map(|f| options.citations(f).collect::<Vec<_>>())
-        .collect()
+    found.iter().flat_map(|f| options.citations(f)).collect()
 }
 
 #[cfg(test)]

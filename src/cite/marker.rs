@@ -100,13 +100,176 @@ impl MarkerStyle {
             Self::Caret => format!("^{id}"),
         }
     }
+
+    /// Appends the canonical marker for `id` to `out` (as [`Self::format`], without its
+    /// formatting machinery: a whole answer's dedup writes thousands).
+    pub fn write(self, id: &MarkerId, out: &mut String) {
+        out.push(char::from(self.opener()));
+        match id {
+            MarkerId::Num(n) => {
+                let mut unit = 1;
+                while n / unit >= 10 {
+                    unit *= 10;
+                }
+                while unit > 0 {
+                    out.push(char::from_digit(n / unit % 10, 10).unwrap_or('0'));
+                    unit /= 10;
+                }
+            }
+            MarkerId::Big(digits) => out.push_str(digits),
+        }
+        if let Some(closer) = self.closer() {
+            out.push(char::from(closer));
+        }
+    }
+}
+
+/// A marker group as written, kept inline (no allocation per marker): [`read_group`] bounds a
+/// group to [`MAX_MARKER_LEN`] + 1 bytes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct MarkerText {
+    len: u8,
+    bytes: [u8; MAX_MARKER_LEN + 1],
+}
+
+impl MarkerText {
+    /// The group `s`; none when it is longer than any group.
+    pub fn new(s: &str) -> Option<Self> {
+        Self::from_bytes(s.as_bytes())
+    }
+
+    /// The group at `bytes`, whole UTF-8 characters of a `str` (not checked here: `as_str`
+    /// checks them when the text is read, and gives "" for anything else).
+    pub(crate) fn from_bytes(s: &[u8]) -> Option<Self> {
+        let mut bytes = [0; MAX_MARKER_LEN + 1];
+        bytes.get_mut(..s.len())?.copy_from_slice(s);
+        Some(Self {
+            len: u8::try_from(s.len()).ok()?,
+            bytes,
+        })
+    }
+
+    pub fn as_str(&self) -> &str {
+        // Whole characters of a `str` (see `from_bytes`), so never empty by mistake.
+        std::str::from_utf8(self.bytes.get(..usize::from(self.len)).unwrap_or_default())
+            .unwrap_or_default()
+    }
+}
+
+impl std::ops::Deref for MarkerText {
+    type Target = str;
+    fn deref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl std::fmt::Display for MarkerText {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl std::fmt::Debug for MarkerText {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(self.as_str(), f)
+    }
+}
+
+impl PartialEq<str> for MarkerText {
+    fn eq(&self, other: &str) -> bool {
+        self.as_str() == other
+    }
+}
+
+impl PartialEq<&str> for MarkerText {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == *other
+    }
+}
+
+/// The ids of one marker group, in order: most groups cite one source, which is kept inline
+/// (no allocation per marker when a whole answer is scanned).
+#[derive(Debug, Clone)]
+pub enum Ids {
+    One(MarkerId),
+    /// None, or two or more.
+    Many(Vec<MarkerId>),
+}
+
+impl Ids {
+    pub const fn new() -> Self {
+        Self::Many(Vec::new())
+    }
+
+    pub fn push(&mut self, id: MarkerId) {
+        match self {
+            Self::Many(ids) if ids.is_empty() => *self = Self::One(id),
+            Self::One(first) => {
+                let first = std::mem::replace(first, MarkerId::Num(0));
+                *self = Self::Many(vec![first, id]);
+            }
+            Self::Many(ids) => ids.push(id),
+        }
+    }
+
+    pub fn as_slice(&self) -> &[MarkerId] {
+        match self {
+            Self::One(id) => std::slice::from_ref(id),
+            Self::Many(ids) => ids,
+        }
+    }
+}
+
+impl Default for Ids {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl std::ops::Deref for Ids {
+    type Target = [MarkerId];
+    fn deref(&self) -> &[MarkerId] {
+        self.as_slice()
+    }
+}
+
+impl<'a> IntoIterator for &'a Ids {
+    type Item = &'a MarkerId;
+    type IntoIter = std::slice::Iter<'a, MarkerId>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.as_slice().iter()
+    }
+}
+
+impl PartialEq for Ids {
+    fn eq(&self, other: &Self) -> bool {
+        self.as_slice() == other.as_slice()
+    }
+}
+
+impl Eq for Ids {}
+
+impl FromIterator<MarkerId> for Ids {
+    fn from_iter<I: IntoIterator<Item = MarkerId>>(iter: I) -> Self {
+        let mut ids = Self::new();
+        for id in iter {
+            ids.push(id);
+        }
+        ids
+    }
+}
+
+impl From<Vec<MarkerId>> for Ids {
+    fn from(ids: Vec<MarkerId>) -> Self {
+        ids.into_iter().collect()
+    }
 }
 
 /// What the text at a position holds.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Group {
     /// A marker group of `len` bytes citing `ids` in order (ranges expanded).
-    Marker { len: usize, ids: Vec<MarkerId> },
+    Marker { len: usize, ids: Ids },
     /// The text ends before it is decided: wait for more.
     Incomplete,
     /// Not a marker.
@@ -142,7 +305,10 @@ fn read_caret(s: &[u8], eof: bool) -> Group {
         return Group::Incomplete;
     }
     match number(digits) {
-        Some(id) => Group::Marker { len, ids: vec![id] },
+        Some(id) => Group::Marker {
+            len,
+            ids: Ids::One(id),
+        },
         None => Group::Text,
     }
 }
@@ -174,7 +340,7 @@ fn number(digits: &[u8]) -> Option<MarkerId> {
 fn read_enclosed(style: MarkerStyle, closer: u8, s: &[u8], eof: bool) -> Group {
     let footnote = style == MarkerStyle::Bracket && s.get(1) == Some(&b'^');
     let mut i = if footnote { 2 } else { 1 };
-    let mut ids = Vec::new();
+    let mut ids = Ids::new();
     loop {
         let digits = digits_at(s, i);
         i += digits.len();
@@ -200,7 +366,9 @@ fn read_enclosed(style: MarkerStyle, closer: u8, s: &[u8], eof: bool) -> Group {
             // A range is expanded into its ids, so both ends must be ids that fit u32.
             match (lo.value(), number(digits).and_then(|n| n.value())) {
                 (Some(lo), Some(hi)) if hi >= lo && hi - lo < MAX_RANGE_LEN => {
-                    ids.extend((lo..=hi).map(MarkerId::Num));
+                    for id in lo..=hi {
+                        ids.push(MarkerId::Num(id));
+                    }
                 }
                 _ => return Group::Text,
             }
@@ -271,6 +439,34 @@ mod tests {
     }
 
     #[test]
+    fn ids_and_marker_text() {
+        let one: Ids = [MarkerId::Num(3)].into_iter().collect();
+        assert!(matches!(one, Ids::One(MarkerId::Num(3))));
+        assert_eq!(one, Ids::Many(vec![MarkerId::Num(3)]));
+        let three: Ids = vec![MarkerId::Num(1), big("99999999999"), MarkerId::Num(1)].into();
+        assert_eq!(three.len(), 3);
+        assert_eq!(Ids::new().as_slice(), &[]);
+        let longest = format!("[{}]", "1".repeat(MAX_MARKER_LEN - 1));
+        assert_eq!(MarkerText::new(&longest).unwrap(), longest.as_str());
+        assert!(MarkerText::new(&format!("{longest}1")).is_none());
+        assert_eq!(MarkerText::new("[2–4]").unwrap().to_string(), "[2–4]");
+    }
+
+    #[test]
+    fn write_is_format() {
+        for style in MarkerStyle::ALL {
+            for id in [0, 1, 9, 10, 99, 100, 4_294_967_295] {
+                let mut out = "x".to_owned();
+                style.write(&MarkerId::Num(id), &mut out);
+                assert_eq!(out, format!("x{}", style.format(id)));
+            }
+            let mut out = String::new();
+            style.write(&big("99999999999"), &mut out);
+            assert_eq!(out, style.format("99999999999"));
+        }
+    }
+
+    #[test]
     fn bracket_forms() {
         use MarkerStyle::Bracket as B;
         assert_eq!(g(B, "[1] x", false), m(3, &[1]));
@@ -290,7 +486,10 @@ mod tests {
         use MarkerStyle::*;
         assert_eq!(g(Bracket, "[4294967295]", true), m(12, &[u32::MAX]));
         assert_eq!(g(Bracket, "[0000000001]", true), m(12, &[1]));
-        let huge = |len, ids| Group::Marker { len, ids };
+        let huge = |len, ids: Vec<MarkerId>| Group::Marker {
+            len,
+            ids: ids.into(),
+        };
         assert_eq!(
             g(Bracket, "[4294967296]", true),
             huge(12, vec![big("4294967296")])

@@ -6,7 +6,7 @@ pub mod marker;
 pub mod scanner;
 
 pub use error::CiteError;
-pub use marker::{MarkerId, MarkerStyle};
+pub use marker::{Ids, MarkerId, MarkerStyle, MarkerText};
 pub use scanner::{Found, MarkerScanner};
 pub mod citation;
 pub mod dedup;

@@ -79,10 +79,8 @@ impl CitationParser {
     /// The citations found since the last call, in order.
     pub fn take_citations(&mut self) -> Vec<Citation> {
         let options = self.options;
-        self.found
-            .drain(..)
-            .flat_map(|f| options.citations(f).collect::<Vec<_>>())
-            .collect()
+        let found = std::mem::take(&mut self.found);
+        found.iter().flat_map(|f| options.citations(f)).collect()
     }
 
     /// Releases the first `bytes` as a text piece in the template's shape.
@@ -107,7 +105,7 @@ impl CitationParser {
     /// A `citation` piece per citation found.
     fn citation_pieces(&mut self, cx: &mut Cx, out: &mut Vec<Piece>) {
         for found in self.found.drain(..) {
-            let marker = cx.arena.push(&found.marker);
+            let marker = cx.arena.push(found.marker.as_str());
             let span = [found.span16.start, found.span16.end];
             for id in &found.ids {
                 out.push(Piece::Citation {

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use super::citation::{Citation, ParseOptions};
 use super::error::{CiteError, Result};
 use super::scanner::Found;
-use super::sentence::marked_sentences;
+use super::sentence::each_marked_sentence;
 
 /// When a sentence must cite.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -105,25 +105,51 @@ fn problem(
     }
 }
 
+/// One sentence's verdict, borrowed from the text checked and its markers.
+pub(crate) struct Verdict<'a> {
+    /// Bytes of the text.
+    pub range: Range<usize>,
+    /// The same range in UTF-16 units.
+    pub span16: [usize; 2],
+    /// The marker groups in it (each gives a citation per id: [`ParseOptions::citations`]).
+    pub found: &'a [Found],
+    /// Why it fails the policy, when it does.
+    pub problem: Option<String>,
+}
+
+/// Calls `each` with the verdict on each sentence of `text` under `policy`, in order: the
+/// check itself, which [`check_policy`] and the packed report of the JS face both read.
+pub(crate) fn each_verdict(
+    text: &str,
+    policy: Policy,
+    options: ParseOptions,
+    mut each: impl FnMut(Verdict<'_>),
+) {
+    each_marked_sentence(text, options, |marked| {
+        let problem = problem(text, &marked.range, marked.found, policy, options);
+        each(Verdict {
+            range: marked.range,
+            span16: marked.span16,
+            found: marked.found,
+            problem,
+        });
+    });
+}
+
 /// Checks `text` against `policy`: per sentence, whether the markers the policy asks for are
 /// there, and whether every marker names a source.
 pub fn check_policy(text: &str, policy: Policy, options: ParseOptions) -> PolicyReport {
     let mut sentences = Vec::new();
-    for marked in marked_sentences(text, options) {
-        let problem = problem(text, &marked.range, &marked.found, policy, options);
+    each_verdict(text, policy, options, |v| {
         sentences.push(SentenceCheck {
-            span: marked.span16,
-            text: text.get(marked.range).unwrap_or_default().to_owned(),
-            // Each marker group gives its citations (one per id); no copy of the group.
-            citations: marked
-                .found
-                .into_iter()
-                .flat_map(|f| options.citations(f))
-                .collect(),
-            ok: problem.is_none(),
-            problem,
+            span: v.span16,
+            text: text.get(v.range).unwrap_or_default().to_owned(),
+            // Each marker group gives its citations (one per id).
+            citations: v.found.iter().flat_map(|f| options.citations(f)).collect(),
+            ok: v.problem.is_none(),
+            problem: v.problem,
         });
-    }
+    });
     PolicyReport {
         policy,
         ok: sentences.iter().all(|s| s.ok),

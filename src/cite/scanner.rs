@@ -6,15 +6,15 @@
 
 use std::ops::Range;
 
-use super::marker::{read_group, Group, MarkerId, MarkerStyle, PAREN_YEAR_FLOOR};
+use super::marker::{read_group, Group, Ids, MarkerStyle, MarkerText, PAREN_YEAR_FLOOR};
 
 /// One marker group found in the text.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Found {
     /// Ids in order of appearance, ranges expanded.
-    pub ids: Vec<MarkerId>,
+    pub ids: Ids,
     /// The marker group exactly as written.
-    pub marker: String,
+    pub marker: MarkerText,
     /// Where it is, in UTF-16 code units of the whole text.
     pub span16: Range<usize>,
     /// Where it is, in bytes of the whole text.
@@ -49,6 +49,43 @@ fn run_of(s: &[u8], from: usize, b: u8) -> usize {
     tail(s, from).iter().take_while(|&&c| c == b).count()
 }
 
+const ONES: u64 = 0x0101_0101_0101_0101;
+
+/// The UTF-16 length of `bytes` (whole UTF-8 characters).
+fn units16(bytes: &[u8]) -> usize {
+    if bytes.is_ascii() {
+        bytes.len()
+    } else {
+        bytes
+            .iter()
+            .map(|&b| usize::from(b & 0xC0 != 0x80) + usize::from(b >= 0xF0))
+            .sum()
+    }
+}
+
+/// Past the 8-byte words from `s[from..]` on that hold none of the bytes repeated in `words`
+/// (all but the last few bytes of a run of plain text, checked a word at a time): where a
+/// byte-wise search goes on.
+fn skip_plain(s: &[u8], from: usize, words: &[u64; 5]) -> usize {
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    // The high bit of some byte set when `x` has a zero byte (the classic test: whether any
+    // byte is zero is exact).
+    let zero = |x: u64| x.wrapping_sub(ONES) & !x & HIGH;
+    let [a, b, c, d, e] = *words;
+    let mut i = from;
+    while let Some(w) = s
+        .get(i..i + 8)
+        .and_then(|w| <[u8; 8]>::try_from(w).ok())
+        .map(u64::from_le_bytes)
+    {
+        if zero(w ^ a) | zero(w ^ b) | zero(w ^ c) | zero(w ^ d) | zero(w ^ e) != 0 {
+            break;
+        }
+        i += 8;
+    }
+    i
+}
+
 #[derive(Debug, Clone)]
 pub struct MarkerScanner {
     style: MarkerStyle,
@@ -64,6 +101,10 @@ pub struct MarkerScanner {
     /// The last byte scanned was a newline (a second one ends inline code).
     after_newline: bool,
     interesting: [bool; 256],
+    /// Each trigger byte repeated over a word (for [`skip_plain`]).
+    trigger_words: [u64; 5],
+    /// The text being scanned is ASCII.
+    ascii: bool,
 }
 
 impl MarkerScanner {
@@ -82,6 +123,8 @@ impl MarkerScanner {
             }
         }
         Self {
+            trigger_words: Self::triggers(style).map(|b| ONES.wrapping_mul(u64::from(b))),
+            ascii: true,
             style,
             source_count,
             context: Context::Normal,
@@ -98,8 +141,8 @@ impl MarkerScanner {
     pub fn find_all(style: MarkerStyle, source_count: Option<u32>, text: &str) -> Vec<Found> {
         let mut scanner = Self::new(style, source_count);
         let mut found = Vec::new();
-        scanner.feed(text, &mut found);
-        scanner.finish(&mut found);
+        // The whole text at once: scanned in place (at the end, so nothing stays undecided).
+        scanner.scan(text.as_bytes(), true, &mut found);
         found
     }
 
@@ -109,8 +152,16 @@ impl MarkerScanner {
     }
 
     pub fn feed(&mut self, chunk: &str, out: &mut Vec<Found>) {
-        self.pending.push_str(chunk);
-        self.run(false, out);
+        if !self.pending.is_empty() {
+            self.pending.push_str(chunk);
+            self.run(false, out);
+            return;
+        }
+        // Nothing undecided: the chunk is scanned where it is, and only its undecided tail is
+        // kept (a char boundary, as in `run`).
+        let used = self.scan(chunk.as_bytes(), false, out);
+        debug_assert!(chunk.is_char_boundary(used));
+        self.pending.push_str(chunk.get(used..).unwrap_or_default());
     }
 
     pub fn finish(&mut self, out: &mut Vec<Found>) {
@@ -127,17 +178,25 @@ impl MarkerScanner {
         self.pending.drain(..used.min(self.pending.len()));
     }
 
-    /// Moves past `bytes` (plain text), keeping offsets and line state.
-    fn advance(&mut self, bytes: &[u8]) {
+    /// Moves past `bytes` (plain text), keeping offsets and line state. `normal`: a step in
+    /// normal text, which stops at each newline (a trigger) and passes it on its own, so a
+    /// newline in `bytes` can only be its last byte. `ascii`: `bytes` is ASCII.
+    fn advance(&mut self, bytes: &[u8], normal: bool, ascii: bool) {
         if bytes.is_empty() {
             return;
         }
         self.offset += bytes.len();
-        self.offset16 += bytes
-            .iter()
-            .map(|&b| usize::from(b & 0xC0 != 0x80) + usize::from(b >= 0xF0))
-            .sum::<usize>();
-        let tail = match memchr::memrchr(b'\n', bytes) {
+        self.offset16 += if ascii { bytes.len() } else { units16(bytes) };
+        let newline = if normal {
+            bytes
+                .len()
+                .checked_sub(1)
+                .filter(|_| bytes.last() == Some(&b'\n'))
+        } else {
+            memchr::memrchr(b'\n', bytes)
+        };
+        debug_assert_eq!(newline, memchr::memrchr(b'\n', bytes));
+        let tail = match newline {
             Some(nl) => {
                 self.line_spaces = Some(0);
                 tail(bytes, nl + 1)
@@ -154,8 +213,11 @@ impl MarkerScanner {
 
     /// Scans `s`, returning how many bytes are decided.
     fn scan(&mut self, s: &[u8], eof: bool, out: &mut Vec<Found>) -> usize {
+        // Checked once (a word at a time), not per step: in ASCII text a byte is a unit.
+        self.ascii = s.is_ascii();
         let mut i = 0;
         while i < s.len() {
+            let normal = self.context == Context::Normal;
             let step = match self.context {
                 Context::Normal => self.normal(s, i, eof, out),
                 Context::InlineCode(n) => self.inline_code(s, i, n, eof),
@@ -175,7 +237,7 @@ impl MarkerScanner {
             // ending right away). `None`: undecided, wait for more.
             match step.and_then(|next| Some((next, s.get(i..next)?))) {
                 Some((next, passed)) => {
-                    self.advance(passed);
+                    self.advance(passed, normal, self.ascii);
                     i = next;
                 }
                 None => return i,
@@ -187,10 +249,11 @@ impl MarkerScanner {
     /// One step in normal text; `None` means "undecided, wait for more".
     fn normal(&mut self, s: &[u8], i: usize, eof: bool, out: &mut Vec<Found>) -> Option<usize> {
         let interesting = &self.interesting;
-        let Some((j, b)) = tail(s, i)
+        let from = skip_plain(s, i, &self.trigger_words);
+        let Some((j, b)) = tail(s, from)
             .iter()
             .position(|&b| interesting.get(usize::from(b)) == Some(&true))
-            .and_then(|p| Some((i + p, *s.get(i + p)?)))
+            .and_then(|p| Some((from + p, *s.get(from + p)?)))
         else {
             return Some(s.len());
         };
@@ -250,9 +313,17 @@ impl MarkerScanner {
             }
         }
         // Offsets of the marker: everything before it in `s[..j]` has been advanced over.
-        let marker = String::from_utf8_lossy(s.get(j..j + len)?).into_owned();
+        // `s` is the bytes of a `str` and the group starts and ends at ASCII bytes (whole
+        // characters); it is never longer than MarkerText holds (else it would be text).
+        let Some(marker) = MarkerText::from_bytes(s.get(j..j + len)?) else {
+            return Some(j + 1);
+        };
         let start16 = self.offset16;
-        let len16 = marker.encode_utf16().count();
+        let len16 = if self.ascii {
+            len
+        } else {
+            units16(marker.as_bytes())
+        };
         out.push(Found {
             ids,
             marker,
@@ -315,12 +386,16 @@ impl MarkerScanner {
 mod tests {
     use super::*;
 
+    use crate::cite::MarkerId;
+
     fn scan(style: MarkerStyle, sources: Option<u32>, text: &str) -> Vec<(Vec<MarkerId>, String)> {
         let mut s = MarkerScanner::new(style, sources);
         let mut out = Vec::new();
         s.feed(text, &mut out);
         s.finish(&mut out);
-        out.into_iter().map(|f| (f.ids, f.marker)).collect()
+        out.into_iter()
+            .map(|f| (f.ids.to_vec(), f.marker.to_string()))
+            .collect()
     }
 
     fn ids(style: MarkerStyle, sources: Option<u32>, text: &str) -> Vec<u32> {

@@ -7,34 +7,39 @@ use super::scanner::{Found, MarkerScanner};
 use crate::utf16::Utf16Cursor;
 
 /// A sentence with the marker groups in it.
-pub(crate) struct MarkedSentence {
+pub(crate) struct MarkedSentence<'a> {
     pub range: Range<usize>,
     /// The same range in UTF-16 units.
     pub span16: [usize; 2],
-    pub found: Vec<Found>,
+    pub found: &'a [Found],
 }
 
-/// The sentences of `text`, each with its markers (what policy checks and verification read).
-pub(crate) fn marked_sentences(text: &str, options: ParseOptions) -> Vec<MarkedSentence> {
-    let mut found = MarkerScanner::find_all(options.marker_style, options.source_count, text)
-        .into_iter()
-        .peekable();
+/// Calls `each` with the sentences of `text` in order, each with its markers (what policy
+/// checks and verification read): the text is scanned once, and each sentence's markers are a
+/// slice of one list.
+pub(crate) fn each_marked_sentence(
+    text: &str,
+    options: ParseOptions,
+    mut each: impl FnMut(MarkedSentence<'_>),
+) {
+    let found = MarkerScanner::find_all(options.marker_style, options.source_count, text);
     let mut units = Utf16Cursor::new(text);
-    split_sentences(text)
-        .into_iter()
-        .map(|range| {
-            let span16 = [units.to_utf16(range.start), units.to_utf16(range.end)];
-            let mut mine = Vec::new();
-            while let Some(f) = found.next_if(|f| f.span.start < range.end) {
-                mine.push(f);
-            }
-            MarkedSentence {
-                range,
-                span16,
-                found: mine,
-            }
-        })
-        .collect()
+    let mut next = 0;
+    for range in split_sentences(text) {
+        let span16 = [units.to_utf16(range.start), units.to_utf16(range.end)];
+        let first = next;
+        next += found
+            .get(first..)
+            .unwrap_or_default()
+            .iter()
+            .take_while(|f| f.span.start < range.end)
+            .count();
+        each(MarkedSentence {
+            range,
+            span16,
+            found: found.get(first..next).unwrap_or_default(),
+        });
+    }
 }
 
 /// Abbreviations that end with a period without ending the sentence (compared lowercase).
@@ -51,19 +56,15 @@ const ABBREVIATIONS: &[&str] = &[
 pub fn split_sentences(text: &str) -> Vec<Range<usize>> {
     let mut sentences = Vec::new();
     let mut start = 0;
-    let mut chars = text.char_indices().peekable();
-    while let Some((i, c)) = chars.next() {
-        if !matches!(c, '.' | '!' | '?') {
+    // `.`, `!` and `?` are ASCII, so their bytes are never part of another character, and the
+    // byte after one starts a character.
+    for i in memchr::memchr3_iter(b'.', b'!', b'?', text.as_bytes()) {
+        let ws = i + 1;
+        let after = text.get(ws..).unwrap_or_default();
+        if !after.chars().next().is_some_and(char::is_whitespace) {
             continue;
         }
-        let Some(&(ws, next)) = chars.peek() else {
-            continue;
-        };
-        if !next.is_whitespace() {
-            continue;
-        }
-        // `ws` and `i` come from `char_indices`: char boundaries.
-        let mut rest = text.get(ws..).unwrap_or_default().trim_start().chars();
+        let mut rest = after.trim_start().chars();
         let first = match rest.next() {
             Some('"' | '\'' | '“' | '‘' | '(' | '[') => rest.next(),
             other => other,
@@ -71,21 +72,21 @@ pub fn split_sentences(text: &str) -> Vec<Range<usize>> {
         if !first.is_some_and(|f| f.is_uppercase() || f.is_ascii_digit()) {
             continue;
         }
-        if c == '.' {
+        if text.as_bytes().get(i) == Some(&b'.') {
             let before = text.get(..i).unwrap_or_default();
             let word_start = before
                 .rfind(char::is_whitespace)
                 .and_then(|p| before.get(p..)?.chars().next().map(|w| p + w.len_utf8()))
                 .unwrap_or(0);
             let word = text
-                .get(word_start..=i)
+                .get(word_start..ws)
                 .unwrap_or_default()
                 .trim_start_matches(['(', '"', '“', '\'']);
             if ABBREVIATIONS.iter().any(|a| a.eq_ignore_ascii_case(word)) {
                 continue;
             }
         }
-        push_trimmed(text, start..i + c.len_utf8(), &mut sentences);
+        push_trimmed(text, start..ws, &mut sentences);
         start = ws;
     }
     push_trimmed(text, start..text.len(), &mut sentences);
@@ -133,6 +134,61 @@ mod tests {
             ["version 1.5 is out. lower case continues.", "Done"]
         );
         assert!(split("  ").is_empty());
+    }
+
+    /// The splitting rule walked character by character (how it read before the search for
+    /// `.`, `!` and `?` by bytes): the oracle of the property below.
+    fn split_by_chars(text: &str) -> Vec<Range<usize>> {
+        let mut sentences = Vec::new();
+        let mut start = 0;
+        let mut chars = text.char_indices().peekable();
+        while let Some((i, c)) = chars.next() {
+            if !matches!(c, '.' | '!' | '?') {
+                continue;
+            }
+            let Some(&(ws, next)) = chars.peek() else {
+                continue;
+            };
+            if !next.is_whitespace() {
+                continue;
+            }
+            let mut rest = text[ws..].trim_start().chars();
+            let first = match rest.next() {
+                Some('"' | '\'' | '“' | '‘' | '(' | '[') => rest.next(),
+                other => other,
+            };
+            if !first.is_some_and(|f| f.is_uppercase() || f.is_ascii_digit()) {
+                continue;
+            }
+            if c == '.' {
+                let before = &text[..i];
+                let word_start = before
+                    .rfind(char::is_whitespace)
+                    .map(|p| p + before[p..].chars().next().unwrap().len_utf8())
+                    .unwrap_or(0);
+                let word = text[word_start..=i].trim_start_matches(['(', '"', '“', '\'']);
+                if ABBREVIATIONS.iter().any(|a| a.eq_ignore_ascii_case(word)) {
+                    continue;
+                }
+            }
+            push_trimmed(text, start..i + c.len_utf8(), &mut sentences);
+            start = ws;
+        }
+        push_trimmed(text, start..text.len(), &mut sentences);
+        sentences
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn the_byte_search_splits_as_the_char_walk(
+            parts in proptest::collection::vec(proptest::sample::select(vec![
+                ".", "!", "?", " ", "  ", "\n", "\u{a0}", "\u{3000}", "Dr.", "e.g.", "U.S.",
+                "Fig.", "a", "B", "3", "\"", "“", "(", "[1]", "é", "É", "😀", "x.", "Ünï", "?!",
+            ]), 0..24)
+        ) {
+            let text = parts.concat();
+            proptest::prop_assert_eq!(split_sentences(&text), split_by_chars(&text), "{:?}", text);
+        }
     }
 
     #[test]

@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::citation::ParseOptions;
-use super::sentence::marked_sentences;
+use super::sentence::each_marked_sentence;
 
 /// One citation to check: does source `source_id` support `hypothesis`?
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -137,7 +137,7 @@ pub fn verify_report(
 pub fn verify_plan(text: &str, options: ParseOptions) -> VerifyPlan {
     let mut plan = VerifyPlan::default();
     let mut citation_index = 0;
-    for sentence in marked_sentences(text, options) {
+    each_marked_sentence(text, options, |sentence| {
         // Sentence ranges and marker spans come from this very text: char boundaries.
         let range = sentence.range;
         if sentence.found.is_empty() {
@@ -145,11 +145,11 @@ pub fn verify_plan(text: &str, options: ParseOptions) -> VerifyPlan {
                 span: sentence.span16,
                 text: text.get(range).unwrap_or_default().to_owned(),
             });
-            continue;
+            return;
         }
         let mut hypothesis = String::new();
         let mut at = range.start;
-        for f in &sentence.found {
+        for f in sentence.found {
             hypothesis.push_str(text.get(at..f.span.start.max(at)).unwrap_or_default());
             at = f.span.end.max(at);
         }
@@ -164,7 +164,7 @@ pub fn verify_plan(text: &str, options: ParseOptions) -> VerifyPlan {
             });
             citation_index += 1;
         }
-    }
+    });
     plan
 }
 

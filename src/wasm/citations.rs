@@ -36,13 +36,52 @@ pub fn parse_citations(text: JsValue, opts: JsValue) -> Result<JsValue, JsValue>
     )))
 }
 
+/// The deduplicated text; `edits`: as the edits that make it from `text` where it can be
+/// ([`dedup_edits`]), else (and always without `edits`) as the string.
 #[wasm_bindgen(js_name = deduplicateAdjacentCites)]
-pub fn deduplicate_adjacent_cites(text: JsValue, opts: JsValue) -> Result<String, JsValue> {
+pub fn deduplicate_adjacent_cites(
+    text: JsValue,
+    opts: JsValue,
+    edits: Option<bool>,
+) -> Result<JsValue, JsValue> {
     let text = text_arg(&text, "text")?;
-    Ok(cite::deduplicate_adjacent_cites(
-        &text,
-        options(opts)?.marker_style,
-    ))
+    let style = options(opts)?.marker_style;
+    Ok(edits
+        .unwrap_or(false)
+        .then(|| dedup_edits(&text, style))
+        .flatten()
+        .unwrap_or_else(|| cite::deduplicate_adjacent_cites(&text, style).into()))
+}
+
+/// `[words, string]`: per run the rewrite changes, `start, end` (UTF-16 units of the text)
+/// and the range of its replacement in the string (UTF-16 units). The JS face builds the
+/// result from slices of its own string, so no answer-sized string crosses back; none when
+/// that would not give the same text (`text` has U+FFFD, which is what a lone surrogate in the
+/// JS string became on the way in) or a number does not fit a word.
+fn dedup_edits(text: &str, style: cite::MarkerStyle) -> Option<JsValue> {
+    if !text.is_ascii() && text.contains('\u{FFFD}') {
+        return None;
+    }
+    let mut words = Vec::new();
+    let mut with = String::new();
+    let mut units = 0;
+    let mut fits = true;
+    let mut word = |n: usize, words: &mut Vec<u32>| match u32::try_from(n) {
+        Ok(n) => words.push(n),
+        Err(_) => fits = false,
+    };
+    cite::dedup::each_rewrite(text, style, |first, last, replacement| {
+        word(first.span16.start, &mut words);
+        word(last.span16.end, &mut words);
+        word(units, &mut words);
+        with.push_str(replacement);
+        units += replacement.encode_utf16().count();
+        word(units, &mut words);
+    });
+    fits.then(|| {
+        let words = js_sys::Uint32Array::from(words.as_slice());
+        js_sys::Array::of2(&words, &JsValue::from_str(&with)).into()
+    })
 }
 
 /// The policy report of `text`; `packed`: as words and a string where it can be
@@ -55,12 +94,12 @@ pub fn check_policy(
 ) -> Result<JsValue, JsValue> {
     let text = text_arg(&text, "text")?;
     let o = options(opts)?;
-    let report = cite::check_policy(&text, o.policy.unwrap_or_default(), o.parse_options());
+    let (policy, parse) = (o.policy.unwrap_or_default(), o.parse_options());
     Ok(packed
         .unwrap_or(false)
-        .then(|| super::packed_policy::pack(&text, &report))
+        .then(|| super::packed_policy::pack(&text, policy, parse))
         .flatten()
-        .unwrap_or_else(|| convert::to_js(&report)))
+        .unwrap_or_else(|| convert::to_js(&cite::check_policy(&text, policy, parse))))
 }
 
 #[wasm_bindgen(js_name = citationGrammar)]

@@ -238,6 +238,49 @@ test("property: the packed policy report is the report the core builds, for any 
   assert.ok(packedCount > 100, `${packedCount} packed`);
 });
 
+test("property: dedup applied from the core's edits is the text the core rewrites, for any text", async () => {
+  const core = await import("../../pkg/gen/citeflow.js");
+  const MARKERS = {
+    bracket: ["[1]", "[2]", "[1, 2]", "[2-4]", "[99999999999]", "[1]"],
+    paren: ["(1)", "(2)", "(1, 2)", "(2020)"],
+    curly: ["{1}", "{2}", "{3}", "{1, 3}"],
+    caret: ["^1", "^2", "^12"],
+  };
+  const PARTS = [
+    " ",
+    "  ",
+    " ",
+    "\n",
+    "\u00a0",
+    ". ",
+    "word",
+    "é",
+    "😀",
+    "\ud800",
+    "\ufffd",
+    "`",
+    "https://x.y/",
+    "](u)",
+  ];
+  const pick = (list) => list[Math.floor(random() * list.length)];
+  const random = rng(0xded0);
+  let edited = 0;
+  for (let round = 0; round < 400; round++) {
+    const markerStyle = ["bracket", "paren", "curly", "caret"][round % 4];
+    const text = Array.from(
+      { length: Math.floor(random() * 16) },
+      () => pick(random() < 0.5 ? MARKERS[markerStyle] : PARTS),
+    )
+      .join("");
+    const options = { markerStyle };
+    const raw = core.deduplicateAdjacentCites(text, options, true);
+    if (Array.isArray(raw) && raw[0].length > 0) edited++;
+    const expected = core.deduplicateAdjacentCites(text, options);
+    assert.equal(deduplicateAdjacentCites(text, options), expected, JSON.stringify({ text, options }));
+  }
+  assert.ok(edited > 50, `${edited} edited`);
+});
+
 test("long texts (which go into wasm by the native encoder) give what their pieces give", () => {
   for (const base of ["Ünïcode 😀 café [1] [1] [2]. ", "X \ud800 y [2] [2]. ", "Plain words [3] [1] [3]. "]) {
     const n = 200; // well past the 1024 units from which the glue encodes natively
