@@ -92,7 +92,9 @@ export function patchReturnSlots(glue) {
     glue,
     /var r(\d) = getDataViewMemory0\(\)\.(get\w+)\(retptr \+ (\d) \* (\d), true\);/g,
     (_, k, get, size, i) =>
-      `${k === "0" ? "const slot = getDataViewMemory0(); " : ""}var r${k} = slot.${get}(retptr + ${size} * ${i}, true);`,
+      `${
+        k === "0" ? "const slot = getDataViewMemory0(); " : ""
+      }var r${k} = slot.${get}(retptr + ${size} * ${i}, true);`,
     "stack-slot reads",
   );
   // A view of wasm memory is stale once the memory grew (its buffer is then detached, of length
