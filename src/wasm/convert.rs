@@ -205,8 +205,7 @@ impl Reader {
         let length = length.max(0.0) as u32;
         let mut items = Vec::new();
         for i in 0..length {
-            let item =
-                js_get(array, &JsValue::from(i)).map_err(|e| threw(e).at(Segment::Index(i)))?;
+            let item = js_get(array, &index_key(i)).map_err(|e| threw(e).at(Segment::Index(i)))?;
             let item = self.read(&item).map_err(|e| e.at(Segment::Index(i)))?;
             items.push(item.unwrap_or(Value::Null));
         }
@@ -219,7 +218,7 @@ impl Reader {
         // By index through `Reflect.get` (a fresh array of strings: nothing runs), not
         // `Array::iter`, whose indexed read would be one more import signature.
         for i in 0..keys.length() {
-            let key = js_get(&keys, &JsValue::from(i)).map_err(threw)?;
+            let key = js_get(&keys, &index_key(i)).map_err(threw)?;
             // Object.keys gives strings only.
             let Some(name) = key.as_string() else {
                 continue;
@@ -235,6 +234,13 @@ impl Reader {
         }
         Ok(Value::Object(map))
     }
+}
+
+/// An array index as the property key it is (`"0"`, `"1"`, …). A JS number would need the
+/// f64-to-value import, whose signature is the module's only one of its kind (V8 compiles a
+/// JS wrapper per distinct import signature when it compiles the module).
+fn index_key(i: u32) -> JsValue {
+    JsValue::from_str(&i.to_string())
 }
 
 fn threw(exception: JsValue) -> ReadError {
