@@ -66,6 +66,8 @@ impl TransformerKind {
     }
 }
 
+/// The camelCase spelling of a snake_case name (citeflow's own names, ASCII: no Unicode case
+/// tables linked into the streaming module for them).
 fn camel(snake: &str) -> String {
     let mut out = String::with_capacity(snake.len());
     let mut upper = false;
@@ -73,7 +75,7 @@ fn camel(snake: &str) -> String {
         if c == '_' {
             upper = true;
         } else if upper {
-            out.extend(c.to_uppercase());
+            out.push(c.to_ascii_uppercase());
             upper = false;
         } else {
             out.push(c);

@@ -1,7 +1,5 @@
 //! [`EventFilterOutputTransformer`]: keeps only the listed event types.
 
-use std::collections::BTreeSet;
-
 use super::{Lifecycle, OutputTransformer};
 use crate::engine::{Cx, Piece, Stage};
 use crate::error::{Result, TransformError};
@@ -12,13 +10,15 @@ use crate::event::{split_event_type, Event, LmOutput};
 /// outputs pass through unchanged (the filter is about streams).
 #[derive(Debug, Clone)]
 pub struct EventFilterOutputTransformer {
-    allowed: BTreeSet<String>,
+    /// Sorted, without repeats. (Not a `BTreeSet`: the engine's id map is the streaming
+    /// module's one B-tree, and a second key type would link a second copy of its code.)
+    allowed: Vec<String>,
     lifecycle: Lifecycle,
 }
 
 impl EventFilterOutputTransformer {
     pub fn new<S: AsRef<str>>(event_types: &[S]) -> Result<Self> {
-        let mut allowed = BTreeSet::new();
+        let mut allowed: Vec<String> = Vec::new();
         for (index, kind) in event_types.iter().enumerate() {
             let kind = kind.as_ref();
             if kind.trim().is_empty() {
@@ -27,7 +27,10 @@ impl EventFilterOutputTransformer {
                     got: kind.to_owned(),
                 });
             }
-            allowed.insert(split_event_type(kind).0.to_owned());
+            let base = split_event_type(kind).0;
+            if let Err(at) = allowed.binary_search_by(|a| a.as_str().cmp(base)) {
+                allowed.insert(at, base.to_owned());
+            }
         }
         Ok(Self {
             allowed,
@@ -37,7 +40,14 @@ impl EventFilterOutputTransformer {
 
     /// Whether events of this type are kept.
     pub fn accepts(&self, kind: &str) -> bool {
-        self.allowed.contains(split_event_type(kind).0)
+        self.allows(split_event_type(kind).0)
+    }
+
+    /// Whether this base type is listed.
+    fn allows(&self, base: &str) -> bool {
+        self.allowed
+            .binary_search_by(|a| a.as_str().cmp(base))
+            .is_ok()
     }
 
     /// The base types kept, sorted.
@@ -77,7 +87,7 @@ impl Stage for EventFilterOutputTransformer {
             Piece::Event(event) => self.accepts(&event.kind),
             Piece::Citation { .. } => self.accepts(crate::event::types::CITATION),
             Piece::Start { kind, .. } | Piece::Text { kind, .. } | Piece::End { kind, .. } => {
-                self.allowed.contains(kind.base())
+                self.allows(kind.base())
             }
         };
         if keep {

@@ -32,6 +32,11 @@ extern "C" {
     fn js_get(target: &JsValue, key: &JsValue) -> Result<JsValue, JsValue>;
     #[wasm_bindgen(catch, js_namespace = Reflect, js_name = apply)]
     fn js_apply(f: &JsValue, this: &JsValue, args: &js_sys::Array) -> Result<JsValue, JsValue>;
+    // `Object.is` as a value (read by `as_bool`): `a == b` on JsValues, or a `bool` result,
+    // would each add an import signature of its own, and V8 compiles one JS wrapper per
+    // distinct import signature when it compiles the module (~70 µs each).
+    #[wasm_bindgen(js_namespace = Object, js_name = is)]
+    fn js_same(a: &JsValue, b: &JsValue) -> JsValue;
 }
 
 /// Why a JS value could not be read, and where (outermost key first once complete).
@@ -159,7 +164,10 @@ impl Reader {
             return self.read(&value);
         }
         if self.ancestors.len() >= MAX_DEPTH {
-            let cyclic = self.ancestors.contains(&value);
+            let cyclic = self
+                .ancestors
+                .iter()
+                .any(|a| js_same(a, &value).as_bool() == Some(true));
             return Err(ReadError::new(if cyclic {
                 Problem::Cyclic
             } else {
@@ -197,8 +205,7 @@ impl Reader {
         let length = length.max(0.0) as u32;
         let mut items = Vec::new();
         for i in 0..length {
-            let item =
-                js_get(array, &JsValue::from(i)).map_err(|e| threw(e).at(Segment::Index(i)))?;
+            let item = js_get(array, &index_key(i)).map_err(|e| threw(e).at(Segment::Index(i)))?;
             let item = self.read(&item).map_err(|e| e.at(Segment::Index(i)))?;
             items.push(item.unwrap_or(Value::Null));
         }
@@ -208,7 +215,10 @@ impl Reader {
     fn object(&mut self, object: &JsValue) -> Result<Value, ReadError> {
         let keys = js_keys(object).map_err(threw)?;
         let mut map = Map::new();
-        for key in keys.iter() {
+        // By index through `Reflect.get` (a fresh array of strings: nothing runs), not
+        // `Array::iter`, whose indexed read would be one more import signature.
+        for i in 0..keys.length() {
+            let key = js_get(&keys, &index_key(i)).map_err(threw)?;
             // Object.keys gives strings only.
             let Some(name) = key.as_string() else {
                 continue;
@@ -224,6 +234,13 @@ impl Reader {
         }
         Ok(Value::Object(map))
     }
+}
+
+/// An array index as the property key it is (`"0"`, `"1"`, …). A JS number would need the
+/// f64-to-value import, whose signature is the module's only one of its kind (V8 compiles a
+/// JS wrapper per distinct import signature when it compiles the module).
+fn index_key(i: u32) -> JsValue {
+    JsValue::from_str(&i.to_string())
 }
 
 fn threw(exception: JsValue) -> ReadError {
