@@ -56,7 +56,7 @@ export class Engine {
     if (this.#lead !== "") return this.#flushLead(() => this.pushBytes(bytes));
     const at = this.#inputOf(bytes.length);
     this.#memory().set(bytes, at);
-    return this.#decode(this.#core.pushBytes(bytes.length));
+    return this.#step(this.#core.pushBytes(bytes.length));
   }
 
   /**
@@ -76,7 +76,7 @@ export class Engine {
     if (text.length === 0 && this.#lead !== "" && this.#deferred === 0) return [];
     const written = this.#deferred + this.#write(text, this.#deferred);
     this.#deferred = 0;
-    return this.#decode(this.#core.pushUtf8(written, id ?? undefined, skip));
+    return this.#step(this.#core.pushUtf8(written, id ?? undefined, skip));
   }
 
   /**
@@ -153,7 +153,7 @@ export class Engine {
     this.#open();
     this.#noDeferred();
     if (this.#lead !== "") return this.#flushLead(() => this.pushEvent(event));
-    return this.#decode(this.#core.pushEvent(event));
+    return this.#step(this.#core.pushEvent(event));
   }
 
   /** Ends the stream and releases the engine's wasm memory at once. */
@@ -161,7 +161,7 @@ export class Engine {
     this.#open();
     this.#noDeferred();
     if (this.#lead !== "") return this.#flushLead(() => this.finish());
-    const out = this.#decode(this.#core.finish());
+    const out = this.#step(this.#core.finish());
     this.#finishReason = this.#core.finishReason() ?? null;
     this.#finished = true;
     this.#core.free();
@@ -191,7 +191,7 @@ export class Engine {
   #flushLead(next) {
     const lead = this.#lead;
     this.#lead = "";
-    const out = this.#decode(this.#core.pushText(lead, this.#leadId ?? undefined));
+    const out = this.#step(this.#core.pushText(lead, this.#leadId ?? undefined));
     for (const e of next()) out.push(e);
     return out;
   }
@@ -208,6 +208,12 @@ export class Engine {
         "the stream has already finished; create a new transformer or decoder for a new stream",
       );
     }
+  }
+
+  /** A step's events; a step returns 0 when it failed, and keeps its error for `takeError`. */
+  #step(ptr) {
+    if (ptr === 0) throw this.#core.takeError();
+    return this.#decode(ptr);
   }
 
   #decode(ptr) {
