@@ -12,7 +12,7 @@ const TEXT = 3;
 const END = 4;
 const EVENT = 5;
 const CITATION = 6;
-const HEADER = 3;
+const HEADER = 4;
 const TYPES = [
   ["response_start", "response", "response_end"],
   ["thinking_start", "thinking", "thinking_end"],
@@ -42,6 +42,8 @@ export class Engine {
   // Set at finish(), when the core's memory is released (not left to garbage collection).
   #finishReason;
   #finished = false;
+  // Whether some stage held back what it was given after the latest step (the header's 4th word).
+  #holds = false;
 
   /** `format`: a provider stream format for byte input, or null; `stages`: transformer configs. */
   constructor(format, stages) {
@@ -178,6 +180,14 @@ export class Engine {
     return this.#core.__wbg_ptr;
   }
 
+  /**
+   * Whether, after the latest step, some stage holds back what it was given (the start of a
+   * possible tag or marker): each stage of the core says so itself (`Stage::holds_back`).
+   */
+  holdsBack() {
+    return this.#holds;
+  }
+
   /** Whether a chunk's trailing first half of a surrogate pair waits here for the next chunk. */
   holdsHalf() {
     return this.#lead !== "";
@@ -221,6 +231,7 @@ export class Engine {
     const w = this.#u32;
     const at = ptr >>> 2;
     const end = at + w[at];
+    this.#holds = w[at + 3] !== 0;
     const text = w[at + 2] === 0 ? "" : textAt(u8, w[at + 1], w[at + 2]);
     const ids = this.#ids;
     const out = [];

@@ -155,7 +155,7 @@ impl EngineCore {
     fn try_push_bytes(&mut self, written: usize) -> Result<*const u32, JsValue> {
         let bytes = self.input.get(..written).unwrap_or_default();
         let step = self.inner.push_bytes(bytes)?;
-        self.encoder.encode(step.pieces, step.cx);
+        self.encoder.encode(step);
         Ok(self.encoded())
     }
 
@@ -174,7 +174,7 @@ impl EngineCore {
         })?;
         let step = self.inner.push_text(text, id.as_deref())?;
         self.encoder.skip = skip;
-        self.encoder.encode(step.pieces, step.cx);
+        self.encoder.encode(step);
         if std::mem::take(&mut self.encoder.skip) > 0 {
             return Err(js_error(
                 "INTERNAL",
@@ -186,20 +186,20 @@ impl EngineCore {
 
     fn try_push_text(&mut self, text: &str, id: Option<String>) -> Result<*const u32, JsValue> {
         let step = self.inner.push_text(text, id.as_deref())?;
-        self.encoder.encode(step.pieces, step.cx);
+        self.encoder.encode(step);
         Ok(self.encoded())
     }
 
     fn try_push_event(&mut self, event: JsValue) -> Result<*const u32, JsValue> {
         let event: Event = convert::event(event)?;
         let step = self.inner.push_event(event)?;
-        self.encoder.encode(step.pieces, step.cx);
+        self.encoder.encode(step);
         Ok(self.encoded())
     }
 
     fn try_finish(&mut self) -> Result<*const u32, JsValue> {
         let step = self.inner.finish()?;
-        self.encoder.encode(step.pieces, step.cx);
+        self.encoder.encode(step);
         let ptr = self.encoded();
         // Nothing more will be pushed: the input buffer goes now, not at collection.
         self.input = Vec::new();
