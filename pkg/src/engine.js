@@ -19,7 +19,7 @@ const TYPES = [
 ];
 // From this length on, TextEncoder.encodeInto beats a copy loop.
 const ENCODE_INTO_MIN = 128;
-// Up to this many bytes, a step's text is read by a loop (while ASCII) rather than by
+// Up to this many bytes, a step's ASCII text is read by String.fromCharCode rather than by
 // TextDecoder, whose fixed cost dominates token-sized steps.
 const SHORT_TEXT = 16;
 const encoder = new TextEncoder();
@@ -284,11 +284,37 @@ export class Engine {
 /** The UTF-8 text of `n` bytes at `at`. */
 function textAt(u8, at, n) {
   if (n > SHORT_TEXT) return decoder.decode(u8.subarray(at, at + n));
-  let s = "";
-  for (let i = at; i < at + n; i++) {
-    const b = u8[i];
-    if (b >= 0x80) return decoder.decode(u8.subarray(at, at + n));
-    s += String.fromCharCode(b);
+  let any = 0;
+  for (let i = at; i < at + n; i++) any |= u8[i];
+  if (any >= 0x80) return decoder.decode(u8.subarray(at, at + n));
+  return n <= 8 ? ascii(u8, at, n) : ascii(u8, at, 8) + ascii(u8, at + 8, n - 8);
+}
+
+/**
+ * `n` (at most 8) ASCII bytes at `at` as a string, by one `String.fromCharCode` of that many
+ * arguments: 3-5 times faster than adding a character at a time, and than TextDecoder's fixed
+ * cost, for token-sized text.
+ */
+function ascii(u8, at, n) {
+  const f = String.fromCharCode;
+  switch (n) {
+    case 0:
+      return "";
+    case 1:
+      return f(u8[at]);
+    case 2:
+      return f(u8[at], u8[at + 1]);
+    case 3:
+      return f(u8[at], u8[at + 1], u8[at + 2]);
+    case 4:
+      return f(u8[at], u8[at + 1], u8[at + 2], u8[at + 3]);
+    case 5:
+      return f(u8[at], u8[at + 1], u8[at + 2], u8[at + 3], u8[at + 4]);
+    case 6:
+      return f(u8[at], u8[at + 1], u8[at + 2], u8[at + 3], u8[at + 4], u8[at + 5]);
+    case 7:
+      return f(u8[at], u8[at + 1], u8[at + 2], u8[at + 3], u8[at + 4], u8[at + 5], u8[at + 6]);
+    default:
+      return f(u8[at], u8[at + 1], u8[at + 2], u8[at + 3], u8[at + 4], u8[at + 5], u8[at + 6], u8[at + 7]);
   }
-  return s;
 }
