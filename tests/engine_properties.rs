@@ -153,7 +153,8 @@ fn engine_text(chunks: &[&str], filter: bool) -> Vec<Event> {
     let mut ids = vec![None];
     let mut all = Vec::new();
     let mut check = |step: Step<'_>, all: &mut Vec<Event>| {
-        enc.encode(step.pieces, step.cx);
+        enc.encode(step);
+        assert_eq!(enc.words[3], u32::from(step.holds));
         let events: Vec<Event> = step
             .pieces
             .iter()
@@ -191,8 +192,49 @@ fn openai_body(chunks: &[&str]) -> String {
     body
 }
 
+/// Text (thinking and response) in `events`, in UTF-8 bytes.
+fn text_bytes(events: &[Event]) -> usize {
+    events
+        .iter()
+        .filter(|e| is_content(&e.kind))
+        .filter_map(Event::text_value)
+        .map(str::len)
+        .sum()
+}
+
+/// Think tags alone: after every step, the engine says it holds text back exactly when
+/// finishing there would release more text than it has released so far.
+fn check_holds(chunks: &[&str]) {
+    let think = OutputTransformerConfig::from_value(&json!("think_tag")).unwrap();
+    let mut engine = StreamEngine::new(None, std::slice::from_ref(&think)).unwrap();
+    let mut released = 0;
+    let mut prefix = String::new();
+    for chunk in chunks {
+        prefix.push_str(chunk);
+        let step = engine.push_text(chunk, None).unwrap();
+        let holds = step.holds;
+        let events: Vec<Event> = step
+            .pieces
+            .iter()
+            .map(|p| step.cx.event(p.clone()))
+            .collect();
+        released += text_bytes(&events);
+        let mut whole = StreamEngine::new(None, std::slice::from_ref(&think)).unwrap();
+        let mut all = whole.push_text_events(&prefix, None).unwrap();
+        all.extend(whole.finish_events().unwrap());
+        assert_eq!(holds, released < text_bytes(&all), "after {prefix:?}");
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(cases(256)))]
+
+    #[test]
+    fn the_engine_says_when_it_holds_text_back(
+        text in text(), cuts in prop::collection::vec(any::<usize>(), 0..12)
+    ) {
+        check_holds(&chunks(&text, &cuts));
+    }
 
     #[test]
     fn text_in_any_split_gives_the_chained_events(

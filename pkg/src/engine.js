@@ -12,14 +12,14 @@ const TEXT = 3;
 const END = 4;
 const EVENT = 5;
 const CITATION = 6;
-const HEADER = 3;
+const HEADER = 4;
 const TYPES = [
   ["response_start", "response", "response_end"],
   ["thinking_start", "thinking", "thinking_end"],
 ];
 // From this length on, TextEncoder.encodeInto beats a copy loop.
 const ENCODE_INTO_MIN = 128;
-// Up to this many bytes, a step's text is read by a loop (while ASCII) rather than by
+// Up to this many bytes, a step's ASCII text is read by String.fromCharCode rather than by
 // TextDecoder, whose fixed cost dominates token-sized steps.
 const SHORT_TEXT = 16;
 const encoder = new TextEncoder();
@@ -42,6 +42,8 @@ export class Engine {
   // Set at finish(), when the core's memory is released (not left to garbage collection).
   #finishReason;
   #finished = false;
+  // Whether some stage held back what it was given after the latest step (the header's 4th word).
+  #holds = false;
 
   /** `format`: a provider stream format for byte input, or null; `stages`: transformer configs. */
   constructor(format, stages) {
@@ -56,7 +58,7 @@ export class Engine {
     if (this.#lead !== "") return this.#flushLead(() => this.pushBytes(bytes));
     const at = this.#inputOf(bytes.length);
     this.#memory().set(bytes, at);
-    return this.#decode(this.#core.pushBytes(bytes.length));
+    return this.#step(this.#core.pushBytes(bytes.length));
   }
 
   /**
@@ -76,7 +78,7 @@ export class Engine {
     if (text.length === 0 && this.#lead !== "" && this.#deferred === 0) return [];
     const written = this.#deferred + this.#write(text, this.#deferred);
     this.#deferred = 0;
-    return this.#decode(this.#core.pushUtf8(written, id ?? undefined, skip));
+    return this.#step(this.#core.pushUtf8(written, id ?? undefined, skip));
   }
 
   /**
@@ -153,7 +155,7 @@ export class Engine {
     this.#open();
     this.#noDeferred();
     if (this.#lead !== "") return this.#flushLead(() => this.pushEvent(event));
-    return this.#decode(this.#core.pushEvent(event));
+    return this.#step(this.#core.pushEvent(event));
   }
 
   /** Ends the stream and releases the engine's wasm memory at once. */
@@ -161,7 +163,7 @@ export class Engine {
     this.#open();
     this.#noDeferred();
     if (this.#lead !== "") return this.#flushLead(() => this.finish());
-    const out = this.#decode(this.#core.finish());
+    const out = this.#step(this.#core.finish());
     this.#finishReason = this.#core.finishReason() ?? null;
     this.#finished = true;
     this.#core.free();
@@ -178,6 +180,14 @@ export class Engine {
     return this.#core.__wbg_ptr;
   }
 
+  /**
+   * Whether, after the latest step, some stage holds back what it was given (the start of a
+   * possible tag or marker): each stage of the core says so itself (`Stage::holds_back`).
+   */
+  holdsBack() {
+    return this.#holds;
+  }
+
   /** Whether a chunk's trailing first half of a surrogate pair waits here for the next chunk. */
   holdsHalf() {
     return this.#lead !== "";
@@ -191,7 +201,7 @@ export class Engine {
   #flushLead(next) {
     const lead = this.#lead;
     this.#lead = "";
-    const out = this.#decode(this.#core.pushText(lead, this.#leadId ?? undefined));
+    const out = this.#step(this.#core.pushText(lead, this.#leadId ?? undefined));
     for (const e of next()) out.push(e);
     return out;
   }
@@ -210,11 +220,18 @@ export class Engine {
     }
   }
 
+  /** A step's events; a step returns 0 when it failed, and keeps its error for `takeError`. */
+  #step(ptr) {
+    if (ptr === 0) throw this.#core.takeError();
+    return this.#decode(ptr);
+  }
+
   #decode(ptr) {
     const u8 = this.#memory();
     const w = this.#u32;
     const at = ptr >>> 2;
     const end = at + w[at];
+    this.#holds = w[at + 3] !== 0;
     const text = w[at + 2] === 0 ? "" : textAt(u8, w[at + 1], w[at + 2]);
     const ids = this.#ids;
     const out = [];
@@ -267,11 +284,37 @@ export class Engine {
 /** The UTF-8 text of `n` bytes at `at`. */
 function textAt(u8, at, n) {
   if (n > SHORT_TEXT) return decoder.decode(u8.subarray(at, at + n));
-  let s = "";
-  for (let i = at; i < at + n; i++) {
-    const b = u8[i];
-    if (b >= 0x80) return decoder.decode(u8.subarray(at, at + n));
-    s += String.fromCharCode(b);
+  let any = 0;
+  for (let i = at; i < at + n; i++) any |= u8[i];
+  if (any >= 0x80) return decoder.decode(u8.subarray(at, at + n));
+  return n <= 8 ? ascii(u8, at, n) : ascii(u8, at, 8) + ascii(u8, at + 8, n - 8);
+}
+
+/**
+ * `n` (at most 8) ASCII bytes at `at` as a string, by one `String.fromCharCode` of that many
+ * arguments: 3-5 times faster than adding a character at a time, and than TextDecoder's fixed
+ * cost, for token-sized text.
+ */
+function ascii(u8, at, n) {
+  const f = String.fromCharCode;
+  switch (n) {
+    case 0:
+      return "";
+    case 1:
+      return f(u8[at]);
+    case 2:
+      return f(u8[at], u8[at + 1]);
+    case 3:
+      return f(u8[at], u8[at + 1], u8[at + 2]);
+    case 4:
+      return f(u8[at], u8[at + 1], u8[at + 2], u8[at + 3]);
+    case 5:
+      return f(u8[at], u8[at + 1], u8[at + 2], u8[at + 3], u8[at + 4]);
+    case 6:
+      return f(u8[at], u8[at + 1], u8[at + 2], u8[at + 3], u8[at + 4], u8[at + 5]);
+    case 7:
+      return f(u8[at], u8[at + 1], u8[at + 2], u8[at + 3], u8[at + 4], u8[at + 5], u8[at + 6]);
+    default:
+      return f(u8[at], u8[at + 1], u8[at + 2], u8[at + 3], u8[at + 4], u8[at + 5], u8[at + 6], u8[at + 7]);
   }
-  return s;
 }

@@ -97,10 +97,8 @@ const isLowSurrogate = (unit) => unit >= 0xdc00 && unit <= 0xdfff;
 // From this length on, a chunk without surrogates is scanned by indexOf rather than unit by unit.
 const NATIVE_SCAN_MIN = 8;
 const SURROGATE = /[\ud800-\udfff]/;
-// Internal: see StageTransformer[NESTED] and [HALF].
-const NESTED = Symbol("citeflow.nested");
-const HALF = Symbol("citeflow.half");
-const ENDS_CLEAR = Symbol("citeflow.endsClear");
+// Internal: see StageTransformer[HOLDS].
+const HOLDS = Symbol("citeflow.holds");
 
 // Each transformer's onEvent listener (a WeakMap, so subclasses written in JS need no field).
 const LISTENERS = new WeakMap();
@@ -113,9 +111,8 @@ const LISTENERS = new WeakMap();
  * the strings that can change a think-tag or citation stage (its tags, its trigger
  * characters); a chunk in which none of them starts and no end of which begins one cannot
  * change such a stage while it holds nothing back, so that chunk is answered here. Whether
- * the stage holds nothing back is never guessed: it is read off what the engine released
- * (subclasses say how). tests/js/fast_path.test.mjs checks it against the engine alone for
- * any split.
+ * the stage holds nothing back is never guessed: the engine's step says so ([HOLDS]).
+ * tests/js/fast_path.test.mjs checks it against the engine alone for any split.
  */
 export class StageTransformer extends OutputTransformer {
   #config;
@@ -127,10 +124,6 @@ export class StageTransformer extends OutputTransformer {
   #wide = [];
   // The distinct first UTF-16 units of the triggers, as strings (for indexOf on long chunks).
   #firsts = [];
-  // Whether some trigger holds a trigger's first character after its own start.
-  #nested;
-  // UTF-16 units of the longest trigger.
-  #longest = 0;
 
   constructor(config) {
     super();
@@ -142,48 +135,16 @@ export class StageTransformer extends OutputTransformer {
       if (c < 128) this.#ascii[c] = 1;
       else this.#wide.push(c);
       if (!this.#firsts.includes(t[0])) this.#firsts.push(t[0]);
-      this.#longest = Math.max(this.#longest, t.length);
     }
-    // Whole first characters (a surrogate pair is one): a pair's first half found at a later
-    // position of a well-formed string starts that same character there.
-    const starts = this.#triggers.map((t) => String.fromCodePoint(t.codePointAt(0)));
-    this.#nested = this.#triggers.some((t) => starts.some((f) => t.indexOf(f, 1) !== -1));
   }
 
   /**
-   * Whether some trigger string holds the first character of a trigger after its own start
-   * (`<a<b>`; never so for `<think>` and `</think>`). Only then can the core, holding the
-   * start of one tag, release a chunk's worth of text and hold again inside what it held.
+   * Whether, after the latest push, the engine holds anything back: a stage holds the start of
+   * a possible tag (the core says so with each step), or a chunk's trailing first half of a
+   * surrogate pair waits in JS for the next chunk.
    */
-  [NESTED]() {
-    return this.#nested;
-  }
-
-  /**
-   * Whether no end of `chunk` begins a trigger string (nor is one: a shorter tag may grow),
-   * and that end holds no lone half of a surrogate pair (which the core sees as U+FFFD). Only
-   * the last units, fewer than the longest trigger's, can begin one.
-   */
-  [ENDS_CLEAR](chunk) {
-    const n = chunk.length;
-    const from = Math.max(0, n - this.#longest + 1);
-    for (let i = from; i < n; i++) {
-      const c = chunk.charCodeAt(i);
-      if (c >= 0xd800 && c <= 0xdfff) {
-        const whole = c <= 0xdbff
-          ? isLowSurrogate(chunk.charCodeAt(i + 1))
-          : i > 0 && isHighSurrogate(chunk.charCodeAt(i - 1));
-        if (!whole) return false;
-      }
-      const first = c < 128 ? this.#ascii[c] === 1 : this.#wide.includes(c);
-      if (first && !this.#noneAt(chunk, i)) return false;
-    }
-    return true;
-  }
-
-  /** Whether the engine holds a chunk's trailing first half of a surrogate pair. */
-  [HALF]() {
-    return this.#engine.holdsHalf();
+  [HOLDS]() {
+    return this.#engine.holdsBack() || this.#engine.holdsHalf();
   }
 
   push(input) {
@@ -296,8 +257,6 @@ export class ThinkTagOutputTransformer extends StageTransformer {
   #own;
   // The open block `{id, type}` while nothing is held back (the fast path), else null.
   #quiet = null;
-  // Nothing pushed yet (so nothing held back).
-  #fresh = true;
   #open = null;
   #responseId = null;
   #thinkingId = null;
@@ -340,45 +299,28 @@ export class ThinkTagOutputTransformer extends StageTransformer {
       this.ensureLive();
       return [{ id: quiet.id, type: quiet.type, value: input, valueType: "text" }];
     }
-    return this.#pushCore(input, quiet);
+    return this.#pushCore(input);
   }
 
   // Kept out of `push`, so that the fast path stays small enough to be inlined where it is called.
-  #pushCore(input, quiet) {
-    // Nothing is held back before this push: the fast path was on, or nothing was pushed yet.
-    const emptyBefore = quiet !== null || this.#fresh;
-    const halfBefore = this[HALF]();
+  #pushCore(input) {
     this.#quiet = null;
-    this.#fresh = false;
     const out = this.#track(super.push(input));
     const last = out[out.length - 1];
+    // A string's text went to the core's think-tag stage; when the last it released is text,
+    // that block is open, and when it holds nothing back the next chunk without a tag in it
+    // would be released whole as more of it. (An event object's text may pass through as is.)
     if (
       typeof input === "string" && last !== undefined && (last.type === "thinking" || last.type === "response") &&
-      this.#heldNothing(input, out, emptyBefore, halfBefore)
+      !this[HOLDS]()
     ) {
       this.#quiet = { id: last.id, type: last.type };
     }
     return out;
   }
 
-  /**
-   * Whether the core holds nothing back after releasing `out` for `chunk`, the last of it text
-   * (whose block is then open), read off what it released. Either it held nothing before and
-   * released all of `chunk` as one text. Or it released something, no end of `chunk` begins a
-   * tag (tags inside it are the core's to take), the engine held no half of a surrogate pair
-   * before it, and no tag holds a tag's first character after its own start: what the core
-   * held before was the start of a tag, and what it holds now starts with a tag's first
-   * character; not in `chunk`, so in what was held before, and after its first character
-   * (something was released), which no tag has.
-   */
-  #heldNothing(chunk, out, emptyBefore, halfBefore) {
-    if (emptyBefore && out.length === 1 && out[0].value === chunk) return true;
-    return !halfBefore && !this[NESTED]() && this[ENDS_CLEAR](chunk);
-  }
-
   finish() {
     this.#quiet = null;
-    this.#fresh = false;
     return this.#track(super.finish());
   }
 

@@ -89,6 +89,8 @@ impl EventSink for PieceSink<'_> {
 pub struct Step<'a> {
     pub pieces: &'a [Piece],
     pub cx: &'a Cx,
+    /// Whether some stage holds back what it was given, after this step ([`Stage::holds_back`]).
+    pub holds: bool,
 }
 
 /// Provider decoding and stages in one machine. Each step returns the pieces it released;
@@ -211,6 +213,7 @@ impl StreamEngine {
         Step {
             pieces: &self.out,
             cx: &self.cx,
+            holds: self.stages.iter().any(|s| s.holds_back()),
         }
     }
 

@@ -1,7 +1,9 @@
 //! The engine's output as words and one string: what crosses to JS after each step.
 //!
-//! Layout (all `u32`): a header `[word count, text address, text bytes]` (the address is
-//! filled in by the wasm binding), then ops, each a code and its operands:
+//! Layout (all `u32`): a header `[word count, text address, text bytes, holds]` (the address
+//! is filled in by the wasm binding; `holds` is 1 when some stage holds back what it was
+//! given after the step, see [`super::Stage::holds_back`], else 0), then ops, each a code and
+//! its operands:
 //!
 //! | op | words | meaning |
 //! |---|---|---|
@@ -17,7 +19,8 @@
 
 use serde_json::Value;
 
-use super::piece::{Cx, Kind, Piece};
+use super::piece::{Kind, Piece};
+use super::Step;
 use crate::event::{types, Event, ValueType};
 
 pub const ID: u32 = 1;
@@ -27,7 +30,7 @@ pub const END: u32 = 4;
 pub const EVENT: u32 = 5;
 pub const CITATION: u32 = 6;
 /// Words before the first op.
-pub const HEADER: usize = 3;
+pub const HEADER: usize = 4;
 
 /// Reusable buffers for encoding steps.
 #[derive(Debug, Default)]
@@ -82,8 +85,9 @@ impl Encoder {
         [start, self.units]
     }
 
-    /// Encodes one step's pieces (replacing the previous step's words and text).
-    pub fn encode(&mut self, pieces: &[Piece], cx: &Cx) {
+    /// Encodes one step (replacing the previous step's words and text).
+    pub fn encode(&mut self, step: Step<'_>) {
+        let Step { pieces, cx, holds } = step;
         self.words.clear();
         self.text.clear();
         self.units = 0;
@@ -169,7 +173,7 @@ impl Encoder {
         let count = u32::try_from(self.words.len()).unwrap_or(u32::MAX);
         let bytes = u32::try_from(self.text.len()).unwrap_or(u32::MAX);
         if let Some(header) = self.words.get_mut(..HEADER) {
-            header.copy_from_slice(&[count, 0, bytes]);
+            header.copy_from_slice(&[count, 0, bytes, u32::from(holds)]);
         }
     }
 }

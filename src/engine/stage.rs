@@ -13,6 +13,12 @@ pub trait Stage {
     fn push_piece(&mut self, piece: Piece, cx: &mut Cx, out: &mut Vec<Piece>) -> Result<()>;
     /// Ends the stream; appends what was held back. Pushing afterwards is an error.
     fn finish_pieces(&mut self, cx: &mut Cx, out: &mut Vec<Piece>) -> Result<()>;
+    /// Whether the stage holds back anything it was given (text it has not decided yet, or
+    /// buffered events). A stage that cannot tell says yes: a caller only skips the engine
+    /// when every stage says no.
+    fn holds_back(&self) -> bool {
+        true
+    }
 }
 
 /// [`OutputTransformer::push`] for a stage: the event as a piece, the pieces as events.

@@ -99,6 +99,10 @@ impl Stage for EventFilterOutputTransformer {
     fn finish_pieces(&mut self, _: &mut Cx, _: &mut Vec<Piece>) -> Result<()> {
         self.lifecycle.finish()
     }
+
+    fn holds_back(&self) -> bool {
+        false
+    }
 }
 
 #[cfg(test)]

@@ -49,4 +49,8 @@ impl Stage for IdentityOutputTransformer {
     fn finish_pieces(&mut self, _: &mut Cx, _: &mut Vec<Piece>) -> Result<()> {
         self.lifecycle.finish()
     }
+
+    fn holds_back(&self) -> bool {
+        false
+    }
 }

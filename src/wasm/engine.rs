@@ -1,6 +1,10 @@
 //! `EngineCore`: the streaming engine behind every JS stream API. Each step returns the
 //! address of its encoding ([`crate::engine::ops`]): words, then one string the JS face
 //! decodes once and slices.
+//!
+//! The steps return a plain address, not a `Result`: the glue for a `Result` reads several
+//! values back on every call, which costs more than the step itself for a token-sized chunk.
+//! A failed step returns 0 and keeps its error for `takeError`.
 
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
@@ -20,6 +24,8 @@ pub struct EngineCore {
     inner: StreamEngine,
     encoder: Encoder,
     input: Vec<u8>,
+    /// The error of the latest step that returned 0.
+    error: Option<JsValue>,
 }
 
 fn configs(stages: JsValue) -> Result<Vec<OutputTransformerConfig>, JsValue> {
@@ -63,6 +69,7 @@ impl EngineCore {
             inner: StreamEngine::new(format, &configs(stages)?)?,
             encoder: Encoder::default(),
             input: Vec::new(),
+            error: None,
         })
     }
 
@@ -93,20 +100,66 @@ impl EngineCore {
         Ok(self.input.as_mut_ptr())
     }
 
-    /// Response body bytes written into the input buffer.
+    /// A step's answer: the encoding's address, or 0 with the error kept for `takeError`.
+    fn answer(&mut self, step: Result<*const u32, JsValue>) -> *const u32 {
+        step.unwrap_or_else(|error| {
+            self.error = Some(error);
+            std::ptr::null()
+        })
+    }
+
+    /// The error of the step that returned 0 (a JS `Error` with a `code`).
+    #[wasm_bindgen(js_name = takeError)]
+    pub fn take_error(&mut self) -> JsValue {
+        self.error
+            .take()
+            .unwrap_or_else(|| js_error("INTERNAL", "no step of the engine failed"))
+    }
+
+    /// Response body bytes written into the input buffer; 0 for an error (`takeError`).
     #[wasm_bindgen(js_name = pushBytes)]
-    pub fn push_bytes(&mut self, written: usize) -> Result<*const u32, JsValue> {
-        let bytes = self.input.get(..written).unwrap_or_default();
-        let step = self.inner.push_bytes(bytes)?;
-        self.encoder.encode(step.pieces, step.cx);
-        Ok(self.encoded())
+    pub fn push_bytes(&mut self, written: usize) -> *const u32 {
+        let step = self.try_push_bytes(written);
+        self.answer(step)
     }
 
     /// Answer text written into the input buffer as UTF-8 (by `TextEncoder.encodeInto`),
     /// whose first `skip` UTF-16 units of response text the caller has shown already: they
-    /// are left out of the encoding.
+    /// are left out of the encoding. 0 for an error (`takeError`).
     #[wasm_bindgen(js_name = pushUtf8)]
-    pub fn push_utf8(
+    pub fn push_utf8(&mut self, written: usize, id: Option<String>, skip: usize) -> *const u32 {
+        let step = self.try_push_utf8(written, id, skip);
+        self.answer(step)
+    }
+
+    /// A chunk of answer text (a `response` event with this id); 0 for an error.
+    #[wasm_bindgen(js_name = pushText)]
+    pub fn push_text(&mut self, text: &str, id: Option<String>) -> *const u32 {
+        let step = self.try_push_text(text, id);
+        self.answer(step)
+    }
+
+    /// Any event; 0 for an error (`takeError`).
+    #[wasm_bindgen(js_name = pushEvent)]
+    pub fn push_event(&mut self, event: JsValue) -> *const u32 {
+        let step = self.try_push_event(event);
+        self.answer(step)
+    }
+
+    /// Ends the stream; 0 for an error (`takeError`).
+    pub fn finish(&mut self) -> *const u32 {
+        let step = self.try_finish();
+        self.answer(step)
+    }
+
+    fn try_push_bytes(&mut self, written: usize) -> Result<*const u32, JsValue> {
+        let bytes = self.input.get(..written).unwrap_or_default();
+        let step = self.inner.push_bytes(bytes)?;
+        self.encoder.encode(step);
+        Ok(self.encoded())
+    }
+
+    fn try_push_utf8(
         &mut self,
         written: usize,
         id: Option<String>,
@@ -121,7 +174,7 @@ impl EngineCore {
         })?;
         let step = self.inner.push_text(text, id.as_deref())?;
         self.encoder.skip = skip;
-        self.encoder.encode(step.pieces, step.cx);
+        self.encoder.encode(step);
         if std::mem::take(&mut self.encoder.skip) > 0 {
             return Err(js_error(
                 "INTERNAL",
@@ -131,26 +184,22 @@ impl EngineCore {
         Ok(self.encoded())
     }
 
-    /// A chunk of answer text (a `response` event with this id).
-    #[wasm_bindgen(js_name = pushText)]
-    pub fn push_text(&mut self, text: &str, id: Option<String>) -> Result<*const u32, JsValue> {
+    fn try_push_text(&mut self, text: &str, id: Option<String>) -> Result<*const u32, JsValue> {
         let step = self.inner.push_text(text, id.as_deref())?;
-        self.encoder.encode(step.pieces, step.cx);
+        self.encoder.encode(step);
         Ok(self.encoded())
     }
 
-    /// Any event.
-    #[wasm_bindgen(js_name = pushEvent)]
-    pub fn push_event(&mut self, event: JsValue) -> Result<*const u32, JsValue> {
+    fn try_push_event(&mut self, event: JsValue) -> Result<*const u32, JsValue> {
         let event: Event = convert::event(event)?;
         let step = self.inner.push_event(event)?;
-        self.encoder.encode(step.pieces, step.cx);
+        self.encoder.encode(step);
         Ok(self.encoded())
     }
 
-    pub fn finish(&mut self) -> Result<*const u32, JsValue> {
+    fn try_finish(&mut self) -> Result<*const u32, JsValue> {
         let step = self.inner.finish()?;
-        self.encoder.encode(step.pieces, step.cx);
+        self.encoder.encode(step);
         let ptr = self.encoded();
         // Nothing more will be pushed: the input buffer goes now, not at collection.
         self.input = Vec::new();

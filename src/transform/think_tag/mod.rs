@@ -274,4 +274,9 @@ impl Stage for ThinkTagOutputTransformer {
         self.pieces(cx, out);
         Ok(())
     }
+
+    /// The start of a possible tag, kept until the next chunk decides it.
+    fn holds_back(&self) -> bool {
+        self.splitter.holds()
+    }
 }

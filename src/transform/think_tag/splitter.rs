@@ -176,6 +176,11 @@ impl ThinkSplitter {
         self.hold_from
     }
 
+    /// Whether text is held back for the next chunk (the start of a possible tag).
+    pub fn holds(&self) -> bool {
+        self.hold_from < self.window.len()
+    }
+
     /// Feeds a chunk, appending the resulting ops to `out`.
     pub fn feed(&mut self, chunk: &str, out: &mut Vec<Op>) {
         self.drop_released();
