@@ -17,7 +17,7 @@ use crate::event::json_text;
 use serde_json::Value;
 use thiserror::Error;
 
-use super::fast_delta;
+use super::fast_delta::{self, Ignored};
 use super::framing::DeltaFraming;
 use super::native_citations::{self, CharsToUtf16, UrlNumbers};
 use super::sse::{SseDecoder, SseError, SseEvent, SseMessage};
@@ -235,10 +235,11 @@ impl ProviderStreamDecoder {
         // Typed and borrowed (see `wire`): no generic JSON tree for every token; the messages
         // that carry tokens by a reader of their own (see `fast_delta`), the rest by serde.
         let ping = message.event == Some("ping");
-        let parsed: Message = match fast_delta::read(data) {
+        let mut ignored = Ignored::default();
+        let parsed: Message = match fast_delta::read_noting(data, &mut ignored) {
             Some(parsed) => {
                 if self.format == StreamFormat::OpenAi {
-                    self.shape.keep(&parsed, data);
+                    self.shape.keep(&parsed, data, &ignored);
                 }
                 parsed
             }
