@@ -740,6 +740,13 @@ const VARYING_SHAPES: &[&str] = &[
     r#"{"choices":[{"delta":{"content":"%"}}],"usage":{"total_tokens":1,"x":"@"}}"#,
     r#"{"choices":[{"delta":{"content":"%"}}],"obfuscation":{"v":"@"}}"#,
     r#"{"choices":[{"delta":{"content":"%"}}],"obfuscation":["@"]}"#,
+    r#"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"%"}}"#,
+    r#"{"type":"content_block_delta","index":1,"delta":{"type":"thinking_delta","thinking":"%"},"o":"@"}"#,
+    r#"{"type":"content_block_delta","index":0,"delta":{"type":"@","text":"%"}}"#,
+    r#"{"type":"@","index":0,"delta":{"type":"text_delta","text":"%"}}"#,
+    r#"{"type":"content_block_delta","index":0,"delta":{"type":"thinking_delta","thinking":"%","text":"@"}}"#,
+    r#"{"type":"message_start","message":{"id":"@"}}"#,
+    r#"{"type":"content_block_start","index":0,"content_block":{"type":"@","text":"%"}}"#,
     // Broken twins of the shapes above: the same up to their last byte.
     r#"{"id":"chatcmpl-1","object":"chat.completion.chunk","created":1733184462,"model":"gpt-4o","service_tier":"default","system_fingerprint":"fp_1","choices":[{"index":0,"delta":{"content":"%"},"logprobs":null,"finish_reason":null}],"obfuscation":"@"]"#,
     r#"{"obfuscation":"@","id":"c1","choices":[{"delta":{"reasoning_content":"%"}}],"model":"@"]"#,
@@ -759,6 +766,11 @@ const VARYING: &[&str] = &[
     "content",
     "reasoning",
     "stop",
+    "text_delta",
+    "thinking_delta",
+    "content_block_delta",
+    "text",
+    "thinking",
     r"\n",
     r#"\""#,
     r"\u0041",
@@ -810,6 +822,7 @@ proptest! {
             })
             .collect();
         agree(StreamFormat::OpenAi, &messages);
+        agree(StreamFormat::Anthropic, &messages);
     }
 }
 

@@ -1,17 +1,22 @@
-//! The bytes around the token of the last plain token message of an OpenAI-style stream, so
-//! that the next message with the same bytes around a new token is read by comparing them and
-//! scanning the strings between them instead of parsing it.
+//! The bytes around the token of the last plain token message of a stream (an OpenAI-style
+//! chunk or an Anthropic `content_block_delta`), so that the next message with the same bytes
+//! around a new token is read by comparing them and scanning the strings between them instead
+//! of parsing it.
 //!
 //! A stream repeats its chunk's shape token after token: the same `id`, `object`, `created`,
-//! `model`, index and `finish_reason: null`, only the token differs, and (OpenAI) a top-level
-//! `obfuscation` string of random length and value. When one message was read (by the fast
-//! reader, its token borrowed from the message) and is *plain* (its only effect on the decoder
-//! is one `response` or `thinking` text: no usage, error, annotations, finish reason, no second
-//! text field), its bytes are kept with *holes*: the token's string contents, and the contents
-//! of every top-level string member whose key neither reader reads ([`Ignored`]: both skip an
-//! unknown key's value unseen). A later message that has exactly the kept bytes between the
-//! holes, and in each hole one JSON string's contents ending at its first unescaped quote, reads
-//! as the kept message with that token, unescaped:
+//! `model`, index and `finish_reason: null` (or Anthropic's `type`, `index` and delta type),
+//! only the token differs, and (OpenAI) a top-level `obfuscation` string of random length and
+//! value. When one message was read (by the fast reader, its token borrowed from the message)
+//! and is *plain*, its bytes are kept with *holes*. Plain: its only effect on the decoder is
+//! one `response` or `thinking` text. For an OpenAI-style chunk, no usage, error, annotations,
+//! finish reason, no second text field; for an Anthropic event, a `content_block_delta` with a
+//! `text_delta`'s text or a `thinking_delta`'s thinking, read as text of its block, whose id
+//! is kept with the shape (only `message_start` changes it, and every message not read by the
+//! shape replaces or forgets it first). The holes: the token's string contents, and the
+//! contents of every top-level string member whose key neither reader reads ([`Ignored`]: both
+//! skip an unknown key's value unseen). A later message that has exactly the kept bytes
+//! between the holes, and in each hole one JSON string's contents ending at its first
+//! unescaped quote, reads as the kept message with that token, unescaped:
 //!
 //! - an ignored hole must hold no quote, backslash or control character, so it is a string that
 //!   ends at the first quote, right where the next kept bytes begin with the kept closing quote;
@@ -24,11 +29,13 @@
 //! other byte the readers see is the same, and so is everything they build from them. Anything
 //! else (a `\u` escape, a new field, another id, a finish reason, a changed string that a
 //! reader reads) goes through the readers as before, which keep the shape only if that message
-//! is plain too.
+//! is plain too. The SSE event's name is not compared: the decoder reads it only beside an
+//! `error` member, which no plain message has.
 
 use std::borrow::Cow;
 
 use super::fast_delta::Ignored;
+use super::stream::StreamFormat;
 use super::wire::{Choices, Message, Scalar};
 use crate::event::types;
 
@@ -42,6 +49,17 @@ pub(crate) struct TokenShape {
     token: usize,
     /// The text's event type (`response` or `thinking`); `None` when nothing is kept.
     kind: Option<&'static str>,
+    /// An Anthropic event's block id (`None` for OpenAI-style chunks).
+    block: Option<String>,
+}
+
+/// A token read by its message's shape.
+pub(crate) struct Token<'s, 'd> {
+    /// `response` or `thinking`.
+    pub kind: &'static str,
+    pub text: Cow<'d, str>,
+    /// The Anthropic block it belongs to (`None` for OpenAI-style chunks).
+    pub block: Option<&'s str>,
 }
 
 /// The token of a plain message read from `data`, and its kind: the one text field that is
@@ -74,6 +92,26 @@ fn plain<'m>(message: &'m Message<'_>) -> Option<(&'static str, &'m str)> {
     }
 }
 
+/// The token of a plain Anthropic event (a `content_block_delta` whose `text_delta` text or
+/// `thinking_delta` thinking is a string borrowed from `data`; the decoder reads nothing else
+/// of it), its kind and its block's index.
+fn plain_anthropic<'m>(message: &'m Message<'_>) -> Option<(&'static str, &'m str, u64)> {
+    if message.kind.str() != Some("content_block_delta") {
+        return None;
+    }
+    let index = message.index.u64()?;
+    let delta = message.delta.0.as_ref()?;
+    let (kind, token) = match delta.kind.str()? {
+        "text_delta" => (types::RESPONSE, &delta.text),
+        "thinking_delta" => (types::THINKING, &delta.thinking),
+        _ => return None,
+    };
+    match token {
+        Scalar::Str(Cow::Borrowed(token)) => Some((kind, token, index)),
+        _ => None,
+    }
+}
+
 /// Whether `data[start..end]` are a string's contents, between two quotes.
 fn quoted(data: &str, (start, end): (usize, usize)) -> bool {
     let bytes = data.as_bytes();
@@ -87,10 +125,31 @@ fn quoted(data: &str, (start, end): (usize, usize)) -> bool {
 impl TokenShape {
     /// Keeps the shape of `message`, read from `data` (`ignored` noted by that reading), if it
     /// is plain; else keeps none.
-    pub fn keep(&mut self, message: &Message<'_>, data: &str, ignored: &Ignored) {
+    /// An Anthropic event's text goes to its block, named by `block_id` (which only a
+    /// `message_start` changes, and that event is not plain: kept shapes are forgotten first).
+    pub fn keep(
+        &mut self,
+        message: &Message<'_>,
+        data: &str,
+        ignored: &Ignored,
+        format: StreamFormat,
+        block_id: impl FnOnce(u64) -> Option<String>,
+    ) {
         self.kind = None;
-        let Some((kind, token)) = plain(message) else {
-            return;
+        let (kind, token) = match format {
+            StreamFormat::OpenAi => {
+                let Some(plain) = plain(message) else { return };
+                self.block = None;
+                plain
+            }
+            StreamFormat::Anthropic => {
+                let Some((kind, token, index)) = plain_anthropic(message) else {
+                    return;
+                };
+                let Some(id) = block_id(index) else { return };
+                self.block = Some(id);
+                (kind, token)
+            }
         };
         // The token's place in `data` (it is borrowed from it).
         let start = (token.as_ptr() as usize).wrapping_sub(data.as_ptr() as usize);
@@ -125,7 +184,7 @@ impl TokenShape {
 
     /// The token of `data` (unescaped) and its kind, if `data` has the kept bytes between
     /// strings that fill the holes (see the module's notes); else `None` (read it in full).
-    pub fn token<'d>(&self, data: &'d str) -> Option<(&'static str, Cow<'d, str>)> {
+    pub fn token<'d>(&self, data: &'d str) -> Option<Token<'_, 'd>> {
         let kind = self.kind?;
         let bytes = data.as_bytes();
         let kept = self.bytes.as_bytes();
@@ -149,7 +208,11 @@ impl TokenShape {
         if bytes.len().checked_sub(at)? != fixed.len() || !same_bytes(bytes.get(at..)?, fixed) {
             return None;
         }
-        Some((kind, unescaped(token?)?))
+        Some(Token {
+            kind,
+            text: unescaped(token?)?,
+            block: self.block.as_deref(),
+        })
     }
 }
 
@@ -217,20 +280,28 @@ mod tests {
     /// OpenAI's chunk with every field, the token `%` and the obfuscation `@`.
     const CHUNK: &str = r#"{"id":"chatcmpl-1","object":"chat.completion.chunk","created":1733184462,"model":"gpt-4o","service_tier":"default","system_fingerprint":"fp_1","choices":[{"index":0,"delta":{"content":"%"},"logprobs":null,"finish_reason":null}],"obfuscation":"@"}"#;
 
-    fn kept(first: &str) -> TokenShape {
+    fn kept(first: &str, format: StreamFormat) -> TokenShape {
         let mut ignored = Ignored::default();
         let message = read_noting(first, &mut ignored).unwrap();
         let mut shape = TokenShape::default();
-        shape.keep(&message, first, &ignored);
+        shape.keep(&message, first, &ignored, format, |i| {
+            Some(format!("m-{i}"))
+        });
         shape
     }
 
     #[test]
     fn real_openai_chunks_are_read_by_their_shape() {
-        let shape = kept(&CHUNK.replace('%', "Hello").replace('@', "a1"));
+        let shape = kept(
+            &CHUNK.replace('%', "Hello").replace('@', "a1"),
+            StreamFormat::OpenAi,
+        );
         let next = CHUNK.replace('%', r"world\n").replace('@', "Xk93mQzz0");
-        let (kind, token) = shape.token(&next).unwrap();
-        assert_eq!((kind, token.as_ref()), (types::RESPONSE, "world\n"));
+        let token = shape.token(&next).unwrap();
+        assert_eq!(
+            (token.kind, token.text.as_ref()),
+            (types::RESPONSE, "world\n")
+        );
         // A string a reader reads, or one that is not one plain string, is not skipped.
         for other in [
             CHUNK.replace("chatcmpl-1", "chatcmpl-2").replace('@', ""),
@@ -240,5 +311,19 @@ mod tests {
         ] {
             assert!(shape.token(&other.replace('%', "x")).is_none(), "{other}");
         }
+    }
+
+    #[test]
+    fn anthropic_deltas_are_read_by_their_shape() {
+        let delta = r#"{"type":"content_block_delta","index":2,"delta":{"type":"thinking_delta","thinking":"%"}}"#;
+        let shape = kept(&delta.replace('%', "Hmm"), StreamFormat::Anthropic);
+        let next = delta.replace('%', "so");
+        let token = shape.token(&next).unwrap();
+        let read = (token.kind, token.text.as_ref(), token.block);
+        assert_eq!(read, (types::THINKING, "so", Some("m-2")));
+        let other = delta.replace("thinking_delta", "signature_delta");
+        assert!(kept(&other.replace('%', "x"), StreamFormat::Anthropic)
+            .token(&other.replace('%', "y"))
+            .is_none());
     }
 }
