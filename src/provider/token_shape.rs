@@ -33,6 +33,7 @@
 //! `error` member, which no plain message has.
 
 use std::borrow::Cow;
+use std::cmp::Ordering;
 
 use super::fast_delta::Ignored;
 use super::stream::StreamFormat;
@@ -153,28 +154,38 @@ impl TokenShape {
         };
         // The token's place in `data` (it is borrowed from it).
         let start = (token.as_ptr() as usize).wrapping_sub(data.as_ptr() as usize);
-        let token_span = (start, start.wrapping_add(token.len()));
-        // The ignored strings are top-level members' and the token is inside `choices`: they
-        // do not overlap, and in order the token goes after the ones that start before it.
-        let spans = ignored.spans();
-        let at = spans.iter().take_while(|s| s.0 < start).count();
-        let (first, rest) = spans.split_at(at.min(spans.len()));
-        let all = first.iter().chain([&token_span]).chain(rest);
-        if !all.clone().all(|&span| quoted(data, span)) {
-            return;
+        if self.holes_of(data, ignored, (start, start.wrapping_add(token.len()))) {
+            self.kind = Some(kind);
         }
+    }
+
+    /// Keeps `data` with holes at the `ignored` strings and at `token`'s; whether they are
+    /// all strings' contents.
+    fn holes_of(&mut self, data: &str, ignored: &Ignored, token: (usize, usize)) -> bool {
         self.bytes.clear();
         self.holes.clear();
+        // The ignored strings are top-level members' and the token is inside `choices` or
+        // `delta`: they do not overlap, and in order the token goes after the ones that start
+        // before it.
+        let spans = ignored.spans();
+        self.token = spans.iter().take_while(|s| s.0 < token.0).count();
         let mut from = 0;
-        for &(start, end) in all {
+        for i in 0..=spans.len() {
+            let span = match i.cmp(&self.token) {
+                Ordering::Less => spans.get(i),
+                Ordering::Equal => Some(&token),
+                Ordering::Greater => spans.get(i.wrapping_sub(1)),
+            };
+            let Some(&(start, end)) = span.filter(|&&span| quoted(data, span)) else {
+                return false;
+            };
             self.bytes
                 .push_str(data.get(from..start).unwrap_or_default());
             self.holes.push(self.bytes.len());
             from = end;
         }
         self.bytes.push_str(data.get(from..).unwrap_or_default());
-        self.token = at;
-        self.kind = Some(kind);
+        true
     }
 
     /// Forgets the kept shape.
