@@ -2,9 +2,9 @@
 // provider message decoding → think tags → citation markers. citeflow against the JS pipeline a
 // user would assemble for the same job: eventsource-parser + JSON.parse + the AI SDK's
 // reasoning middleware (its transform, called directly) + a regex marker scan. Same bytes,
-// same network chunks (1 KB and 128 B), same process. The bodies: minimal OpenAI-style chunks
-// (1 KB and 128 B chunks), and at 1 KB chunks ones shaped like real traffic: OpenAI's with every
-// field (and a random `obfuscation` per chunk), and Anthropic's events.
+// same network chunks (1 KB and 128 B), same process. The bodies: minimal OpenAI-style chunks,
+// and ones shaped like real traffic: OpenAI's with every field (and a random `obfuscation` per
+// chunk), and Anthropic's events.
 import { createParser } from "eventsource-parser";
 import { CitationParser, ProviderBodyDecoder, ThinkTagOutputTransformer } from "citeflow";
 import { rng } from "../tests/js/helpers.mjs";
@@ -133,7 +133,9 @@ const PEER_TEXT = {
 export async function run({ runs = 5 } = {}) {
   const rows = [];
   for (const chunkBytes of [1024, 128]) rows.push(await measure("minimal", chunkBytes, runs));
-  for (const shape of ["openai", "anthropic"]) rows.push(await measure(shape, 1024, runs));
+  for (const shape of ["openai", "anthropic"]) {
+    for (const chunkBytes of [1024, 128]) rows.push(await measure(shape, chunkBytes, runs));
+  }
   return { name: "pipeline", rows };
 }
 
