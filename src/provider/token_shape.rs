@@ -209,9 +209,10 @@ impl TokenShape {
                 return None;
             }
             at += fixed.len();
-            let end = at.checked_add(string_end(bytes.get(at..)?, i == self.token)?)?;
+            let (len, escaped) = string_end(bytes.get(at..)?, i == self.token)?;
+            let end = at.checked_add(len)?;
             if i == self.token {
-                token = Some(data.get(at..end)?);
+                token = Some((data.get(at..end)?, escaped));
             }
             (at, from) = (end, hole);
         }
@@ -221,21 +222,26 @@ impl TokenShape {
         }
         Some(Token {
             kind,
-            text: unescaped(token?)?,
+            // Without a backslash, the contents are the string (no quote or control in them).
+            text: match token? {
+                (token, false) => Cow::Borrowed(token),
+                (token, true) => unescaped(token)?,
+            },
             block: self.block.as_deref(),
         })
     }
 }
 
 /// The length of the contents of a string that starts `s` (after its opening quote): up to
-/// its first quote not escaped (`escapes`), or its first quote when it may hold no backslash.
-/// `None` at a control character, a backslash not allowed, or no end.
-fn string_end(s: &[u8], escapes: bool) -> Option<usize> {
-    let mut i = 0;
+/// its first quote not escaped (`escapes`), or its first quote when it may hold no backslash;
+/// and whether they hold a backslash. `None` at a control character, a backslash not allowed,
+/// or no end.
+fn string_end(s: &[u8], escapes: bool) -> Option<(usize, bool)> {
+    let (mut i, mut escaped) = (0, false);
     loop {
         match *s.get(i)? {
-            b'"' => return Some(i),
-            b'\\' if escapes => i += 2,
+            b'"' => return Some((i, escaped)),
+            b'\\' if escapes => (i, escaped) = (i + 2, true),
             b'\\' | 0..0x20 => return None,
             _ => i += 1,
         }
