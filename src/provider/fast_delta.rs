@@ -27,8 +27,8 @@ pub(crate) fn read(data: &str) -> Option<Message<'_>> {
 }
 
 /// `data` read as `serde_json::from_str::<Message>(data)` would read it, or `None` when this
-/// reader declines (see the module's notes); noting in `ignored` where the message's top-level string members that neither
-/// reader uses hold their values (see [`Ignored`]).
+/// reader declines (see the module's notes); noting in `ignored` where the message's
+/// top-level string members that neither reader uses hold their values (see [`Ignored`]).
 pub(crate) fn read_noting<'a>(data: &'a str, ignored: &mut Ignored) -> Option<Message<'a>> {
     ignored.len = 0;
     let mut r = Reader {
