@@ -722,6 +722,110 @@ proptest! {
     }
 }
 
+/// Shapes of token messages as real servers send them, with `%` where the token's string
+/// contents go and `@` where a string's contents vary from message to message: OpenAI's
+/// `obfuscation` (random in every chunk) and other top-level strings no reader reads, which
+/// the repeated-shape path skips; and strings that matter (an id, a key, a value inside the
+/// choice or the usage), which it must not.
+const VARYING_SHAPES: &[&str] = &[
+    r#"{"id":"chatcmpl-1","object":"chat.completion.chunk","created":1733184462,"model":"gpt-4o","service_tier":"default","system_fingerprint":"fp_1","choices":[{"index":0,"delta":{"content":"%"},"logprobs":null,"finish_reason":null}],"obfuscation":"@"}"#,
+    r#"{"obfuscation":"@","id":"c1","choices":[{"delta":{"reasoning_content":"%"}}],"model":"@"}"#,
+    r#"{"model":"@","choices":[{"delta":{"content":"%"},"finish_reason":null}],"obfuscation":"@","x":"@"}"#,
+    r#" { "obfuscation" : "@" , "choices" : [ { "delta" : { "reasoning" : "%" } } ] , "o" : "@" } "#,
+    r#"{"id":"@","choices":[{"delta":{"content":"%"}}],"obfuscation":"@"}"#,
+    r#"{"@":"c1","choices":[{"delta":{"content":"%"}}],"obfuscation":"@"}"#,
+    r#"{"choices":[{"delta":{"content":"%"},"finish_reason":"@"}],"obfuscation":"@"}"#,
+    r#"{"choices":[{"delta":{"content":"%","@":"x"}}],"obfuscation":"@"}"#,
+    r#"{"choices":[{"delta":{"content":"%"},"x":"@"}],"obfuscation":"@"}"#,
+    r#"{"choices":[{"delta":{"content":"%"}}],"usage":{"total_tokens":1,"x":"@"}}"#,
+    r#"{"choices":[{"delta":{"content":"%"}}],"obfuscation":{"v":"@"}}"#,
+    r#"{"choices":[{"delta":{"content":"%"}}],"obfuscation":["@"]}"#,
+    r#"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"%"}}"#,
+    r#"{"type":"content_block_delta","index":1,"delta":{"type":"thinking_delta","thinking":"%"},"o":"@"}"#,
+    r#"{"type":"content_block_delta","index":0,"delta":{"type":"@","text":"%"}}"#,
+    r#"{"type":"@","index":0,"delta":{"type":"text_delta","text":"%"}}"#,
+    r#"{"type":"content_block_delta","index":0,"delta":{"type":"thinking_delta","thinking":"%","text":"@"}}"#,
+    r#"{"type":"message_start","message":{"id":"@"}}"#,
+    r#"{"type":"content_block_start","index":0,"content_block":{"type":"@","text":"%"}}"#,
+    // Broken twins of the shapes above: the same up to their last byte.
+    r#"{"id":"chatcmpl-1","object":"chat.completion.chunk","created":1733184462,"model":"gpt-4o","service_tier":"default","system_fingerprint":"fp_1","choices":[{"index":0,"delta":{"content":"%"},"logprobs":null,"finish_reason":null}],"obfuscation":"@"]"#,
+    r#"{"obfuscation":"@","id":"c1","choices":[{"delta":{"reasoning_content":"%"}}],"model":"@"]"#,
+];
+
+/// What goes in a `@`: random-looking values, and ones that must not be read as a skipped
+/// string (escapes, raw quotes and control characters, text that ends the string early and
+/// adds or changes keys, keys the readers read).
+const VARYING: &[&str] = &[
+    "",
+    "Zq9",
+    "kLm03xQa7",
+    "é😀",
+    "id",
+    "usage",
+    "error",
+    "content",
+    "reasoning",
+    "stop",
+    "text_delta",
+    "thinking_delta",
+    "content_block_delta",
+    "text",
+    "thinking",
+    r"\n",
+    r#"\""#,
+    r"\u0041",
+    "\\",
+    "\"",
+    "\n",
+    "\u{1}",
+    r#"a","usage":{"total_tokens":3},"z":""#,
+    r#"a","id":"c9"#,
+    r#"a","error":{"message":"m"},"z":""#,
+    r#"a"}],"x":""#,
+    r"a\",
+    r"\\",
+    r"\q",
+];
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    /// Messages that repeat a shape around new tokens and new values of other strings decode
+    /// as the value decoder decodes them.
+    #[test]
+    fn repeated_shapes_with_varying_strings_agree_with_value_decoding(
+        shape in proptest::sample::select(VARYING_SHAPES),
+        items in proptest::collection::vec(
+            (
+                proptest::option::weighted(0.2, proptest::sample::select(VARYING_SHAPES)),
+                // Mostly messages that the shape's reading must take, so the others follow one.
+                prop_oneof![2 => Just("the "), 1 => proptest::sample::select(TOKENS)],
+                proptest::collection::vec(
+                    prop_oneof![
+                        2 => proptest::sample::select(&["", "Zq9", "kLm03xQa7", "é😀"][..]),
+                        1 => proptest::sample::select(VARYING),
+                    ],
+                    4,
+                ),
+            ),
+            1..12,
+        ),
+    ) {
+        let messages: Vec<SseMessage> = items
+            .into_iter()
+            .map(|(other, token, values)| {
+                let mut data = other.unwrap_or(shape).replace('%', token);
+                for value in values {
+                    data = data.replacen('@', value, 1);
+                }
+                message(data, None)
+            })
+            .collect();
+        agree(StreamFormat::OpenAi, &messages);
+        agree(StreamFormat::Anthropic, &messages);
+    }
+}
+
 #[test]
 fn edge_cases_agree() {
     let deep = format!("{}{}", "[".repeat(200), "]".repeat(200));

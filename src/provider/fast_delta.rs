@@ -20,13 +20,52 @@ use std::borrow::Cow;
 
 use super::wire::{Boxed, Choices, Message, Part, Scalar};
 
-/// `data` read as `serde_json::from_str::<Message>(data)` would read it, or `None` when this
-/// reader declines (see the module's notes).
+/// [`read_noting`] without the notes.
+#[cfg(test)]
 pub(crate) fn read(data: &str) -> Option<Message<'_>> {
-    let mut r = Reader { data, pos: 0 };
+    read_noting(data, &mut Ignored::default())
+}
+
+/// `data` read as `serde_json::from_str::<Message>(data)` would read it, or `None` when this
+/// reader declines (see the module's notes); noting in `ignored` where the message's
+/// top-level string members that neither reader uses hold their values (see [`Ignored`]).
+pub(crate) fn read_noting<'a>(data: &'a str, ignored: &mut Ignored) -> Option<Message<'a>> {
+    ignored.len = 0;
+    let mut r = Reader {
+        data,
+        pos: 0,
+        ignored,
+    };
     let message = r.message(true)?;
     r.ws();
     (r.pos == data.len()).then_some(message)
+}
+
+/// The most values [`Ignored`] notes; later ones are not noted.
+const MAX_IGNORED: usize = 8;
+
+/// Where a message's top-level members with keys that neither this reader nor serde's path
+/// reads (`obfuscation`, `model`, `created`, …) have string values: the byte ranges of the
+/// strings' contents in the message's text, in order; at most [`MAX_IGNORED`] of them.
+#[derive(Debug, Default)]
+pub(crate) struct Ignored {
+    spans: [(usize, usize); MAX_IGNORED],
+    len: usize,
+}
+
+impl Ignored {
+    pub fn spans(&self) -> &[(usize, usize)] {
+        self.spans.get(..self.len).unwrap_or_default()
+    }
+
+    /// Notes `value`, a string borrowed from `data`.
+    fn note(&mut self, data: &str, value: &str) {
+        let start = (value.as_ptr() as usize).wrapping_sub(data.as_ptr() as usize);
+        if let Some(slot) = self.spans.get_mut(self.len) {
+            *slot = (start, start.wrapping_add(value.len()));
+            self.len += 1;
+        }
+    }
 }
 
 /// Where a key's value goes.
@@ -36,11 +75,14 @@ enum Field<'s, 'a> {
     Choices(&'s mut Choices<'a>),
     /// Read (a flat value) and dropped.
     Flat,
+    /// Read (a flat value) and dropped, and noted as ignored when it is a string.
+    Ignored,
 }
 
-struct Reader<'a> {
+struct Reader<'a, 'n> {
     data: &'a str,
     pos: usize,
+    ignored: &'n mut Ignored,
 }
 
 /// Marks a known key as seen: `None` (decline) when it was already.
@@ -48,7 +90,7 @@ fn once(seen: &mut u32, bit: u32) -> Option<()> {
     (*seen & bit == 0).then(|| *seen |= bit)
 }
 
-impl<'a> Reader<'a> {
+impl<'a> Reader<'a, '_> {
     fn peek(&self) -> Option<u8> {
         self.data.as_bytes().get(self.pos).copied()
     }
@@ -109,6 +151,7 @@ impl<'a> Reader<'a> {
                 // A usage object is kept as a generic value: declined (by `flat`).
                 "usage" => (256, Field::Flat),
                 "choices" | "error" => return None,
+                _ if top => (0, Field::Ignored),
                 _ => (0, Field::Flat),
             };
             r.field(&mut seen, bit, field)
@@ -154,6 +197,11 @@ impl<'a> Reader<'a> {
             Field::Choices(slot) => *slot = self.choices()?,
             Field::Flat => {
                 self.flat()?;
+            }
+            Field::Ignored => {
+                if let Scalar::Str(Cow::Borrowed(value)) = self.flat()? {
+                    self.ignored.note(self.data, value);
+                }
             }
         }
         Some(())

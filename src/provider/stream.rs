@@ -17,7 +17,7 @@ use crate::event::json_text;
 use serde_json::Value;
 use thiserror::Error;
 
-use super::fast_delta;
+use super::fast_delta::{self, Ignored};
 use super::framing::DeltaFraming;
 use super::native_citations::{self, CharsToUtf16, UrlNumbers};
 use super::sse::{SseDecoder, SseError, SseEvent, SseMessage};
@@ -226,20 +226,25 @@ impl ProviderStreamDecoder {
             return Ok(());
         }
         // A message shaped as the last one around a new token: that token (see `token_shape`).
-        if let Some((kind, text)) = self.shape.token(data) {
-            if !text.is_empty() {
-                self.delta_text(kind, &text, out);
+        if let Some(token) = self.shape.token(data) {
+            match token.block {
+                // As `anthropic` reads a `content_block_delta`: empty text too.
+                Some(id) => Self::text(&mut self.answer, out, token.kind, Some(id), &token.text),
+                None if token.text.is_empty() => {}
+                None => self.delta_text(token.kind, &token.text, out),
             }
             return Ok(());
         }
         // Typed and borrowed (see `wire`): no generic JSON tree for every token; the messages
         // that carry tokens by a reader of their own (see `fast_delta`), the rest by serde.
         let ping = message.event == Some("ping");
-        let parsed: Message = match fast_delta::read(data) {
+        let mut ignored = Ignored::default();
+        let parsed: Message = match fast_delta::read_noting(data, &mut ignored) {
             Some(parsed) => {
-                if self.format == StreamFormat::OpenAi {
-                    self.shape.keep(&parsed, data);
-                }
+                let message_id = &self.message_id;
+                let block_id = |index| block_id(message_id.as_deref(), index);
+                self.shape
+                    .keep(&parsed, data, &ignored, self.format, block_id);
                 parsed
             }
             None => {
@@ -385,10 +390,7 @@ impl ProviderStreamDecoder {
     }
 
     fn block_id(&self, index: u64) -> Option<String> {
-        Some(format!(
-            "{}-{index}",
-            self.message_id.as_deref().unwrap_or("msg")
-        ))
+        block_id(self.message_id.as_deref(), index)
     }
 
     fn anthropic(&mut self, event: Message, out: &mut dyn EventSink) -> Result<(), StreamError> {
@@ -597,6 +599,11 @@ impl ProviderByteStream {
     pub fn finish_reason(&self) -> Option<&str> {
         self.provider.finish_reason()
     }
+}
+
+/// The id of an Anthropic message's content block.
+fn block_id(message_id: Option<&str>, index: u64) -> Option<String> {
+    Some(format!("{}-{index}", message_id.unwrap_or("msg")))
 }
 
 fn truncate(s: &str) -> &str {
