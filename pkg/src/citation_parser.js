@@ -2,7 +2,7 @@
 import * as core from "../gen/stream/citeflow_stream.js";
 import { ready } from "./stream_runtime.js";
 import { RESPONSE } from "./events.js";
-import { DEFER, PUSH_AFTER_DEFERRED, registerCitationParser, STAGE, StageTransformer } from "./transformers.js";
+import { DEFER, HOLDS, PUSH_AFTER_DEFERRED, registerCitationParser, STAGE, StageTransformer } from "./transformers.js";
 
 // Text shown by the fast path waits for the core at most this long (UTF-16 units).
 const DEFER_LIMIT = 4096;
@@ -13,11 +13,12 @@ const DEFER_LIMIT = 4096;
  */
 export class CitationParser extends StageTransformer {
   #options;
-  // Fast path (see StageTransformer): answer text pushed and not yet released by the core, in
-  // UTF-16 units (NaN once an event object was pushed: then the fast path stays off), and how
-  // much text was shown that the core has not stepped over yet (written into its input, it
-  // goes with the next push).
-  #pending = 0;
+  // Fast path (see StageTransformer): whether a quiet chunk may be answered here (the core
+  // holds nothing back after its latest step, and no event object was pushed: then the fast
+  // path stays off), and how much text was shown that the core has not stepped over yet
+  // (written into its input, it goes with the next push).
+  #quiet = true;
+  #objects = false;
   #deferred = 0;
 
   constructor(options = {}) {
@@ -29,11 +30,12 @@ export class CitationParser extends StageTransformer {
   push(input) {
     if (typeof input !== "string") {
       const out = this.#flush();
-      this.#pending = NaN;
+      this.#objects = true;
+      this.#quiet = false;
       for (const e of super.push(input)) out.push(e);
       return out;
     }
-    if (this.#pending === 0 && this.#deferred < DEFER_LIMIT && this.quietChunk(input)) {
+    if (this.#quiet && this.#deferred < DEFER_LIMIT && this.quietChunk(input)) {
       this[DEFER](input);
       this.#deferred += input.length;
       return [{ id: null, type: RESPONSE, value: input, valueType: "text" }];
@@ -43,6 +45,7 @@ export class CitationParser extends StageTransformer {
 
   finish() {
     const out = this.#flush();
+    this.#quiet = false;
     for (const e of super.finish()) out.push(e);
     return out;
   }
@@ -53,16 +56,13 @@ export class CitationParser extends StageTransformer {
 
   /**
    * Feeds the core `text` after the text the fast path showed (in one step): the core releases
-   * that shown text first and whole (it holds no trigger and nothing was pending), and it is
-   * not shown again.
+   * that shown text first and whole (it holds no trigger and held nothing back before it), and
+   * it is not shown again. Afterwards the core's step says whether it holds anything back.
    */
   #send(text) {
     const out = this[PUSH_AFTER_DEFERRED](text, this.#deferred);
     this.#deferred = 0;
-    // Keeps count of what the core holds back.
-    let released = 0;
-    for (const e of out) if (e.type === RESPONSE) released += e.value.length;
-    this.#pending += text.length - released;
+    this.#quiet = !this.#objects && !this[HOLDS]();
     return out;
   }
 

@@ -98,7 +98,7 @@ const isLowSurrogate = (unit) => unit >= 0xdc00 && unit <= 0xdfff;
 const NATIVE_SCAN_MIN = 8;
 const SURROGATE = /[\ud800-\udfff]/;
 // Internal: see StageTransformer[HOLDS].
-const HOLDS = Symbol("citeflow.holds");
+export const HOLDS = Symbol("citeflow.holds");
 
 // Each transformer's onEvent listener (a WeakMap, so subclasses written in JS need no field).
 const LISTENERS = new WeakMap();

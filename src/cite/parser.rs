@@ -209,4 +209,11 @@ impl Stage for CitationParser {
         self.citation_pieces(cx, out);
         Ok(())
     }
+
+    /// Answer text not yet released (a possible marker's start, a marker waiting for the next
+    /// character to rule out a link), or text the scanner has not decided yet (a block's end
+    /// released it, its markers are decided later).
+    fn holds_back(&self) -> bool {
+        !self.unreleased.is_empty() || self.scanner.pending_len() != 0
+    }
 }

@@ -245,6 +245,45 @@ test("property: CitationParser on its own gives the engine's events push by push
   }
 });
 
+// Where the citation fast path comes back after the core held something (the core's step
+// says so): a marker's start, a marker waiting for the next character to rule out a link, a
+// list going on, code, a URL's scheme, half a surrogate pair waiting in JS.
+test("property: CitationParser's fast path comes back only when the core holds nothing, any split", () => {
+  const random = rng(0x401d);
+  const pieces = [
+    "a",
+    " ",
+    "x y",
+    "[1]",
+    "[2",
+    "]",
+    "(",
+    ")",
+    "[1,",
+    " 2]",
+    "(3)",
+    "{1}",
+    "^",
+    "[^1]",
+    "`",
+    "\n",
+    "https",
+    "://",
+    "\ud83d",
+    "\ude00",
+    "é",
+  ];
+  for (let round = 0; round < 600; round++) {
+    const parts = Array.from({ length: Math.floor(random() * 30) }, () => pieces[Math.floor(random() * pieces.length)]);
+    const options = { sourceCount: 1 + (round % 3), markerStyle: ["bracket", "paren", "curly", "caret"][round % 4] };
+    // Cut at the pieces' own ends half the time, else anywhere.
+    const chunks = round % 2 === 0 ? parts : cuts(parts.join(""), random, 12);
+    const alone = perPush(new CitationParser(options), chunks);
+    const engine = perPush(new OutputTransformerChain([new CitationParser(options)]), chunks);
+    assert.deepEqual(alone, engine, JSON.stringify({ options, chunks }));
+  }
+});
+
 test("long plain runs wait for the core at most DEFER_LIMIT units, and spans stay exact", () => {
   const text = "plain ".repeat(3000) + "[1] end.";
   const chunks = text.match(/.{1,4}/gs);
