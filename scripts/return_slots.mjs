@@ -8,11 +8,11 @@
 // the streaming module that was ~1.3 ms of its ~3.5 ms compile (10 such signatures). Without
 // `multivalue` in the list the exports return through the slot, which wasm-bindgen's glue reads,
 // and the generic wrapper serves them. Rust still compiles with multivalue; only the export
-// shape changes. wasm-bindgen's glue takes the slot from the shadow stack (two more calls per
-// export call) and reads it through a fresh check of wasm memory per word: `patchReturnSlots`
-// gives each instance one slot for all calls (allocated once; an export writes its slot when
-// it returns, after any call it made, and the glue reads it at once, so calls made inside the
-// export cannot clobber what is read), reads it through one view per call, and checks that
+// shape changes. wasm-bindgen's glue takes the slot from the shadow stack, a fresh one per call
+// (kept: the export receives it as its return pointer, which the compiler may treat as memory
+// no other code writes while the export runs, so a call made inside the export, through user
+// code such as an option's getter, must not share it), and reads it through a fresh check of
+// wasm memory per word: `patchReturnSlots` reads it through one view per call and checks that
 // view without the `memory.buffer` getter on engines lacking `ArrayBuffer.prototype.detached`.
 
 function readLeb(bytes, at) {
@@ -87,35 +87,14 @@ function replaceAll(text, pattern, replacement, what) {
   return out;
 }
 
-// The instance's slot: 16 bytes (what wasm-bindgen takes from the stack), allocated at the
-// first call into an instance (a replaced instance gets its own).
-const SLOT = `
-// citeflow: one return slot per instance (scripts/return_slots.mjs).
-let __citeflowSlot = 0;
-let __citeflowSlotOf;
-function __citeflowReturnSlot() {
-    if (__citeflowSlotOf !== wasm) {
-        __citeflowSlot = wasm.__wbindgen_malloc(16, 8) >>> 0;
-        __citeflowSlotOf = wasm;
-    }
-    return __citeflowSlot;
-}
-`;
-
 function count(text, what) {
   return text.split(what).length - 1;
 }
 
-/** wasm-bindgen's glue with one return slot per instance, read through one DataView per call. */
+/** wasm-bindgen's glue with each call's return slot read through one DataView. */
 export function patchReturnSlots(glue) {
   const take = "const retptr = wasm.__wbindgen_add_to_stack_pointer(-16) >>> 0;";
-  const give = "wasm.__wbindgen_add_to_stack_pointer(16);";
-  const calls = count(glue, take);
-  if (calls === 0) return glue;
-  if (count(glue, give) !== calls || count(glue, "__wbindgen_add_to_stack_pointer") !== 2 * calls) {
-    throw new Error("return slots: the glue takes and gives back stack slots in a shape not known here");
-  }
-  glue = glue.replaceAll(take, "const retptr = __citeflowReturnSlot();").replaceAll(give, "") + SLOT;
+  if (count(glue, take) === 0) return glue;
   // Each call reads its slot's words as `var rK = getDataViewMemory0().getInt32(retptr + 4 * K, true);`
   // from K = 0 up: the view is taken once, at word 0.
   let out = replaceAll(

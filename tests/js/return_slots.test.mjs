@@ -1,6 +1,7 @@
-// Results that cross through the one return slot per instance (scripts/return_slots.mjs) stay
-// right when the call runs user code that makes other calls into the same instance first: an
-// option's `toJSON` that streams citations and hits an error of its own before returning.
+// Results that cross through return slots (scripts/return_slots.mjs: one per call, from the
+// shadow stack) stay right when the call runs user code that makes other calls into the same
+// instance first: an option's `toJSON` that streams citations and hits an error of its own
+// before returning.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { CitationParser, ThinkTagOutputTransformer } from "citeflow";
