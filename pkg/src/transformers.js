@@ -112,7 +112,8 @@ const LISTENERS = new WeakMap();
  * characters); a chunk in which none of them starts and no end of which begins one cannot
  * change such a stage while it holds nothing back, so that chunk is answered here. Whether
  * the stage holds nothing back is never guessed: the engine's step says so ([HOLDS]).
- * tests/js/fast_path.test.mjs checks it against the engine alone for any split.
+ * tests/portable/fast_path.cases.mjs checks it against the engine alone for any split, in Node,
+ * Deno, workerd and the browsers.
  */
 export class StageTransformer extends OutputTransformer {
   #config;

@@ -1,20 +1,10 @@
 // Shared by the JS tests: fixtures, a seeded random source, and event merging.
 import { readFileSync } from "node:fs";
 
+export { rng } from "../portable/rng.mjs";
+
 export const thinkTagCases =
   JSON.parse(readFileSync(new URL("../fixtures/think_tag.json", import.meta.url), "utf8")).cases;
-
-/** mulberry32: small, seeded, good enough to pick split points reproducibly. */
-export function rng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Adjacent content events of the same type and id merged: what a UI shows. */
 export function merged(events) {

@@ -16,8 +16,12 @@ export const EXPECTED = {
 
 /** The package's internal state (not part of its API), which each entry's `init` keeps under a symbol. */
 export function internalsOf(lib) {
-  const { core } = lib.init[Symbol.for("citeflow.internals")];
-  return { instanceState: core.instanceState, forceTrapForTests: core.forceTrap };
+  const { core, stream } = lib.init[Symbol.for("citeflow.internals")];
+  return {
+    instanceState: core.instanceState,
+    forceTrapForTests: core.forceTrap,
+    stream: () => ({ state: stream.instanceState, forceTrap: stream.forceTrap, memoryBytes: stream.memoryBytes }),
+  };
 }
 
 /**

@@ -2,7 +2,7 @@
 // resolved the way a bundler (wrangler) resolves it: the package's exports map with the
 // "workerd" condition, and the .wasm files loaded as compiled modules.
 import { readdirSync, readFileSync } from "node:fs";
-import { basename, join, relative } from "node:path";
+import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Miniflare } from "miniflare";
 
@@ -17,14 +17,15 @@ const files = (dir) =>
 /** `sources`: the worker's own files (repository paths), the first being the entry. */
 export function startWorker(sources, bindings = {}) {
   const { exports } = JSON.parse(readFileSync(join(pkgDir, "package.json"), "utf8"));
-  // "citeflow" and "citeflow/stream" as the exports map's "workerd" condition names them.
-  const alias = (name, entry) => ({
-    type: "ESModule",
-    path: join(root, name),
-    contents: `export * from "./${name.includes("/") ? "../" : ""}node_modules/citeflow/${
-      entry.slice(2)
-    }";\nexport { default } from "./${name.includes("/") ? "../" : ""}node_modules/citeflow/${entry.slice(2)}";\n`,
-  });
+  // "citeflow" and "citeflow/stream" as the exports map's "workerd" condition names them, as
+  // modules in `dir` (workerd resolves a bare specifier next to the importing module).
+  const alias = (dir, name, entry) => {
+    const path = join(root, dir, name);
+    const target = relative(dirname(path), join(root, "node_modules", "citeflow", entry));
+    const from = JSON.stringify(target.startsWith(".") ? target : `./${target}`);
+    return { type: "ESModule", path, contents: `export * from ${from};\nexport { default } from ${from};\n` };
+  };
+  const dirs = [...new Set(sources.map((s) => dirname(s)))];
   const pkgModules = files(pkgDir)
     .filter((f) => /\.(js|wasm)$/.test(f))
     .map((f) => ({
@@ -35,15 +36,13 @@ export function startWorker(sources, bindings = {}) {
   return new Miniflare({
     modulesRoot: root,
     modules: [
-      // workerd resolves a bare specifier next to the importing module, so the worker's files
-      // and the alias sit side by side at the root of the module tree.
-      ...sources.map((s) => ({
-        type: "ESModule",
-        path: join(root, basename(s)),
-        contents: readFileSync(join(root, s)),
-      })),
-      alias("citeflow", exports["."].workerd),
-      alias("citeflow/stream", exports["./stream"].workerd),
+      // The worker's files at their repository paths (so their relative imports hold as on
+      // disk), and beside them the aliases.
+      ...sources.map((s) => ({ type: "ESModule", path: join(root, s), contents: readFileSync(join(root, s)) })),
+      ...dirs.flatMap((dir) => [
+        alias(dir, "citeflow", exports["."].workerd),
+        alias(dir, "citeflow/stream", exports["./stream"].workerd),
+      ]),
       ...pkgModules,
     ],
     bindings,
