@@ -50,6 +50,14 @@ pub struct Encoder {
 
 /// `text` without its first `units` UTF-16 units (whole characters), and the units left over.
 fn skip_units(text: &str, units: usize) -> (&str, usize) {
+    // An ASCII prefix (the common case): a unit is a byte.
+    if let Some(rest) = text
+        .get(..units)
+        .filter(|p| p.is_ascii())
+        .and_then(|_| text.get(units..))
+    {
+        return (rest, 0);
+    }
     let mut left = units;
     for (at, c) in text.char_indices() {
         if left == 0 {
@@ -218,4 +226,44 @@ fn citation(event: &Event) -> Option<CitationParts<'_>> {
         span,
         valid,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::skip_units;
+
+    /// `text` without its first `units` UTF-16 units, counted one character at a time.
+    fn by_chars(text: &str, units: usize) -> (&str, usize) {
+        let mut left = units;
+        let mut at = 0;
+        for c in text.chars() {
+            if left == 0 {
+                break;
+            }
+            left = left.saturating_sub(c.len_utf16());
+            at += c.len_utf8();
+        }
+        (text.get(at..).unwrap_or_default(), left)
+    }
+
+    #[test]
+    fn skipping_units_counts_characters_in_any_text() {
+        for text in [
+            "",
+            "abc",
+            "ab😀c",
+            "é[1]x",
+            "plain ascii text",
+            "x\u{2028}y😀",
+        ] {
+            let len16 = text.encode_utf16().count();
+            for units in 0..=len16 + 2 {
+                assert_eq!(
+                    skip_units(text, units),
+                    by_chars(text, units),
+                    "{text:?} {units}"
+                );
+            }
+        }
+    }
 }
