@@ -94,10 +94,10 @@ impl CitationParser {
                 id: id.get(&mut cx.ids),
                 text: cx.arena.push(text),
             },
-            Template::Event(template) => Piece::Event(Event {
+            Template::Event(template) => Piece::Event(Box::new(Event {
                 value: Value::String(text.to_owned()),
                 ..template.clone()
-            }),
+            })),
         });
         self.unreleased.drain(..bytes);
     }
@@ -179,7 +179,7 @@ impl Stage for CitationParser {
                 let bytes = self.feed(text)?;
                 self.template = Template::Event(Event {
                     value: Value::String(String::new()),
-                    ..event
+                    ..*event
                 });
                 bytes
             }

@@ -252,7 +252,11 @@ impl CitedAnswer {
         }
         for c in citations {
             let value = c.to_json();
-            out.push(Piece::Event(Event::json(types::CITATION, None, value)));
+            out.push(Piece::Event(Box::new(Event::json(
+                types::CITATION,
+                None,
+                value,
+            ))));
         }
         if self.began || !ids.is_empty() {
             self.segments += 1;

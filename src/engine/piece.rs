@@ -74,8 +74,9 @@ pub enum Piece {
         span: [usize; 2],
         valid: bool,
     },
-    /// Any other event (JSON values, fields of its own, other types), carried as given.
-    Event(Event),
+    /// Any other event (JSON values, fields of its own, other types), carried as given (boxed:
+    /// it is rare, and unboxed it would make every piece, moved through each stage, its size).
+    Event(Box<Event>),
 }
 
 impl Piece {
@@ -190,14 +191,14 @@ impl Cx {
         let (base, phase) = split_event_type(&event.kind);
         let kind = match Kind::parse(base) {
             Some(kind) if plain => kind,
-            _ => return Piece::Event(event),
+            _ => return Piece::Event(Box::new(event)),
         };
         let text = match &event.value {
             Value::String(s) => s.as_str(),
-            _ => return Piece::Event(event),
+            _ => return Piece::Event(Box::new(event)),
         };
         if phase != Phase::Content && !text.is_empty() {
-            return Piece::Event(event);
+            return Piece::Event(Box::new(event));
         }
         let id = self.ids.intern_opt(event.id.as_deref());
         match phase {
@@ -214,7 +215,7 @@ impl Cx {
     /// The event a piece stands for.
     pub fn event(&self, piece: Piece) -> Event {
         let (kind, id, phase, text) = match piece {
-            Piece::Event(event) => return event,
+            Piece::Event(event) => return *event,
             Piece::Citation {
                 source_id,
                 marker,
