@@ -74,6 +74,7 @@ pub mod error;
 pub mod event;
 pub mod filter;
 pub mod html;
+mod json_escape;
 mod options;
 pub mod provider;
 pub mod reference;

@@ -7,6 +7,8 @@
 //! arrays nest at most [`MAX_DEPTH`] deep, and memory stays bounded whatever the input: only
 //! a key's first bytes and one number are ever buffered.
 
+use crate::json_escape::short_escape;
+
 /// How deep objects and arrays may nest (serde_json's own limit).
 pub const MAX_DEPTH: usize = 128;
 /// The longest key or scalar kept: longer ones are checked and cannot match a name or an id.
@@ -351,24 +353,19 @@ impl SegmentsReader {
             },
             Escape::Backslash => {
                 set(self, Escape::None);
-                match c {
-                    '"' | '\\' | '/' => c,
-                    'b' => '\u{8}',
-                    'f' => '\u{c}',
-                    'n' => '\n',
-                    'r' => '\r',
-                    't' => '\t',
-                    'u' => {
-                        set(
-                            self,
-                            Escape::Unicode {
-                                digits: 0,
-                                value: 0,
-                            },
-                        );
-                        return Ok(());
-                    }
-                    _ => return Err(error(format!("an unknown escape \\{c}"))),
+                if c == 'u' {
+                    set(
+                        self,
+                        Escape::Unicode {
+                            digits: 0,
+                            value: 0,
+                        },
+                    );
+                    return Ok(());
+                }
+                match u8::try_from(c).ok().and_then(short_escape) {
+                    Some(b) => char::from(b),
+                    None => return Err(error(format!("an unknown escape \\{c}"))),
                 }
             }
             Escape::Unicode { digits, value } => {

@@ -39,6 +39,7 @@ use super::fast_delta::Ignored;
 use super::stream::StreamFormat;
 use super::wire::{Choices, Message, Scalar};
 use crate::event::types;
+use crate::json_escape::short_escape;
 
 /// The kept bytes, without the holes' contents, and where the holes are in them.
 #[derive(Debug, Clone, Default)]
@@ -262,15 +263,7 @@ fn unescaped(s: &str) -> Option<Cow<'_, str>> {
     let mut bytes = s.bytes();
     while let Some(b) = bytes.next() {
         out.push(match b {
-            b'\\' => match bytes.next()? {
-                b'n' => b'\n',
-                b't' => b'\t',
-                b'r' => b'\r',
-                b'b' => 8,
-                b'f' => 12,
-                c @ (b'"' | b'\\' | b'/') => c,
-                _ => return None,
-            },
+            b'\\' => short_escape(bytes.next()?)?,
             b'"' | 0..0x20 => return None,
             b => b,
         });

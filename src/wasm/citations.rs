@@ -7,6 +7,14 @@ use super::convert;
 use super::errors::js_error;
 use crate::cite::{self, CiteOptions};
 
+/// Whether offsets into `text` slice the caller's JS string into the same pieces: not when
+/// `text` has U+FFFD, which is what a lone surrogate in the JS string became on the way in.
+/// (The packed results that JS builds from slices of its own string fall back to whole
+/// strings then.)
+pub(super) fn sliceable_in_js(text: &str) -> bool {
+    text.is_ascii() || !text.contains('\u{FFFD}')
+}
+
 fn text_arg(value: &JsValue, name: &str) -> Result<String, JsValue> {
     value.as_string().ok_or_else(|| {
         let got = if value.is_undefined() {
@@ -59,7 +67,7 @@ pub fn deduplicate_adjacent_cites(
 /// that would not give the same text (`text` has U+FFFD, which is what a lone surrogate in the
 /// JS string became on the way in) or a number does not fit a word.
 fn dedup_edits(text: &str, style: cite::MarkerStyle) -> Option<JsValue> {
-    if !text.is_ascii() && text.contains('\u{FFFD}') {
+    if !sliceable_in_js(text) {
         return None;
     }
     let mut words = Vec::new();

@@ -55,14 +55,14 @@ impl Packer {
 /// string would not give each sentence's text: `text` has U+FFFD, which is what a lone
 /// surrogate in the JS string became on the way in (or a number does not fit a word).
 pub fn pack(text: &str, policy: Policy, options: ParseOptions) -> Option<JsValue> {
-    if !text.is_ascii() && text.contains('\u{FFFD}') {
+    if !super::citations::sliceable_in_js(text) {
         return None;
     }
     let mut p = Packer::default();
     p.words.extend([1, 0]);
     p.string(policy.name());
     let mut ok = true;
-    let mut count = 0;
+    let mut count = 0_usize;
     each_verdict(text, policy, options, |v| {
         count += 1;
         p.word(v.span16[0]);
@@ -85,12 +85,13 @@ pub fn pack(text: &str, policy: Policy, options: ParseOptions) -> Option<JsValue
             }
         }
     });
-    p.word(count);
+    let count = u32::try_from(count).ok().filter(|&n| n != NONE)?;
     if p.overflow {
         return None;
     }
-    let header = [u32::from(ok), p.words.pop()?];
-    p.words.get_mut(..2)?.copy_from_slice(&header);
+    p.words
+        .get_mut(..2)?
+        .copy_from_slice(&[u32::from(ok), count]);
     let words = js_sys::Uint32Array::from(p.words.as_slice());
     Some(js_sys::Array::of2(&words, &JsValue::from_str(&p.extra)).into())
 }
