@@ -2,6 +2,7 @@
 //! transformers' event API), for any split of its input: text chunks, or provider SSE bytes
 //! cut anywhere. And what it packs for JS (words and one string) decodes to those events.
 
+use citeflow::cite::{MarkerScanner, MarkerStyle};
 use citeflow::engine::{ops, Step, StreamEngine};
 use citeflow::event::Event;
 use citeflow::provider::{ProviderByteStream, StreamFormat};
@@ -154,7 +155,8 @@ fn engine_text(chunks: &[&str], filter: bool) -> Vec<Event> {
     let mut all = Vec::new();
     let mut check = |step: Step<'_>, all: &mut Vec<Event>| {
         enc.encode(step);
-        assert_eq!(enc.words[3], u32::from(step.holds));
+        assert_eq!(enc.words[3] & ops::HOLDS != 0, step.holds);
+        assert_eq!(enc.words[3] & ops::TAKES_SHOWN != 0, step.takes_shown);
         let events: Vec<Event> = step
             .pieces
             .iter()
@@ -261,6 +263,110 @@ fn check_holds(stages: &[OutputTransformerConfig], chunks: &[&str], exact: bool)
     }
 }
 
+/// Pieces for text a fast path may show: plain words and spaces, and what changes the
+/// scanner's state around them (code, fences, URLs, line starts, links, markers).
+const SHOWN_PIECES: &[&str] = &[
+    "ab",
+    "x y",
+    " ab",
+    " ",
+    "  ",
+    "[1]",
+    "[1]",
+    "[",
+    "]",
+    "2",
+    "`",
+    "``",
+    "```",
+    "~~~",
+    "\n",
+    ":",
+    "http://a.b/",
+    "http://a.b/",
+    "[2](u)",
+    "[1]:",
+    "é",
+];
+
+/// Chunks of one to three pieces each (cut at random places, most chunks would hold a trigger).
+fn shown_chunks() -> impl Strategy<Value = Vec<String>> {
+    let chunk =
+        prop::collection::vec(prop::sample::select(SHOWN_PIECES), 1..3).prop_map(|v| v.concat());
+    prop::collection::vec(chunk, 0..30)
+}
+
+/// What a JS fast path may pass by its length: ASCII, none of the scanner's triggers, not
+/// only spaces.
+fn passable(chunk: &str) -> bool {
+    let triggers = MarkerScanner::triggers(MarkerStyle::Bracket);
+    chunk.is_ascii()
+        && chunk.bytes().any(|b| b != b' ')
+        && !chunk.bytes().any(|b| triggers.contains(&b))
+}
+
+/// Every chunk pushed, against chunks the engine said it could take passed by their length
+/// (shown by the caller, as a JS fast path does): the same text and the same citations.
+fn check_shown(chunks: &[&str]) {
+    let mut whole = StreamEngine::new(None, &[cite_config()]).unwrap();
+    let mut expected = Vec::new();
+    for chunk in chunks {
+        expected.extend(whole.push_text_events(chunk, None).unwrap());
+    }
+    expected.extend(whole.finish_events().unwrap());
+
+    let mut engine = StreamEngine::new(None, &[cite_config()]).unwrap();
+    let mut got = Vec::new();
+    let (mut takes, mut shown) = (false, 0);
+    for chunk in chunks {
+        if takes && passable(chunk) {
+            shown += chunk.len();
+            got.push(Event::text("response", None, *chunk));
+            continue;
+        }
+        if shown > 0 {
+            assert!(
+                engine.pass_shown(std::mem::take(&mut shown)).unwrap(),
+                "{chunks:?}"
+            );
+        }
+        let step = engine.push_text(chunk, None).unwrap();
+        assert!(!(step.takes_shown && step.holds), "{chunks:?}");
+        takes = step.takes_shown;
+        got.extend(step_events(&step));
+    }
+    if shown > 0 {
+        assert!(engine.pass_shown(shown).unwrap());
+    }
+    got.extend(engine.finish_events().unwrap());
+    assert_eq!(merged(&got), merged(&expected), "{chunks:?}");
+}
+
+#[test]
+fn shown_text_is_passed_by_length_only_where_reading_it_would_do_the_same() {
+    check_shown(&["see http://a.b/", "c", " then [1]."]);
+    check_shown(&["x\n", "  ", "```", "\ncode [1]\n```", " [2]"]);
+    // In a URL a space in shown text would end it: the engine does not take text there.
+    let mut engine = StreamEngine::new(None, &[cite_config()]).unwrap();
+    assert!(
+        !engine
+            .push_text("see http://a.b/", None)
+            .unwrap()
+            .takes_shown
+    );
+    assert!(!engine.pass_shown(3).unwrap());
+    // Nor while a marker is undecided, nor with more than one stage, nor after finishing.
+    assert!(!engine.push_text(" [", None).unwrap().takes_shown);
+    assert!(!engine.pass_shown(3).unwrap());
+    let mut two = StreamEngine::new(None, &[think_config(), cite_config()]).unwrap();
+    assert!(!two.push_text("a", None).unwrap().takes_shown);
+    assert!(!two.pass_shown(1).unwrap());
+    let mut done = StreamEngine::new(None, &[cite_config()]).unwrap();
+    assert!(done.push_text("a", None).unwrap().takes_shown);
+    done.finish().unwrap();
+    assert_eq!(done.pass_shown(1).unwrap_err().code(), "STREAM_FINISHED");
+}
+
 fn think_config() -> OutputTransformerConfig {
     OutputTransformerConfig::from_value(&json!("think_tag")).unwrap()
 }
@@ -282,6 +388,13 @@ proptest! {
         check_holds(&[cite_config()], &chunks, true);
         // A block's end releases a marker's start the citation stage still holds undecided.
         check_holds(&[think_config(), cite_config()], &chunks, false);
+    }
+
+    #[test]
+    fn shown_text_passed_by_length_gives_the_same_citations(
+        chunks in shown_chunks()
+    ) {
+        check_shown(&chunks.iter().map(String::as_str).collect::<Vec<_>>());
     }
 
     #[test]

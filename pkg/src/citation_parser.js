@@ -2,10 +2,23 @@
 import * as core from "../gen/stream/citeflow_stream.js";
 import { ready } from "./stream_runtime.js";
 import { RESPONSE } from "./events.js";
-import { DEFER, HOLDS, PUSH_AFTER_DEFERRED, registerCitationParser, STAGE, StageTransformer } from "./transformers.js";
+import {
+  DEFER,
+  HOLDS,
+  NOT_QUIET,
+  PLAIN,
+  PUSH_AFTER_DEFERRED,
+  registerCitationParser,
+  STAGE,
+  StageTransformer,
+  TAKES_SHOWN,
+} from "./transformers.js";
 
 // Text shown by the fast path waits for the core at most this long (UTF-16 units).
 const DEFER_LIMIT = 4096;
+// Text the core moves past by its length goes with a step before it counts this many bytes
+// (the count crosses as a wasm32 usize).
+const SHOWN_LIMIT = 2 ** 30;
 
 /**
  * Finds markers in the answer as it streams; emits a `citation` event as each completes.
@@ -16,10 +29,14 @@ export class CitationParser extends StageTransformer {
   // Fast path (see StageTransformer): whether a quiet chunk may be answered here (the core
   // holds nothing back after its latest step, and no event object was pushed: then the fast
   // path stays off), and how much text was shown that the core has not stepped over yet
-  // (written into its input, it goes with the next push).
+  // (written into its input, it goes with the next push). Where the core's latest step said
+  // it can (#takesShown), shown text is only counted (#shown bytes, before any deferred text):
+  // the core moves past it by its length, without a copy.
   #quiet = true;
   #objects = false;
   #deferred = 0;
+  #takesShown = false;
+  #shown = 0;
 
   constructor(options = {}) {
     ready();
@@ -35,9 +52,15 @@ export class CitationParser extends StageTransformer {
       for (const e of super.push(input)) out.push(e);
       return out;
     }
-    if (this.#quiet && this.#deferred < DEFER_LIMIT && this.quietChunk(input)) {
-      this[DEFER](input);
-      this.#deferred += input.length;
+    let quiet;
+    if (this.#quiet && this.#deferred < DEFER_LIMIT && (quiet = this.quietKind(input)) !== NOT_QUIET) {
+      if (quiet === PLAIN && this.#takesShown && this.#deferred === 0 && this.#shown < SHOWN_LIMIT) {
+        this.ensureLive();
+        this.#shown += input.length;
+      } else {
+        this[DEFER](input);
+        this.#deferred += input.length;
+      }
       return [{ id: null, type: RESPONSE, value: input, valueType: "text" }];
     }
     return this.#send(input);
@@ -51,7 +74,7 @@ export class CitationParser extends StageTransformer {
   }
 
   #flush() {
-    return this.#deferred === 0 ? [] : this.#send("");
+    return this.#deferred === 0 && this.#shown === 0 ? [] : this.#send("");
   }
 
   /**
@@ -60,9 +83,11 @@ export class CitationParser extends StageTransformer {
    * it is not shown again. Afterwards the core's step says whether it holds anything back.
    */
   #send(text) {
-    const out = this[PUSH_AFTER_DEFERRED](text, this.#deferred);
+    const out = this[PUSH_AFTER_DEFERRED](text, this.#deferred, this.#shown);
     this.#deferred = 0;
+    this.#shown = 0;
     this.#quiet = !this.#objects && !this[HOLDS]();
+    this.#takesShown = this.#quiet && this[TAKES_SHOWN]();
     return out;
   }
 

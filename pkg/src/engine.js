@@ -13,6 +13,9 @@ const END = 4;
 const EVENT = 5;
 const CITATION = 6;
 const HEADER = 4;
+// The header's flags (its 4th word).
+const HOLDS = 1;
+const TAKES_SHOWN = 2;
 const TYPES = [
   ["response_start", "response", "response_end"],
   ["thinking_start", "thinking", "thinking_end"],
@@ -42,8 +45,10 @@ export class Engine {
   // Set at finish(), when the core's memory is released (not left to garbage collection).
   #finishReason;
   #finished = false;
-  // Whether some stage held back what it was given after the latest step (the header's 4th word).
+  // Whether some stage held back what it was given after the latest step, and whether the core
+  // can move past shown text by its length (the flags in the header's 4th word).
   #holds = false;
+  #takesShown = false;
 
   /** `format`: a provider stream format for byte input, or null; `stages`: transformer configs. */
   constructor(format, stages) {
@@ -64,9 +69,10 @@ export class Engine {
   /**
    * A chunk of answer text, as a `response` event with this id (after the text `defer` wrote,
    * whose first `skip` UTF-16 units of `response` text the caller has shown already: they are
-   * left out of the events returned).
+   * left out of the events returned). Before all of it, the caller showed `shown` bytes of
+   * text the core moves past by their length (see `takesShown`).
    */
-  pushText(chunk, id = null, skip = 0) {
+  pushText(chunk, id = null, skip = 0, shown = 0) {
     this.#open();
     let text = this.#lead === "" ? chunk : this.#lead + chunk;
     this.#lead = "";
@@ -75,10 +81,10 @@ export class Engine {
       this.#leadId = id;
       text = text.slice(0, -1);
     }
-    if (text.length === 0 && this.#lead !== "" && this.#deferred === 0) return [];
+    if (text.length === 0 && this.#lead !== "" && this.#deferred === 0 && shown === 0) return [];
     const written = this.#deferred + this.#write(text, this.#deferred);
     this.#deferred = 0;
-    return this.#step(this.#core.pushUtf8(written, id ?? undefined, skip));
+    return this.#step(this.#core.pushUtf8(written, id ?? undefined, skip, shown));
   }
 
   /**
@@ -188,6 +194,15 @@ export class Engine {
     return this.#holds;
   }
 
+  /**
+   * Whether, after the latest step, the core can move past answer text shown next by its
+   * length alone (`StreamEngine::pass_shown`): ASCII, none of the stage's triggers, not only
+   * spaces; passed as `pushText`'s `shown`.
+   */
+  takesShown() {
+    return this.#takesShown;
+  }
+
   /** Whether a chunk's trailing first half of a surrogate pair waits here for the next chunk. */
   holdsHalf() {
     return this.#lead !== "";
@@ -231,7 +246,9 @@ export class Engine {
     const w = this.#u32;
     const at = ptr >>> 2;
     const end = at + w[at];
-    this.#holds = w[at + 3] !== 0;
+    const flags = w[at + 3];
+    this.#holds = (flags & HOLDS) !== 0;
+    this.#takesShown = (flags & TAKES_SHOWN) !== 0;
     const text = w[at + 2] === 0 ? "" : textAt(u8, w[at + 1], w[at + 2]);
     const ids = this.#ids;
     const out = [];

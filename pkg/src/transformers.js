@@ -22,6 +22,7 @@ export const STAGE = Symbol("citeflow.stage");
  */
 export const DEFER = Symbol("citeflow.defer");
 export const PUSH_AFTER_DEFERRED = Symbol("citeflow.pushAfterDeferred");
+export const TAKES_SHOWN = Symbol("citeflow.takesShown");
 
 /** The engine configs of these transformers, or null when one of them has none. */
 export function stagesOf(transformers) {
@@ -97,6 +98,12 @@ const isLowSurrogate = (unit) => unit >= 0xdc00 && unit <= 0xdfff;
 // From this length on, a chunk without surrogates is scanned by indexOf rather than unit by unit.
 const NATIVE_SCAN_MIN = 8;
 const SURROGATE = /[\ud800-\udfff]/;
+const NON_ASCII = /[\u0080-\uffff]/;
+const NOT_SPACE = /[^ ]/;
+// What StageTransformer.quietKind tells apart.
+export const NOT_QUIET = 0;
+export const QUIET = 1;
+export const PLAIN = 2;
 // Internal: see StageTransformer[HOLDS].
 export const HOLDS = Symbol("citeflow.holds");
 
@@ -161,9 +168,22 @@ export class StageTransformer extends OutputTransformer {
     this.#engine.defer(text);
   }
 
-  /** Pushes the deferred text and then `text`, leaving out the first `skip` units shown already. */
-  [PUSH_AFTER_DEFERRED](text, skip) {
-    return this.#engine.pushText(text, null, skip);
+  /**
+   * Pushes the deferred text and then `text`, leaving out the first `skip` units shown already;
+   * before them, the core moves past `shown` bytes of text shown without deferring it (see
+   * [TAKES_SHOWN]).
+   */
+  [PUSH_AFTER_DEFERRED](text, skip, shown = 0) {
+    return this.#engine.pushText(text, null, skip, shown);
+  }
+
+  /**
+   * Whether, after the latest step, the core can move past shown text by its length alone (no
+   * copy of it into wasm): ASCII text, none of the triggers, not only spaces. The core says so
+   * with each step (`Stage::takes_shown`); false before the first.
+   */
+  [TAKES_SHOWN]() {
+    return this.#engine.takesShown();
   }
 
   transform(output) {
@@ -171,9 +191,27 @@ export class StageTransformer extends OutputTransformer {
     return core.transformOutput(this.#config, output);
   }
 
-  /** Whether `chunk` (a string) holds no trigger character at all, nor half a surrogate pair at its end. */
-  quietChunk(chunk) {
-    return this.#scan(chunk, false);
+  /**
+   * Whether `chunk` (a string) holds no trigger character at all, nor half a surrogate pair at
+   * its end: NOT_QUIET if it does; else PLAIN when it is ASCII and not only spaces (what the core
+   * can move past by its length, see [TAKES_SHOWN]), QUIET when not.
+   */
+  quietKind(chunk) {
+    const n = chunk.length;
+    // Token-sized chunks in one loop.
+    if (n < NATIVE_SCAN_MIN && n !== 0) {
+      const ascii = this.#ascii;
+      let spaces = true;
+      let i = 0;
+      for (; i < n; i++) {
+        const c = chunk.charCodeAt(i);
+        if (c >= 128 || ascii[c] !== 0) break;
+        if (c !== 0x20) spaces = false;
+      }
+      if (i === n) return spaces ? QUIET : PLAIN;
+    }
+    if (!this.#scan(chunk, false)) return NOT_QUIET;
+    return NON_ASCII.test(chunk) || !NOT_SPACE.test(chunk) ? QUIET : PLAIN;
   }
 
   /**

@@ -216,4 +216,17 @@ impl Stage for CitationParser {
     fn holds_back(&self) -> bool {
         !self.unreleased.is_empty() || self.scanner.pending_len() != 0
     }
+
+    /// Shown text (see [`Stage::pass_shown`]) only moves the scanner on: nothing is held to
+    /// release before it, and the scanner passes it by its length where that is the same as
+    /// reading it ([`MarkerScanner::passes_plain`]).
+    fn takes_shown(&self) -> bool {
+        self.unreleased.is_empty() && self.scanner.passes_plain()
+    }
+
+    fn pass_shown(&mut self, bytes: usize) -> bool {
+        self.lifecycle.check().is_ok()
+            && self.unreleased.is_empty()
+            && self.scanner.pass_plain(bytes)
+    }
 }

@@ -146,6 +146,29 @@ impl MarkerScanner {
         found
     }
 
+    /// Whether plain text may be passed over by its length alone ([`Self::pass_plain`]):
+    /// nothing is undecided, and the text is not in a URL (which a space in it would end).
+    pub fn passes_plain(&self) -> bool {
+        self.pending.is_empty() && self.context != Context::Url
+    }
+
+    /// Moves past `bytes` bytes of plain text without seeing it: ASCII, none of the
+    /// [`Self::triggers`], not only spaces. Feeding that text would do the same (it decides
+    /// nothing and ends no context; the line holds more than spaces now) when
+    /// [`Self::passes_plain`]; otherwise this returns false and does nothing.
+    pub fn pass_plain(&mut self, bytes: usize) -> bool {
+        if !self.passes_plain() {
+            return false;
+        }
+        self.offset += bytes;
+        self.offset16 += bytes;
+        if bytes > 0 {
+            self.line_spaces = None;
+            self.after_newline = false;
+        }
+        true
+    }
+
     /// Bytes of the text still undecided (a suffix of all text fed).
     pub fn pending_len(&self) -> usize {
         self.pending.len()

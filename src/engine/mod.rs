@@ -91,6 +91,9 @@ pub struct Step<'a> {
     pub cx: &'a Cx,
     /// Whether some stage holds back what it was given, after this step ([`Stage::holds_back`]).
     pub holds: bool,
+    /// Whether the engine can move past text a caller shows next by its length alone
+    /// ([`StreamEngine::pass_shown`]).
+    pub takes_shown: bool,
 }
 
 /// Provider decoding and stages in one machine. Each step returns the pieces it released;
@@ -214,7 +217,30 @@ impl StreamEngine {
             pieces: &self.out,
             cx: &self.cx,
             holds: self.stages.iter().any(|s| s.holds_back()),
+            takes_shown: self.takes_shown(),
         }
+    }
+
+    /// Whether [`Self::pass_shown`] would take text now: an engine of one stage over text
+    /// (no provider decoding) that says so itself ([`Stage::takes_shown`]).
+    fn takes_shown(&self) -> bool {
+        match self.stages.as_slice() {
+            [stage] => self.source.is_none() && stage.takes_shown(),
+            _ => false,
+        }
+    }
+
+    /// Moves past `bytes` bytes of answer text (no id) that the caller has shown already
+    /// without a step, by its length alone: ASCII text holding none of the stage's trigger
+    /// characters and not only spaces, shown while [`Step::takes_shown`] said so (a JS fast
+    /// path's text, which then needs no copying into wasm). Returns false, changing nothing,
+    /// when the engine cannot.
+    pub fn pass_shown(&mut self, bytes: usize) -> Result<bool> {
+        self.lifecycle.check()?;
+        if !self.takes_shown() {
+            return Ok(false);
+        }
+        Ok(self.stages.first_mut().is_some_and(|s| s.pass_shown(bytes)))
     }
 
     /// Feeds `self.out` through the stages from `from` on; the result is in `self.out`.

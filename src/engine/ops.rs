@@ -1,9 +1,10 @@
 //! The engine's output as words and one string: what crosses to JS after each step.
 //!
-//! Layout (all `u32`): a header `[word count, text address, text bytes, holds]` (the address
-//! is filled in by the wasm binding; `holds` is 1 when some stage holds back what it was
-//! given after the step, see [`super::Stage::holds_back`], else 0), then ops, each a code and
-//! its operands:
+//! Layout (all `u32`): a header `[word count, text address, text bytes, flags]` (the address
+//! is filled in by the wasm binding; `flags` has [`HOLDS`] when some stage holds back what it
+//! was given after the step, see [`super::Stage::holds_back`], and [`TAKES_SHOWN`] when the
+//! engine can move past shown text by its length, see [`super::StreamEngine::pass_shown`]),
+//! then ops, each a code and its operands:
 //!
 //! | op | words | meaning |
 //! |---|---|---|
@@ -31,6 +32,10 @@ pub const EVENT: u32 = 5;
 pub const CITATION: u32 = 6;
 /// Words before the first op.
 pub const HEADER: usize = 4;
+/// The header's flags: some stage holds back what it was given.
+pub const HOLDS: u32 = 1;
+/// The header's flags: the engine can move past shown text by its length.
+pub const TAKES_SHOWN: u32 = 2;
 
 /// Reusable buffers for encoding steps.
 #[derive(Debug, Default)]
@@ -95,7 +100,12 @@ impl Encoder {
 
     /// Encodes one step (replacing the previous step's words and text).
     pub fn encode(&mut self, step: Step<'_>) {
-        let Step { pieces, cx, holds } = step;
+        let Step {
+            pieces,
+            cx,
+            holds,
+            takes_shown,
+        } = step;
         self.words.clear();
         self.text.clear();
         self.units = 0;
@@ -181,7 +191,8 @@ impl Encoder {
         let count = u32::try_from(self.words.len()).unwrap_or(u32::MAX);
         let bytes = u32::try_from(self.text.len()).unwrap_or(u32::MAX);
         if let Some(header) = self.words.get_mut(..HEADER) {
-            header.copy_from_slice(&[count, 0, bytes, u32::from(holds)]);
+            let flags = if holds { HOLDS } else { 0 } | if takes_shown { TAKES_SHOWN } else { 0 };
+            header.copy_from_slice(&[count, 0, bytes, flags]);
         }
     }
 }

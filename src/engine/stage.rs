@@ -19,6 +19,17 @@ pub trait Stage {
     fn holds_back(&self) -> bool {
         true
     }
+    /// Whether the stage can move past answer text a caller has shown already by its length
+    /// alone ([`Stage::pass_shown`]), now. A stage that cannot says no.
+    fn takes_shown(&self) -> bool {
+        false
+    }
+    /// Moves past `bytes` bytes of answer text (no id) that a caller has shown already,
+    /// without the text: ASCII, holding none of the stage's trigger characters, not only
+    /// spaces. Returns false, changing nothing, unless [`Stage::takes_shown`].
+    fn pass_shown(&mut self, _bytes: usize) -> bool {
+        false
+    }
 }
 
 /// [`OutputTransformer::push`] for a stage: the event as a piece, the pieces as events.

@@ -125,10 +125,18 @@ impl EngineCore {
 
     /// Answer text written into the input buffer as UTF-8 (by `TextEncoder.encodeInto`),
     /// whose first `skip` UTF-16 units of response text the caller has shown already: they
-    /// are left out of the encoding. 0 for an error (`takeError`).
+    /// are left out of the encoding. Before it, the caller showed `shown` bytes of text the
+    /// engine moves past by their length (`StreamEngine::pass_shown`; 0: none). 0 for an
+    /// error (`takeError`).
     #[wasm_bindgen(js_name = pushUtf8)]
-    pub fn push_utf8(&mut self, written: usize, id: Option<String>, skip: usize) -> *const u32 {
-        let step = self.try_push_utf8(written, id, skip);
+    pub fn push_utf8(
+        &mut self,
+        written: usize,
+        id: Option<String>,
+        skip: usize,
+        shown: usize,
+    ) -> *const u32 {
+        let step = self.try_push_utf8(written, id, skip, shown);
         self.answer(step)
     }
 
@@ -164,7 +172,14 @@ impl EngineCore {
         written: usize,
         id: Option<String>,
         skip: usize,
+        shown: usize,
     ) -> Result<*const u32, JsValue> {
+        if shown > 0 && !self.inner.pass_shown(shown)? {
+            return Err(js_error(
+                "INTERNAL",
+                "the engine cannot move past the text the fast path showed by its length",
+            ));
+        }
         let bytes = self.input.get(..written).unwrap_or_default();
         let text = std::str::from_utf8(bytes).map_err(|e| {
             js_error(

@@ -230,8 +230,11 @@ export const fastPathCases = {
     assert.equal(think.passesWhole("x </thi"), false);
     assert.equal(think.passesWhole("x </think> y"), false);
     assert.equal(think.passesWhole("<think>"), false);
-    assert.equal(think.quietChunk("x < y"), false);
-    assert.equal(think.quietChunk("x y"), true);
+    // quietKind: 0 a trigger, 1 quiet, 2 quiet, ASCII and not only spaces.
+    assert.equal(think.quietKind("x < y"), 0);
+    assert.equal(think.quietKind("x y"), 2);
+    assert.equal(think.quietKind("  "), 1);
+    assert.equal(think.quietKind("é y"), 1);
     // Long chunks (scanned by the runtime's string search) answer the same.
     const pad = "words and more words ".repeat(3);
     assert.equal(think.passesWhole(pad + "x < y" + pad), true);
@@ -240,8 +243,10 @@ export const fastPathCases = {
     assert.equal(think.passesWhole(pad + "\ud800" + pad), false);
     assert.equal(think.passesWhole(pad + "😀"), true);
     assert.equal(think.passesWhole(pad + "\ud83d"), false);
-    assert.equal(think.quietChunk(pad + "x < y"), false);
-    assert.equal(think.quietChunk(pad), true);
+    assert.equal(think.quietKind(pad + "x < y"), 0);
+    assert.equal(think.quietKind(pad), 2);
+    assert.equal(think.quietKind(" ".repeat(40)), 1);
+    assert.equal(think.quietKind(pad + "é"), 1);
   },
 
   async "property: CitationParser on its own gives the engine's events push by push, any split"({ lib, assert }) {
@@ -279,6 +284,9 @@ export const fastPathCases = {
       "^",
       "[^1]",
       "`",
+      "```",
+      "~~~",
+      "  ",
       "\n",
       "https",
       "://",
@@ -322,9 +330,14 @@ export const fastPathCases = {
     quiet.push(" more");
     const parser = new lib.CitationParser();
     parser.push("plain");
+    // After a step, shown text is only counted (the core moves past it by its length).
+    const counting = new lib.CitationParser();
+    counting.push("[1].");
+    counting.push(" plain");
     assert.throws(() => internals.stream().forceTrap(), (e) => e instanceof WebAssembly.RuntimeError);
     throwsCode(assert, () => quiet.push(" words"), "INSTANCE_RESET");
     throwsCode(assert, () => parser.push(" words"), "INSTANCE_RESET");
+    throwsCode(assert, () => counting.push(" words"), "INSTANCE_RESET");
     assert.deepEqual(new lib.ThinkTagOutputTransformer().push("fresh").map((e) => e.type), [
       "response_start",
       "response",
