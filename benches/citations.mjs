@@ -3,7 +3,7 @@
 // same input, same process. (The regex peer is less careful: it does not skip code, links
 // or URLs; it is the speed baseline, not a correctness one.) Streamed, both sides return the
 // same events per chunk: answer text and a citation event per marker (issue 11's peer).
-import { checkPolicy, CitationParser, deduplicateAdjacentCites } from "citeflow";
+import { checkPolicy, CitationParser, deduplicateAdjacentCites, parseCitations } from "citeflow";
 import { rng } from "../tests/js/helpers.mjs";
 import { chunk } from "./transcript.mjs";
 import { compare } from "./timing.mjs";
@@ -79,6 +79,14 @@ function regexParser(sourceCount) {
   };
 }
 
+// Every marker of a whole answer, as the same objects parseCitations returns.
+function regexParse(text, sourceCount) {
+  return Array.from(text.matchAll(/\[(\d+)\]/g), (m) => {
+    const id = Number(m[1]);
+    return { sourceId: id, marker: m[0], span: [m.index, m.index + m[0].length], valid: id >= 1 && id <= sourceCount };
+  });
+}
+
 function regexDedup(text) {
   return text.replace(
     /\[\d+\](?:\s*\[\d+\])+/g,
@@ -115,6 +123,7 @@ export async function run({ runs = 5 } = {}) {
       for (const e of p.finish()) if (e.type === "citation") n++;
       theirs = n;
     }],
+    ["parse (whole text)", () => parseCitations(text, { sourceCount: SOURCES }), () => regexParse(text, SOURCES)],
     ["dedup (whole text)", () => deduplicateAdjacentCites(text), () => regexDedup(text)],
     ["policy check (whole text)", () => checkPolicy(text, { sourceCount: SOURCES }), () => regexPolicy(text, SOURCES)],
   ];
@@ -125,6 +134,8 @@ export async function run({ runs = 5 } = {}) {
   }
   if (ours !== theirs) throw new Error(`citation counts differ: citeflow ${ours}, regex ${theirs}`);
   if (deduplicateAdjacentCites(text) !== regexDedup(text)) throw new Error("dedup results differ");
+  const parsed = JSON.stringify(parseCitations(text, { sourceCount: SOURCES }));
+  if (parsed !== JSON.stringify(regexParse(text, SOURCES))) throw new Error("parse results differ");
   return { name: "citations", bytes: text.length, citations: ours, rows: results };
 }
 

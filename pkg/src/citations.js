@@ -1,11 +1,11 @@
 // Citation markers in whole texts (the streaming CitationParser is in citation_parser.js).
 import * as core from "../gen/citeflow.js";
-import { policyReport } from "./policy_report.js";
+import { citationList, policyReport } from "./packed.js";
 import { ready } from "./runtime.js";
 
 export function parseCitations(text, options) {
   ready();
-  return core.parseCitations(text, options);
+  return citationList(text, core.parseCitations(text, options, true));
 }
 
 export function deduplicateAdjacentCites(text, options) {

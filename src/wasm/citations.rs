@@ -35,13 +35,21 @@ fn options(value: JsValue) -> Result<CiteOptions, JsValue> {
     )?)?)
 }
 
+/// The citations of `text`; `packed`: as words where it can be ([`super::packed::citations`]),
+/// else (and always without `packed`) as objects.
 #[wasm_bindgen(js_name = parseCitations)]
-pub fn parse_citations(text: JsValue, opts: JsValue) -> Result<JsValue, JsValue> {
+pub fn parse_citations(
+    text: JsValue,
+    opts: JsValue,
+    packed: Option<bool>,
+) -> Result<JsValue, JsValue> {
     let text = text_arg(&text, "text")?;
-    Ok(convert::to_js(&cite::parse_citations(
-        &text,
-        options(opts)?.parse_options(),
-    )))
+    let parse = options(opts)?.parse_options();
+    Ok(packed
+        .unwrap_or(false)
+        .then(|| super::packed::citations(&text, parse))
+        .flatten()
+        .unwrap_or_else(|| convert::to_js(&cite::parse_citations(&text, parse))))
 }
 
 /// The deduplicated text; `edits`: as the edits that make it from `text` where it can be
@@ -93,7 +101,7 @@ fn dedup_edits(text: &str, style: cite::MarkerStyle) -> Option<JsValue> {
 }
 
 /// The policy report of `text`; `packed`: as words and a string where it can be
-/// ([`super::packed_policy`]), else (and always without `packed`) as the report's objects.
+/// ([`super::packed::policy`]), else (and always without `packed`) as the report's objects.
 #[wasm_bindgen(js_name = checkPolicy)]
 pub fn check_policy(
     text: JsValue,
@@ -105,7 +113,7 @@ pub fn check_policy(
     let (policy, parse) = (o.policy.unwrap_or_default(), o.parse_options());
     Ok(packed
         .unwrap_or(false)
-        .then(|| super::packed_policy::pack(&text, policy, parse))
+        .then(|| super::packed::policy(&text, policy, parse))
         .flatten()
         .unwrap_or_else(|| convert::to_js(&cite::check_policy(&text, policy, parse))))
 }

@@ -17,7 +17,7 @@ mod event_filter;
 #[cfg(not(any(feature = "wasm-csl-module", feature = "wasm-stream-module")))]
 mod invoker;
 #[cfg(not(any(feature = "wasm-csl-module", feature = "wasm-stream-module")))]
-mod packed_policy;
+mod packed;
 #[cfg(not(any(feature = "wasm-csl-module", feature = "wasm-stream-module")))]
 mod relevance;
 #[cfg(feature = "wasm-stream-module")]

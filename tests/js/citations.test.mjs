@@ -189,11 +189,11 @@ test("bad input names the problem", () => {
   assert.equal(parseCitations("still fine [1]").length, 1);
 });
 
-test("property: the packed policy report is the report the core builds, for any text", async () => {
+test("property: the packed policy report and citation list are what the core builds, for any text", async () => {
   // The package's own core instance (checkPolicy above made sure it is initialised): its glue,
   // which the entry's init keeps for tests (not part of the API).
   const core = (await import("citeflow")).init[Symbol.for("citeflow.internals")].core.glue;
-  const { policyReport } = await import("../../pkg/src/policy_report.js");
+  const { citationList, policyReport } = await import("../../pkg/src/packed.js");
   const PARTS = [
     "Water boils [1]. ",
     "Ice [2] [3] melts! ",
@@ -219,6 +219,7 @@ test("property: the packed policy report is the report the core builds, for any 
   ];
   const random = rng(0x901c);
   let packedCount = 0;
+  let listed = 0;
   for (let round = 0; round < 300; round++) {
     const text = Array.from({ length: Math.floor(random() * 12) }, () => PARTS[Math.floor(random() * PARTS.length)])
       .join("");
@@ -233,9 +234,17 @@ test("property: the packed policy report is the report the core builds, for any 
     assert.deepEqual(packed, core.checkPolicy(text, options), JSON.stringify({ text, options }));
     assert.equal(JSON.stringify(packed), JSON.stringify(core.checkPolicy(text, options)));
     assert.deepEqual(checkPolicy(text, options), packed);
+
+    const words = core.parseCitations(text, options, true);
+    if (words instanceof Uint32Array) listed++;
+    const list = citationList(text, words);
+    assert.deepEqual(list, core.parseCitations(text, options), JSON.stringify({ text, options }));
+    assert.equal(JSON.stringify(list), JSON.stringify(core.parseCitations(text, options)));
+    assert.deepEqual(parseCitations(text, options), list);
   }
   // Most texts take the packed form (those with U+FFFD or a lone surrogate do not).
   assert.ok(packedCount > 100, `${packedCount} packed`);
+  assert.ok(listed > 100, `${listed} lists packed`);
 });
 
 test("property: dedup applied from the core's edits is the text the core rewrites, for any text", async () => {
