@@ -6,12 +6,12 @@ import { citationGrammar, deduplicateAdjacentCites, parseCitations } from "./cit
 import { citeflowError, describe, fields, isArray, isInstance, knownFields, list, prop } from "./errors.js";
 import { renderReferences } from "./references.js";
 import { cslItemOf } from "./relevance/chunks.js";
+import { componentOptions } from "./relevance/options.js";
 import { ready } from "./runtime.js";
 import { iterableOf } from "./streams.js";
 import { ThinkTagOutputTransformer } from "./transformers.js";
 
 export const SCHEMA_VERSION = 3;
-const DEFAULT_THRESHOLD = 0.5;
 
 /** The sources as plain snapshots (each source and its metadata copied once, safely). */
 function checkSources(sources) {
@@ -85,15 +85,14 @@ export class GenerationResult {
    * hypothesis)` (sync or async, a number in [0, 1]; default the offline lexical judge).
    */
   async verify(args) {
-    const { judge = lexicalJudge, threshold = DEFAULT_THRESHOLD } = knownFields(
+    // The core reads the threshold (a number from 0 to 1, 0.5 when absent) and refuses unknown
+    // keys; the judge is a JS callback.
+    const { settings: { threshold }, own: { judge = lexicalJudge } } = componentOptions(
+      "verify",
+      "verify",
       args,
-      ["judge", "threshold"],
-      "INVALID_OPTION",
-      "verify options",
+      ["judge"],
     );
-    if (typeof threshold !== "number" || !(threshold >= 0 && threshold <= 1)) {
-      throw citeflowError("INVALID_OPTION", `threshold must be a number in [0, 1]; got ${describe(threshold)}`);
-    }
     if (typeof judge !== "function") {
       throw citeflowError(
         "INVALID_OPTION",

@@ -59,8 +59,9 @@ const LM: &str =
 const DM: &str = "threshold relevanceQuestion batchSize maxConcurrency contextConfig";
 
 /// Each component's options (its JS-only ones too, which JS keeps: invokers, callbacks, a
-/// `ContextConfig`).
-const KEYS: [(&str, [&str; 2]); 7] = [
+/// `ContextConfig`), and those of `GenerationResult.verify` (a threshold on the same scale, and
+/// the judge, a JS callback).
+const KEYS: [(&str, [&str; 2]); 8] = [
     ("NoOpReferenceFormatter", [FORMAT, ""]),
     ("SimilarityRelevanceFilter", ["threshold contextConfig", ""]),
     ("SimilarityReferenceFormatter", ["threshold contextConfig", FORMAT]),
@@ -68,6 +69,7 @@ const KEYS: [(&str, [&str; 2]); 7] = [
     ("LMReferenceFormatter", [LM, "referenceMetadata stringify streamable formatChunkMetadataMap formatChunkFunc formatReferencesFunc"]),
     ("DMRelevanceFilter", [DM, ""]),
     ("DMReferenceFormatter", [DM, FORMAT]),
+    ("verify", ["threshold judge", ""]),
 ];
 
 /// A threshold: a number from 0 to 1, `null` as absent.

@@ -119,7 +119,19 @@ test("verify: a custom async judge, its errors pass through unchanged, bad score
     (e) => e === mine,
   );
   await assert.rejects(result.verify({ judge: () => 7 }), (e) => e.code === "INVALID_JUDGE_SCORE");
-  await assert.rejects(result.verify({ threshold: 2 }), (e) => e.code === "INVALID_OPTION");
+  // The core reads the threshold, as the relevance components' (one rule for both).
+  await assert.rejects(
+    result.verify({ threshold: 2 }),
+    (e) => e.code === "INVALID_OPTION" && /`threshold`.*from 0 to 1/.test(e.message),
+  );
+  await assert.rejects(result.verify({ threshold: "0.5" }), (e) => e.code === "INVALID_OPTION");
+  await assert.rejects(
+    result.verify({ treshold: 0.5 }),
+    (e) => e.code === "INVALID_OPTION" && /treshold/.test(e.message),
+  );
+  await assert.rejects(result.verify({ judge: "lexical" }), (e) => e.code === "INVALID_OPTION");
+  // Absent (or null) is the default, 0.5.
+  assert.deepEqual(await result.verify({ threshold: null }), await result.verify({ threshold: 0.5 }));
   const none = await new Citeformer({ lmInvoker: fakeLm("No citations here.") }).generate({ prompt: "q", sources });
   assert.equal((await none.verify()).supportRate, 1);
 });
