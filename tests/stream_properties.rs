@@ -7,8 +7,8 @@
 use citeflow::cite::{parse_citations, CitationParser, MarkerStyle, ParseOptions};
 use citeflow::event::{items_from_events, Event, LmOutput};
 use citeflow::transform::{
-    EventFilterOutputTransformer, JsonOutputTransformer, Op, OutputTransformer,
-    OutputTransformerChain, TagPair, ThinkTagOptions, ThinkTagOutputTransformer,
+    EventFilterOutputTransformer, JsonOutputTransformer, OutputTransformer, OutputTransformerChain,
+    TagPair, ThinkTagOptions, ThinkTagOutputTransformer,
 };
 use proptest::prelude::*;
 
@@ -246,56 +246,6 @@ proptest! {
             .unwrap()
             .outputs;
         prop_assert_eq!(items, items_from_events(&split));
-    }
-}
-
-/// The splitter's ops for these chunks, each resolved against the window it indexes (what
-/// the JS binding reads): written through the input buffer (the binding's path for long
-/// chunks) or passed as text.
-fn think_ops(options: &ThinkTagOptions, chunks: &[&str], through_buffer: bool) -> Vec<String> {
-    let mut t = ThinkTagOutputTransformer::new(options.clone()).unwrap();
-    let mut out = Vec::new();
-    let read = |t: &ThinkTagOutputTransformer, out: &mut Vec<String>| {
-        for op in t.ops() {
-            out.push(match op {
-                Op::Start { block, id } => format!("start {block:?} {id}"),
-                Op::Text { block, id, range } => {
-                    format!(
-                        "text {block:?} {id} {}",
-                        &t.splitter().window()[range.clone()]
-                    )
-                }
-                Op::End { block, id } => format!("end {block:?} {id}"),
-            });
-        }
-    };
-    for chunk in chunks {
-        if through_buffer {
-            // Room for more than the chunk, as the binding asks for 3 bytes per UTF-16 unit.
-            let buffer = t.try_input_buffer(chunk.len() * 3).unwrap();
-            buffer[..chunk.len()].copy_from_slice(chunk.as_bytes());
-            t.feed_input_ops(chunk.len()).unwrap();
-        } else {
-            t.feed_ops(chunk).unwrap();
-        }
-        read(&t, &mut out);
-    }
-    t.finish_ops().unwrap();
-    read(&t, &mut out);
-    out
-}
-
-proptest! {
-    #![proptest_config(ProptestConfig::with_cases(cases(256)))]
-
-    #[test]
-    fn think_tag_input_buffer_path_matches_text_path(
-        text in from_pieces(THINK_PIECES, 40),
-        (cuts, empties) in cuts(),
-        options in think_options(),
-    ) {
-        let chunks = pieces(&text, &cuts, &empties);
-        prop_assert_eq!(think_ops(&options, &chunks, true), think_ops(&options, &chunks, false));
     }
 }
 

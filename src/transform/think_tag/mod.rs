@@ -123,29 +123,6 @@ impl ThinkTagOutputTransformer {
         Ok(())
     }
 
-    /// A buffer to write the next chunk's UTF-8 into; see [`ThinkSplitter::input_buffer`].
-    pub fn input_buffer(&mut self, max: usize) -> &mut [u8] {
-        self.splitter.input_buffer(max)
-    }
-
-    /// [`Self::input_buffer`], or `INVALID_EVENT` when `max` bytes cannot be had.
-    pub fn try_input_buffer(&mut self, max: usize) -> Result<&mut [u8]> {
-        self.splitter.try_input_buffer(max).map_err(|_| {
-            TransformError::InvalidEvent(format!(
-                "a chunk of up to {max} bytes does not fit in memory"
-            ))
-        })
-    }
-
-    /// Like [`Self::feed_ops`], for a chunk written into [`Self::input_buffer`].
-    pub fn feed_input_ops(&mut self, written: usize) -> Result<()> {
-        self.lifecycle.check()?;
-        self.ops.clear();
-        self.splitter
-            .feed_input(written, &mut self.ops)
-            .map_err(|e| TransformError::InvalidEvent(format!("the chunk is not valid UTF-8: {e}")))
-    }
-
     /// Ends the stream, returning positions; see [`Self::feed_ops`].
     pub fn finish_ops(&mut self) -> Result<()> {
         self.lifecycle.finish()?;

@@ -119,8 +119,6 @@ pub struct ThinkSplitter {
     window: String,
     /// Where the held-back part of `window` starts.
     hold_from: usize,
-    /// Where a caller can write the next chunk's UTF-8 directly (see [`Self::input_buffer`]).
-    input: Vec<u8>,
 }
 
 impl ThinkSplitter {
@@ -150,7 +148,6 @@ impl ThinkSplitter {
             },
             window: String::new(),
             hold_from: 0,
-            input: Vec::new(),
         }
     }
 
@@ -195,42 +192,6 @@ impl ThinkSplitter {
         debug_assert!(self.window.is_char_boundary(self.hold_from));
         self.window.drain(..self.hold_from.min(self.window.len()));
         self.hold_from = 0;
-    }
-
-    /// A buffer of `max` bytes to write the next chunk into, for callers outside Rust's
-    /// memory (JS's `TextEncoder.encodeInto`); then call [`Self::feed_input`]. Growing it
-    /// aborts when the memory cannot be had: prefer [`Self::try_input_buffer`].
-    pub fn input_buffer(&mut self, max: usize) -> &mut [u8] {
-        if self.input.len() < max {
-            self.input.resize(max, 0);
-        }
-        self.input.get_mut(..max).unwrap_or_default()
-    }
-
-    /// [`Self::input_buffer`], or an error when `max` bytes cannot be had (a size from
-    /// outside must not abort the instance).
-    pub fn try_input_buffer(
-        &mut self,
-        max: usize,
-    ) -> std::result::Result<&mut [u8], std::collections::TryReserveError> {
-        if self.input.len() < max {
-            self.input.try_reserve_exact(max - self.input.len())?;
-            self.input.resize(max, 0);
-        }
-        Ok(self.input.get_mut(..max).unwrap_or_default())
-    }
-
-    /// Feeds the first `written` bytes of [`Self::input_buffer`] as the next chunk.
-    pub fn feed_input(
-        &mut self,
-        written: usize,
-        out: &mut Vec<Op>,
-    ) -> std::result::Result<(), std::str::Utf8Error> {
-        let input = std::mem::take(&mut self.input);
-        let result = std::str::from_utf8(input.get(..written).unwrap_or(&input))
-            .map(|chunk| self.feed(chunk, out));
-        self.input = input;
-        result
     }
 
     /// Ends the stream: flushes held-back text and closes the open block.
@@ -280,46 +241,5 @@ impl ThinkSplitter {
         }
         self.blocks.text(emitted..bytes.len(), out);
         bytes.len()
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn texts(s: &ThinkSplitter, ops: &[Op]) -> Vec<String> {
-        ops.iter()
-            .filter_map(|op| {
-                if let Op::Text { range, .. } = op {
-                    Some(s.window()[range.clone()].to_owned())
-                } else {
-                    None
-                }
-            })
-            .collect()
-    }
-
-    #[test]
-    fn input_buffer_feeds_like_feed() {
-        let mut s = ThinkSplitter::new(vec![TagPair::default()], false).unwrap();
-        let mut ops = Vec::new();
-        let chunk = "ü<thi";
-        s.input_buffer(chunk.len() * 3)[..chunk.len()].copy_from_slice(chunk.as_bytes());
-        s.feed_input(chunk.len(), &mut ops).unwrap();
-        assert_eq!(texts(&s, &ops), ["ü"]);
-        ops.clear();
-        s.feed("nk>x", &mut ops);
-        assert_eq!(texts(&s, &ops), ["x"]);
-    }
-
-    #[test]
-    fn invalid_utf8_input_is_an_error_and_changes_nothing() {
-        let mut s = ThinkSplitter::new(vec![TagPair::default()], false).unwrap();
-        let mut ops = Vec::new();
-        s.input_buffer(2).copy_from_slice(&[0xff, 0xfe]);
-        assert!(s.feed_input(2, &mut ops).is_err());
-        assert!(ops.is_empty());
-        s.feed("ok", &mut ops);
-        assert_eq!(texts(&s, &ops), ["ok"]);
     }
 }
