@@ -104,7 +104,7 @@ function regexPolicy(text, sourceCount) {
 
 // ---- harness ---------------------------------------------------------------------------------
 
-export async function run({ runs = 5 } = {}) {
+export async function run({ runs = 11 } = {}) {
   const text = answer();
   const chunks = chunk(text, 4);
   let ours = 0;
