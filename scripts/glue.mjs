@@ -4,7 +4,8 @@
 //   unwound through wasm frames, which leaves the instance in an unknown state);
 // - a finalizer frees an object's memory only in the instance that allocated it (after a
 //   replacement, an old pointer means nothing in the new memory);
-// - two hooks: install the guard, and re-instantiate the same compiled module.
+// - three hooks: install the guard, read what a panic noted, and re-instantiate the same
+//   compiled module.
 // Each pattern must match as often as expected, so a wasm-bindgen upgrade that changes the
 // glue fails the build here instead of shipping an unguarded package.
 
@@ -39,6 +40,17 @@ const HOOKS = `
 // citeflow: installed by pkg/src/instance.js (see scripts/glue.mjs).
 let __citeflowGuard = (exports) => exports;
 export function __citeflowSetGuard(guard) { __citeflowGuard = guard; }
+export function __citeflowPanicMessage() {
+    // What the module's panic hook noted before it trapped (src/wasm/panic_note.rs): read from
+    // its memory, to be called before it is replaced; "" when there is none.
+    try {
+        const at = wasm.__citeflowPanicNote() >>> 0;
+        const len = new DataView(wasm.memory.buffer).getUint32(at, true);
+        return len === 0 ? "" : new TextDecoder().decode(new Uint8Array(wasm.memory.buffer, at + 4, len));
+    } catch {
+        return "";
+    }
+}
 export function __citeflowReinstantiate() {
     const module = wasmModule;
     wasm = undefined;

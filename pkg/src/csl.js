@@ -196,7 +196,7 @@ export function cslInstanceState() {
   return { ...instance };
 }
 
-/** For tests: makes the CSL module trap (a wasm `unreachable`), as a bug would. */
+/** For tests: makes the CSL module panic and so trap, as a bug would. */
 export function forceCslTrapForTests() {
   ready();
   csl.__citeflowTrap();

@@ -22,6 +22,7 @@ export function guardInstance(glue, name, onReplace) {
   let replacing = false;
 
   function replace(error) {
+    notePanic(glue, error);
     state.lastFatal = error;
     if (replacing) return;
     replacing = true;
@@ -75,6 +76,21 @@ export function guardInstance(glue, name, onReplace) {
     });
   }
   return state;
+}
+
+/**
+ * A trap that a panic caused (a bug in the core) says which: the module noted the panic's
+ * message before it trapped, read here from the old instance's memory before it is replaced.
+ */
+function notePanic(glue, error) {
+  if (!(error instanceof WebAssembly.RuntimeError)) return;
+  const message = glue.__citeflowPanicMessage();
+  if (message === "") return;
+  try {
+    error.message = `${error.message} (${message})`;
+  } catch {
+    // A frozen error keeps its own message.
+  }
 }
 
 function describeFatal(error) {

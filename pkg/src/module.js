@@ -66,7 +66,7 @@ export function moduleRuntime(glue, name, notReady) {
     memory: () => exports.memory,
     /**
      * Not part of the API (tests and diagnostics; may change in any release): how many times the
-     * instance was replaced and why last; a forced trap (a wasm `unreachable`, as a bug would
+     * instance was replaced and why last; a forced trap (a panic, then a wasm `unreachable`, as a bug would
      * cause); the wasm memory's size; the glue module itself.
      */
     internals: {

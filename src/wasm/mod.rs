@@ -18,6 +18,7 @@ mod event_filter;
 mod invoker;
 #[cfg(not(any(feature = "wasm-csl-module", feature = "wasm-stream-module")))]
 mod packed;
+mod panic_note;
 #[cfg(not(any(feature = "wasm-csl-module", feature = "wasm-stream-module")))]
 mod relevance;
 #[cfg(feature = "wasm-stream-module")]
@@ -31,12 +32,14 @@ use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(start)]
 fn start() {
-    console_error_panic_hook::set_once();
+    panic_note::install();
 }
 
-/// Traps on purpose (a wasm `unreachable`), as a bug would: the package's tests use it to
-/// check that a broken instance is replaced (`pkg/src/instance.js`). Not part of the API.
+/// Panics on purpose, as a bug would (the panic hook notes the message, then the module
+/// traps): the package's tests use it to check that a broken instance is replaced and the
+/// error names the panic (`pkg/src/instance.js`). Not part of the API.
 #[wasm_bindgen(js_name = "__citeflowTrap")]
+#[allow(clippy::panic)] // a panic is what this export is for
 pub fn trap() {
-    core::arch::wasm32::unreachable()
+    panic!("a panic forced by the package's tests")
 }
