@@ -361,6 +361,13 @@ fn shown_text_is_passed_by_length_only_where_reading_it_would_do_the_same() {
     let mut two = StreamEngine::new(None, &[think_config(), cite_config()]).unwrap();
     assert!(!two.push_text("a", None).unwrap().takes_shown);
     assert!(!two.pass_shown(1).unwrap());
+    // A count from outside may be anything: offsets saturate, nothing panics.
+    let mut big = StreamEngine::new(None, &[cite_config()]).unwrap();
+    assert!(big.push_text("a", None).unwrap().takes_shown);
+    assert!(big.pass_shown(usize::MAX).unwrap());
+    assert!(big.pass_shown(usize::MAX).unwrap());
+    let cites = big.push_text_events(" [1].", None).unwrap();
+    assert!(cites.iter().any(|e| e.kind == "citation"));
     let mut done = StreamEngine::new(None, &[cite_config()]).unwrap();
     assert!(done.push_text("a", None).unwrap().takes_shown);
     done.finish().unwrap();

@@ -160,8 +160,9 @@ impl MarkerScanner {
         if !self.passes_plain() {
             return false;
         }
-        self.offset += bytes;
-        self.offset16 += bytes;
+        // The count comes from outside (a JS fast path): it may be anything.
+        self.offset = self.offset.saturating_add(bytes);
+        self.offset16 = self.offset16.saturating_add(bytes);
         if bytes > 0 {
             self.line_spaces = None;
             self.after_newline = false;
@@ -208,8 +209,10 @@ impl MarkerScanner {
         if bytes.is_empty() {
             return;
         }
-        self.offset += bytes.len();
-        self.offset16 += if ascii { bytes.len() } else { units16(bytes) };
+        self.offset = self.offset.saturating_add(bytes.len());
+        self.offset16 =
+            self.offset16
+                .saturating_add(if ascii { bytes.len() } else { units16(bytes) });
         let newline = if normal {
             bytes
                 .len()
@@ -350,8 +353,8 @@ impl MarkerScanner {
         out.push(Found {
             ids,
             marker,
-            span16: start16..start16 + len16,
-            span: self.offset..self.offset + len,
+            span16: start16..start16.saturating_add(len16),
+            span: self.offset..self.offset.saturating_add(len),
         });
         Some(j + len)
     }
