@@ -434,8 +434,11 @@ export class GenerationResult {
   readonly references: Reference[];
   readonly sources: Source[];
   readonly usage: TokenUsage | null;
-  /** Existence, support and coverage; default judge: the offline lexical one; threshold 0.5. */
-  verify(options?: { judge?: Judge; threshold?: number }): Promise<VerifyReport>;
+  /**
+   * Existence, support and coverage; default judge: the offline lexical one. A score counts
+   * as support from `threshold` on (0 to 1; absent or null: 0.5).
+   */
+  verify(options?: { judge?: Judge; threshold?: number | null }): Promise<VerifyReport>;
   toJSON(): object;
 }
 
