@@ -502,7 +502,14 @@ impl<'a> Reader<'a> {
                     run = self.pos;
                 }
                 Some(0..=0x1f) => return Err(self.error("control character in a string")),
-                Some(_) => self.pos += 1,
+                // Plain text up to the next quote, backslash or control character at once.
+                Some(_) => {
+                    let rest = self.data.as_bytes().get(self.pos..).unwrap_or_default();
+                    self.pos += rest
+                        .iter()
+                        .position(|&b| b == b'"' || b == b'\\' || b < 0x20)
+                        .unwrap_or(rest.len());
+                }
                 None => return Err(self.error("unexpected end in a string")),
             }
         }

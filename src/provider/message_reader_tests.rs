@@ -418,3 +418,89 @@ fn errors_say_what_and_where() {
     let e = read_message(r#"{"usage":{"a":1e400}}"#).unwrap_err();
     assert_eq!(e.what, "number out of range");
 }
+
+/// Not a check (timing never decides pass/fail): the slow path's speed, this reader against
+/// serde's derived readers, on the realistic messages the fast reader declines, timed in
+/// turns; prints the median of the rounds' ratios. Run with
+/// `cargo test --release --lib message_reader -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn slow_path_speed() {
+    use std::hint::black_box;
+    use std::time::Instant;
+
+    let slow: Vec<&str> = REALISTIC
+        .iter()
+        .copied()
+        .filter(|m| crate::provider::fast_delta::read(m).is_none())
+        .collect();
+    let bytes: usize = slow.iter().map(|m| m.len()).sum();
+    let time = |f: &dyn Fn(&str) -> bool| {
+        let start = Instant::now();
+        for _ in 0..2000 {
+            for m in &slow {
+                assert!(f(black_box(m)));
+            }
+        }
+        start.elapsed().as_nanos() as f64 / (2000.0 * slow.len() as f64)
+    };
+    let ours = |m: &str| black_box(read_message(m)).is_ok();
+    let serde = |m: &str| black_box(serde_json::from_str::<Message>(m)).is_ok();
+    if std::env::var("CITEFLOW_SLOW_PATH_EACH").is_ok() {
+        for m in &slow {
+            let each = |f: &dyn Fn(&str) -> bool| {
+                let start = Instant::now();
+                for _ in 0..20000 {
+                    assert!(f(black_box(m)));
+                }
+                start.elapsed().as_nanos() as f64 / 20000.0
+            };
+            let (o, s) = (
+                each(&|m| read_message(m).is_ok()),
+                each(&|m| serde_json::from_str::<Message>(m).is_ok()),
+            );
+            println!("{o:.0} {s:.0} {:.2} {}", s / o, m.get(..60).unwrap_or(m));
+        }
+    }
+    let mut rounds: Vec<(f64, f64)> = (0..15).map(|_| (time(&ours), time(&serde))).collect();
+    rounds.sort_by(|a, b| (a.1 / a.0).total_cmp(&(b.1 / b.0)));
+    let (o, s) = rounds[rounds.len() / 2];
+    let (lo, hi) = (rounds[0], rounds[rounds.len() - 1]);
+    // The token messages the fast reader takes: what replacing it would cost.
+    let hot: Vec<&str> = REALISTIC
+        .iter()
+        .copied()
+        .filter(|m| crate::provider::fast_delta::read(m).is_some())
+        .collect();
+    let time_hot = |f: &dyn Fn(&str) -> bool| {
+        let start = Instant::now();
+        for _ in 0..2000 {
+            for m in &hot {
+                assert!(f(black_box(m)));
+            }
+        }
+        start.elapsed().as_nanos() as f64 / (2000.0 * hot.len() as f64)
+    };
+    let fast = |m: &str| black_box(crate::provider::fast_delta::read(m)).is_some();
+    let mut hot_rounds: Vec<(f64, f64)> = (0..15)
+        .map(|_| (time_hot(&ours), time_hot(&fast)))
+        .collect();
+    hot_rounds.sort_by(|a, b| (a.1 / a.0).total_cmp(&(b.1 / b.0)));
+    let (ho, hf) = hot_rounds[hot_rounds.len() / 2];
+    println!(
+        "token messages, {}: reader {ho:.0} ns/message, fast_delta {hf:.0} ns/message; \
+         fast_delta/reader median {:.2} (range {:.2}-{:.2})",
+        hot.len(),
+        hf / ho,
+        hot_rounds[0].1 / hot_rounds[0].0,
+        hot_rounds[hot_rounds.len() - 1].1 / hot_rounds[hot_rounds.len() - 1].0
+    );
+    println!(
+        "slow path, {} messages ({bytes} B): reader {o:.0} ns/message, serde {s:.0} ns/message; \
+         serde/reader median {:.2} (range {:.2}-{:.2})",
+        slow.len(),
+        s / o,
+        lo.1 / lo.0,
+        hi.1 / hi.0
+    );
+}
