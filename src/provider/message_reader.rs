@@ -304,15 +304,7 @@ impl<'a> Reader<'a> {
             Some(b'[') => {
                 let mut text: Option<String> = None;
                 self.items(b']', &mut |r| {
-                    let part = r.part()?;
-                    // A part without a string `type` counts as text.
-                    let is_text = part
-                        .kind
-                        .str()
-                        .is_none_or(|t| t == "text" || t == "output_text");
-                    if let (true, Some(t)) = (is_text, part.text.str()) {
-                        text.get_or_insert_with(String::new).push_str(t);
-                    }
+                    r.part()?.join_text(&mut text);
                     Ok(())
                 })?;
                 text.map_or(Scalar::Other, Scalar::Parts)

@@ -6,7 +6,7 @@ use std::borrow::Cow;
 
 use proptest::prelude::*;
 
-use super::read_message;
+use super::{read_message, CITATION_KEYS, MESSAGE_KEYS, PART_KEYS};
 use crate::provider::wire::{Message, Scalar};
 
 /// The number of cases per property: `n`, or `CITEFLOW_PROPTEST_CASES` for a longer hunt.
@@ -62,51 +62,20 @@ const REALISTIC: &[&str] = &[
     r#"{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}"#,
 ];
 
-/// Keys of every shape the reader knows, some escaped, and keys it does not know.
-const KEYS: &[&str] = &[
-    "id",
-    "choices",
-    "type",
-    "index",
-    "finish_reason",
-    "message",
-    "content_block",
-    "delta",
-    "usage",
-    "error",
-    "content",
-    "reasoning_content",
-    "reasoning",
-    "text",
-    "thinking",
-    "stop_reason",
-    "citation",
-    "partial_json",
-    "annotations",
-    "document_index",
-    "search_result_index",
-    "cited_text",
-    "start_char_index",
-    "end_char_index",
-    "start_page_number",
-    "end_page_number",
-    "start_block_index",
-    "end_block_index",
-    "document_title",
-    "title",
-    "url",
-    "source",
-    "start_index",
-    "end_index",
-    "url_citation",
-    r"t\u0065xt",
-    r"\u0074ype",
-    r"id\u0000",
-    "__proto__",
-    "role",
-    "tool_calls",
-    "",
-];
+/// Keys of every shape the reader knows (its own tables), some escaped, and keys it does not
+/// know.
+fn keys() -> Vec<&'static str> {
+    let others = [
+        r"t\u0065xt",
+        r"\u0074ype",
+        r"id\u0000",
+        "__proto__",
+        "role",
+        "tool_calls",
+        "",
+    ];
+    [MESSAGE_KEYS, PART_KEYS, CITATION_KEYS, &others[..]].concat()
+}
 
 /// Values that are not arrays or objects, hostile ones among them.
 const LEAVES: &[&str] = &[
@@ -212,7 +181,7 @@ fn value() -> impl Strategy<Value = String> {
     leaf.prop_recursive(5, 40, 5, |inner| {
         prop_oneof![
             (
-                proptest::collection::vec((proptest::sample::select(KEYS), inner.clone()), 0..6),
+                proptest::collection::vec((proptest::sample::select(keys()), inner.clone()), 0..6),
                 ws()
             )
                 .prop_map(|(entries, ws)| {
@@ -249,7 +218,8 @@ fn swapped() -> impl Strategy<Value = String> {
             let (head, tail) = m.split_at(p);
             if before {
                 // A new entry (or item) before the next one: `"key":value,`.
-                let key = KEYS[at.index(KEYS.len())];
+                let keys = keys();
+                let key = keys[at.index(keys.len())];
                 format!("{head}\"{key}\":{v},{tail}")
             } else {
                 format!("{head}{v},{tail}")
@@ -354,7 +324,7 @@ proptest! {
 
 #[test]
 fn every_leaf_in_every_field_reads_as_serde_reads_it() {
-    for key in KEYS {
+    for key in keys() {
         for leaf in LEAVES {
             agree(&format!("{{\"{key}\":{leaf}}}"));
             agree(&format!(
@@ -419,88 +389,75 @@ fn errors_say_what_and_where() {
     assert_eq!(e.what, "number out of range");
 }
 
+/// Nanoseconds per message of `read` over `messages`, `rounds` times over.
+fn per_message(messages: &[&str], rounds: u32, read: &dyn Fn(&str) -> bool) -> f64 {
+    let start = std::time::Instant::now();
+    for _ in 0..rounds {
+        for m in messages {
+            assert!(read(std::hint::black_box(m)));
+        }
+    }
+    start.elapsed().as_nanos() as f64 / (f64::from(rounds) * messages.len() as f64)
+}
+
+/// `ours` against `theirs` on `messages`, timed in turns: ns/message of the median round (by
+/// the ratio theirs/ours), that ratio and its range.
+fn compare(
+    messages: &[&str],
+    ours: &dyn Fn(&str) -> bool,
+    theirs: &dyn Fn(&str) -> bool,
+) -> String {
+    let mut rounds: Vec<(f64, f64)> = (0..15)
+        .map(|_| {
+            (
+                per_message(messages, 2000, ours),
+                per_message(messages, 2000, theirs),
+            )
+        })
+        .collect();
+    rounds.sort_by(|a, b| (a.1 / a.0).total_cmp(&(b.1 / b.0)));
+    let ratio = |(o, t): (f64, f64)| t / o;
+    let (o, t) = rounds[rounds.len() / 2];
+    format!(
+        "{} messages: reader {o:.0} ns/message, other {t:.0} ns/message; other/reader median \
+         {:.2} (range {:.2}-{:.2})",
+        messages.len(),
+        t / o,
+        ratio(rounds[0]),
+        ratio(rounds[rounds.len() - 1])
+    )
+}
+
 /// Not a check (timing never decides pass/fail): the slow path's speed, this reader against
-/// serde's derived readers, on the realistic messages the fast reader declines, timed in
-/// turns; prints the median of the rounds' ratios. Run with
-/// `cargo test --release --lib message_reader -- --ignored --nocapture`.
+/// serde's derived readers, on the realistic messages the fast reader declines; and on the
+/// token messages it takes, this reader against it (what replacing it would cost). Run with
+/// `cargo test --release --lib message_reader -- --ignored --nocapture`
+/// (`CITEFLOW_SLOW_PATH_EACH=1`: each slow message too).
 #[test]
 #[ignore]
 fn slow_path_speed() {
-    use std::hint::black_box;
-    use std::time::Instant;
-
-    let slow: Vec<&str> = REALISTIC
+    use crate::provider::fast_delta;
+    let (hot, slow): (Vec<&str>, Vec<&str>) = REALISTIC
         .iter()
-        .copied()
-        .filter(|m| crate::provider::fast_delta::read(m).is_none())
-        .collect();
-    let bytes: usize = slow.iter().map(|m| m.len()).sum();
-    let time = |f: &dyn Fn(&str) -> bool| {
-        let start = Instant::now();
-        for _ in 0..2000 {
-            for m in &slow {
-                assert!(f(black_box(m)));
-            }
-        }
-        start.elapsed().as_nanos() as f64 / (2000.0 * slow.len() as f64)
-    };
-    let ours = |m: &str| black_box(read_message(m)).is_ok();
-    let serde = |m: &str| black_box(serde_json::from_str::<Message>(m)).is_ok();
+        .partition(|m| fast_delta::read(m).is_some());
+    let ours = |m: &str| read_message(m).is_ok();
+    let serde = |m: &str| serde_json::from_str::<Message>(m).is_ok();
+    let fast = |m: &str| fast_delta::read(m).is_some();
     if std::env::var("CITEFLOW_SLOW_PATH_EACH").is_ok() {
         for m in &slow {
-            let each = |f: &dyn Fn(&str) -> bool| {
-                let start = Instant::now();
-                for _ in 0..20000 {
-                    assert!(f(black_box(m)));
-                }
-                start.elapsed().as_nanos() as f64 / 20000.0
-            };
             let (o, s) = (
-                each(&|m| read_message(m).is_ok()),
-                each(&|m| serde_json::from_str::<Message>(m).is_ok()),
+                per_message(&[m], 20000, &ours),
+                per_message(&[m], 20000, &serde),
             );
             println!("{o:.0} {s:.0} {:.2} {}", s / o, m.get(..60).unwrap_or(m));
         }
     }
-    let mut rounds: Vec<(f64, f64)> = (0..15).map(|_| (time(&ours), time(&serde))).collect();
-    rounds.sort_by(|a, b| (a.1 / a.0).total_cmp(&(b.1 / b.0)));
-    let (o, s) = rounds[rounds.len() / 2];
-    let (lo, hi) = (rounds[0], rounds[rounds.len() - 1]);
-    // The token messages the fast reader takes: what replacing it would cost.
-    let hot: Vec<&str> = REALISTIC
-        .iter()
-        .copied()
-        .filter(|m| crate::provider::fast_delta::read(m).is_some())
-        .collect();
-    let time_hot = |f: &dyn Fn(&str) -> bool| {
-        let start = Instant::now();
-        for _ in 0..2000 {
-            for m in &hot {
-                assert!(f(black_box(m)));
-            }
-        }
-        start.elapsed().as_nanos() as f64 / (2000.0 * hot.len() as f64)
-    };
-    let fast = |m: &str| black_box(crate::provider::fast_delta::read(m)).is_some();
-    let mut hot_rounds: Vec<(f64, f64)> = (0..15)
-        .map(|_| (time_hot(&ours), time_hot(&fast)))
-        .collect();
-    hot_rounds.sort_by(|a, b| (a.1 / a.0).total_cmp(&(b.1 / b.0)));
-    let (ho, hf) = hot_rounds[hot_rounds.len() / 2];
     println!(
-        "token messages, {}: reader {ho:.0} ns/message, fast_delta {hf:.0} ns/message; \
-         fast_delta/reader median {:.2} (range {:.2}-{:.2})",
-        hot.len(),
-        hf / ho,
-        hot_rounds[0].1 / hot_rounds[0].0,
-        hot_rounds[hot_rounds.len() - 1].1 / hot_rounds[hot_rounds.len() - 1].0
+        "slow path (other: serde), {}",
+        compare(&slow, &ours, &serde)
     );
     println!(
-        "slow path, {} messages ({bytes} B): reader {o:.0} ns/message, serde {s:.0} ns/message; \
-         serde/reader median {:.2} (range {:.2}-{:.2})",
-        slow.len(),
-        s / o,
-        lo.1 / lo.0,
-        hi.1 / hi.0
+        "token messages (other: fast_delta), {}",
+        compare(&hot, &ours, &fast)
     );
 }
