@@ -173,10 +173,26 @@ fn number() -> impl Strategy<Value = String> {
 
 /// Any JSON-ish value: leaves, numbers, text, and arrays and objects of the known keys.
 fn value() -> impl Strategy<Value = String> {
+    value_of(false)
+}
+
+/// [`value`], or (`json_only`) built only of leaves serde_json accepts, so that a realistic
+/// message with it swapped in is often still JSON.
+fn value_of(json_only: bool) -> impl Strategy<Value = String> {
+    let leaves: Vec<&str> = LEAVES
+        .iter()
+        .copied()
+        .filter(|l| !json_only || serde_json::from_str::<serde_json::Value>(l).is_ok())
+        .collect();
+    let text = if json_only {
+        "[a-z <>\\[\\]é😀]{0,6}"
+    } else {
+        "[a-z \"\\\\/<>\\[\\]é😀]{0,6}"
+    };
     let leaf = prop_oneof![
-        3 => proptest::sample::select(LEAVES).prop_map(str::to_owned),
+        3 => proptest::sample::select(leaves).prop_map(str::to_owned),
         1 => number(),
-        1 => "[a-z \"\\\\/<>\\[\\]é😀]{0,6}".prop_map(|s| format!("\"{s}\"")),
+        1 => text.prop_map(|s| format!("\"{s}\"")),
     ];
     leaf.prop_recursive(5, 40, 5, |inner| {
         prop_oneof![
@@ -197,32 +213,38 @@ fn value() -> impl Strategy<Value = String> {
     })
 }
 
-/// A realistic message with one value swapped for another (a wrong type, a duplicate…).
+/// A realistic message with an entry or item added first or last in one of its objects or
+/// arrays: a wrong type, a duplicate key (first or last), an unknown key, hostile values.
 fn swapped() -> impl Strategy<Value = String> {
     (
         proptest::sample::select(REALISTIC),
         any::<prop::sample::Index>(),
-        value(),
-        any::<bool>(),
+        any::<prop::sample::Index>(),
+        prop_oneof![3 => value_of(true), 1 => value_of(false)],
     )
-        .prop_map(|(m, at, v, before)| {
-            // A place just after a colon or a comma, where a value or an entry begins.
-            let places: Vec<usize> = m
-                .char_indices()
-                .filter(|&(_, c)| c == ':' || c == ',')
-                .map(|(i, _)| i + 1)
+        .prop_map(|(m, at, key, v)| {
+            // Just inside a non-empty object's or array's brackets.
+            let bytes = m.as_bytes();
+            let places: Vec<(usize, u8)> = (1..m.len())
+                .filter_map(|i| match (bytes[i - 1], bytes[i]) {
+                    (b'{' | b'[', b'}' | b']') => None,
+                    (open @ (b'{' | b'['), _) => Some((i, open)),
+                    (_, close @ (b'}' | b']')) => Some((i, close)),
+                    _ => None,
+                })
                 .collect();
-            let Some(&p) = places.get(at.index(places.len().max(1))) else {
+            if places.is_empty() {
                 return m.to_owned();
-            };
+            }
+            let (p, bracket) = places[at.index(places.len())];
+            let keys = keys();
+            let key = keys[key.index(keys.len())];
             let (head, tail) = m.split_at(p);
-            if before {
-                // A new entry (or item) before the next one: `"key":value,`.
-                let keys = keys();
-                let key = keys[at.index(keys.len())];
-                format!("{head}\"{key}\":{v},{tail}")
-            } else {
-                format!("{head}{v},{tail}")
+            match bracket {
+                b'{' => format!("{head}\"{key}\":{v},{tail}"),
+                b'}' => format!("{head},\"{key}\":{v}{tail}"),
+                b'[' => format!("{head}{v},{tail}"),
+                _ => format!("{head},{v}{tail}"),
             }
         })
 }
