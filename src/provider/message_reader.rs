@@ -227,7 +227,7 @@ impl<'a> Reader<'a> {
     fn object(
         &mut self,
         keys: &[&str],
-        field: &mut dyn FnMut(&mut Self, usize) -> Read<()>,
+        mut field: impl FnMut(&mut Self, usize) -> Read<()>,
     ) -> Read<()> {
         self.ws();
         if self.peek() != Some(b'{') {
@@ -323,7 +323,7 @@ impl<'a> Reader<'a> {
 
     fn message(&mut self) -> Read<Message<'a>> {
         let mut m = Message::default();
-        self.object(MESSAGE_KEYS, &mut |r, i| {
+        self.object(MESSAGE_KEYS, |r, i| {
             match i {
                 0 => m.id = r.scalar()?,
                 1 => m.choices = r.choices()?,
@@ -343,7 +343,7 @@ impl<'a> Reader<'a> {
 
     fn part(&mut self) -> Read<Part<'a>> {
         let mut p = Part::default();
-        self.object(PART_KEYS, &mut |r, i| {
+        self.object(PART_KEYS, |r, i| {
             match i {
                 0 => p.content = r.scalar()?,
                 1 => p.reasoning_content = r.scalar()?,
@@ -365,7 +365,7 @@ impl<'a> Reader<'a> {
 
     fn citation(&mut self) -> Read<CitationPart<'a>> {
         let mut c = CitationPart::default();
-        self.object(CITATION_KEYS, &mut |r, i| {
+        self.object(CITATION_KEYS, |r, i| {
             let slot = match i {
                 0 => &mut c.kind,
                 1 => &mut c.document_index,
