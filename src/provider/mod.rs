@@ -13,8 +13,10 @@ mod failure;
 mod fast_delta;
 pub mod framing;
 pub mod lm_decision;
+mod message_reader;
 mod model_id;
 pub mod native_citations;
+mod pow10;
 // The transport's rules and secret redaction: one implementation, asked by the npm package's
 // JS face (src/wasm/transport.rs) and by the Rust face (`web`).
 pub mod redact;

@@ -19,6 +19,7 @@ use thiserror::Error;
 
 use super::fast_delta::{self, Ignored};
 use super::framing::DeltaFraming;
+use super::message_reader::read_message;
 use super::native_citations::{self, CharsToUtf16, UrlNumbers};
 use super::sse::{SseDecoder, SseError, SseEvent, SseMessage};
 use super::token_shape::TokenShape;
@@ -236,7 +237,8 @@ impl ProviderStreamDecoder {
             return Ok(());
         }
         // Typed and borrowed (see `wire`): no generic JSON tree for every token; the messages
-        // that carry tokens by a reader of their own (see `fast_delta`), the rest by serde.
+        // that carry tokens by a reader of their own (see `fast_delta`), the rest by
+        // `message_reader`.
         let ping = message.event == Some("ping");
         let mut ignored = Ignored::default();
         let parsed: Message = match fast_delta::read_noting(data, &mut ignored) {
@@ -249,7 +251,7 @@ impl ProviderStreamDecoder {
             }
             None => {
                 self.shape.clear();
-                serde_json::from_str(data)
+                read_message(data)
                     .map_err(|e| self.invalid(format!("{e} in {:?}", truncate(data))))?
             }
         };

@@ -187,14 +187,7 @@ impl<'de: 'a, 'a> Deserialize<'de> for Scalar<'a> {
             fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
                 let mut text: Option<String> = None;
                 while let Some(part) = seq.next_element::<Part<'de>>()? {
-                    // A part without a string `type` counts as text (as it always did).
-                    let is_text = part
-                        .kind
-                        .str()
-                        .is_none_or(|t| t == "text" || t == "output_text");
-                    if let (true, Some(t)) = (is_text, part.text.str()) {
-                        text.get_or_insert_with(String::new).push_str(t);
-                    }
+                    part.join_text(&mut text);
                 }
                 Ok(text.map_or(Scalar::Other, Scalar::Parts))
             }
@@ -377,6 +370,20 @@ lenient_object! {
         "start_index" => start_index: Scalar<'a>,
         "end_index" => end_index: Scalar<'a>,
         "url_citation" => url_citation: Boxed<CitationPart<'a>>,
+    }
+}
+
+impl Part<'_> {
+    /// A content part's text appended to `text`, when the part is a text part: its `type` is
+    /// `text` or `output_text`, or not a string (such a part counts as text, as it always did).
+    pub(crate) fn join_text(&self, text: &mut Option<String>) {
+        let is_text = self
+            .kind
+            .str()
+            .is_none_or(|t| t == "text" || t == "output_text");
+        if let (true, Some(t)) = (is_text, self.text.str()) {
+            text.get_or_insert_with(String::new).push_str(t);
+        }
     }
 }
 

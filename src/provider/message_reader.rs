@@ -1,0 +1,704 @@
+//! One hand-written reader of every provider stream message (an SSE message's `data`) into the
+//! typed, borrowed shapes of [`super::wire`], in place of serde's derived readers.
+//!
+//! It is lenient in exactly the way `wire` describes, and the differential test
+//! (`message_reader_tests`) holds it to serde's derived path:
+//!
+//! - every field accepts any JSON value; a value of the wrong type reads as absent;
+//! - a key given twice keeps its last value, and unknown keys are skipped;
+//! - everything skipped is still checked as serde_json checks it: JSON syntax, numbers out of
+//!   `f64`'s range (computed as serde_json computes them, see [`super::pow10`]), lone surrogate
+//!   escapes, control characters in strings, and nesting of arrays and objects 128 deep (serde_json's
+//!   limit: at most 127 open at once).
+//!
+//! Strings without escapes are borrowed from the message. Every recursion goes through
+//! [`Reader::enter`], so the nesting limit bounds the stack too. Which field a key fills is
+//! looked up in one key table per shape.
+
+use std::borrow::Cow;
+use std::fmt;
+
+use serde_json::{Map, Number, Value};
+
+use super::pow10::POW10;
+use super::wire::{
+    AnyValue, Boxed, Choices, CitationPart, List, Message, ObjectValue, Part, Scalar,
+    MAX_LIST_ITEMS,
+};
+
+/// serde_json's nesting limit: the 128th array or object open at once is an error.
+const MAX_DEPTH: u32 = 128;
+
+/// Why a message is not JSON (or not JSON serde_json accepts), and where.
+#[derive(Debug, PartialEq)]
+pub(crate) struct ReadError {
+    /// The byte offset in the message where reading stopped.
+    pub offset: usize,
+    pub what: &'static str,
+}
+
+impl fmt::Display for ReadError {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        write!(f, "{} at byte {}", self.what, self.offset)
+    }
+}
+
+type Read<T> = Result<T, ReadError>;
+
+/// One message: its JSON value read as a [`Message`], nothing but whitespace after it.
+/// Never inlined: the decoder's hot path (the fast readers) stays as small as it was.
+#[inline(never)]
+pub(crate) fn read_message(data: &str) -> Read<Message<'_>> {
+    let mut r = Reader {
+        data,
+        pos: 0,
+        depth: 0,
+    };
+    let message = r.message()?;
+    r.ws();
+    match r.peek() {
+        None => Ok(message),
+        Some(_) => Err(r.error("trailing characters")),
+    }
+}
+
+/// A JSON number as serde_json classifies it: an integer without a minus sign that fits a
+/// `u64`, a negative one that fits an `i64`, anything else a float.
+enum Num {
+    U64(u64),
+    I64(i64),
+    F64(f64),
+}
+
+/// A value that is neither an array nor an object.
+enum Prim<'a> {
+    Str(Cow<'a, str>),
+    Num(Num),
+    Bool(bool),
+    Null,
+}
+
+const MESSAGE_KEYS: &[&str] = &[
+    "id",
+    "choices",
+    "type",
+    "index",
+    "finish_reason",
+    "message",
+    "content_block",
+    "delta",
+    "usage",
+    "error",
+];
+
+const PART_KEYS: &[&str] = &[
+    "content",
+    "reasoning_content",
+    "reasoning",
+    "id",
+    "type",
+    "text",
+    "thinking",
+    "stop_reason",
+    "usage",
+    "citation",
+    "partial_json",
+    "annotations",
+];
+
+const CITATION_KEYS: &[&str] = &[
+    "type",
+    "document_index",
+    "search_result_index",
+    "cited_text",
+    "start_char_index",
+    "end_char_index",
+    "start_page_number",
+    "end_page_number",
+    "start_block_index",
+    "end_block_index",
+    "document_title",
+    "title",
+    "url",
+    "source",
+    "start_index",
+    "end_index",
+    "url_citation",
+];
+
+struct Reader<'a> {
+    data: &'a str,
+    pos: usize,
+    /// Arrays and objects open.
+    depth: u32,
+}
+
+/// Whether `n * 10 + d` would overflow a `u64`.
+fn overflows(n: u64, d: u64) -> bool {
+    n >= u64::MAX / 10 && (n > u64::MAX / 10 || d > u64::MAX % 10)
+}
+
+impl<'a> Reader<'a> {
+    fn error(&self, what: &'static str) -> ReadError {
+        ReadError {
+            offset: self.pos,
+            what,
+        }
+    }
+
+    fn peek(&self) -> Option<u8> {
+        self.data.as_bytes().get(self.pos).copied()
+    }
+
+    /// The next byte, consumed.
+    fn bump(&mut self) -> Read<u8> {
+        let b = self.peek().ok_or_else(|| self.error("unexpected end"))?;
+        self.pos += 1;
+        Ok(b)
+    }
+
+    fn expect(&mut self, want: u8, what: &'static str) -> Read<()> {
+        self.ws();
+        match self.peek() {
+            Some(b) if b == want => {
+                self.pos += 1;
+                Ok(())
+            }
+            _ => Err(self.error(what)),
+        }
+    }
+
+    fn ws(&mut self) {
+        while matches!(self.peek(), Some(b' ' | b'\n' | b'\r' | b'\t')) {
+            self.pos += 1;
+        }
+    }
+
+    /// The text between two byte offsets at ASCII bytes (so at character boundaries).
+    fn slice(&self, from: usize, to: usize) -> &'a str {
+        self.data.get(from..to).unwrap_or_default()
+    }
+
+    /// Past an array's or object's opening byte, one level deeper.
+    fn enter(&mut self) -> Read<()> {
+        self.depth += 1;
+        if self.depth >= MAX_DEPTH {
+            return Err(self.error("nesting too deep"));
+        }
+        self.pos += 1;
+        Ok(())
+    }
+
+    /// An array's items or an object's entries up to `close`, the opening byte consumed.
+    fn items(&mut self, close: u8, item: &mut dyn FnMut(&mut Self) -> Read<()>) -> Read<()> {
+        self.enter()?;
+        self.ws();
+        if self.peek() == Some(close) {
+            self.pos += 1;
+        } else {
+            loop {
+                item(self)?;
+                self.ws();
+                match self.bump()? {
+                    b',' => {}
+                    b if b == close => break,
+                    _ => {
+                        self.pos -= 1;
+                        return Err(self.error("expected a comma or the end of a list"));
+                    }
+                }
+            }
+        }
+        self.depth -= 1;
+        Ok(())
+    }
+
+    /// An object key and its colon.
+    fn key(&mut self) -> Read<Cow<'a, str>> {
+        self.ws();
+        if self.peek() != Some(b'"') {
+            return Err(self.error("expected a key"));
+        }
+        let key = self.string()?;
+        self.expect(b':', "expected a colon")?;
+        Ok(key)
+    }
+
+    /// A value where an object is expected: each key found in `keys` handed to `field` with
+    /// its index, every other value skipped; anything but an object skipped (all absent).
+    fn object(
+        &mut self,
+        keys: &[&str],
+        mut field: impl FnMut(&mut Self, usize) -> Read<()>,
+    ) -> Read<()> {
+        self.ws();
+        if self.peek() != Some(b'{') {
+            return self.skip();
+        }
+        self.items(b'}', &mut |r| {
+            let key = r.key()?;
+            match keys.iter().position(|k| *k == key) {
+                Some(i) => field(r, i),
+                None => r.skip(),
+            }
+        })
+    }
+
+    /// A value where an array is expected: each item to `item`; anything else skipped.
+    fn array(&mut self, item: &mut dyn FnMut(&mut Self) -> Read<()>) -> Read<()> {
+        self.ws();
+        if self.peek() != Some(b'[') {
+            return self.skip();
+        }
+        self.items(b']', item)
+    }
+
+    /// Any value, checked and dropped.
+    fn skip(&mut self) -> Read<()> {
+        self.ws();
+        match self.peek() {
+            Some(b'{') => self.items(b'}', &mut |r| {
+                r.key()?;
+                r.skip()
+            }),
+            Some(b'[') => self.items(b']', &mut Self::skip),
+            _ => self.primitive().map(drop),
+        }
+    }
+
+    /// Any value as a generic [`Value`] (as serde_json builds it: a later key replaces an
+    /// earlier one's value in place).
+    fn json(&mut self) -> Read<Value> {
+        self.ws();
+        Ok(match self.peek() {
+            Some(b'{') => {
+                let mut map = Map::new();
+                self.items(b'}', &mut |r| {
+                    let key = r.key()?;
+                    map.insert(key.into_owned(), r.json()?);
+                    Ok(())
+                })?;
+                Value::Object(map)
+            }
+            Some(b'[') => {
+                let mut list = Vec::new();
+                self.items(b']', &mut |r| {
+                    list.push(r.json()?);
+                    Ok(())
+                })?;
+                Value::Array(list)
+            }
+            _ => match self.primitive()? {
+                Prim::Str(s) => Value::String(s.into_owned()),
+                Prim::Num(Num::U64(n)) => Value::from(n),
+                Prim::Num(Num::I64(n)) => Value::from(n),
+                Prim::Num(Num::F64(f)) => Number::from_f64(f).map_or(Value::Null, Value::Number),
+                Prim::Bool(b) => Value::Bool(b),
+                Prim::Null => Value::Null,
+            },
+        })
+    }
+
+    /// A value where a string, an integer or content parts are expected (see [`Scalar`]).
+    fn scalar(&mut self) -> Read<Scalar<'a>> {
+        self.ws();
+        Ok(match self.peek() {
+            Some(b'[') => {
+                let mut text: Option<String> = None;
+                self.items(b']', &mut |r| {
+                    r.part()?.join_text(&mut text);
+                    Ok(())
+                })?;
+                text.map_or(Scalar::Other, Scalar::Parts)
+            }
+            Some(b'{') => {
+                self.skip()?;
+                Scalar::Other
+            }
+            _ => match self.primitive()? {
+                Prim::Str(s) => Scalar::Str(s),
+                Prim::Num(Num::U64(n)) => Scalar::U64(n),
+                _ => Scalar::Other,
+            },
+        })
+    }
+
+    fn message(&mut self) -> Read<Message<'a>> {
+        let mut m = Message::default();
+        self.object(MESSAGE_KEYS, |r, i| {
+            match i {
+                0 => m.id = r.scalar()?,
+                1 => m.choices = r.choices()?,
+                2 => m.kind = r.scalar()?,
+                3 => m.index = r.scalar()?,
+                4 => m.finish_reason = r.scalar()?,
+                5 => m.message = Boxed(Some(Box::new(r.part()?))),
+                6 => m.content_block = Boxed(Some(Box::new(r.part()?))),
+                7 => m.delta = Boxed(Some(Box::new(r.part()?))),
+                8 => m.usage = r.object_value()?,
+                _ => m.error = AnyValue(Some(r.json()?)),
+            }
+            Ok(())
+        })?;
+        Ok(m)
+    }
+
+    fn part(&mut self) -> Read<Part<'a>> {
+        let mut p = Part::default();
+        self.object(PART_KEYS, |r, i| {
+            match i {
+                0 => p.content = r.scalar()?,
+                1 => p.reasoning_content = r.scalar()?,
+                2 => p.reasoning = r.scalar()?,
+                3 => p.id = r.scalar()?,
+                4 => p.kind = r.scalar()?,
+                5 => p.text = r.scalar()?,
+                6 => p.thinking = r.scalar()?,
+                7 => p.stop_reason = r.scalar()?,
+                8 => p.usage = r.object_value()?,
+                9 => p.citation = Boxed(Some(Box::new(r.citation()?))),
+                10 => p.partial_json = r.scalar()?,
+                _ => p.annotations = r.citations()?,
+            }
+            Ok(())
+        })?;
+        Ok(p)
+    }
+
+    fn citation(&mut self) -> Read<CitationPart<'a>> {
+        let mut c = CitationPart::default();
+        self.object(CITATION_KEYS, |r, i| {
+            let slot = match i {
+                0 => &mut c.kind,
+                1 => &mut c.document_index,
+                2 => &mut c.search_result_index,
+                3 => &mut c.cited_text,
+                4 => &mut c.start_char_index,
+                5 => &mut c.end_char_index,
+                6 => &mut c.start_page_number,
+                7 => &mut c.end_page_number,
+                8 => &mut c.start_block_index,
+                9 => &mut c.end_block_index,
+                10 => &mut c.document_title,
+                11 => &mut c.title,
+                12 => &mut c.url,
+                13 => &mut c.source,
+                14 => &mut c.start_index,
+                15 => &mut c.end_index,
+                _ => {
+                    c.url_citation = Boxed(Some(Box::new(r.citation()?)));
+                    return Ok(());
+                }
+            };
+            *slot = r.scalar()?;
+            Ok(())
+        })?;
+        Ok(c)
+    }
+
+    /// An array of citations: the first [`MAX_LIST_ITEMS`] kept, the rest checked.
+    fn citations(&mut self) -> Read<List<CitationPart<'a>>> {
+        let mut items = Vec::new();
+        self.array(&mut |r| {
+            if items.len() < MAX_LIST_ITEMS {
+                items.push(r.citation()?);
+                Ok(())
+            } else {
+                r.skip()
+            }
+        })?;
+        Ok(List(items))
+    }
+
+    /// A value kept only when it is an object.
+    fn object_value(&mut self) -> Read<ObjectValue> {
+        Ok(ObjectValue(Some(self.json()?).filter(Value::is_object)))
+    }
+
+    /// A chunk's `choices` (see [`Choices`]).
+    fn choices(&mut self) -> Read<Choices<'a>> {
+        self.ws();
+        match self.peek() {
+            Some(b'[') => {
+                let mut first: Option<Box<Message<'a>>> = None;
+                self.items(b']', &mut |r| {
+                    if first.is_some() {
+                        return r.skip();
+                    }
+                    let choice = r.message()?;
+                    // Not a u64 (missing, negative, fractional, a string…) counts as 0.
+                    if choice.index.u64().unwrap_or(0) == 0 {
+                        first = Some(Box::new(choice));
+                    }
+                    Ok(())
+                })?;
+                Ok(Choices::Array(first))
+            }
+            next => {
+                self.skip()?;
+                Ok(if next == Some(b'n') {
+                    Choices::Absent
+                } else {
+                    Choices::NotArray
+                })
+            }
+        }
+    }
+
+    /// A string, number, `true`, `false` or `null`.
+    fn primitive(&mut self) -> Read<Prim<'a>> {
+        self.ws();
+        match self.peek() {
+            Some(b'"') => self.string().map(Prim::Str),
+            Some(b'-' | b'0'..=b'9') => self.number().map(Prim::Num),
+            Some(b't') => self.word("true", Prim::Bool(true)),
+            Some(b'f') => self.word("false", Prim::Bool(false)),
+            Some(b'n') => self.word("null", Prim::Null),
+            Some(_) => Err(self.error("expected a value")),
+            None => Err(self.error("unexpected end")),
+        }
+    }
+
+    fn word(&mut self, word: &str, value: Prim<'a>) -> Read<Prim<'a>> {
+        let end = self.pos + word.len();
+        if self.data.as_bytes().get(self.pos..end) == Some(word.as_bytes()) {
+            self.pos = end;
+            Ok(value)
+        } else {
+            Err(self.error("expected a value"))
+        }
+    }
+
+    /// A string, at its opening quote: borrowed when it has no escapes.
+    fn string(&mut self) -> Read<Cow<'a, str>> {
+        self.pos += 1;
+        let mut run = self.pos;
+        let mut owned: Option<String> = None;
+        loop {
+            match self.peek() {
+                Some(b'"') => {
+                    let tail = self.slice(run, self.pos);
+                    self.pos += 1;
+                    return Ok(match owned {
+                        None => Cow::Borrowed(tail),
+                        Some(mut s) => {
+                            s.push_str(tail);
+                            Cow::Owned(s)
+                        }
+                    });
+                }
+                Some(b'\\') => {
+                    let s = owned.get_or_insert_with(String::new);
+                    s.push_str(self.slice(run, self.pos));
+                    self.pos += 1;
+                    let c = self.escape()?;
+                    s.push(c);
+                    run = self.pos;
+                }
+                Some(0..=0x1f) => return Err(self.error("control character in a string")),
+                // Plain text up to the next quote, backslash or control character at once.
+                Some(_) => {
+                    let rest = self.data.as_bytes().get(self.pos..).unwrap_or_default();
+                    self.pos += rest
+                        .iter()
+                        .position(|&b| b == b'"' || b == b'\\' || b < 0x20)
+                        .unwrap_or(rest.len());
+                }
+                None => return Err(self.error("unexpected end in a string")),
+            }
+        }
+    }
+
+    /// The character of an escape, after its backslash.
+    fn escape(&mut self) -> Read<char> {
+        Ok(match self.bump()? {
+            b'"' => '"',
+            b'\\' => '\\',
+            b'/' => '/',
+            b'b' => '\u{8}',
+            b'f' => '\u{c}',
+            b'n' => '\n',
+            b'r' => '\r',
+            b't' => '\t',
+            b'u' => {
+                let n = self.hex4()?;
+                let code = match n {
+                    0xDC00..=0xDFFF => return Err(self.error("lone surrogate escape")),
+                    0xD800..=0xDBFF => {
+                        if self.bump()? != b'\\' || self.bump()? != b'u' {
+                            return Err(self.error("lone surrogate escape"));
+                        }
+                        let low = self.hex4()?;
+                        if !(0xDC00..=0xDFFF).contains(&low) {
+                            return Err(self.error("lone surrogate escape"));
+                        }
+                        0x10000 + ((n - 0xD800) << 10) + (low - 0xDC00)
+                    }
+                    n => n,
+                };
+                char::from_u32(code).ok_or_else(|| self.error("invalid escape"))?
+            }
+            _ => return Err(self.error("invalid escape")),
+        })
+    }
+
+    fn hex4(&mut self) -> Read<u32> {
+        let mut n = 0;
+        for _ in 0..4 {
+            let b = self.bump()?;
+            let d = char::from(b)
+                .to_digit(16)
+                .ok_or_else(|| self.error("invalid escape"))?;
+            n = n * 16 + d;
+        }
+        Ok(n)
+    }
+
+    fn digit(&self) -> Option<u64> {
+        match self.peek() {
+            Some(b @ b'0'..=b'9') => Some(u64::from(b - b'0')),
+            _ => None,
+        }
+    }
+
+    /// A number, classified and (for floats) valued as serde_json does: digits past a `u64`
+    /// are dropped (those of the integer part raising the exponent), and the value is the
+    /// kept digits scaled by a power of ten, out of range when that is infinite.
+    fn number(&mut self) -> Read<Num> {
+        let negative = self.peek() == Some(b'-');
+        if negative {
+            self.pos += 1;
+        }
+        let Some(first) = self.digit() else {
+            return Err(self.error("invalid number"));
+        };
+        self.pos += 1;
+        let mut significand = first;
+        let mut exponent: i32 = 0;
+        let mut float = false;
+        if first == 0 {
+            if self.digit().is_some() {
+                return Err(self.error("invalid number"));
+            }
+        } else {
+            while let Some(d) = self.digit() {
+                self.pos += 1;
+                if float {
+                    exponent = exponent.saturating_add(1);
+                } else if overflows(significand, d) {
+                    float = true;
+                    exponent = 1;
+                } else {
+                    significand = significand * 10 + d;
+                }
+            }
+        }
+        if self.peek() == Some(b'.') {
+            self.pos += 1;
+            float = true;
+            if self.digit().is_none() {
+                return Err(self.error("invalid number"));
+            }
+            let mut dropping = false;
+            while let Some(d) = self.digit() {
+                self.pos += 1;
+                if dropping || overflows(significand, d) {
+                    dropping = true;
+                } else {
+                    significand = significand * 10 + d;
+                    exponent -= 1;
+                }
+            }
+        }
+        if matches!(self.peek(), Some(b'e' | b'E')) {
+            self.pos += 1;
+            let positive = match self.peek() {
+                Some(b'-') => {
+                    self.pos += 1;
+                    false
+                }
+                Some(b'+') => {
+                    self.pos += 1;
+                    true
+                }
+                _ => true,
+            };
+            if self.digit().is_none() {
+                return Err(self.error("invalid number"));
+            }
+            let mut e: i32 = 0;
+            let mut huge = false;
+            while let Some(d) = self.digit() {
+                self.pos += 1;
+                // `d` is a digit: it fits.
+                let d = d as i32;
+                if huge || e >= i32::MAX / 10 && (e > i32::MAX / 10 || d > i32::MAX % 10) {
+                    huge = true;
+                } else {
+                    e = e * 10 + d;
+                }
+            }
+            if huge {
+                if significand != 0 && positive {
+                    return Err(self.error("number out of range"));
+                }
+                return Ok(Num::F64(if negative { -0.0 } else { 0.0 }));
+            }
+            exponent = if positive {
+                exponent.saturating_add(e)
+            } else {
+                exponent.saturating_sub(e)
+            };
+            return self.scaled(negative, significand, exponent).map(Num::F64);
+        }
+        if float {
+            return self.scaled(negative, significand, exponent).map(Num::F64);
+        }
+        Ok(if !negative {
+            Num::U64(significand)
+        } else {
+            // Two's complement: a significand past `i64::MIN`'s magnitude wraps to ≥ 0.
+            let n = (significand as i64).wrapping_neg();
+            if n >= 0 {
+                Num::F64(-(significand as f64))
+            } else {
+                Num::I64(n)
+            }
+        })
+    }
+
+    /// `significand × 10^exponent`, negated if `negative`: an error when infinite.
+    fn scaled(&self, negative: bool, significand: u64, mut exponent: i32) -> Read<f64> {
+        let mut f = significand as f64;
+        loop {
+            match POW10.get(exponent.unsigned_abs() as usize) {
+                Some(&pow) => {
+                    if exponent >= 0 {
+                        f *= pow;
+                        if f.is_infinite() {
+                            return Err(self.error("number out of range"));
+                        }
+                    } else {
+                        f /= pow;
+                    }
+                    break;
+                }
+                None => {
+                    if f == 0.0 {
+                        break;
+                    }
+                    if exponent >= 0 {
+                        return Err(self.error("number out of range"));
+                    }
+                    f /= 1e308;
+                    exponent += 308;
+                }
+            }
+        }
+        Ok(if negative { -f } else { f })
+    }
+}
+
+#[cfg(test)]
+#[path = "message_reader_tests.rs"]
+mod tests;
