@@ -4,6 +4,7 @@
 use proptest::prelude::*;
 
 use super::read;
+use crate::provider::message_reader::{MESSAGE_KEYS, PART_KEYS};
 use crate::provider::wire::Message;
 
 /// `data` through both readers: equal whenever the fast one accepts. Whether it accepted.
@@ -283,34 +284,11 @@ fn hostile() -> impl Strategy<Value = String> {
         })
 }
 
-/// Keys the readers know, at every level, and some they do not.
-const KEYS: &[&str] = &[
-    "id",
-    "object",
-    "choices",
-    "type",
-    "index",
-    "finish_reason",
-    "message",
-    "content_block",
-    "delta",
-    "usage",
-    "error",
-    "content",
-    "reasoning_content",
-    "reasoning",
-    "text",
-    "thinking",
-    "stop_reason",
-    "citation",
-    "partial_json",
-    "annotations",
-    "role",
-    "url",
-    "__proto__",
-    r"\u0069d",
-    "other",
-];
+/// Keys the readers know, at every level (the full reader's own tables), and some they do not.
+fn keys() -> Vec<&'static str> {
+    let others = ["object", "role", "url", "__proto__", r"\u0069d", "other"];
+    [MESSAGE_KEYS, PART_KEYS, &others[..]].concat()
+}
 
 const LEAVES: &[&str] = &[
     "null",
@@ -341,7 +319,7 @@ fn json() -> impl Strategy<Value = String> {
         prop_oneof![
             proptest::collection::vec(inner.clone(), 0..3)
                 .prop_map(|v| format!("[{}]", v.join(","))),
-            proptest::collection::vec((proptest::sample::select(KEYS), inner), 0..6).prop_map(
+            proptest::collection::vec((proptest::sample::select(keys()), inner), 0..6).prop_map(
                 |e| {
                     let e = e.into_iter().map(|(k, v)| (k.to_owned(), v)).collect();
                     object(e, "")

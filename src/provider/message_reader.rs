@@ -78,7 +78,9 @@ enum Prim<'a> {
     Null,
 }
 
-const MESSAGE_KEYS: &[&str] = &[
+/// The keys each shape reads, in the order of its fields' dispatch below (the tests draw their
+/// keys from these tables too).
+pub(super) const MESSAGE_KEYS: &[&str] = &[
     "id",
     "choices",
     "type",
@@ -91,7 +93,7 @@ const MESSAGE_KEYS: &[&str] = &[
     "error",
 ];
 
-const PART_KEYS: &[&str] = &[
+pub(super) const PART_KEYS: &[&str] = &[
     "content",
     "reasoning_content",
     "reasoning",
@@ -106,7 +108,7 @@ const PART_KEYS: &[&str] = &[
     "annotations",
 ];
 
-const CITATION_KEYS: &[&str] = &[
+pub(super) const CITATION_KEYS: &[&str] = &[
     "type",
     "document_index",
     "search_result_index",
