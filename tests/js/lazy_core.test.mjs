@@ -62,7 +62,8 @@ console.log(JSON.stringify({ atImport, stream, afterFirst, afterIdle: counts.ins
 });
 
 test("citeflow/csl instantiates its module once compiled in the background, or at the first render if that comes first", () => {
-  const render = `lib.renderReferences([{ id: "a", type: "book", title: "T", author: [{ family: "X", given: "Y" }], issued: { "date-parts": [[2020]] } }], [{ sourceId: 1 }], {})[0].entry`;
+  const render =
+    `lib.renderReferences([{ id: "a", type: "book", title: "T", author: [{ family: "X", given: "Y" }], issued: { "date-parts": [[2020]] } }], [{ sourceId: 1 }], {})[0].entry`;
   const idle = fresh(
     `
 const atImport = counts.instances;
