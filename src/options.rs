@@ -6,8 +6,9 @@
 //! do not say which key held it; [`read`] hands the struct its keys one by one and remembers
 //! the last one given, so the error names it.
 
-use std::cell::Cell;
+use std::cell::RefCell;
 
+use serde::de::value::StrDeserializer;
 use serde::de::{
     self, DeserializeOwned, DeserializeSeed, IntoDeserializer, MapAccess, Unexpected, Visitor,
 };
@@ -27,9 +28,38 @@ pub(crate) fn read<T: DeserializeOwned>(
     owner: &str,
     map: &Map<String, Value>,
 ) -> Result<T, OptionError> {
-    let last = Cell::new(None);
-    T::deserialize(Options { map, last: &last }).map_err(|e| OptionError {
-        option: last.get().unwrap_or("options").to_owned(),
+    read_from(owner, JsonEntries(map.iter()))
+}
+
+/// A JSON map's entries as a [`Source`].
+pub(crate) fn entries(map: &Map<String, Value>) -> impl Source<'_> {
+    JsonEntries(map.iter())
+}
+
+/// Where an options object's entries come from: a JSON map ([`read`]) or, in wasm, a JS
+/// object read in place ([`js_value`]). One reader, [`read_from`], for both.
+pub(crate) trait Source<'de> {
+    type Error: de::Error;
+    type Key: AsRef<str>;
+    type Value: de::Deserializer<'de, Error = Self::Error>;
+    /// The next key and its value (or why the value could not be read); `None` at the end.
+    fn next_entry(&mut self) -> Option<(Self::Key, Result<Self::Value, Self::Error>)>;
+}
+
+/// Reads the entries of `source` as `T`, naming the refused key as [`read`] does.
+pub(crate) fn read_from<'de, T: Deserialize<'de>, S: Source<'de>>(
+    owner: &str,
+    source: S,
+) -> Result<T, OptionError> {
+    let last = RefCell::new(None);
+    T::deserialize(Options {
+        source,
+        last: Some(&last),
+    })
+    .map_err(|e| OptionError {
+        option: last
+            .take()
+            .map_or_else(|| "options".to_owned(), |k: S::Key| k.as_ref().to_owned()),
         reason: format!("{e} ({owner} options)"),
     })
 }
@@ -137,6 +167,8 @@ fn value_deserializer(value: &Value) -> Value {
     value.clone()
 }
 #[cfg(not(any(feature = "wasm-csl-module", feature = "wasm-stream-module")))]
+type ValueDeserializer<'a> = Value;
+#[cfg(not(any(feature = "wasm-csl-module", feature = "wasm-stream-module")))]
 type ValueError = serde_json::Error;
 
 #[cfg(any(feature = "wasm-csl-module", feature = "wasm-stream-module"))]
@@ -144,23 +176,45 @@ fn value_deserializer(value: &Value) -> small_value::Val<'_> {
     small_value::Val(value)
 }
 #[cfg(any(feature = "wasm-csl-module", feature = "wasm-stream-module"))]
-type ValueError = small_value::Refusal;
+type ValueDeserializer<'a> = small_value::Val<'a>;
+#[cfg(any(feature = "wasm-csl-module", feature = "wasm-stream-module"))]
+type ValueError = Refusal;
 
+#[cfg(all(target_arch = "wasm32", feature = "wasm-stream-module"))]
+pub(crate) mod js_value;
 #[cfg(any(test, feature = "wasm-csl-module", feature = "wasm-stream-module"))]
 mod small_value;
+#[cfg(any(feature = "wasm-csl-module", feature = "wasm-stream-module"))]
+pub(crate) use small_value::Refusal;
 
-/// A map of options as a serde deserializer that records the key being read.
-struct Options<'a, 'c> {
-    map: &'a Map<String, Value>,
-    last: &'c Cell<Option<&'a str>>,
+/// A JSON map's entries, each value with the deserializer of [`value_deserializer`].
+struct JsonEntries<'a>(serde_json::map::Iter<'a>);
+
+impl<'a> Source<'a> for JsonEntries<'a> {
+    type Error = ValueError;
+    type Key = &'a str;
+    type Value = ValueDeserializer<'a>;
+
+    fn next_entry(&mut self) -> Option<(&'a str, Result<Self::Value, ValueError>)> {
+        self.0
+            .next()
+            .map(|(k, v)| (k.as_str(), Ok(value_deserializer(v))))
+    }
 }
 
-impl<'de> de::Deserializer<'de> for Options<'de, '_> {
-    type Error = ValueError;
+/// A map of options as a serde deserializer that records the key being read (when `last` is
+/// given: nested maps leave the outer key named).
+pub(crate) struct Options<'c, 'de, S: Source<'de>> {
+    pub(crate) source: S,
+    pub(crate) last: Option<&'c RefCell<Option<S::Key>>>,
+}
+
+impl<'de, S: Source<'de>> de::Deserializer<'de> for Options<'_, 'de, S> {
+    type Error = S::Error;
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
         visitor.visit_map(Entries {
-            iter: self.map.iter(),
+            source: self.source,
             value: None,
             last: self.last,
         })
@@ -173,27 +227,32 @@ impl<'de> de::Deserializer<'de> for Options<'de, '_> {
     }
 }
 
-struct Entries<'a, 'c> {
-    iter: serde_json::map::Iter<'a>,
-    value: Option<&'a Value>,
-    last: &'c Cell<Option<&'a str>>,
+struct Entries<'c, 'de, S: Source<'de>> {
+    source: S,
+    value: Option<Result<S::Value, S::Error>>,
+    last: Option<&'c RefCell<Option<S::Key>>>,
 }
 
-impl<'de> MapAccess<'de> for Entries<'de, '_> {
-    type Error = ValueError;
+impl<'de, S: Source<'de>> MapAccess<'de> for Entries<'_, 'de, S> {
+    type Error = S::Error;
 
     fn next_key_seed<K: DeserializeSeed<'de>>(
         &mut self,
         seed: K,
     ) -> Result<Option<K::Value>, Self::Error> {
-        let Some((key, value)) = self.iter.next() else {
+        let Some((key, value)) = self.source.next_entry() else {
             // Past the last key: what fails now (a missing field) is about no key given.
-            self.last.set(None);
+            if let Some(last) = self.last {
+                last.take();
+            }
             return Ok(None);
         };
-        self.last.set(Some(key));
+        let read = seed.deserialize(StrDeserializer::<S::Error>::new(key.as_ref()));
+        if let Some(last) = self.last {
+            last.replace(Some(key));
+        }
         self.value = Some(value);
-        seed.deserialize(key.as_str().into_deserializer()).map(Some)
+        read.map(Some)
     }
 
     fn next_value_seed<V: DeserializeSeed<'de>>(
@@ -201,7 +260,7 @@ impl<'de> MapAccess<'de> for Entries<'de, '_> {
         seed: V,
     ) -> Result<V::Value, Self::Error> {
         match self.value.take() {
-            Some(value) => seed.deserialize(value_deserializer(value)),
+            Some(value) => seed.deserialize(value?),
             None => Err(de::Error::custom("a value without its key")),
         }
     }

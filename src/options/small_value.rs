@@ -9,7 +9,7 @@ use serde_json::Value;
 
 /// Why a value was refused: serde's message, composed here without formatting floats.
 #[derive(Debug)]
-pub(super) struct Refusal(String);
+pub(crate) struct Refusal(String);
 
 impl fmt::Display for Refusal {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
