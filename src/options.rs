@@ -6,7 +6,7 @@
 //! do not say which key held it; [`read`] hands the struct its keys one by one and remembers
 //! the last one given, so the error names it.
 
-use std::cell::RefCell;
+use std::cell::Cell;
 
 use serde::de::value::StrDeserializer;
 use serde::de::{
@@ -42,8 +42,8 @@ pub(crate) trait Source<'de> {
     type Error: de::Error;
     type Key: AsRef<str>;
     type Value: de::Deserializer<'de, Error = Self::Error>;
-    /// The next key and its value (or why the value could not be read); `None` at the end.
-    fn next_entry(&mut self) -> Option<(Self::Key, Result<Self::Value, Self::Error>)>;
+    /// The next key and its value; `None` at the end.
+    fn next_entry(&mut self) -> Option<(Self::Key, Self::Value)>;
 }
 
 /// Reads the entries of `source` as `T`, naming the refused key as [`read`] does.
@@ -51,10 +51,10 @@ pub(crate) fn read_from<'de, T: Deserialize<'de>, S: Source<'de>>(
     owner: &str,
     source: S,
 ) -> Result<T, OptionError> {
-    let last = RefCell::new(None);
+    let last = Cell::new(None);
     T::deserialize(Options {
         source,
-        last: Some(&last),
+        last: &last,
     })
     .map_err(|e| OptionError {
         option: last
@@ -195,18 +195,17 @@ impl<'a> Source<'a> for JsonEntries<'a> {
     type Key = &'a str;
     type Value = ValueDeserializer<'a>;
 
-    fn next_entry(&mut self) -> Option<(&'a str, Result<Self::Value, ValueError>)> {
+    fn next_entry(&mut self) -> Option<(&'a str, Self::Value)> {
         self.0
             .next()
-            .map(|(k, v)| (k.as_str(), Ok(value_deserializer(v))))
+            .map(|(k, v)| (k.as_str(), value_deserializer(v)))
     }
 }
 
-/// A map of options as a serde deserializer that records the key being read (when `last` is
-/// given: nested maps leave the outer key named).
+/// A map of options as a serde deserializer that records the key being read in `last`.
 pub(crate) struct Options<'c, 'de, S: Source<'de>> {
     pub(crate) source: S,
-    pub(crate) last: Option<&'c RefCell<Option<S::Key>>>,
+    pub(crate) last: &'c Cell<Option<S::Key>>,
 }
 
 impl<'de, S: Source<'de>> de::Deserializer<'de> for Options<'_, 'de, S> {
@@ -229,8 +228,8 @@ impl<'de, S: Source<'de>> de::Deserializer<'de> for Options<'_, 'de, S> {
 
 struct Entries<'c, 'de, S: Source<'de>> {
     source: S,
-    value: Option<Result<S::Value, S::Error>>,
-    last: Option<&'c RefCell<Option<S::Key>>>,
+    value: Option<S::Value>,
+    last: &'c Cell<Option<S::Key>>,
 }
 
 impl<'de, S: Source<'de>> MapAccess<'de> for Entries<'_, 'de, S> {
@@ -242,15 +241,11 @@ impl<'de, S: Source<'de>> MapAccess<'de> for Entries<'_, 'de, S> {
     ) -> Result<Option<K::Value>, Self::Error> {
         let Some((key, value)) = self.source.next_entry() else {
             // Past the last key: what fails now (a missing field) is about no key given.
-            if let Some(last) = self.last {
-                last.take();
-            }
+            self.last.take();
             return Ok(None);
         };
         let read = seed.deserialize(StrDeserializer::<S::Error>::new(key.as_ref()));
-        if let Some(last) = self.last {
-            last.replace(Some(key));
-        }
+        self.last.set(Some(key));
         self.value = Some(value);
         read.map(Some)
     }
@@ -260,7 +255,7 @@ impl<'de, S: Source<'de>> MapAccess<'de> for Entries<'_, 'de, S> {
         seed: V,
     ) -> Result<V::Value, Self::Error> {
         match self.value.take() {
-            Some(value) => seed.deserialize(value?),
+            Some(value) => seed.deserialize(value),
             None => Err(de::Error::custom("a value without its key")),
         }
     }

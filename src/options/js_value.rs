@@ -232,7 +232,7 @@ impl<'de> Source<'de> for Entries {
     type Key = String;
     type Value = JsVal;
 
-    fn next_entry(&mut self) -> Option<(String, Result<JsVal, Refusal>)> {
+    fn next_entry(&mut self) -> Option<(String, JsVal)> {
         let keys = self.keys.as_ref()?;
         loop {
             if self.next >= keys.length() {
@@ -246,7 +246,7 @@ impl<'de> Source<'de> for Entries {
             };
             let value = match js_get(&self.object, &JsValue::from_str(&key)) {
                 Ok(value) => value,
-                Err(e) => return Some((key, Err(threw(e)))),
+                Err(e) => return Some((key, JsVal::failed(threw(e)))),
             };
             if left_out(&value) {
                 continue;
@@ -256,24 +256,35 @@ impl<'de> Source<'de> for Entries {
                     set(kept, &key, &value);
                 }
             }
-            return Some((key, Ok(JsVal::at(value, self.depth + 1))));
+            return Some((key, JsVal::at(value, self.depth + 1)));
         }
     }
 }
 
-/// One JS value as a serde deserializer (see the module's note for what it reads how).
+/// One JS value as a serde deserializer (see the module's note for what it reads how), or why
+/// it could not be read (a getter threw), said when it is deserialized.
 pub(crate) struct JsVal {
-    value: JsValue,
+    value: Result<JsValue, Refusal>,
     depth: usize,
 }
 
 impl JsVal {
     fn at(value: JsValue, depth: usize) -> Self {
-        Self { value, depth }
+        Self {
+            value: Ok(value),
+            depth,
+        }
+    }
+
+    fn failed(why: Refusal) -> Self {
+        Self {
+            value: Err(why),
+            depth: 0,
+        }
     }
 
     /// The value itself.
-    pub(crate) fn into_inner(self) -> JsValue {
+    pub(crate) fn into_inner(self) -> Result<JsValue, Refusal> {
         self.value
     }
 }
@@ -307,7 +318,7 @@ impl<'de> de::Deserializer<'de> for JsVal {
     type Error = Refusal;
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Refusal> {
-        let value = json_form(self.value)?;
+        let value = json_form(self.value?)?;
         if let Some(s) = value.as_string() {
             return visitor.visit_string(s);
         }
@@ -331,17 +342,19 @@ impl<'de> de::Deserializer<'de> for JsVal {
         if js_is_array(&value).map_err(threw)? {
             return visitor.visit_seq(Items::of(value, self.depth + 1)?);
         }
+        // The key read inside is not the option's: the outer reader names its own.
+        let inner = Cell::new(None);
         de::Deserializer::deserialize_any(
             Options {
                 source: Entries::of(value, self.depth)?,
-                last: None,
+                last: &inner,
             },
             visitor,
         )
     }
 
     fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Refusal> {
-        let value = json_form(self.value)?;
+        let value = json_form(self.value?)?;
         if value.is_null() || left_out(&value) {
             visitor.visit_none()
         } else {
@@ -356,7 +369,7 @@ impl<'de> de::Deserializer<'de> for JsVal {
         _variants: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value, Refusal> {
-        let value = json_form(self.value)?;
+        let value = json_form(self.value?)?;
         match value.as_string() {
             Some(name) => visitor.visit_enum(name.into_deserializer()),
             None => Self::at(value, self.depth).deserialize_any(visitor),

@@ -474,8 +474,12 @@ impl OutputTransformerConfig {
 }
 
 #[cfg(test)]
+mod differential;
+
+#[cfg(test)]
 mod tests {
     use super::*;
+    use crate::transform::TagPair;
 
     #[test]
     fn reads_every_form() {

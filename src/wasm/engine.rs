@@ -54,8 +54,10 @@ fn configs(stages: JsValue) -> Result<Vec<OutputTransformerConfig>, JsValue> {
     };
     let mut configs = Vec::new();
     while let Some(item) = items.next_item() {
-        let item = item.map_err(refused)?;
-        configs.push(transformer::config(&item.into_inner(), None)?);
+        let item = item
+            .and_then(js_value::JsVal::into_inner)
+            .map_err(refused)?;
+        configs.push(transformer::config(&item, None)?);
     }
     Ok(configs)
 }

@@ -29,12 +29,25 @@ fn described(object: &JsValue) -> Result<(String, JsValue)> {
     let mut entries = Entries::options(OWNER, object).map_err(|e| invalid(&e))?;
     let (mut kind, mut kwargs) = (None, JsValue::UNDEFINED);
     while let Some((key, value)) = entries.next_entry() {
-        let value = value.map_err(|e| refused(&key, e.to_string()))?;
         match key.as_str() {
             "type" => {
                 kind = Some(String::deserialize(value).map_err(|e| refused(&key, e.to_string()))?)
             }
-            "kwargs" => kwargs = value.into_inner(),
+            "kwargs" => {
+                // An object, or none: read as the JSON reader reads it (`toJSON` first).
+                let value = value
+                    .into_inner()
+                    .and_then(json_form)
+                    .map_err(|e| refused(&key, e.to_string()))?;
+                if !value.is_null() && kind_of(&value) != "an object" {
+                    let kind = kind_of(&value);
+                    return Err(refused(
+                        &key,
+                        format!("invalid type: {kind}, expected a map"),
+                    ));
+                }
+                kwargs = value;
+            }
             _ => {
                 return Err(refused(
                     &key,
@@ -82,17 +95,7 @@ impl OutputTransformerConfig {
             spec_of(TransformerKind::parse(&name)?, &JsValue::UNDEFINED, None)?
         } else if value.is_object() && kind_of(value) == "an object" {
             let (kind, kwargs) = described(value)?;
-            let kind = TransformerKind::parse(&kind)?;
-            if !(kwargs.is_undefined() || kwargs.is_null()) && kind_of(&kwargs) != "an object" {
-                return Err(invalid(&OptionError {
-                    option: "kwargs".to_owned(),
-                    reason: format!(
-                        "invalid type: {}, expected a map ({OWNER} options)",
-                        kind_of(&kwargs)
-                    ),
-                }));
-            }
-            spec_of(kind, &kwargs, kept)?
+            spec_of(TransformerKind::parse(&kind)?, &kwargs, kept)?
         } else {
             return Err(TransformError::InvalidConfig(format!(
                 "expected a type name or a {{type, kwargs}} object, got {}",
