@@ -69,13 +69,24 @@ fn index_key(i: u32) -> JsValue {
     JsValue::from_str(&i.to_string())
 }
 
+/// Whether `value` is an object and not an array (`Array.isArray` can throw: a revoked `Proxy`).
+pub(crate) fn is_plain_object(value: &JsValue) -> Result<bool, Refusal> {
+    Ok(value.is_object() && !js_is_array(value).map_err(threw)?)
+}
+
+thread_local! {
+    /// Property names read again and again, made JS strings once.
+    static TO_JSON: JsValue = JsValue::from_str("toJSON");
+    static LENGTH: JsValue = JsValue::from_str("length");
+}
+
 /// The value JSON reads for `value`: what its `toJSON` gives, when it is an object that has
 /// one (a `Date` gives its ISO string), else the value itself.
 pub(crate) fn json_form(value: JsValue) -> Result<JsValue, Refusal> {
     if !value.is_object() {
         return Ok(value);
     }
-    let to_json = js_get(&value, &JsValue::from_str("toJSON")).map_err(threw)?;
+    let to_json = TO_JSON.with(|name| js_get(&value, name)).map_err(threw)?;
     if !to_json.is_function() {
         return Ok(value);
     }
@@ -116,7 +127,8 @@ pub(crate) struct Items {
 impl Items {
     /// The items of `array` (a value `Array.isArray` said yes to), for values `depth` deep.
     pub(crate) fn of(array: JsValue, depth: usize) -> Result<Self, Refusal> {
-        let length = js_get(&array, &JsValue::from_str("length"))
+        let length = LENGTH
+            .with(|name| js_get(&array, name))
             .map_err(threw)?
             .as_f64()
             .unwrap_or(0.0);
@@ -189,35 +201,41 @@ impl Entries {
         })
     }
 
+    /// No entries.
+    pub(crate) fn none() -> Self {
+        Self {
+            object: JsValue::NULL,
+            keys: None,
+            next: 0,
+            depth: 0,
+            kept: None,
+        }
+    }
+
+    /// The entries of a plain object (one [`is_plain_object`] said yes to, `toJSON` applied).
+    pub(crate) fn object(value: JsValue) -> Result<Self, Refusal> {
+        Self::of(value, 0)
+    }
+
     /// An options object's entries: `undefined`, `null` (and what JSON leaves out) are no
     /// options; an array or a primitive is refused ("`owner` options must be an object").
     pub(crate) fn options(owner: &str, value: &JsValue) -> Result<Self, OptionError> {
         THROWN.with(Cell::take);
-        let refused = || OptionError {
-            option: "options".to_owned(),
-            reason: format!("{owner} options must be an object"),
-        };
         let read = |e: Refusal| OptionError {
             option: "options".to_owned(),
             reason: format!("{e} ({owner} options)"),
         };
-        let value = &json_form(value.clone()).map_err(read)?;
-        if !value.is_object() {
-            return match left_out(value) || value.is_null() {
-                true => Ok(Self {
-                    object: JsValue::NULL,
-                    keys: None,
-                    next: 0,
-                    depth: 0,
-                    kept: None,
-                }),
-                false => Err(refused()),
-            };
+        let value = json_form(value.clone()).map_err(read)?;
+        if value.is_null() || left_out(&value) {
+            return Ok(Self::none());
         }
-        if js_is_array(value).map_err(threw).map_err(read)? {
-            return Err(refused());
+        if !is_plain_object(&value).map_err(read)? {
+            return Err(OptionError {
+                option: "options".to_owned(),
+                reason: format!("{owner} options must be an object"),
+            });
         }
-        Self::of(value.clone(), 0).map_err(read)
+        Self::object(value).map_err(read)
     }
 
     /// The same entries, each one read also set on `kept` (but `leave_out`).
@@ -241,10 +259,13 @@ impl<'de> Source<'de> for Entries {
             let i = self.next;
             self.next += 1;
             // Object.keys gives a fresh array of strings: reading it runs nothing.
-            let Some(key) = js_get(keys, &index_key(i)).ok().and_then(|k| k.as_string()) else {
+            let Ok(key_js) = js_get(keys, &index_key(i)) else {
                 continue;
             };
-            let value = match js_get(&self.object, &JsValue::from_str(&key)) {
+            let Some(key) = key_js.as_string() else {
+                continue;
+            };
+            let value = match js_get(&self.object, &key_js) {
                 Ok(value) => value,
                 Err(e) => return Some((key, JsVal::failed(threw(e)))),
             };
@@ -253,7 +274,7 @@ impl<'de> Source<'de> for Entries {
             }
             if let Some((kept, leave_out)) = &self.kept {
                 if key != *leave_out {
-                    set(kept, &key, &value);
+                    let _ = js_set(kept, &key_js, &value);
                 }
             }
             return Some((key, JsVal::at(value, self.depth + 1)));
@@ -297,42 +318,46 @@ impl<'de> IntoDeserializer<'de, Refusal> for JsVal {
     }
 }
 
-/// Integers as integers (as serde_json reads them), other finite numbers as floats.
-fn number<'de, V: Visitor<'de>>(n: f64, visitor: V) -> Result<V::Value, Refusal> {
-    /// 2^53: every whole `f64` within ± this converts to an integer exactly.
-    const EXACT: f64 = 9_007_199_254_740_992.0;
-    if !n.is_finite() {
-        return Err(de::Error::custom("is not a finite number"));
-    }
-    if n.fract() == 0.0 && n.abs() <= EXACT {
-        return if n >= 0.0 {
-            visitor.visit_u64(n as u64)
-        } else {
-            visitor.visit_i64(n as i64)
-        };
-    }
-    visitor.visit_f64(n)
+/// What a value reads as, told apart once (not in each visitor's copy of `deserialize_any`).
+enum Read {
+    Str(String),
+    Unsigned(u64),
+    Signed(i64),
+    Float(f64),
+    Bool(bool),
+    Unit,
+    Seq(Items),
+    Map(Entries),
 }
 
-impl<'de> de::Deserializer<'de> for JsVal {
-    type Error = Refusal;
-
-    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Refusal> {
+impl JsVal {
+    fn read(self) -> Result<Read, Refusal> {
+        /// 2^53: every whole `f64` within ± this converts to an integer exactly.
+        const EXACT: f64 = 9_007_199_254_740_992.0;
         let value = json_form(self.value?)?;
         if let Some(s) = value.as_string() {
-            return visitor.visit_string(s);
+            return Ok(Read::Str(s));
         }
         if let Some(n) = value.as_f64() {
-            return number(n, visitor);
+            // Integers as integers (as serde_json reads them), other finite numbers as floats.
+            return if !n.is_finite() {
+                Err(de::Error::custom("is not a finite number"))
+            } else if n.fract() != 0.0 || n.abs() > EXACT {
+                Ok(Read::Float(n))
+            } else if n >= 0.0 {
+                Ok(Read::Unsigned(n as u64))
+            } else {
+                Ok(Read::Signed(n as i64))
+            };
         }
         if let Some(b) = value.as_bool() {
-            return visitor.visit_bool(b);
+            return Ok(Read::Bool(b));
         }
         if value.is_bigint() {
             return Err(de::Error::custom("is a BigInt; use a number"));
         }
         if !value.is_object() {
-            return visitor.visit_unit();
+            return Ok(Read::Unit);
         }
         if self.depth >= MAX_DEPTH {
             return Err(de::Error::custom(format!(
@@ -340,17 +365,36 @@ impl<'de> de::Deserializer<'de> for JsVal {
             )));
         }
         if js_is_array(&value).map_err(threw)? {
-            return visitor.visit_seq(Items::of(value, self.depth + 1)?);
+            return Ok(Read::Seq(Items::of(value, self.depth + 1)?));
         }
-        // The key read inside is not the option's: the outer reader names its own.
-        let inner = Cell::new(None);
-        de::Deserializer::deserialize_any(
-            Options {
-                source: Entries::of(value, self.depth)?,
-                last: &inner,
-            },
-            visitor,
-        )
+        Ok(Read::Map(Entries::of(value, self.depth)?))
+    }
+}
+
+impl<'de> de::Deserializer<'de> for JsVal {
+    type Error = Refusal;
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Refusal> {
+        match self.read()? {
+            Read::Str(s) => visitor.visit_string(s),
+            Read::Unsigned(n) => visitor.visit_u64(n),
+            Read::Signed(n) => visitor.visit_i64(n),
+            Read::Float(n) => visitor.visit_f64(n),
+            Read::Bool(b) => visitor.visit_bool(b),
+            Read::Unit => visitor.visit_unit(),
+            Read::Seq(items) => visitor.visit_seq(items),
+            Read::Map(entries) => {
+                // The key read inside is not the option's: the outer reader names its own.
+                let inner = Cell::new(None);
+                de::Deserializer::deserialize_any(
+                    Options {
+                        source: entries,
+                        last: &inner,
+                    },
+                    visitor,
+                )
+            }
+        }
     }
 
     fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Refusal> {

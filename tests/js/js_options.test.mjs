@@ -8,13 +8,13 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import {
-  initSync,
-  normalizeConfig,
-  stageConfig,
-  stageTriggers,
   EngineCore,
   EventFilterCore,
+  initSync,
+  normalizeConfig,
   SseDecoderCore,
+  stageConfig,
+  stageTriggers,
   TransformerCore,
 } from "../../pkg/gen/stream/citeflow_stream.js";
 
@@ -91,7 +91,10 @@ test("callers' code that throws while an option is read: a coded error with the 
     [() => new TransformerCore({ type: "validation", kwargs: getter("mode") }), "INVALID_OPTION", "mode"],
   ];
   for (const [call, code, key] of cases) {
-    assert.throws(call, (e) => coded(code, key)(e) && e.cause instanceof Error && /caller's code/.test(e.cause.message));
+    assert.throws(
+      call,
+      (e) => coded(code, key)(e) && e.cause instanceof Error && /caller's code/.test(e.cause.message),
+    );
   }
   const proxy = new Proxy({}, { ownKeys: boom, get: boom, getOwnPropertyDescriptor: boom });
   assert.throws(() => stageConfig("think_tag", proxy), coded("INVALID_OPTION"));
@@ -104,7 +107,10 @@ test("callers' code that throws while an option is read: a coded error with the 
 
 test("what JSON cannot hold is refused, naming the option; what JSON leaves out is absent", () => {
   const refused = (options, key, said) =>
-    assert.throws(() => stageConfig("think_tag", options), (e) => coded("INVALID_OPTION", key)(e) && e.message.includes(said));
+    assert.throws(
+      () => stageConfig("think_tag", options),
+      (e) => coded("INVALID_OPTION", key)(e) && e.message.includes(said),
+    );
   refused({ idPrefix: 5n }, "idPrefix", "BigInt");
   refused({ startInThinking: NaN }, "startInThinking", "not a finite number");
   const cyclic = [];

@@ -8,8 +8,8 @@ use wasm_bindgen::JsValue;
 
 use super::{OutputTransformerConfig, StageSpec, TransformerKind};
 use crate::error::{Result, TransformError};
-use crate::options::js_value::{json_form, kind_of, Entries};
-use crate::options::{OptionError, Source};
+use crate::options::js_value::{is_plain_object, json_form, kind_of, Entries};
+use crate::options::{OptionError, Refusal, Source};
 
 /// The error of the config object itself (not of its options), as `from_value` words it.
 fn invalid(e: &OptionError) -> TransformError {
@@ -26,7 +26,8 @@ fn described(object: &JsValue) -> Result<(String, JsValue)> {
             reason: format!("{reason} ({OWNER} options)"),
         })
     };
-    let mut entries = Entries::options(OWNER, object).map_err(|e| invalid(&e))?;
+    let mut entries =
+        Entries::object(object.clone()).map_err(|e| refused("options", e.to_string()))?;
     let (mut kind, mut kwargs) = (None, JsValue::UNDEFINED);
     while let Some((key, value)) = entries.next_entry() {
         match key.as_str() {
@@ -39,7 +40,8 @@ fn described(object: &JsValue) -> Result<(String, JsValue)> {
                     .into_inner()
                     .and_then(json_form)
                     .map_err(|e| refused(&key, e.to_string()))?;
-                if !value.is_null() && kind_of(&value) != "an object" {
+                let object = is_plain_object(&value).map_err(|e| refused(&key, e.to_string()))?;
+                if !value.is_null() && !object {
                     let kind = kind_of(&value);
                     return Err(refused(
                         &key,
@@ -60,27 +62,21 @@ fn described(object: &JsValue) -> Result<(String, JsValue)> {
     Ok((kind, kwargs))
 }
 
-/// The options of a `kind` transformer, read in place; each entry read is also set on `kept`
-/// when given (but `leave_out`).
-pub(crate) fn spec_of(
-    kind: TransformerKind,
-    options: &JsValue,
-    kept: Option<(&Object, &'static str)>,
-) -> Result<StageSpec> {
-    let owner = match kind {
+/// Who takes the options of a `kind` transformer, as messages name it.
+fn owner(kind: TransformerKind) -> &'static str {
+    match kind {
         TransformerKind::ThinkTag => super::ThinkTagOutputTransformer::NAME,
         TransformerKind::Citations => "CitationParser",
         _ => kind.name(),
-    };
-    let entries = Entries::options(owner, options).map_err(|e| TransformError::InvalidOption {
+    }
+}
+
+/// An options object's entries ([`Entries::options`]), its error as the transformer's.
+fn options_of(kind: TransformerKind, options: &JsValue) -> Result<Entries> {
+    Entries::options(owner(kind), options).map_err(|e| TransformError::InvalidOption {
         option: e.option,
         reason: e.reason,
-    })?;
-    let entries = match kept {
-        Some((object, leave_out)) => entries.keeping(object.clone(), leave_out),
-        None => entries,
-    };
-    StageSpec::read(kind, entries)
+    })
 }
 
 impl OutputTransformerConfig {
@@ -88,14 +84,25 @@ impl OutputTransformerConfig {
     /// as [`OutputTransformerConfig::from_value`] does; `kept`, when given, gets the kwargs
     /// as read (for the canonical form).
     pub(crate) fn from_js(value: &JsValue, kept: Option<&Object>) -> Result<Self> {
-        let kept = kept.map(|k| (k, ""));
-        let value = &json_form(value.clone())
-            .map_err(|e| TransformError::InvalidConfig(format!("the config {e}")))?;
+        let config = |e: Refusal| TransformError::InvalidConfig(format!("the config {e}"));
+        let value = &json_form(value.clone()).map_err(config)?;
         let spec = if let Some(name) = value.as_string() {
-            spec_of(TransformerKind::parse(&name)?, &JsValue::UNDEFINED, None)?
-        } else if value.is_object() && kind_of(value) == "an object" {
+            StageSpec::read(TransformerKind::parse(&name)?, Entries::none())?
+        } else if is_plain_object(value).map_err(config)? {
             let (kind, kwargs) = described(value)?;
-            spec_of(TransformerKind::parse(&kind)?, &kwargs, kept)?
+            let kind = TransformerKind::parse(&kind)?;
+            let entries = match kwargs.is_object() {
+                true => Entries::object(kwargs).map_err(|e| TransformError::InvalidOption {
+                    option: "options".to_owned(),
+                    reason: format!("{e} ({} options)", owner(kind)),
+                })?,
+                false => Entries::none(),
+            };
+            let entries = match kept {
+                Some(kept) => entries.keeping(kept.clone(), ""),
+                None => entries,
+            };
+            StageSpec::read(kind, entries)?
         } else {
             return Err(TransformError::InvalidConfig(format!(
                 "expected a type name or a {{type, kwargs}} object, got {}",
@@ -116,7 +123,10 @@ impl OutputTransformerConfig {
         kept: &Object,
         leave_out: &'static str,
     ) -> Result<Option<String>> {
-        let spec = spec_of(kind, options, Some((kept, leave_out)))?;
+        let spec = StageSpec::read(
+            kind,
+            options_of(kind, options)?.keeping(kept.clone(), leave_out),
+        )?;
         spec.build()?;
         Ok(match spec {
             StageSpec::ThinkTag(o) => o.id_prefix,
@@ -136,7 +146,10 @@ impl OutputTransformerConfig {
 impl OutputTransformerConfig {
     /// An event filter's `eventTypes`, from its options read in place.
     pub(crate) fn event_types_js(options: &JsValue) -> Result<Vec<String>> {
-        match spec_of(TransformerKind::EventFilter, options, None)? {
+        match StageSpec::read(
+            TransformerKind::EventFilter,
+            options_of(TransformerKind::EventFilter, options)?,
+        )? {
             StageSpec::EventFilter(types) => Ok(types),
             _ => Err(TransformError::InvalidConfig(
                 "not an event filter".to_owned(),
