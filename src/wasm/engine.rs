@@ -30,7 +30,12 @@ pub struct EngineCore {
     error: Option<JsValue>,
 }
 
+/// The transformer configs, read from the JS values in place ([`transformer::config`]).
 fn configs(stages: JsValue) -> Result<Vec<OutputTransformerConfig>, JsValue> {
+    use super::transformer;
+    use crate::options::js_value::{self, with_cause};
+    use crate::options::Refusal;
+
     if stages.is_undefined() || stages.is_null() {
         return Ok(Vec::new());
     }
