@@ -10,11 +10,8 @@ use wasm_bindgen::prelude::*;
 
 use super::convert;
 use super::errors::js_error;
-use super::transformer;
 use crate::engine::{ops::Encoder, StreamEngine};
 use crate::event::Event;
-use crate::options::js_value::{self, with_cause};
-use crate::options::Refusal;
 use crate::provider::StreamFormat;
 use crate::transform::OutputTransformerConfig;
 
