@@ -3,9 +3,9 @@
 //! ([`super::read_from`]), so that option objects reach the typed option structs with no JSON
 //! copy on the way (see src/options.rs).
 //!
-//! What is read follows JSON's rules, as the JSON copy did: `toJSON` is honoured; an object's keys are
-//! `Object.keys` in order, and a key whose value is `undefined`, a function or a symbol is
-//! left out; in an array (and as a whole value) those read as `null`. A number reads as an
+//! What is read follows JSON's rules, as the JSON copy did: `toJSON` is honoured; an object's
+//! keys are `Object.keys` in order, and a key whose value is `undefined`, a function or a
+//! symbol is left out; in an array (and as a whole value) those read as `null`. A number reads as an
 //! integer when it is whole and within ±2^53, else as a float. What JSON cannot hold is
 //! refused with an error worded as [`Refusal`] words the others: a `BigInt`, `NaN` and the
 //! infinities, nesting deeper than [`MAX_DEPTH`], arrays longer than [`MAX_ITEMS`]. Every JS
@@ -49,6 +49,11 @@ thread_local! {
 fn threw(exception: JsValue) -> Refusal {
     THROWN.with(|t| t.set(Some(exception)));
     de::Error::custom("threw an exception when read (see `cause`)")
+}
+
+/// Forgets any exception caught before: each reader of a whole value starts with it.
+pub(crate) fn forget_thrown() {
+    THROWN.with(Cell::take);
 }
 
 /// `error` with the exception the latest read caught as its `cause`, if one did.
@@ -220,7 +225,7 @@ impl Entries {
     /// An options object's entries: `undefined`, `null` (and what JSON leaves out) are no
     /// options; an array or a primitive is refused ("`owner` options must be an object").
     pub(crate) fn options(owner: &str, value: &JsValue) -> Result<Self, OptionError> {
-        THROWN.with(Cell::take);
+        forget_thrown();
         let read = |e: Refusal| OptionError {
             option: "options".to_owned(),
             reason: format!("{e} ({owner} options)"),
@@ -444,7 +449,7 @@ pub(crate) fn read_js<T: de::DeserializeOwned>(
 
 /// The items of `value` when it is an array (`Array.isArray`); `None` when it is not.
 pub(crate) fn array_items(value: &JsValue) -> Option<Result<Items, Refusal>> {
-    THROWN.with(Cell::take);
+    forget_thrown();
     match js_is_array(value) {
         Ok(true) => Some(Items::of(value.clone(), 1)),
         Ok(false) => None,

@@ -8,7 +8,7 @@ use wasm_bindgen::JsValue;
 
 use super::{OutputTransformerConfig, StageSpec, TransformerKind};
 use crate::error::{Result, TransformError};
-use crate::options::js_value::{is_plain_object, json_form, kind_of, Entries};
+use crate::options::js_value::{forget_thrown, is_plain_object, json_form, kind_of, Entries};
 use crate::options::{OptionError, Refusal, Source};
 
 /// The error of the config object itself (not of its options), as `from_value` words it.
@@ -84,6 +84,7 @@ impl OutputTransformerConfig {
     /// as [`OutputTransformerConfig::from_value`] does; `kept`, when given, gets the kwargs
     /// as read (for the canonical form).
     pub(crate) fn from_js(value: &JsValue, kept: Option<&Object>) -> Result<Self> {
+        forget_thrown();
         let config = |e: Refusal| TransformError::InvalidConfig(format!("the config {e}"));
         let value = &json_form(value.clone()).map_err(config)?;
         let spec = if let Some(name) = value.as_string() {
@@ -112,9 +113,7 @@ impl OutputTransformerConfig {
         spec.build()?;
         Ok(Self::from_spec(spec))
     }
-}
 
-impl OutputTransformerConfig {
     /// Checks the options of a `kind` transformer, read in place, setting each entry read on
     /// `kept` (but `leave_out`); the think-tag id prefix they give, if any.
     pub(crate) fn check_js(
@@ -141,9 +140,7 @@ impl OutputTransformerConfig {
             .map(StageSpec::triggers)
             .unwrap_or_default()
     }
-}
 
-impl OutputTransformerConfig {
     /// An event filter's `eventTypes`, from its options read in place.
     pub(crate) fn event_types_js(options: &JsValue) -> Result<Vec<String>> {
         match StageSpec::read(
