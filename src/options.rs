@@ -28,12 +28,15 @@ pub(crate) fn read<T: DeserializeOwned>(
     owner: &str,
     map: &Map<String, Value>,
 ) -> Result<T, OptionError> {
-    read_from(owner, JsonEntries(map.iter()))
+    read_from(owner, entries(map))
 }
 
 /// A JSON map's entries as a [`Source`].
-pub(crate) fn entries(map: &Map<String, Value>) -> impl Source<'_> {
-    JsonEntries(map.iter())
+pub(crate) fn entries(map: &Map<String, Value>) -> JsonEntries<'_> {
+    JsonEntries {
+        map,
+        iter: map.iter(),
+    }
 }
 
 /// Where an options object's entries come from: a JSON map ([`read`]) or, in wasm, a JS
@@ -44,6 +47,11 @@ pub(crate) trait Source<'de> {
     type Value: de::Deserializer<'de, Error = Self::Error>;
     /// The next key and its value; `None` at the end.
     fn next_entry(&mut self) -> Option<(Self::Key, Self::Value)>;
+    /// A value that is an options object of its own, as its entries (`None` for `null`);
+    /// any other value refused, as serde refuses a value that is not a map.
+    fn entries_of(value: Self::Value) -> Result<Option<Self>, Self::Error>
+    where
+        Self: Sized;
 }
 
 /// Reads the entries of `source` as `T`, naming the refused key as [`read`] does.
@@ -163,17 +171,25 @@ impl<'de> Visitor<'de> for Count {
 /// 151 761 B with `Val` and its two other paths to float formatting gone; the core module
 /// 229 777 -> 234 102 B with `Val` (it formats floats elsewhere anyway), so not there.
 #[cfg(not(any(feature = "wasm-csl-module", feature = "wasm-stream-module")))]
-fn value_deserializer(value: &Value) -> Value {
-    value.clone()
+fn value_deserializer(value: &Value) -> &Value {
+    value
 }
 #[cfg(not(any(feature = "wasm-csl-module", feature = "wasm-stream-module")))]
-type ValueDeserializer<'a> = Value;
+fn json_value(value: &Value) -> &Value {
+    value
+}
+#[cfg(not(any(feature = "wasm-csl-module", feature = "wasm-stream-module")))]
+type ValueDeserializer<'a> = &'a Value;
 #[cfg(not(any(feature = "wasm-csl-module", feature = "wasm-stream-module")))]
 type ValueError = serde_json::Error;
 
 #[cfg(any(feature = "wasm-csl-module", feature = "wasm-stream-module"))]
 fn value_deserializer(value: &Value) -> small_value::Val<'_> {
     small_value::Val(value)
+}
+#[cfg(any(feature = "wasm-csl-module", feature = "wasm-stream-module"))]
+fn json_value(value: small_value::Val<'_>) -> &Value {
+    value.0
 }
 #[cfg(any(feature = "wasm-csl-module", feature = "wasm-stream-module"))]
 type ValueDeserializer<'a> = small_value::Val<'a>;
@@ -188,7 +204,11 @@ mod small_value;
 pub(crate) use small_value::Refusal;
 
 /// A JSON map's entries, each value with the deserializer of [`value_deserializer`].
-struct JsonEntries<'a>(serde_json::map::Iter<'a>);
+pub(crate) struct JsonEntries<'a> {
+    /// The whole map.
+    pub(crate) map: &'a Map<String, Value>,
+    iter: serde_json::map::Iter<'a>,
+}
 
 impl<'a> Source<'a> for JsonEntries<'a> {
     type Error = ValueError;
@@ -196,9 +216,33 @@ impl<'a> Source<'a> for JsonEntries<'a> {
     type Value = ValueDeserializer<'a>;
 
     fn next_entry(&mut self) -> Option<(&'a str, Self::Value)> {
-        self.0
+        self.iter
             .next()
             .map(|(k, v)| (k.as_str(), value_deserializer(v)))
+    }
+
+    fn entries_of(value: Self::Value) -> Result<Option<Self>, ValueError> {
+        match json_value(value) {
+            Value::Object(map) => Ok(Some(entries(map))),
+            Value::Null => Ok(None),
+            other => Err(de::Error::invalid_type(unexpected(other), &"a map")),
+        }
+    }
+}
+
+/// What serde calls a JSON value that is not what was expected.
+fn unexpected(value: &Value) -> Unexpected<'_> {
+    match value {
+        Value::Null => Unexpected::Unit,
+        Value::Bool(b) => Unexpected::Bool(*b),
+        Value::Number(n) => match (n.as_u64(), n.as_i64()) {
+            (Some(n), _) => Unexpected::Unsigned(n),
+            (None, Some(n)) => Unexpected::Signed(n),
+            _ => Unexpected::Float(n.as_f64().unwrap_or_default()),
+        },
+        Value::String(s) => Unexpected::Str(s),
+        Value::Array(_) => Unexpected::Seq,
+        Value::Object(_) => Unexpected::Map,
     }
 }
 

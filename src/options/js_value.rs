@@ -16,7 +16,7 @@
 use std::cell::Cell;
 
 use js_sys::{Array, Object};
-use serde::de::{self, DeserializeSeed, IntoDeserializer, SeqAccess, Visitor};
+use serde::de::{self, DeserializeSeed, IntoDeserializer, SeqAccess, Unexpected, Visitor};
 use wasm_bindgen::prelude::*;
 
 use super::{OptionError, Options, Refusal, Source};
@@ -284,6 +284,20 @@ impl<'de> Source<'de> for Entries {
             }
             return Some((key, JsVal::at(value, self.depth + 1)));
         }
+    }
+
+    fn entries_of(value: JsVal) -> Result<Option<Self>, Refusal> {
+        let unexpected = match value.read()? {
+            Read::Map(entries) => return Ok(Some(entries)),
+            Read::Unit => return Ok(None),
+            Read::Str(s) => return Err(de::Error::invalid_type(Unexpected::Str(&s), &"a map")),
+            Read::Unsigned(n) => Unexpected::Unsigned(n),
+            Read::Signed(n) => Unexpected::Signed(n),
+            Read::Float(n) => Unexpected::Float(n),
+            Read::Bool(b) => Unexpected::Bool(b),
+            Read::Seq(_) => Unexpected::Seq,
+        };
+        Err(de::Error::invalid_type(unexpected, &"a map"))
     }
 }
 

@@ -61,7 +61,7 @@ impl fmt::Display for Given<'_> {
 
 /// One option's value (any JSON data, read by reference) as a serde deserializer.
 #[derive(Clone, Copy)]
-pub(super) struct Val<'a>(pub &'a Value);
+pub(crate) struct Val<'a>(pub &'a Value);
 
 impl<'de> IntoDeserializer<'de, Refusal> for Val<'de> {
     type Deserializer = Self;

@@ -328,14 +328,26 @@ impl StageSpec {
     }
 }
 
-/// A transformer config object, `{type, kwargs}`, read by the one options reader.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Described {
-    #[serde(rename = "type")]
-    kind: String,
-    #[serde(default)]
-    kwargs: Option<Map<String, Value>>,
+/// A config object, `{type, kwargs}`, from either source ([`options::Source`]): its type name
+/// and its kwargs' entries (`None` when not given or `null`); any other key refused, naming it.
+fn described<'de, S: options::Source<'de>>(mut source: S) -> Result<(String, Option<S>)> {
+    let refused = |option: &str, reason: &dyn std::fmt::Display| {
+        TransformError::InvalidConfig(format!("`{option}`: {reason} (transformer config options)"))
+    };
+    let (mut kind, mut kwargs) = (None, None);
+    while let Some((key, value)) = source.next_entry() {
+        let key = key.as_ref();
+        match key {
+            "type" => kind = Some(String::deserialize(value).map_err(|e| refused(key, &e))?),
+            "kwargs" => kwargs = S::entries_of(value).map_err(|e| refused(key, &e))?,
+            _ => {
+                let why = format!("unknown field `{key}`, expected `type` or `kwargs`");
+                return Err(refused(key, &why));
+            }
+        }
+    }
+    let kind = kind.ok_or_else(|| refused("options", &"missing field `type`"))?;
+    Ok((kind, kwargs))
 }
 
 /// A transformer described as data.
@@ -416,13 +428,9 @@ impl OutputTransformerConfig {
         let config = match value {
             Value::String(name) => Self::new(TransformerKind::parse(name)?, Map::new()),
             Value::Object(obj) => {
-                let d: Described = options::read("transformer config", obj).map_err(|e| {
-                    TransformError::InvalidConfig(format!("`{}`: {}", e.option, e.reason))
-                })?;
-                Self::new(
-                    TransformerKind::parse(&d.kind)?,
-                    d.kwargs.unwrap_or_default(),
-                )
+                let (kind, kwargs) = described(options::entries(obj))?;
+                let kwargs = kwargs.map(|k| k.map.clone()).unwrap_or_default();
+                Self::new(TransformerKind::parse(&kind)?, kwargs)
             }
             other => {
                 return Err(TransformError::InvalidConfig(format!(

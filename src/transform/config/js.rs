@@ -3,64 +3,12 @@
 //! [`StageSpec`], with the codes and messages of [`OutputTransformerConfig::from_value`].
 
 use js_sys::Object;
-use serde::Deserialize;
 use wasm_bindgen::JsValue;
 
 use super::{OutputTransformerConfig, StageSpec, TransformerKind};
 use crate::error::{Result, TransformError};
 use crate::options::js_value::{forget_thrown, is_plain_object, json_form, kind_of, Entries};
-use crate::options::{OptionError, Refusal, Source};
-
-/// The error of the config object itself (not of its options), as `from_value` words it.
-fn invalid(e: &OptionError) -> TransformError {
-    TransformError::InvalidConfig(format!("`{}`: {}", e.option, e.reason))
-}
-
-const OWNER: &str = "transformer config";
-
-/// `{type, kwargs}`'s type name and kwargs (`undefined` when not given), read once each.
-fn described(object: &JsValue) -> Result<(String, JsValue)> {
-    let refused = |option: &str, reason: String| {
-        invalid(&OptionError {
-            option: option.to_owned(),
-            reason: format!("{reason} ({OWNER} options)"),
-        })
-    };
-    let mut entries =
-        Entries::object(object.clone()).map_err(|e| refused("options", e.to_string()))?;
-    let (mut kind, mut kwargs) = (None, JsValue::UNDEFINED);
-    while let Some((key, value)) = entries.next_entry() {
-        match key.as_str() {
-            "type" => {
-                kind = Some(String::deserialize(value).map_err(|e| refused(&key, e.to_string()))?)
-            }
-            "kwargs" => {
-                // An object, or none: read as the JSON reader reads it (`toJSON` first).
-                let value = value
-                    .into_inner()
-                    .and_then(json_form)
-                    .map_err(|e| refused(&key, e.to_string()))?;
-                let object = is_plain_object(&value).map_err(|e| refused(&key, e.to_string()))?;
-                if !value.is_null() && !object {
-                    let kind = kind_of(&value);
-                    return Err(refused(
-                        &key,
-                        format!("invalid type: {kind}, expected a map"),
-                    ));
-                }
-                kwargs = value;
-            }
-            _ => {
-                return Err(refused(
-                    &key,
-                    format!("unknown field `{key}`, expected `type` or `kwargs`"),
-                ))
-            }
-        }
-    }
-    let kind = kind.ok_or_else(|| refused("options", "missing field `type`".to_owned()))?;
-    Ok((kind, kwargs))
-}
+use crate::options::Refusal;
 
 /// Who takes the options of a `kind` transformer, as messages name it.
 fn owner(kind: TransformerKind) -> &'static str {
@@ -90,15 +38,9 @@ impl OutputTransformerConfig {
         let spec = if let Some(name) = value.as_string() {
             StageSpec::read(TransformerKind::parse(&name)?, Entries::none())?
         } else if is_plain_object(value).map_err(config)? {
-            let (kind, kwargs) = described(value)?;
+            let (kind, kwargs) = super::described(Entries::object(value.clone()).map_err(config)?)?;
             let kind = TransformerKind::parse(&kind)?;
-            let entries = match kwargs.is_object() {
-                true => Entries::object(kwargs).map_err(|e| TransformError::InvalidOption {
-                    option: "options".to_owned(),
-                    reason: format!("{e} ({} options)", owner(kind)),
-                })?,
-                false => Entries::none(),
-            };
+            let entries = kwargs.unwrap_or_else(Entries::none);
             let entries = match kept {
                 Some(kept) => entries.keeping(kept.clone(), ""),
                 None => entries,
