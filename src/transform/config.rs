@@ -311,7 +311,10 @@ impl StageSpec {
     /// The strings that can change the stage while it holds nothing back: every tag (open
     /// and close) of a think-tag stage, the trigger characters of a citation stage; none for
     /// other stages (see the streaming module's `stageTriggers`).
-    #[cfg_attr(not(feature = "wasm-stream-module"), allow(dead_code))]
+    #[cfg_attr(
+        not(all(target_arch = "wasm32", feature = "wasm-stream-module")),
+        allow(dead_code)
+    )]
     pub(crate) fn triggers(&self) -> Vec<String> {
         match self {
             Self::ThinkTag(o) => o
@@ -385,7 +388,10 @@ impl OutputTransformerConfig {
     }
 
     /// A config whose options are read already.
-    #[cfg_attr(not(feature = "wasm-stream-module"), allow(dead_code))]
+    #[cfg_attr(
+        not(all(target_arch = "wasm32", feature = "wasm-stream-module")),
+        allow(dead_code)
+    )]
     pub(crate) fn from_spec(spec: StageSpec) -> Self {
         Self {
             kind: spec.kind(),
