@@ -8,6 +8,7 @@
 
 use std::cell::Cell;
 
+use serde::de::value::StrDeserializer;
 use serde::de::{
     self, DeserializeOwned, DeserializeSeed, IntoDeserializer, MapAccess, Unexpected, Visitor,
 };
@@ -27,9 +28,46 @@ pub(crate) fn read<T: DeserializeOwned>(
     owner: &str,
     map: &Map<String, Value>,
 ) -> Result<T, OptionError> {
+    read_from(owner, entries(map))
+}
+
+/// A JSON map's entries as a [`Source`].
+pub(crate) fn entries(map: &Map<String, Value>) -> JsonEntries<'_> {
+    JsonEntries {
+        map,
+        iter: map.iter(),
+    }
+}
+
+/// Where an options object's entries come from: a JSON map ([`read`]) or, in wasm, a JS
+/// object read in place ([`js_value`]). One reader, [`read_from`], for both.
+pub(crate) trait Source<'de> {
+    type Error: de::Error;
+    type Key: AsRef<str>;
+    type Value: de::Deserializer<'de, Error = Self::Error>;
+    /// The next key and its value; `None` at the end.
+    fn next_entry(&mut self) -> Option<(Self::Key, Self::Value)>;
+    /// A value that is an options object of its own, as its entries (`None` for `null`);
+    /// any other value refused, as serde refuses a value that is not a map.
+    fn entries_of(value: Self::Value) -> Result<Option<Self>, Self::Error>
+    where
+        Self: Sized;
+}
+
+/// Reads the entries of `source` as `T`, naming the refused key as [`read`] does.
+pub(crate) fn read_from<'de, T: Deserialize<'de>, S: Source<'de>>(
+    owner: &str,
+    source: S,
+) -> Result<T, OptionError> {
     let last = Cell::new(None);
-    T::deserialize(Options { map, last: &last }).map_err(|e| OptionError {
-        option: last.get().unwrap_or("options").to_owned(),
+    T::deserialize(Options {
+        source,
+        last: &last,
+    })
+    .map_err(|e| OptionError {
+        option: last
+            .take()
+            .map_or_else(|| "options".to_owned(), |k: S::Key| k.as_ref().to_owned()),
         reason: format!("{e} ({owner} options)"),
     })
 }
@@ -133,9 +171,15 @@ impl<'de> Visitor<'de> for Count {
 /// 151 761 B with `Val` and its two other paths to float formatting gone; the core module
 /// 229 777 -> 234 102 B with `Val` (it formats floats elsewhere anyway), so not there.
 #[cfg(not(any(feature = "wasm-csl-module", feature = "wasm-stream-module")))]
-fn value_deserializer(value: &Value) -> Value {
-    value.clone()
+fn value_deserializer(value: &Value) -> &Value {
+    value
 }
+#[cfg(not(any(feature = "wasm-csl-module", feature = "wasm-stream-module")))]
+fn json_value(value: &Value) -> &Value {
+    value
+}
+#[cfg(not(any(feature = "wasm-csl-module", feature = "wasm-stream-module")))]
+type ValueDeserializer<'a> = &'a Value;
 #[cfg(not(any(feature = "wasm-csl-module", feature = "wasm-stream-module")))]
 type ValueError = serde_json::Error;
 
@@ -144,23 +188,76 @@ fn value_deserializer(value: &Value) -> small_value::Val<'_> {
     small_value::Val(value)
 }
 #[cfg(any(feature = "wasm-csl-module", feature = "wasm-stream-module"))]
-type ValueError = small_value::Refusal;
+fn json_value(value: small_value::Val<'_>) -> &Value {
+    value.0
+}
+#[cfg(any(feature = "wasm-csl-module", feature = "wasm-stream-module"))]
+type ValueDeserializer<'a> = small_value::Val<'a>;
+#[cfg(any(feature = "wasm-csl-module", feature = "wasm-stream-module"))]
+type ValueError = Refusal;
 
+#[cfg(all(target_arch = "wasm32", feature = "wasm-stream-module"))]
+pub(crate) mod js_value;
 #[cfg(any(test, feature = "wasm-csl-module", feature = "wasm-stream-module"))]
 mod small_value;
+#[cfg(any(feature = "wasm-csl-module", feature = "wasm-stream-module"))]
+pub(crate) use small_value::Refusal;
 
-/// A map of options as a serde deserializer that records the key being read.
-struct Options<'a, 'c> {
-    map: &'a Map<String, Value>,
-    last: &'c Cell<Option<&'a str>>,
+/// A JSON map's entries, each value with the deserializer of [`value_deserializer`].
+pub(crate) struct JsonEntries<'a> {
+    /// The whole map.
+    pub(crate) map: &'a Map<String, Value>,
+    iter: serde_json::map::Iter<'a>,
 }
 
-impl<'de> de::Deserializer<'de> for Options<'de, '_> {
+impl<'a> Source<'a> for JsonEntries<'a> {
     type Error = ValueError;
+    type Key = &'a str;
+    type Value = ValueDeserializer<'a>;
+
+    fn next_entry(&mut self) -> Option<(&'a str, Self::Value)> {
+        self.iter
+            .next()
+            .map(|(k, v)| (k.as_str(), value_deserializer(v)))
+    }
+
+    fn entries_of(value: Self::Value) -> Result<Option<Self>, ValueError> {
+        match json_value(value) {
+            Value::Object(map) => Ok(Some(entries(map))),
+            Value::Null => Ok(None),
+            other => Err(de::Error::invalid_type(unexpected(other), &"a map")),
+        }
+    }
+}
+
+/// What serde calls a JSON value that is not what was expected.
+fn unexpected(value: &Value) -> Unexpected<'_> {
+    match value {
+        Value::Null => Unexpected::Unit,
+        Value::Bool(b) => Unexpected::Bool(*b),
+        Value::Number(n) => match (n.as_u64(), n.as_i64()) {
+            (Some(n), _) => Unexpected::Unsigned(n),
+            (None, Some(n)) => Unexpected::Signed(n),
+            _ => Unexpected::Float(n.as_f64().unwrap_or_default()),
+        },
+        Value::String(s) => Unexpected::Str(s),
+        Value::Array(_) => Unexpected::Seq,
+        Value::Object(_) => Unexpected::Map,
+    }
+}
+
+/// A map of options as a serde deserializer that records the key being read in `last`.
+pub(crate) struct Options<'c, 'de, S: Source<'de>> {
+    pub(crate) source: S,
+    pub(crate) last: &'c Cell<Option<S::Key>>,
+}
+
+impl<'de, S: Source<'de>> de::Deserializer<'de> for Options<'_, 'de, S> {
+    type Error = S::Error;
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
         visitor.visit_map(Entries {
-            iter: self.map.iter(),
+            source: self.source,
             value: None,
             last: self.last,
         })
@@ -173,27 +270,28 @@ impl<'de> de::Deserializer<'de> for Options<'de, '_> {
     }
 }
 
-struct Entries<'a, 'c> {
-    iter: serde_json::map::Iter<'a>,
-    value: Option<&'a Value>,
-    last: &'c Cell<Option<&'a str>>,
+struct Entries<'c, 'de, S: Source<'de>> {
+    source: S,
+    value: Option<S::Value>,
+    last: &'c Cell<Option<S::Key>>,
 }
 
-impl<'de> MapAccess<'de> for Entries<'de, '_> {
-    type Error = ValueError;
+impl<'de, S: Source<'de>> MapAccess<'de> for Entries<'_, 'de, S> {
+    type Error = S::Error;
 
     fn next_key_seed<K: DeserializeSeed<'de>>(
         &mut self,
         seed: K,
     ) -> Result<Option<K::Value>, Self::Error> {
-        let Some((key, value)) = self.iter.next() else {
+        let Some((key, value)) = self.source.next_entry() else {
             // Past the last key: what fails now (a missing field) is about no key given.
-            self.last.set(None);
+            self.last.take();
             return Ok(None);
         };
+        let read = seed.deserialize(StrDeserializer::<S::Error>::new(key.as_ref()));
         self.last.set(Some(key));
         self.value = Some(value);
-        seed.deserialize(key.as_str().into_deserializer()).map(Some)
+        read.map(Some)
     }
 
     fn next_value_seed<V: DeserializeSeed<'de>>(
@@ -201,7 +299,7 @@ impl<'de> MapAccess<'de> for Entries<'de, '_> {
         seed: V,
     ) -> Result<V::Value, Self::Error> {
         match self.value.take() {
-            Some(value) => seed.deserialize(value_deserializer(value)),
+            Some(value) => seed.deserialize(value),
             None => Err(de::Error::custom("a value without its key")),
         }
     }

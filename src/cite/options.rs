@@ -54,7 +54,12 @@ impl CiteOptions {
     /// `maxSentences` and `maxCitesPerSentence`; any other key is an error (a misspelt option
     /// must not be ignored).
     pub fn from_map(map: &Map<String, Value>) -> Result<Self> {
-        match Self::with_enforce(map)? {
+        Self::from_source(options::entries(map))
+    }
+
+    /// [`CiteOptions::from_map`] from any options source ([`crate::options::Source`]).
+    pub(crate) fn from_source<'de, S: options::Source<'de>>(source: S) -> Result<Self> {
+        match Self::with_enforce_from(source)? {
             (options, None) => Ok(options),
             (_, Some(_)) => Err(CiteError::option(
                 "enforce",
@@ -65,7 +70,13 @@ impl CiteOptions {
 
     /// The options and `enforce` (an invoker's `citations` option).
     pub fn with_enforce(map: &Map<String, Value>) -> Result<(Self, Option<Enforce>)> {
-        let f: Fields = read("citation", map)?;
+        Self::with_enforce_from(options::entries(map))
+    }
+
+    fn with_enforce_from<'de, S: options::Source<'de>>(
+        source: S,
+    ) -> Result<(Self, Option<Enforce>)> {
+        let f: Fields = read("citation", source)?;
         let options = Self {
             marker_style: f.marker_style.unwrap_or_default(),
             source_count: f.source_count,
@@ -139,7 +150,7 @@ pub struct CiteformerOptions {
 
 impl CiteformerOptions {
     pub fn from_map(map: &Map<String, Value>) -> Result<Self> {
-        let f: CiteformerFields = read("Citeformer", map)?;
+        let f: CiteformerFields = read("Citeformer", options::entries(map))?;
         Ok(Self {
             style: f
                 .style
@@ -175,12 +186,12 @@ pub struct CallOptions {
 
 impl CallOptions {
     pub fn from_map(map: &Map<String, Value>) -> Result<Self> {
-        read("Citeformer call", map)
+        read("Citeformer call", options::entries(map))
     }
 }
 
-fn read<T: serde::de::DeserializeOwned>(owner: &str, map: &Map<String, Value>) -> Result<T> {
-    options::read(owner, map).map_err(|e| CiteError::InvalidOption {
+fn read<'de, T: Deserialize<'de>, S: options::Source<'de>>(owner: &str, source: S) -> Result<T> {
+    options::read_from(owner, source).map_err(|e| CiteError::InvalidOption {
         option: e.option,
         reason: e.reason,
     })

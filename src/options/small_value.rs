@@ -9,7 +9,7 @@ use serde_json::Value;
 
 /// Why a value was refused: serde's message, composed here without formatting floats.
 #[derive(Debug)]
-pub(super) struct Refusal(String);
+pub(crate) struct Refusal(String);
 
 impl fmt::Display for Refusal {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
@@ -61,7 +61,7 @@ impl fmt::Display for Given<'_> {
 
 /// One option's value (any JSON data, read by reference) as a serde deserializer.
 #[derive(Clone, Copy)]
-pub(super) struct Val<'a>(pub &'a Value);
+pub(crate) struct Val<'a>(pub &'a Value);
 
 impl<'de> IntoDeserializer<'de, Refusal> for Val<'de> {
     type Deserializer = Self;

@@ -1,20 +1,28 @@
 //! [`OutputTransformerConfig`]: transformers described as data (`{type, kwargs}`), so that
 //! invokers and chains can be configured from JSON.
 
-use serde::de::DeserializeOwned;
+use std::borrow::Cow;
+
+use serde::de::{self, MapAccess, Visitor};
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
 
 use super::{
     json_kind, EventFilterOutputTransformer, IdentityOutputTransformer, JsonOutputTransformer,
-    OutputTransformer, TagPair, ThinkTagOptions, ThinkTagOutputTransformer, ValidationMode,
+    OutputTransformer, ThinkTagOptions, ThinkTagOutputTransformer, ValidationMode,
     ValidationOutputTransformer,
 };
-use crate::cite::{CitationParser, CiteError, CiteOptions, CitedAnswer};
+use crate::cite::{CitationParser, CiteError, CiteOptions, CitedAnswer, MarkerScanner};
 use crate::engine::{EventStage, Stage};
 use crate::error::{Result, TransformError};
 use crate::event::ItemKind;
 use crate::options;
+
+#[cfg(all(target_arch = "wasm32", feature = "wasm-stream-module"))]
+mod js;
+mod tags;
+
+use tags::TagList;
 
 /// The transformer types a config can name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -84,10 +92,10 @@ fn camel(snake: &str) -> String {
     out
 }
 
-/// Reads a transformer's options (see [`crate::options`]): snake_case or camelCase names,
-/// `null` as absent, any other key refused.
-fn kwargs<T: DeserializeOwned>(owner: &str, map: &Map<String, Value>) -> Result<T> {
-    options::read(owner, map).map_err(|e| TransformError::InvalidOption {
+/// Reads a transformer's options (see [`crate::options`]) from either source: snake_case or
+/// camelCase names, `null` as absent, any other key refused.
+fn kwargs<'de, T: Deserialize<'de>, S: options::Source<'de>>(owner: &str, source: S) -> Result<T> {
+    options::read_from(owner, source).map_err(|e| TransformError::InvalidOption {
         option: e.option,
         reason: e.reason,
     })
@@ -97,11 +105,23 @@ fn kwargs<T: DeserializeOwned>(owner: &str, map: &Map<String, Value>) -> Result<
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 struct ThinkTagKwargs {
     #[serde(default)]
-    tags: Option<Vec<Value>>,
+    tags: Option<TagList>,
     #[serde(default, alias = "start_in_thinking")]
     start_in_thinking: Option<bool>,
     #[serde(default, alias = "id_prefix")]
     id_prefix: Option<String>,
+}
+
+impl From<ThinkTagKwargs> for ThinkTagOptions {
+    fn from(kw: ThinkTagKwargs) -> Self {
+        let mut options = ThinkTagOptions::default();
+        if let Some(TagList(tags)) = kw.tags {
+            options.tags = tags;
+        }
+        options.start_in_thinking = kw.start_in_thinking.unwrap_or(false);
+        options.id_prefix = kw.id_prefix;
+        options
+    }
 }
 
 #[derive(Deserialize)]
@@ -120,108 +140,263 @@ struct ValidationKwargs {
     mode: Option<String>,
 }
 
+impl ValidationKwargs {
+    /// The required kinds and the mode these name.
+    fn checked(self) -> Result<(Vec<ItemKind>, ValidationMode)> {
+        let names = self
+            .required_types
+            .ok_or_else(|| TransformError::option("requiredTypes", "is required"))?;
+        let kinds = names
+            .iter()
+            .map(|n| {
+                ItemKind::parse(n).ok_or_else(|| {
+                    TransformError::option(
+                        "requiredTypes",
+                        format!("{n:?} is not one of text, thinking, structured"),
+                    )
+                })
+            })
+            .collect::<Result<_>>()?;
+        let mode = match self.mode {
+            None => ValidationMode::default(),
+            Some(m) => ValidationMode::parse(&m).ok_or_else(|| {
+                TransformError::option("mode", format!("{m:?} is not \"all\" or \"any\""))
+            })?,
+        };
+        Ok((kinds, mode))
+    }
+}
+
+/// The options of a transformer that takes none: any key is refused, naming it.
+struct Nothing;
+
+impl<'de> Deserialize<'de> for Nothing {
+    fn deserialize<D: de::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        d.deserialize_map(Nothing)
+    }
+}
+
+impl<'de> Visitor<'de> for Nothing {
+    type Value = Nothing;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("no options")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> std::result::Result<Nothing, A::Error> {
+        match map.next_key::<de::IgnoredAny>()? {
+            Some(_) => Err(de::Error::custom("takes no options")),
+            None => Ok(Nothing),
+        }
+    }
+}
+
 /// Parses think-tag options: `tags` as `[open, close]` pairs, `{open, close}` objects or bare
 /// names (`"reasoning"` means `<reasoning>` / `</reasoning>`), `startInThinking`, `idPrefix`.
 pub fn think_tag_options(map: &Map<String, Value>) -> Result<ThinkTagOptions> {
-    let kw: ThinkTagKwargs = kwargs(ThinkTagOutputTransformer::NAME, map)?;
-    let mut options = ThinkTagOptions::default();
-    if let Some(tags) = kw.tags {
-        options.tags = tags
-            .iter()
-            .enumerate()
-            .map(|(i, t)| tag_pair(i, t))
-            .collect::<Result<_>>()?;
-    }
-    options.start_in_thinking = kw.start_in_thinking.unwrap_or(false);
-    options.id_prefix = kw.id_prefix;
-    Ok(options)
-}
-
-/// A tag pair given as `{open, close}`.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct OpenClose {
-    open: String,
-    close: String,
-}
-
-fn tag_pair(index: usize, value: &Value) -> Result<TagPair> {
-    let refused = |why: String| {
-        TransformError::option(
-            "tags",
-            format!(
-                "tag pair {index} must be a name, [open, close] or {{open, close}} of strings{why}"
-            ),
-        )
-    };
-    match value {
-        Value::String(name) => Ok(TagPair::xml(name)),
-        Value::Array(items) => match items.as_slice() {
-            [Value::String(open), Value::String(close)] => Ok(TagPair::new(open, close)),
-            _ => Err(refused(String::new())),
-        },
-        Value::Object(obj) => options::read::<OpenClose>("tag pair", obj)
-            .map(|t| TagPair::new(&t.open, &t.close))
-            .map_err(|e| refused(format!(" (`{}`: {})", e.option, e.reason))),
-        _ => Err(refused(String::new())),
-    }
+    kwargs::<ThinkTagKwargs, _>(ThinkTagOutputTransformer::NAME, options::entries(map))
+        .map(Into::into)
 }
 
 /// Parses event-filter options: `eventTypes` (required).
 pub fn event_types(map: &Map<String, Value>) -> Result<Vec<String>> {
-    let kw: EventFilterKwargs = kwargs("EventFilterOutputTransformer", map)?;
-    kw.event_types
+    event_types_from(options::entries(map))
+}
+
+fn event_types_from<'de, S: options::Source<'de>>(source: S) -> Result<Vec<String>> {
+    kwargs::<EventFilterKwargs, _>("EventFilterOutputTransformer", source)?
+        .event_types
         .ok_or_else(|| TransformError::option("eventTypes", "is required"))
 }
 
 /// Parses validation options: `requiredTypes` (text / thinking / structured) and `mode`.
 pub fn validation_options(map: &Map<String, Value>) -> Result<(Vec<ItemKind>, ValidationMode)> {
-    let kw: ValidationKwargs = kwargs("ValidationOutputTransformer", map)?;
-    let names = kw
-        .required_types
-        .ok_or_else(|| TransformError::option("requiredTypes", "is required"))?;
-    let kinds = names
-        .iter()
-        .map(|n| {
-            ItemKind::parse(n).ok_or_else(|| {
-                TransformError::option(
-                    "requiredTypes",
-                    format!("{n:?} is not one of text, thinking, structured"),
-                )
-            })
-        })
-        .collect::<Result<_>>()?;
-    let mode = match kw.mode {
-        None => ValidationMode::default(),
-        Some(m) => ValidationMode::parse(&m).ok_or_else(|| {
-            TransformError::option("mode", format!("{m:?} is not \"all\" or \"any\""))
-        })?,
-    };
-    Ok((kinds, mode))
+    kwargs::<ValidationKwargs, _>("ValidationOutputTransformer", options::entries(map))?.checked()
 }
 
-/// A transformer config object, `{type, kwargs}`, read by the one options reader.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Described {
-    #[serde(rename = "type")]
-    kind: String,
-    #[serde(default)]
-    kwargs: Option<Map<String, Value>>,
+/// The marker options of the citation stages.
+fn cite_options<'de, S: options::Source<'de>>(source: S) -> Result<CiteOptions> {
+    CiteOptions::from_source(source).map_err(|e| match e {
+        CiteError::InvalidOption { option, reason } => {
+            TransformError::InvalidOption { option, reason }
+        }
+        other => TransformError::InvalidConfig(other.to_string()),
+    })
+}
+
+/// A transformer's options, read and typed: what every form of config (JSON, or JS values
+/// read in place) is read into, and what the transformers and stages are built from.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum StageSpec {
+    Identity,
+    Json,
+    ThinkTag(ThinkTagOptions),
+    EventFilter(Vec<String>),
+    Validation(Vec<ItemKind>, ValidationMode),
+    Citations(CiteOptions),
+    CitedAnswer(CiteOptions),
+}
+
+impl StageSpec {
+    /// Reads the options of a `kind` transformer from `source`.
+    pub(crate) fn read<'de, S: options::Source<'de>>(
+        kind: TransformerKind,
+        source: S,
+    ) -> Result<Self> {
+        Ok(match kind {
+            TransformerKind::Identity => {
+                kwargs::<Nothing, _>("IdentityOutputTransformer", source)?;
+                Self::Identity
+            }
+            TransformerKind::Json => {
+                kwargs::<Nothing, _>("JSONOutputTransformer", source)?;
+                Self::Json
+            }
+            TransformerKind::ThinkTag => Self::ThinkTag(
+                kwargs::<ThinkTagKwargs, _>(ThinkTagOutputTransformer::NAME, source)?.into(),
+            ),
+            TransformerKind::EventFilter => Self::EventFilter(event_types_from(source)?),
+            TransformerKind::Validation => {
+                let (kinds, mode) =
+                    kwargs::<ValidationKwargs, _>("ValidationOutputTransformer", source)?
+                        .checked()?;
+                Self::Validation(kinds, mode)
+            }
+            TransformerKind::Citations => Self::Citations(cite_options(source)?),
+            TransformerKind::CitedAnswer => Self::CitedAnswer(cite_options(source)?),
+        })
+    }
+
+    pub(crate) fn kind(&self) -> TransformerKind {
+        match self {
+            Self::Identity => TransformerKind::Identity,
+            Self::Json => TransformerKind::Json,
+            Self::ThinkTag(_) => TransformerKind::ThinkTag,
+            Self::EventFilter(_) => TransformerKind::EventFilter,
+            Self::Validation(..) => TransformerKind::Validation,
+            Self::Citations(_) => TransformerKind::Citations,
+            Self::CitedAnswer(_) => TransformerKind::CitedAnswer,
+        }
+    }
+
+    /// Builds the transformer as a stage of the streaming engine: the streaming
+    /// transformers natively, the others through their event API.
+    pub(crate) fn build_stage(&self) -> Result<Box<dyn Stage>> {
+        Ok(match self {
+            Self::ThinkTag(o) => Box::new(ThinkTagOutputTransformer::new(o.clone())?),
+            Self::EventFilter(types) => Box::new(EventFilterOutputTransformer::new(types)?),
+            Self::Citations(o) => Box::new(CitationParser::new(o.parse_options())),
+            Self::CitedAnswer(o) => Box::new(CitedAnswer::new(o.parse_options())),
+            Self::Identity | Self::Json | Self::Validation(..) => {
+                Box::new(EventStage(self.build()?))
+            }
+        })
+    }
+
+    /// Builds the transformer.
+    pub(crate) fn build(&self) -> Result<Box<dyn OutputTransformer>> {
+        Ok(match self {
+            Self::Identity => Box::new(IdentityOutputTransformer::default()),
+            Self::Json => Box::new(JsonOutputTransformer::default()),
+            Self::ThinkTag(o) => Box::new(ThinkTagOutputTransformer::new(o.clone())?),
+            Self::EventFilter(types) => Box::new(EventFilterOutputTransformer::new(types)?),
+            Self::Validation(kinds, mode) => {
+                Box::new(ValidationOutputTransformer::new(kinds.clone(), *mode)?)
+            }
+            Self::Citations(o) => Box::new(CitationParser::new(o.parse_options())),
+            Self::CitedAnswer(o) => Box::new(CitedAnswer::new(o.parse_options())),
+        })
+    }
+
+    /// The strings that can change the stage while it holds nothing back: every tag (open
+    /// and close) of a think-tag stage, the trigger characters of a citation stage; none for
+    /// other stages (see the streaming module's `stageTriggers`).
+    #[cfg_attr(
+        not(all(target_arch = "wasm32", feature = "wasm-stream-module")),
+        allow(dead_code)
+    )]
+    pub(crate) fn triggers(&self) -> Vec<String> {
+        match self {
+            Self::ThinkTag(o) => o
+                .tags
+                .iter()
+                .flat_map(|pair| [pair.open.clone(), pair.close.clone()])
+                .collect(),
+            Self::Citations(o) => MarkerScanner::triggers(o.marker_style)
+                .into_iter()
+                .map(|b| char::from(b).to_string())
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+}
+
+/// A config object, `{type, kwargs}`, from either source ([`options::Source`]): its type name
+/// and its kwargs' entries (`None` when not given or `null`); any other key refused, naming it.
+fn described<'de, S: options::Source<'de>>(mut source: S) -> Result<(String, Option<S>)> {
+    let refused = |option: &str, reason: &dyn std::fmt::Display| {
+        TransformError::InvalidConfig(format!("`{option}`: {reason} (transformer config options)"))
+    };
+    let (mut kind, mut kwargs) = (None, None);
+    while let Some((key, value)) = source.next_entry() {
+        let key = key.as_ref();
+        match key {
+            "type" => kind = Some(String::deserialize(value).map_err(|e| refused(key, &e))?),
+            "kwargs" => kwargs = S::entries_of(value).map_err(|e| refused(key, &e))?,
+            _ => {
+                let why = format!("unknown field `{key}`, expected `type` or `kwargs`");
+                return Err(refused(key, &why));
+            }
+        }
+    }
+    let kind = kind.ok_or_else(|| refused("options", &"missing field `type`"))?;
+    Ok((kind, kwargs))
 }
 
 /// A transformer described as data.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone)]
 pub struct OutputTransformerConfig {
     pub kind: TransformerKind,
     pub kwargs: Map<String, Value>,
+    /// The options already read, for a config read from JS values in place (its `kwargs`
+    /// are then empty); `None` for one read from or written as JSON.
+    spec: Option<StageSpec>,
+}
+
+/// Two configs are the same transformer with the same options.
+impl PartialEq for OutputTransformerConfig {
+    fn eq(&self, other: &Self) -> bool {
+        self.kind == other.kind && self.kwargs == other.kwargs && self.spec == other.spec
+    }
 }
 
 impl OutputTransformerConfig {
     fn of<const N: usize>(kind: TransformerKind, kwargs: [(&str, Value); N]) -> Self {
+        Self::new(
+            kind,
+            kwargs.into_iter().map(|(k, v)| (k.to_owned(), v)).collect(),
+        )
+    }
+
+    /// A config of `kind` with these options (read when it is built).
+    pub fn new(kind: TransformerKind, kwargs: Map<String, Value>) -> Self {
         Self {
             kind,
-            kwargs: kwargs.into_iter().map(|(k, v)| (k.to_owned(), v)).collect(),
+            kwargs,
+            spec: None,
+        }
+    }
+
+    /// A config whose options are read already.
+    #[cfg_attr(
+        not(all(target_arch = "wasm32", feature = "wasm-stream-module")),
+        allow(dead_code)
+    )]
+    pub(crate) fn from_spec(spec: StageSpec) -> Self {
+        Self {
+            kind: spec.kind(),
+            kwargs: Map::new(),
+            spec: Some(spec),
         }
     }
 
@@ -257,18 +432,11 @@ impl OutputTransformerConfig {
     /// that shape, and checks its options.
     pub fn from_value(value: &Value) -> Result<Self> {
         let config = match value {
-            Value::String(name) => Self {
-                kind: TransformerKind::parse(name)?,
-                kwargs: Map::new(),
-            },
+            Value::String(name) => Self::new(TransformerKind::parse(name)?, Map::new()),
             Value::Object(obj) => {
-                let d: Described = options::read("transformer config", obj).map_err(|e| {
-                    TransformError::InvalidConfig(format!("`{}`: {}", e.option, e.reason))
-                })?;
-                Self {
-                    kind: TransformerKind::parse(&d.kind)?,
-                    kwargs: d.kwargs.unwrap_or_default(),
-                }
+                let (kind, kwargs) = described(options::entries(obj))?;
+                let kwargs = kwargs.map(|k| k.map.clone()).unwrap_or_default();
+                Self::new(TransformerKind::parse(&kind)?, kwargs)
             }
             other => {
                 return Err(TransformError::InvalidConfig(format!(
@@ -290,81 +458,42 @@ impl OutputTransformerConfig {
         Value::Object(map)
     }
 
-    /// The marker options of the citation stages.
-    fn cite_options(&self) -> Result<CiteOptions> {
-        CiteOptions::from_map(&self.kwargs).map_err(|e| match e {
-            CiteError::InvalidOption { option, reason } => {
-                TransformError::InvalidOption { option, reason }
+    /// The options, typed: those read already, or the kwargs read now.
+    fn spec(&self) -> Result<Cow<'_, StageSpec>> {
+        Ok(match &self.spec {
+            Some(spec) => Cow::Borrowed(spec),
+            #[cfg(not(all(target_arch = "wasm32", feature = "wasm-stream-module")))]
+            None => Cow::Owned(StageSpec::read(self.kind, options::entries(&self.kwargs))?),
+            // The streaming module reads every config from JS values (`from_js`), never from
+            // JSON: its JSON options reader is left out of it.
+            #[cfg(all(target_arch = "wasm32", feature = "wasm-stream-module"))]
+            None => {
+                return Err(TransformError::InvalidConfig(
+                    "this module reads configs from JS values only".to_owned(),
+                ))
             }
-            other => TransformError::InvalidConfig(other.to_string()),
         })
-    }
-
-    /// The citation parser these options describe.
-    fn build_citation_parser(&self) -> Result<CitationParser> {
-        Ok(CitationParser::new(self.cite_options()?.parse_options()))
-    }
-
-    /// The cited-answer reader these options describe.
-    fn build_cited_answer(&self) -> Result<CitedAnswer> {
-        Ok(CitedAnswer::new(self.cite_options()?.parse_options()))
-    }
-
-    fn build_think_tag(&self) -> Result<ThinkTagOutputTransformer> {
-        ThinkTagOutputTransformer::new(think_tag_options(&self.kwargs)?)
-    }
-
-    fn build_event_filter(&self) -> Result<EventFilterOutputTransformer> {
-        EventFilterOutputTransformer::new(&event_types(&self.kwargs)?)
     }
 
     /// Builds the transformer as a stage of the streaming engine: the streaming
     /// transformers natively, the others through their event API.
     pub fn build_stage(&self) -> Result<Box<dyn Stage>> {
-        Ok(match self.kind {
-            TransformerKind::ThinkTag => Box::new(self.build_think_tag()?),
-            TransformerKind::EventFilter => Box::new(self.build_event_filter()?),
-            TransformerKind::Citations => Box::new(self.build_citation_parser()?),
-            TransformerKind::CitedAnswer => Box::new(self.build_cited_answer()?),
-            TransformerKind::Identity | TransformerKind::Json | TransformerKind::Validation => {
-                Box::new(EventStage(self.build()?))
-            }
-        })
+        self.spec()?.build_stage()
     }
 
     /// Builds the transformer.
     pub fn build(&self) -> Result<Box<dyn OutputTransformer>> {
-        let no_options = |name: &str| match self.kwargs.keys().next() {
-            Some(k) => Err(TransformError::option(
-                k,
-                format!("{name} takes no options"),
-            )),
-            None => Ok(()),
-        };
-        Ok(match self.kind {
-            TransformerKind::Identity => {
-                no_options("IdentityOutputTransformer")?;
-                Box::new(IdentityOutputTransformer::default())
-            }
-            TransformerKind::Json => {
-                no_options("JSONOutputTransformer")?;
-                Box::new(JsonOutputTransformer::default())
-            }
-            TransformerKind::ThinkTag => Box::new(self.build_think_tag()?),
-            TransformerKind::EventFilter => Box::new(self.build_event_filter()?),
-            TransformerKind::Validation => {
-                let (kinds, mode) = validation_options(&self.kwargs)?;
-                Box::new(ValidationOutputTransformer::new(kinds, mode)?)
-            }
-            TransformerKind::Citations => Box::new(self.build_citation_parser()?),
-            TransformerKind::CitedAnswer => Box::new(self.build_cited_answer()?),
-        })
+        self.spec()?.build()
     }
 }
 
 #[cfg(test)]
+mod differential;
+
+#[cfg(test)]
 mod tests {
     use super::*;
+    use crate::transform::TagPair;
 
     #[test]
     fn reads_every_form() {

@@ -9,12 +9,11 @@
 //! Rust → JS: JSON text and the engine's `JSON.parse`, which is fast for many small objects
 //! and, unlike property assignment, keeps a `__proto__` key as an own data property.
 
-use serde::{de::DeserializeOwned, Serialize};
+use serde::Serialize;
 use serde_json::{Map, Number, Value};
 use wasm_bindgen::prelude::*;
 
 use super::errors::{js_error, js_error_with_cause};
-use crate::error::TransformError;
 use crate::event::{json_text, Event, LmOutput};
 
 /// How deeply a JS value may nest (objects and arrays) before it is refused.
@@ -286,10 +285,14 @@ fn conversion_error(e: &dyn std::fmt::Display) -> JsValue {
     )
 }
 
-#[cfg_attr(feature = "wasm-csl-module", allow(dead_code))]
 /// A JS value as `T`. Every key is seen by serde, so `deny_unknown_fields` refuses misspelt
 /// options.
-pub fn from_js<T: DeserializeOwned>(value: JsValue, code: &str, what: &str) -> Result<T, JsValue> {
+#[cfg(not(any(feature = "wasm-csl-module", feature = "wasm-stream-module")))]
+pub fn from_js<T: serde::de::DeserializeOwned>(
+    value: JsValue,
+    code: &str,
+    what: &str,
+) -> Result<T, JsValue> {
     let value = js_to_json(&value, code, what)?;
     serde_json::from_value(value).map_err(|e| js_error(code, &format!("invalid {what}: {e}")))
 }
@@ -300,31 +303,37 @@ pub fn is_array(value: &JsValue) -> bool {
     js_is_array(value).unwrap_or(false)
 }
 
-/// An options object: `undefined` and `null` mean no options.
-#[cfg_attr(feature = "wasm-csl-module", allow(dead_code))]
+/// An options object: `undefined` and `null` mean no options. (The streaming module reads its
+/// options in place: [`crate::options::js_value`].)
+#[cfg(not(any(feature = "wasm-csl-module", feature = "wasm-stream-module")))]
 pub fn options(value: JsValue, owner: &str) -> Result<Map<String, Value>, JsValue> {
     if value.is_undefined() || value.is_null() {
         return Ok(Map::new());
     }
     match from_js::<Value>(value, "INVALID_OPTION", &format!("{owner} options"))? {
         Value::Object(map) => Ok(map),
-        _ => Err(
-            TransformError::option("options", format!("{owner} options must be an object")).into(),
-        ),
+        _ => Err(crate::error::TransformError::option(
+            "options",
+            format!("{owner} options must be an object"),
+        )
+        .into()),
     }
 }
 
 /// An options object read as `T` through the one options reader ([`crate::options`]): an
 /// `INVALID_OPTION` error naming the refused key.
 #[cfg(not(any(feature = "wasm-csl-module", feature = "wasm-stream-module")))]
-pub fn options_as<T: DeserializeOwned>(value: JsValue, owner: &str) -> Result<T, JsValue> {
+pub fn options_as<T: serde::de::DeserializeOwned>(
+    value: JsValue,
+    owner: &str,
+) -> Result<T, JsValue> {
     options_coded(value, owner, "INVALID_OPTION")
 }
 
 /// The same with the code of the object's own domain (a `ContextConfig` is
 /// `INVALID_CONTEXT_CONFIG`); `undefined` and `null` read as `{}`.
 #[cfg(not(any(feature = "wasm-csl-module", feature = "wasm-stream-module")))]
-pub fn options_coded<T: DeserializeOwned>(
+pub fn options_coded<T: serde::de::DeserializeOwned>(
     value: JsValue,
     owner: &str,
     code: &str,

@@ -6,7 +6,6 @@
 //! values back on every call, which costs more than the step itself for a token-sized chunk.
 //! A failed step returns 0 and keeps its error for `takeError`.
 
-use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
 use super::convert;
@@ -14,7 +13,7 @@ use super::errors::js_error;
 use crate::engine::{ops::Encoder, StreamEngine};
 use crate::event::Event;
 use crate::provider::StreamFormat;
-use crate::transform::{json_kind, OutputTransformerConfig};
+use crate::transform::OutputTransformerConfig;
 
 /// The largest chunk one step takes through the input buffer.
 const MAX_INPUT_BYTES: usize = 1 << 30;
@@ -28,28 +27,41 @@ pub struct EngineCore {
     error: Option<JsValue>,
 }
 
+/// The transformer configs, read from the JS values in place ([`transformer::config`]).
 fn configs(stages: JsValue) -> Result<Vec<OutputTransformerConfig>, JsValue> {
+    use super::transformer;
+    use crate::options::js_value::{self, with_cause};
+    use crate::options::Refusal;
+
     if stages.is_undefined() || stages.is_null() {
         return Ok(Vec::new());
     }
-    // Matched by hand, not read as `Vec<Value>`: serde's message for a non-array would
-    // format a float given instead, linking float formatting into the module.
-    let list = match convert::js_to_json(&stages, "INVALID_CONFIG", "the transformer configs")? {
-        Value::Array(list) => list,
-        other => {
+    let refused = |e: Refusal| {
+        with_cause(js_error(
+            "INVALID_CONFIG",
+            &format!("invalid the transformer configs: {e}"),
+        ))
+    };
+    let mut items = match js_value::array_items(&stages) {
+        Some(items) => items.map_err(refused)?,
+        None => {
             return Err(js_error(
                 "INVALID_CONFIG",
                 &format!(
                     "invalid the transformer configs: expected an array, got {}",
-                    json_kind(&other)
+                    js_value::kind_of(&stages)
                 ),
             ))
         }
     };
-    Ok(list
-        .iter()
-        .map(OutputTransformerConfig::from_value)
-        .collect::<Result<_, _>>()?)
+    let mut configs = Vec::new();
+    while let Some(item) = items.next_item() {
+        let item = item
+            .and_then(js_value::JsVal::into_inner)
+            .map_err(refused)?;
+        configs.push(transformer::config(&item, None)?);
+    }
+    Ok(configs)
 }
 
 #[wasm_bindgen]

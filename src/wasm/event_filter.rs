@@ -3,8 +3,8 @@
 
 use wasm_bindgen::prelude::*;
 
-use super::convert;
-use crate::transform::{event_types, EventFilterOutputTransformer, OutputTransformer};
+use crate::options::js_value::with_cause;
+use crate::transform::{EventFilterOutputTransformer, OutputTransformer, OutputTransformerConfig};
 
 #[wasm_bindgen]
 pub struct EventFilterCore {
@@ -15,7 +15,8 @@ pub struct EventFilterCore {
 impl EventFilterCore {
     #[wasm_bindgen(constructor)]
     pub fn new(options: JsValue) -> Result<EventFilterCore, JsValue> {
-        let types = event_types(&convert::options(options, "EventFilterOutputTransformer")?)?;
+        let types =
+            OutputTransformerConfig::event_types_js(&options).map_err(|e| with_cause(e.into()))?;
         Ok(Self {
             inner: EventFilterOutputTransformer::new(&types)?,
         })

@@ -8,6 +8,7 @@ use wasm_bindgen::prelude::*;
 use super::convert;
 use super::errors::js_error;
 use crate::error::TransformError;
+use crate::options::js_value::{read_js, with_cause};
 use crate::provider::{
     ProviderStreamDecoder, SseDecoder, SseMessage, StreamFormat, DEFAULT_MAX_EVENT_BYTES,
     DEFAULT_MAX_LINE_BYTES,
@@ -64,12 +65,15 @@ impl SseDecoderCore {
     #[wasm_bindgen(constructor)]
     pub fn new(options: JsValue) -> Result<SseDecoderCore, JsValue> {
         const OWNER: &str = "SSEDecoder";
-        let map = convert::options(options, OWNER)?;
-        let limits: Limits =
-            crate::options::read(OWNER, &map).map_err(|e| TransformError::InvalidOption {
-                option: e.option,
-                reason: e.reason,
-            })?;
+        let limits: Limits = read_js(OWNER, &options).map_err(|e| {
+            with_cause(
+                TransformError::InvalidOption {
+                    option: e.option,
+                    reason: e.reason,
+                }
+                .into(),
+            )
+        })?;
         let line = limit(
             limits.max_line_bytes,
             DEFAULT_MAX_LINE_BYTES,

@@ -2,16 +2,18 @@
 //! boundary; `normalizeConfig`, which checks a config and returns its canonical form;
 //! `stageConfig`, the engine config of one transformer's options; `stageTriggers`, what can
 //! change a quiet stage; `transformOutput`, a transformer applied to a whole output.
+//!
+//! Configs and options are read from the JS values in place, into typed options
+//! ([`crate::options::js_value`]): no JSON copy of them on the way.
 
-use serde_json::Value;
+use js_sys::Object;
 use wasm_bindgen::prelude::*;
 
 use super::convert;
-use crate::cite::{CiteOptions, MarkerScanner};
 use crate::event::Event;
+use crate::options::js_value::{set, with_cause};
 use crate::transform::{
-    think_tag_options, unique_prefix, OutputTransformer, OutputTransformerConfig,
-    ThinkTagOutputTransformer, TransformerKind,
+    unique_prefix, OutputTransformer, OutputTransformerConfig, TransformerKind,
 };
 
 #[wasm_bindgen]
@@ -19,16 +21,31 @@ pub struct TransformerCore {
     inner: Box<dyn OutputTransformer>,
 }
 
-fn config(value: JsValue) -> Result<OutputTransformerConfig, JsValue> {
-    let value: Value = convert::from_js(value, "INVALID_CONFIG", "output transformer config")?;
-    Ok(OutputTransformerConfig::from_value(&value)?)
+/// A config read from JS (see [`OutputTransformerConfig::from_js`]); its error as a JS error
+/// (with the caller's exception as `cause` when a getter or trap threw).
+pub(super) fn config(
+    value: &JsValue,
+    kept: Option<&Object>,
+) -> Result<OutputTransformerConfig, JsValue> {
+    OutputTransformerConfig::from_js(value, kept).map_err(|e| with_cause(e.into()))
+}
+
+/// `{type, kwargs}`, made here (nothing of the caller's runs).
+fn described(kind: TransformerKind, kwargs: &Object) -> JsValue {
+    let out: JsValue = Object::new().into();
+    set(&out, "type", &JsValue::from_str(kind.name()));
+    set(&out, "kwargs", kwargs);
+    out
 }
 
 /// Checks a config (a type name, `{type, kwargs}`, or a config object) and returns
-/// `{type, kwargs}` with the canonical type name.
+/// `{type, kwargs}` with the canonical type name and the kwargs as read (a new object with
+/// the keys given, but those whose value JSON leaves out).
 #[wasm_bindgen(js_name = normalizeConfig)]
 pub fn normalize_config(value: JsValue) -> Result<JsValue, JsValue> {
-    Ok(convert::to_js(&config(value)?.to_value()))
+    let kwargs = Object::new();
+    let config = config(&value, Some(&kwargs))?;
+    Ok(described(config.kind, &kwargs))
 }
 
 /// The engine config (`{type, kwargs}`) of one transformer from its options (`undefined` and
@@ -37,19 +54,14 @@ pub fn normalize_config(value: JsValue) -> Result<JsValue, JsValue> {
 #[wasm_bindgen(js_name = stageConfig)]
 pub fn stage_config(kind: &str, options: JsValue) -> Result<JsValue, JsValue> {
     let kind = TransformerKind::parse(kind)?;
-    let owner = match kind {
-        TransformerKind::ThinkTag => ThinkTagOutputTransformer::NAME,
-        TransformerKind::Citations => "CitationParser",
-        _ => kind.name(),
-    };
-    let mut kwargs = convert::options(options, owner)?;
-    if kind == TransformerKind::ThinkTag && think_tag_options(&kwargs)?.id_prefix.is_none() {
-        kwargs.remove("id_prefix");
-        kwargs.insert("idPrefix".into(), Value::String(unique_prefix("tt")));
+    let kwargs = Object::new();
+    let id_prefix = OutputTransformerConfig::check_js(kind, &options, &kwargs, "id_prefix")
+        .map_err(|e| with_cause(e.into()))?;
+    if kind == TransformerKind::ThinkTag {
+        let prefix = id_prefix.unwrap_or_else(|| unique_prefix("tt"));
+        set(&kwargs, "idPrefix", &JsValue::from_str(&prefix));
     }
-    let config = OutputTransformerConfig { kind, kwargs };
-    config.build()?;
-    Ok(convert::to_js(&config.to_value()))
+    Ok(described(kind, &kwargs))
 }
 
 /// The strings that can change a think-tag or citation stage while it holds nothing back:
@@ -59,27 +71,13 @@ pub fn stage_config(kind: &str, options: JsValue) -> Result<JsValue, JsValue> {
 /// path for short chunks).
 #[wasm_bindgen(js_name = stageTriggers)]
 pub fn stage_triggers(config_value: JsValue) -> Result<Vec<String>, JsValue> {
-    let config = config(config_value)?;
-    Ok(match config.kind {
-        TransformerKind::ThinkTag => think_tag_options(&config.kwargs)?
-            .tags
-            .into_iter()
-            .flat_map(|pair| [pair.open, pair.close])
-            .collect(),
-        TransformerKind::Citations => {
-            MarkerScanner::triggers(CiteOptions::from_map(&config.kwargs)?.marker_style)
-                .into_iter()
-                .map(|b| char::from(b).to_string())
-                .collect()
-        }
-        _ => Vec::new(),
-    })
+    Ok(config(&config_value, None)?.triggers())
 }
 
 /// What the transformer `config` makes of a whole output.
 #[wasm_bindgen(js_name = transformOutput)]
 pub fn transform_output(config_value: JsValue, output: JsValue) -> Result<JsValue, JsValue> {
-    let mut transformer = config(config_value)?.build()?;
+    let mut transformer = config(&config_value, None)?.build()?;
     Ok(convert::to_js(
         &transformer.transform(convert::output(output)?)?,
     ))
@@ -90,7 +88,7 @@ impl TransformerCore {
     #[wasm_bindgen(constructor)]
     pub fn new(config_value: JsValue) -> Result<TransformerCore, JsValue> {
         Ok(Self {
-            inner: config(config_value)?.build()?,
+            inner: config(&config_value, None)?.build()?,
         })
     }
 

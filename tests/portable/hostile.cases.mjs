@@ -198,7 +198,12 @@ export function entryPoints({ lib, base }) {
     classes: {
       CitationParser: { args: () => [{ sourceCount: 3 }], ...stream(() => new lib.CitationParser({ sourceCount: 3 })) },
       ThinkTagOutputTransformer: {
-        args: () => [{ tags: [["<think>", "</think>"]] }],
+        // Options read from the JS values in place (src/options/js_value.rs): each one made hostile.
+        args: () => [{
+          tags: [["<think>", "</think>"], "r", { open: "<a>", close: "</a>" }],
+          startInThinking: false,
+          idPrefix: "p",
+        }],
         ...stream(() => new lib.ThinkTagOutputTransformer()),
       },
       EventFilterOutputTransformer: {
@@ -223,11 +228,11 @@ export function entryPoints({ lib, base }) {
         statics: {
           identity: () => [],
           json: () => [],
-          thinkTag: () => [{}],
+          thinkTag: () => [{ tags: ["r"], startInThinking: true }],
           eventFilter: () => [["response"]],
           validation: () => [{ requiredTypes: ["text"] }],
-          citations: () => [{ sourceCount: 3 }],
-          fromConfig: () => [{ type: "think_tag" }],
+          citations: () => [{ sourceCount: 3, markerStyle: "paren" }],
+          fromConfig: () => [{ type: "think_tag", kwargs: { tags: ["r"] } }],
         },
       },
       OutputTransformer: {

@@ -1,0 +1,472 @@
+//! Options read straight from JS values, for the streaming module: a serde deserializer over a
+//! `JsValue` ([`JsVal`]) and an object's entries as a [`Source`] of the one options reader
+//! ([`super::read_from`]), so that option objects reach the typed option structs with no JSON
+//! copy on the way (see src/options.rs).
+//!
+//! What is read follows JSON's rules, as the JSON copy did: `toJSON` is honoured; an object's
+//! keys are `Object.keys` in order, and a key whose value is `undefined`, a function or a
+//! symbol is left out; in an array (and as a whole value) those read as `null`. A number reads as an
+//! integer when it is whole and within ±2^53, else as a float. What JSON cannot hold is
+//! refused with an error worded as [`Refusal`] words the others: a `BigInt`, `NaN` and the
+//! infinities, nesting deeper than [`MAX_DEPTH`], arrays longer than [`MAX_ITEMS`]. Every JS
+//! operation that can run the caller's code (getters, `Proxy` traps) is an import marked
+//! `catch`: an exception becomes an error (its value kept for [`with_cause`]), never an unwind
+//! through wasm frames.
+
+use std::cell::Cell;
+
+use js_sys::{Array, Object};
+use serde::de::{self, DeserializeSeed, IntoDeserializer, SeqAccess, Unexpected, Visitor};
+use wasm_bindgen::prelude::*;
+
+use super::{OptionError, Options, Refusal, Source};
+
+/// How deeply a value may nest (objects and arrays) before it is refused.
+pub(crate) const MAX_DEPTH: usize = 128;
+/// How many items one array may hold.
+pub(crate) const MAX_ITEMS: u32 = 1 << 22;
+
+#[wasm_bindgen]
+extern "C" {
+    #[wasm_bindgen(catch, js_namespace = Array, js_name = isArray)]
+    fn js_is_array(value: &JsValue) -> Result<bool, JsValue>;
+    #[wasm_bindgen(catch, js_namespace = Object, js_name = keys)]
+    fn js_keys(value: &JsValue) -> Result<Array, JsValue>;
+    #[wasm_bindgen(catch, js_namespace = Reflect, js_name = get)]
+    fn js_get(target: &JsValue, key: &JsValue) -> Result<JsValue, JsValue>;
+    #[wasm_bindgen(catch, js_namespace = Reflect, js_name = apply)]
+    fn js_apply(f: &JsValue, this: &JsValue, args: &Array) -> Result<JsValue, JsValue>;
+    // Typed as src/wasm/errors.rs types it (one import signature for both).
+    #[wasm_bindgen(catch, js_namespace = Reflect, js_name = set)]
+    fn js_set(target: &JsValue, key: &JsValue, value: &JsValue) -> Result<JsValue, JsValue>;
+}
+
+thread_local! {
+    /// The exception the latest read caught (the caller's getter or trap threw it).
+    static THROWN: Cell<Option<JsValue>> = const { Cell::new(None) };
+}
+
+fn threw(exception: JsValue) -> Refusal {
+    THROWN.with(|t| t.set(Some(exception)));
+    de::Error::custom("threw an exception when read (see `cause`)")
+}
+
+/// Forgets any exception caught before: each reader of a whole value starts with it.
+pub(crate) fn forget_thrown() {
+    THROWN.with(Cell::take);
+}
+
+/// `error` with the exception the latest read caught as its `cause`, if one did.
+pub(crate) fn with_cause(error: JsValue) -> JsValue {
+    if let Some(cause) = THROWN.with(Cell::take) {
+        let _ = js_set(&error, &JsValue::from_str("cause"), &cause);
+    }
+    error
+}
+
+/// Sets `key` of an object this module made (nothing of the caller's runs).
+pub(crate) fn set(target: &JsValue, key: &str, value: &JsValue) {
+    let _ = js_set(target, &JsValue::from_str(key), value);
+}
+
+/// An array index as the property key it is (`"0"`, `"1"`, …): see src/wasm/convert.rs.
+fn index_key(i: u32) -> JsValue {
+    JsValue::from_str(&i.to_string())
+}
+
+/// Whether `value` is an object and not an array (`Array.isArray` can throw: a revoked `Proxy`).
+pub(crate) fn is_plain_object(value: &JsValue) -> Result<bool, Refusal> {
+    Ok(value.is_object() && !js_is_array(value).map_err(threw)?)
+}
+
+thread_local! {
+    /// Property names read again and again, made JS strings once.
+    static TO_JSON: JsValue = JsValue::from_str("toJSON");
+    static LENGTH: JsValue = JsValue::from_str("length");
+}
+
+/// The value JSON reads for `value`: what its `toJSON` gives, when it is an object that has
+/// one (a `Date` gives its ISO string), else the value itself.
+pub(crate) fn json_form(value: JsValue) -> Result<JsValue, Refusal> {
+    if !value.is_object() {
+        return Ok(value);
+    }
+    let to_json = TO_JSON.with(|name| js_get(&value, name)).map_err(threw)?;
+    if !to_json.is_function() {
+        return Ok(value);
+    }
+    js_apply(&to_json, &value, &Array::of1(&JsValue::from_str(""))).map_err(threw)
+}
+
+/// What JSON leaves out of an object (and reads as `null` elsewhere).
+fn left_out(value: &JsValue) -> bool {
+    value.is_undefined() || value.is_function() || value.is_symbol()
+}
+
+/// What kind of value this is, for messages ("a string", "an object", …); what JSON leaves
+/// out reads as `null`.
+pub(crate) fn kind_of(value: &JsValue) -> &'static str {
+    if value.as_string().is_some() {
+        "a string"
+    } else if value.as_f64().is_some() || value.is_bigint() {
+        "a number"
+    } else if value.as_bool().is_some() {
+        "a boolean"
+    } else if !value.is_object() {
+        "null"
+    } else if js_is_array(value).unwrap_or(false) {
+        "an array"
+    } else {
+        "an object"
+    }
+}
+
+/// The items of a JS array: its length read once (at most [`MAX_ITEMS`]), then each item.
+pub(crate) struct Items {
+    array: JsValue,
+    length: u32,
+    next: u32,
+    depth: usize,
+}
+
+impl Items {
+    /// The items of `array` (a value `Array.isArray` said yes to), for values `depth` deep.
+    pub(crate) fn of(array: JsValue, depth: usize) -> Result<Self, Refusal> {
+        let length = LENGTH
+            .with(|name| js_get(&array, name))
+            .map_err(threw)?
+            .as_f64()
+            .unwrap_or(0.0);
+        if length > f64::from(MAX_ITEMS) {
+            return Err(de::Error::custom(format!(
+                "holds more than {MAX_ITEMS} items"
+            )));
+        }
+        Ok(Self {
+            array,
+            // In range after the check above; a negative or fractional length reads as none.
+            length: length.max(0.0) as u32,
+            next: 0,
+            depth,
+        })
+    }
+
+    /// The next item, `None` past the last.
+    pub(crate) fn next_item(&mut self) -> Option<Result<JsVal, Refusal>> {
+        if self.next >= self.length {
+            return None;
+        }
+        let i = self.next;
+        self.next += 1;
+        Some(
+            js_get(&self.array, &index_key(i))
+                .map(|value| JsVal::at(value, self.depth))
+                .map_err(threw),
+        )
+    }
+}
+
+impl<'de> SeqAccess<'de> for Items {
+    type Error = Refusal;
+
+    fn next_element_seed<T: DeserializeSeed<'de>>(
+        &mut self,
+        seed: T,
+    ) -> Result<Option<T::Value>, Refusal> {
+        self.next_item()
+            .map(|item| seed.deserialize(item?))
+            .transpose()
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        Some((self.length - self.next) as usize)
+    }
+}
+
+/// An object's entries (`Object.keys` in order, values JSON leaves out skipped); each entry
+/// read is also set on `kept`, when given, except the key `leave_out`: the object as read.
+pub(crate) struct Entries {
+    object: JsValue,
+    keys: Option<Array>,
+    next: u32,
+    depth: usize,
+    kept: Option<(Object, &'static str)>,
+}
+
+impl Entries {
+    /// The entries of `object` (any object), for values `depth` deep.
+    fn of(object: JsValue, depth: usize) -> Result<Self, Refusal> {
+        let keys = js_keys(&object).map_err(threw)?;
+        Ok(Self {
+            object,
+            keys: Some(keys),
+            next: 0,
+            depth,
+            kept: None,
+        })
+    }
+
+    /// No entries.
+    pub(crate) fn none() -> Self {
+        Self {
+            object: JsValue::NULL,
+            keys: None,
+            next: 0,
+            depth: 0,
+            kept: None,
+        }
+    }
+
+    /// The entries of a plain object (one [`is_plain_object`] said yes to, `toJSON` applied).
+    pub(crate) fn object(value: JsValue) -> Result<Self, Refusal> {
+        Self::of(value, 0)
+    }
+
+    /// An options object's entries: `undefined`, `null` (and what JSON leaves out) are no
+    /// options; an array or a primitive is refused ("`owner` options must be an object").
+    pub(crate) fn options(owner: &str, value: &JsValue) -> Result<Self, OptionError> {
+        forget_thrown();
+        let read = |e: Refusal| OptionError {
+            option: "options".to_owned(),
+            reason: format!("{e} ({owner} options)"),
+        };
+        let value = json_form(value.clone()).map_err(read)?;
+        if value.is_null() || left_out(&value) {
+            return Ok(Self::none());
+        }
+        if !is_plain_object(&value).map_err(read)? {
+            return Err(OptionError {
+                option: "options".to_owned(),
+                reason: format!("{owner} options must be an object"),
+            });
+        }
+        Self::object(value).map_err(read)
+    }
+
+    /// The same entries, each one read also set on `kept` (but `leave_out`).
+    pub(crate) fn keeping(mut self, kept: Object, leave_out: &'static str) -> Self {
+        self.kept = Some((kept, leave_out));
+        self
+    }
+}
+
+impl<'de> Source<'de> for Entries {
+    type Error = Refusal;
+    type Key = String;
+    type Value = JsVal;
+
+    fn next_entry(&mut self) -> Option<(String, JsVal)> {
+        let keys = self.keys.as_ref()?;
+        loop {
+            if self.next >= keys.length() {
+                return None;
+            }
+            let i = self.next;
+            self.next += 1;
+            // Object.keys gives a fresh array of strings: reading it runs nothing.
+            let Ok(key_js) = js_get(keys, &index_key(i)) else {
+                continue;
+            };
+            let Some(key) = key_js.as_string() else {
+                continue;
+            };
+            let value = match js_get(&self.object, &key_js) {
+                Ok(value) => value,
+                Err(e) => return Some((key, JsVal::failed(threw(e)))),
+            };
+            if left_out(&value) {
+                continue;
+            }
+            if let Some((kept, leave_out)) = &self.kept {
+                if key != *leave_out {
+                    let _ = js_set(kept, &key_js, &value);
+                }
+            }
+            return Some((key, JsVal::at(value, self.depth + 1)));
+        }
+    }
+
+    fn entries_of(value: JsVal) -> Result<Option<Self>, Refusal> {
+        let unexpected = match value.read()? {
+            Read::Map(entries) => return Ok(Some(entries)),
+            Read::Unit => return Ok(None),
+            Read::Str(s) => return Err(de::Error::invalid_type(Unexpected::Str(&s), &"a map")),
+            Read::Unsigned(n) => Unexpected::Unsigned(n),
+            Read::Signed(n) => Unexpected::Signed(n),
+            Read::Float(n) => Unexpected::Float(n),
+            Read::Bool(b) => Unexpected::Bool(b),
+            Read::Seq(_) => Unexpected::Seq,
+        };
+        Err(de::Error::invalid_type(unexpected, &"a map"))
+    }
+}
+
+/// One JS value as a serde deserializer (see the module's note for what it reads how), or why
+/// it could not be read (a getter threw), said when it is deserialized.
+pub(crate) struct JsVal {
+    value: Result<JsValue, Refusal>,
+    depth: usize,
+}
+
+impl JsVal {
+    fn at(value: JsValue, depth: usize) -> Self {
+        Self {
+            value: Ok(value),
+            depth,
+        }
+    }
+
+    fn failed(why: Refusal) -> Self {
+        Self {
+            value: Err(why),
+            depth: 0,
+        }
+    }
+
+    /// The value itself.
+    pub(crate) fn into_inner(self) -> Result<JsValue, Refusal> {
+        self.value
+    }
+}
+
+impl<'de> IntoDeserializer<'de, Refusal> for JsVal {
+    type Deserializer = Self;
+
+    fn into_deserializer(self) -> Self {
+        self
+    }
+}
+
+/// What a value reads as, told apart once (not in each visitor's copy of `deserialize_any`).
+enum Read {
+    Str(String),
+    Unsigned(u64),
+    Signed(i64),
+    Float(f64),
+    Bool(bool),
+    Unit,
+    Seq(Items),
+    Map(Entries),
+}
+
+impl JsVal {
+    fn read(self) -> Result<Read, Refusal> {
+        /// 2^53: every whole `f64` within ± this converts to an integer exactly.
+        const EXACT: f64 = 9_007_199_254_740_992.0;
+        let value = json_form(self.value?)?;
+        if let Some(s) = value.as_string() {
+            return Ok(Read::Str(s));
+        }
+        if let Some(n) = value.as_f64() {
+            // Integers as integers (as serde_json reads them), other finite numbers as floats.
+            return if !n.is_finite() {
+                Err(de::Error::custom("is not a finite number"))
+            } else if n.fract() != 0.0 || n.abs() > EXACT {
+                Ok(Read::Float(n))
+            } else if n >= 0.0 {
+                Ok(Read::Unsigned(n as u64))
+            } else {
+                Ok(Read::Signed(n as i64))
+            };
+        }
+        if let Some(b) = value.as_bool() {
+            return Ok(Read::Bool(b));
+        }
+        if value.is_bigint() {
+            return Err(de::Error::custom("is a BigInt; use a number"));
+        }
+        if !value.is_object() {
+            return Ok(Read::Unit);
+        }
+        if self.depth >= MAX_DEPTH {
+            return Err(de::Error::custom(format!(
+                "is nested more than {MAX_DEPTH} levels deep"
+            )));
+        }
+        if js_is_array(&value).map_err(threw)? {
+            return Ok(Read::Seq(Items::of(value, self.depth + 1)?));
+        }
+        Ok(Read::Map(Entries::of(value, self.depth)?))
+    }
+}
+
+impl<'de> de::Deserializer<'de> for JsVal {
+    type Error = Refusal;
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Refusal> {
+        match self.read()? {
+            Read::Str(s) => visitor.visit_string(s),
+            Read::Unsigned(n) => visitor.visit_u64(n),
+            Read::Signed(n) => visitor.visit_i64(n),
+            Read::Float(n) => visitor.visit_f64(n),
+            Read::Bool(b) => visitor.visit_bool(b),
+            Read::Unit => visitor.visit_unit(),
+            Read::Seq(items) => visitor.visit_seq(items),
+            Read::Map(entries) => {
+                // The key read inside is not the option's: the outer reader names its own.
+                let inner = Cell::new(None);
+                de::Deserializer::deserialize_any(
+                    Options {
+                        source: entries,
+                        last: &inner,
+                    },
+                    visitor,
+                )
+            }
+        }
+    }
+
+    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Refusal> {
+        let value = json_form(self.value?)?;
+        if value.is_null() || left_out(&value) {
+            visitor.visit_none()
+        } else {
+            visitor.visit_some(Self::at(value, self.depth))
+        }
+    }
+
+    /// Enums by name (the only form options use); anything else is refused by the enum.
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, Refusal> {
+        let value = json_form(self.value?)?;
+        match value.as_string() {
+            Some(name) => visitor.visit_enum(name.into_deserializer()),
+            None => Self::at(value, self.depth).deserialize_any(visitor),
+        }
+    }
+
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value, Refusal> {
+        visitor.visit_newtype_struct(self)
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
+        unit unit_struct seq tuple tuple_struct map struct identifier ignored_any
+    }
+}
+
+/// An options object (see [`Entries::options`]) read as `T` by the one options reader.
+pub(crate) fn read_js<T: de::DeserializeOwned>(
+    owner: &str,
+    value: &JsValue,
+) -> Result<T, OptionError> {
+    super::read_from(owner, Entries::options(owner, value)?)
+}
+
+/// The items of `value` when it is an array (`Array.isArray`); `None` when it is not.
+pub(crate) fn array_items(value: &JsValue) -> Option<Result<Items, Refusal>> {
+    forget_thrown();
+    match js_is_array(value) {
+        Ok(true) => Some(Items::of(value.clone(), 1)),
+        Ok(false) => None,
+        Err(e) => Some(Err(threw(e))),
+    }
+}

@@ -1,0 +1,152 @@
+// The streaming module reads transformer configs and options from the JS values in place (no
+// JSON copy on the way: src/options/js_value.rs). Differential: for every config of
+// tests/fixtures/stage_configs.json, the table of what the JSON reader answers (checked by a Rust
+// test against it, src/transform/config/differential.rs), the streaming module gives the same
+// canonical config and triggers, or the same error code naming the same key. Then what JSON
+// cannot hold, and callers' code that throws, at every place an option is read.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import {
+  EngineCore,
+  EventFilterCore,
+  initSync,
+  normalizeConfig,
+  SseDecoderCore,
+  stageConfig,
+  stageTriggers,
+  TransformerCore,
+} from "../../pkg/gen/stream/citeflow_stream.js";
+
+initSync({ module: readFileSync(new URL("../../pkg/gen/stream/citeflow_stream_bg.wasm", import.meta.url)) });
+
+const { cases } = JSON.parse(readFileSync(new URL("../fixtures/stage_configs.json", import.meta.url), "utf8"));
+
+/** What the module makes of `read()`: as the table words an answer. */
+function answer(read, triggers) {
+  try {
+    const config = read();
+    return { config, triggers: triggers(config) };
+  } catch (e) {
+    assert.equal(e.name, "CiteflowError", String(e));
+    const named = e.message.split("`");
+    return { code: e.code, named: named.length >= 3 ? named[1] : null };
+  }
+}
+
+test("every config of the table: the streaming module answers as the JSON reader", () => {
+  assert.ok(cases.length > 500);
+  let read = 0;
+  for (const { input, answer: expected } of cases) {
+    const got = answer(() => normalizeConfig(input), stageTriggers);
+    assert.deepEqual(got, expected, JSON.stringify(input));
+    if (got.config) read++;
+    // The engine reads the same configs, and a stage of one kind its options alone.
+    const engine = answer(() => (new EngineCore(undefined, [input]).free(), null), () => []);
+    if (expected.code) assert.deepEqual(engine, expected, `engine: ${JSON.stringify(input)}`);
+    else assert.deepEqual(engine, { config: null, triggers: [] });
+    // (Options that are not an object are the options' error there, not the config's.)
+    const kwargs = input?.kwargs;
+    const kind = typeof input === "object" && input !== null && Object.keys(input).length <= 2 &&
+        typeof input.type === "string" && !("kwarg" in input) &&
+        (kwargs === undefined || kwargs === null || (typeof kwargs === "object" && !Array.isArray(kwargs)))
+      ? input.type
+      : null;
+    if (kind !== null && expected.code !== "UNKNOWN_TRANSFORMER") {
+      const staged = answer(() => stageConfig(kind, input.kwargs), stageTriggers);
+      if (expected.code) assert.deepEqual(staged, expected, `stageConfig: ${JSON.stringify(input)}`);
+      else {
+        assert.deepEqual(staged.triggers, expected.triggers);
+        const { idPrefix, ...rest } = staged.config.kwargs;
+        const { idPrefix: given, id_prefix: snake, ...wanted } = expected.config.kwargs;
+        assert.deepEqual(rest, wanted);
+        if (expected.config.type === "think_tag") {
+          assert.equal(typeof idPrefix, "string");
+          if (typeof (given ?? snake) === "string") assert.equal(idPrefix, given ?? snake);
+        }
+      }
+    }
+  }
+  assert.ok(read > 50, `${read} configs read`);
+});
+
+const boom = () => {
+  throw new Error("thrown by the caller's code");
+};
+const getter = (key) => Object.defineProperty({}, key, { get: boom, enumerable: true });
+const coded = (code, key) => (e) =>
+  e.name === "CiteflowError" && e.code === code && (key === undefined || e.message.includes(`\`${key}\``));
+
+test("callers' code that throws while an option is read: a coded error with the exception as its cause", () => {
+  const cases = [
+    [() => stageConfig("think_tag", getter("tags")), "INVALID_OPTION", "tags"],
+    [() => stageConfig("think_tag", { tags: [getter("open")] }), "INVALID_OPTION", "tags"],
+    [() => stageConfig("think_tag", { tags: Object.defineProperty([], 0, { get: boom }) }), "INVALID_OPTION", "tags"],
+    [() => stageConfig("citations", { toJSON: boom }), "INVALID_OPTION", "options"],
+    [() => new EventFilterCore(getter("eventTypes")), "INVALID_OPTION", "eventTypes"],
+    [() => new SseDecoderCore(getter("maxLineBytes")), "INVALID_OPTION", "maxLineBytes"],
+    [() => normalizeConfig(getter("type")), "INVALID_CONFIG", "type"],
+    [() => normalizeConfig({ type: "think_tag", kwargs: getter("idPrefix") }), "INVALID_OPTION", "idPrefix"],
+    [() => new EngineCore(undefined, Object.defineProperty([], 0, { get: boom })), "INVALID_CONFIG"],
+    [() => new TransformerCore({ type: "validation", kwargs: getter("mode") }), "INVALID_OPTION", "mode"],
+  ];
+  for (const [call, code, key] of cases) {
+    assert.throws(
+      call,
+      (e) => coded(code, key)(e) && e.cause instanceof Error && /caller's code/.test(e.cause.message),
+    );
+  }
+  const proxy = new Proxy({}, { ownKeys: boom, get: boom, getOwnPropertyDescriptor: boom });
+  assert.throws(() => stageConfig("think_tag", proxy), coded("INVALID_OPTION"));
+  assert.throws(() => normalizeConfig(proxy), coded("INVALID_CONFIG"));
+  const revoked = Proxy.revocable({}, {});
+  revoked.revoke();
+  assert.throws(() => stageConfig("think_tag", revoked.proxy), coded("INVALID_OPTION"));
+  assert.throws(() => stageConfig("think_tag", { tags: revoked.proxy }), coded("INVALID_OPTION", "tags"));
+});
+
+test("what JSON cannot hold is refused, naming the option; what JSON leaves out is absent", () => {
+  const refused = (options, key, said) =>
+    assert.throws(
+      () => stageConfig("think_tag", options),
+      (e) => coded("INVALID_OPTION", key)(e) && e.message.includes(said),
+    );
+  refused({ idPrefix: 5n }, "idPrefix", "BigInt");
+  refused({ startInThinking: NaN }, "startInThinking", "not a finite number");
+  const cyclic = [];
+  cyclic.push(cyclic);
+  refused({ tags: cyclic }, "tags", "tag pair 0");
+  const deep = [];
+  let inner = deep;
+  for (let i = 0; i < 200; i++) inner = inner[0] = [];
+  refused({ tags: deep }, "tags", "tag pair 0");
+  const sparse = [];
+  sparse.length = 2 ** 32 - 1;
+  refused({ tags: sparse }, "tags", "more than");
+  assert.throws(() => new EventFilterCore({ eventTypes: sparse }), coded("INVALID_OPTION", "eventTypes"));
+  refused({ tags: { length: 2, 0: "a", 1: "b" } }, "tags", "expected a list of tag pairs");
+  refused("tags", "options", "must be an object");
+  refused([], "options", "must be an object");
+  // Left out as JSON leaves them: undefined, functions and symbols as values; symbol keys.
+  const config = stageConfig("think_tag", {
+    tags: ["r"],
+    idPrefix: "p",
+    startInThinking: undefined,
+    x: () => 1,
+    y: Symbol("s"),
+    [Symbol("z")]: 1,
+  });
+  assert.deepEqual(config, { type: "think_tag", kwargs: { tags: ["r"], idPrefix: "p" } });
+  // toJSON is honoured, as JSON honours it.
+  const tags = { toJSON: () => [["<r>", "</r>"]] };
+  assert.deepEqual(stageTriggers(stageConfig("think_tag", { tags })), ["<r>", "</r>"]);
+  assert.deepEqual(normalizeConfig({ toJSON: () => "json" }), { type: "json", kwargs: {} });
+  // A whole number is an integer wherever it is; a fraction is not, and its digits are not shown.
+  assert.deepEqual(normalizeConfig({ type: "citations", kwargs: { sourceCount: 3 } }).type, "citations");
+  assert.throws(
+    () => stageConfig("citations", { sourceCount: 2.5 }),
+    (e) => coded("INVALID_OPTION", "sourceCount")(e) && !/2\.5/.test(e.message),
+  );
+  assert.throws(() => new EngineCore(undefined, "think_tag"), coded("INVALID_CONFIG"));
+  assert.throws(() => new EngineCore(undefined, sparse), coded("INVALID_CONFIG"));
+});
