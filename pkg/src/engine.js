@@ -12,6 +12,9 @@ const TEXT = 3;
 const END = 4;
 const EVENT = 5;
 const CITATION = 6;
+const HANDLE = 7;
+const HANDLE_TEXT = 8;
+const KEEP = 9;
 const HEADER = 4;
 // The header's flags (its 4th word).
 const HOLDS = 1;
@@ -27,6 +30,11 @@ const ENCODE_INTO_MIN = 128;
 const SHORT_TEXT = 16;
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
+// What kind of value a field of an event object is, as `pushHandle`'s `shape` numbers it
+// (`JS_KINDS` in src/engine/handle.rs; null is 2, an array 9): four bits per field, `type`,
+// `id`, `value`, `valueType` from the lowest, then EXTRA.
+const KINDS = { undefined: 0, string: 1, number: 3, boolean: 4, bigint: 5, symbol: 6, function: 7, object: 8 };
+const EXTRA = 1 << 16;
 
 export class Engine {
   #core;
@@ -49,11 +57,20 @@ export class Engine {
   // can move past shown text by its length (the flags in the header's 4th word).
   #holds = false;
   #takesShown = false;
+  // Whether every stage works on event objects kept here (`pushHandle`), or they go whole.
+  #takesHandles;
+  // The event objects kept for the core, by handle (undefined: a free slot), the free slots,
+  // and the handles the core may still give back: those it kept after its latest step (KEEP
+  // ops) and any sent since. After each step every other slot is freed.
+  #objects = [];
+  #free = [];
+  #sent = [];
 
   /** `format`: a provider stream format for byte input, or null; `stages`: transformer configs. */
   constructor(format, stages) {
     ready();
     this.#core = new core.EngineCore(format, stages);
+    this.#takesHandles = this.#core.takesHandles();
   }
 
   /** Response body bytes (a Uint8Array). */
@@ -156,12 +173,35 @@ export class Engine {
     return this.#u8;
   }
 
-  /** Any event object. */
+  /**
+   * Any event object. Its fields are read once and the core decides what it is: plain answer
+   * text goes as text; any other event, when every stage takes them, as a handle to the object
+   * kept here (the very object comes back out, or a copy with a new `value` when a stage
+   * released text in its shape); otherwise whole.
+   */
   pushEvent(event) {
     this.#open();
+    const { type, id, value, valueType, shape } = readEvent(event);
+    if (
+      typeof value === "string" && (this.#lead !== "" || !this.#takesHandles || endsHalf(value)) &&
+      core.EngineCore.isPlainResponse(type, id, value, valueType, shape)
+    ) {
+      // As a chunk of text: a chunk's half of a surrogate pair waits for the next one.
+      return this.pushText(value, id ?? null);
+    }
     this.#noDeferred();
     if (this.#lead !== "") return this.#flushLead(() => this.pushEvent(event));
-    return this.#step(this.#core.pushEvent(event));
+    if (!this.#takesHandles) return this.#step(this.#core.pushEvent(event));
+    let handle = this.#free.pop();
+    if (handle === undefined) handle = this.#objects.length;
+    this.#objects[handle] = event;
+    this.#sent.push(handle);
+    return this.#step(this.#core.pushHandle(handle, type, id, value, valueType, shape));
+  }
+
+  /** How many event objects are kept for the core now (for tests: it stays small). */
+  keptCount() {
+    return this.#objects.length - this.#free.length;
   }
 
   /** Ends the stream and releases the engine's wasm memory at once. */
@@ -172,6 +212,9 @@ export class Engine {
     const out = this.#step(this.#core.finish());
     this.#finishReason = this.#core.finishReason() ?? null;
     this.#finished = true;
+    this.#objects = [];
+    this.#free = [];
+    this.#sent = [];
     this.#core.free();
     this.#core = null;
     return out;
@@ -237,7 +280,12 @@ export class Engine {
 
   /** A step's events; a step returns 0 when it failed, and keeps its error for `takeError`. */
   #step(ptr) {
-    if (ptr === 0) throw this.#core.takeError();
+    if (ptr === 0) {
+      const error = this.#core.takeError();
+      // The handles stages still keep after the failed step: the others are freed.
+      if (this.#sent.length !== 0) this.#decode(this.#core.idleStep());
+      throw error;
+    }
     return this.#decode(ptr);
   }
 
@@ -252,8 +300,34 @@ export class Engine {
     const text = w[at + 2] === 0 ? "" : textAt(u8, w[at + 1], w[at + 2]);
     const ids = this.#ids;
     const out = [];
+    let kept = null;
+    let failure = null;
     for (let i = at + HEADER; i < end;) {
       switch (w[i]) {
+        case HANDLE:
+          out.push(this.#kept(w[i + 1]));
+          i += 2;
+          break;
+        case HANDLE_TEXT: {
+          const value = text.slice(w[i + 2], w[i + 3]);
+          const original = this.#kept(w[i + 1]);
+          try {
+            out.push({ ...original, value });
+          } catch (e) {
+            failure ??= citeflowError(
+              "INVALID_EVENT",
+              "copying an event object's fields threw an exception (see `cause`)",
+              e,
+            );
+          }
+          i += 4;
+          break;
+        }
+        case KEEP:
+          kept ??= [];
+          if (!kept.includes(w[i + 1])) kept.push(w[i + 1]);
+          i += 2;
+          break;
         case TEXT: {
           const start = w[i + 3];
           const end = w[i + 4];
@@ -294,8 +368,66 @@ export class Engine {
           throw citeflowError("INTERNAL", `the engine returned an unknown op ${w[i]}`);
       }
     }
+    if (this.#sent.length !== 0) this.#release(kept ?? []);
+    if (failure !== null) throw failure;
     return out;
   }
+
+  /** The event object kept as `handle`. */
+  #kept(handle) {
+    const object = this.#objects[handle];
+    if (object === undefined) throw citeflowError("INTERNAL", `the engine gave back a freed handle ${handle}`);
+    return object;
+  }
+
+  /** Frees every handle sent but the ones the core still keeps. */
+  #release(kept) {
+    for (const handle of this.#sent) {
+      if (!kept.includes(handle)) {
+        this.#objects[handle] = undefined;
+        this.#free.push(handle);
+      }
+    }
+    this.#sent = kept;
+  }
+}
+
+/**
+ * What the core needs of an event object, each own field read once: `type`, `id`, `value` and
+ * `valueType` when strings (else undefined), and `shape`, what kind of value each is and
+ * whether the object has other keys (the core decides what that makes it). A getter or `Proxy`
+ * trap that throws gives a CiteflowError.
+ */
+function readEvent(event) {
+  let type, id, value, valueType;
+  let extra = 0;
+  let shape;
+  try {
+    for (const key of Object.keys(event)) {
+      if (key === "type") type = event.type;
+      else if (key === "id") id = event.id;
+      else if (key === "value") value = event.value;
+      else if (key === "valueType") valueType = event.valueType;
+      else extra = EXTRA;
+    }
+    shape = kindOf(type) | (kindOf(id) << 4) | (kindOf(value) << 8) | (kindOf(valueType) << 12) | extra;
+  } catch (e) {
+    throw citeflowError("INVALID_EVENT", "invalid event: reading its fields threw an exception (see `cause`)", e);
+  }
+  return { type: str(type), id: str(id), value: str(value), valueType: str(valueType), shape };
+}
+
+function kindOf(value) {
+  return value === null ? 2 : Array.isArray(value) ? 9 : KINDS[typeof value];
+}
+
+function str(value) {
+  return typeof value === "string" ? value : undefined;
+}
+
+/** Whether text ends with the first half of a surrogate pair. */
+function endsHalf(text) {
+  return isHighSurrogate(text.charCodeAt(text.length - 1));
 }
 
 /** The UTF-8 text of `n` bytes at `at`. */

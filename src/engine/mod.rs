@@ -27,11 +27,13 @@
 //! assert!(events.iter().any(|e| e.kind == "citation" && e.value["sourceId"] == 1));
 //! ```
 
+pub mod handle;
 pub mod ops;
 mod piece;
 mod stage;
 
-pub use piece::{Arena, Cx, HeldId, IdRef, Ids, Kind, NumberedId, Piece};
+pub use handle::{Field, KeptEvent};
+pub use piece::{Arena, Cx, EventView, Generic, HeldId, IdRef, Ids, Kind, NumberedId, Piece};
 pub use stage::{finish_events, push_event, EventStage, Stage};
 
 use std::mem;
@@ -94,6 +96,9 @@ pub struct Step<'a> {
     /// Whether the engine can move past text a caller shows next by its length alone
     /// ([`StreamEngine::pass_shown`]).
     pub takes_shown: bool,
+    /// The handles of kept events some stage may still give back ([`Stage::kept_handles`]);
+    /// the caller may let every other handle it sent go.
+    pub kept: &'a [u32],
 }
 
 /// Provider decoding and stages in one machine. Each step returns the pieces it released;
@@ -104,6 +109,7 @@ pub struct StreamEngine {
     cx: Cx,
     out: Vec<Piece>,
     next: Vec<Piece>,
+    kept: Vec<u32>,
     lifecycle: Lifecycle,
 }
 
@@ -123,6 +129,7 @@ impl StreamEngine {
             cx: Cx::default(),
             out: Vec::new(),
             next: Vec::new(),
+            kept: Vec::new(),
             lifecycle: Lifecycle::new("the stream engine"),
         })
     }
@@ -187,6 +194,35 @@ impl StreamEngine {
         Ok(self.step())
     }
 
+    /// Whether every stage works on events their caller keeps ([`Self::push_kept`]); else
+    /// events go whole ([`Self::push_event`]).
+    pub fn takes_handles(&self) -> bool {
+        self.stages.iter().all(|s| s.takes_handles())
+    }
+
+    /// An event its caller keeps (see [`handle`]): refused as [`Self::push_event`] refuses
+    /// it, or as an engine whose stages need whole events refuses any ([`Self::takes_handles`]).
+    pub fn push_kept(&mut self, event: KeptEvent<'_>) -> Result<Step<'_>> {
+        self.begin()?;
+        if !self.takes_handles() {
+            return Err(TransformError::InvalidEvent(
+                "a stage of this engine needs whole events; push them as events".into(),
+            )
+            .into());
+        }
+        let piece = self.cx.kept_piece(event.handle, event.view()?);
+        self.out.push(piece);
+        self.run(0)?;
+        Ok(self.step())
+    }
+
+    /// The state after the latest step, with no pieces: what a caller needs after a step that
+    /// failed (which handles are still kept, the flags).
+    pub fn idle_step(&mut self) -> Step<'_> {
+        self.out.clear();
+        self.step()
+    }
+
     /// Ends the stream: the provider must have said it was complete; each stage releases
     /// what it held back, through the stages after it.
     pub fn finish(&mut self) -> Result<Step<'_>> {
@@ -212,12 +248,17 @@ impl StreamEngine {
         Ok(self.step())
     }
 
-    fn step(&self) -> Step<'_> {
+    fn step(&mut self) -> Step<'_> {
+        self.kept.clear();
+        for stage in &self.stages {
+            stage.kept_handles(&mut self.kept);
+        }
         Step {
             pieces: &self.out,
             cx: &self.cx,
             holds: self.stages.iter().any(|s| s.holds_back()),
             takes_shown: self.takes_shown(),
+            kept: &self.kept,
         }
     }
 

@@ -4,8 +4,6 @@
 use std::collections::BTreeMap;
 use std::ops::Range;
 
-use serde_json::Value;
-
 use crate::cite::Citation;
 use crate::event::{split_event_type, types, Event, Phase, ValueType};
 
@@ -77,15 +75,58 @@ pub enum Piece {
     /// Any other event (JSON values, fields of its own, other types), carried as given (boxed:
     /// it is rare, and unboxed it would make every piece, moved through each stage, its size).
     Event(Box<Event>),
+    /// Any other event whose object its caller keeps (the JS face's handle table): stages see
+    /// its type (`ty`, a string of [`Cx::types`]), its id and, for a `response` event, its
+    /// value's text (`None`: the value is not a string). `replaced`: the event goes out as a
+    /// copy of the caller's with `text` for its value (text a stage released in its shape);
+    /// otherwise as the caller's object itself. See [`super::handle`].
+    Opaque {
+        handle: u32,
+        ty: u32,
+        id: IdRef,
+        text: Option<Range<usize>>,
+        replaced: bool,
+    },
+}
+
+/// What a stage reads of a generic event (one given whole, or one its caller keeps).
+#[derive(Debug, Clone, Copy)]
+pub struct Generic<'a> {
+    pub ty: &'a str,
+    /// A `response` event's text: `Err` with what its value is when it is not a string.
+    text: Result<&'a str, &'a str>,
+}
+
+impl<'a> Generic<'a> {
+    /// The text of a `response` event, or the error a stage that reads it gives.
+    pub fn response_text(&self) -> crate::error::Result<&'a str> {
+        self.text.map_err(|got| {
+            crate::error::TransformError::InvalidEvent(format!(
+                "a `response` event needs a string value, got {got}"
+            ))
+        })
+    }
 }
 
 impl Piece {
-    /// The response text of this piece, if it is answer text (typed or a generic event).
-    pub fn is_response(&self) -> bool {
+    /// The type and `response` text of a generic event (given whole or kept by its caller);
+    /// `None` for a typed piece.
+    pub fn generic<'a>(&'a self, cx: &'a Cx) -> Option<Generic<'a>> {
         match self {
-            Piece::Text { kind, .. } => *kind == Kind::Response,
-            Piece::Event(e) => e.kind == types::RESPONSE,
-            _ => false,
+            Piece::Event(event) => Some(Generic {
+                ty: &event.kind,
+                text: event
+                    .text_value()
+                    .ok_or_else(|| crate::transform::json_kind(&event.value)),
+            }),
+            Piece::Opaque { ty, text, .. } => Some(Generic {
+                ty: cx.types.name(*ty).unwrap_or_default(),
+                text: text
+                    .as_ref()
+                    .map(|t| cx.arena.get(t))
+                    .ok_or("a value of another type"),
+            }),
+            _ => None,
         }
     }
 }
@@ -176,32 +217,85 @@ impl Ids {
     }
 }
 
-/// What stages share during a step: the arena their pieces' text lives in and the ids.
+/// What stages share during a step: the arena their pieces' text lives in, the ids, and the
+/// types of events kept by their caller ([`Piece::Opaque`]).
 #[derive(Debug, Default, Clone)]
 pub struct Cx {
     pub arena: Arena,
     pub ids: Ids,
+    pub types: Ids,
+}
+
+/// What decides an event's piece: its type, id, value's text (when a string), value type and
+/// whether it has fields of its own.
+#[derive(Debug, Clone, Copy)]
+pub struct EventView<'a> {
+    pub ty: &'a str,
+    pub id: Option<&'a str>,
+    pub text: Option<&'a str>,
+    pub value_type: ValueType,
+    pub extra: bool,
 }
 
 impl Cx {
     /// A piece for an event: typed when it is plain response/thinking text (a string value,
     /// no fields of its own), else the event itself.
     pub fn piece(&mut self, event: Event) -> Piece {
-        let plain = event.value_type == ValueType::Text && event.extra.is_empty();
-        let (base, phase) = split_event_type(&event.kind);
-        let kind = match Kind::parse(base) {
-            Some(kind) if plain => kind,
-            _ => return Piece::Event(Box::new(event)),
+        let view = EventView {
+            ty: &event.kind,
+            id: event.id.as_deref(),
+            text: event.text_value(),
+            value_type: event.value_type,
+            extra: !event.extra.is_empty(),
         };
-        let text = match &event.value {
-            Value::String(s) => s.as_str(),
-            _ => return Piece::Event(Box::new(event)),
-        };
-        if phase != Phase::Content && !text.is_empty() {
-            return Piece::Event(Box::new(event));
+        match self.typed(view) {
+            Some(piece) => piece,
+            None => Piece::Event(Box::new(event)),
         }
-        let id = self.ids.intern_opt(event.id.as_deref());
-        match phase {
+    }
+
+    /// A piece for an event its caller keeps as `handle`: typed as [`Cx::piece`] types it,
+    /// else [`Piece::Opaque`].
+    pub fn kept_piece(&mut self, handle: u32, view: EventView<'_>) -> Piece {
+        if let Some(piece) = self.typed(view) {
+            return piece;
+        }
+        let text = match view.text {
+            Some(text) if view.ty == types::RESPONSE => Some(self.arena.push(text)),
+            _ => None,
+        };
+        Piece::Opaque {
+            handle,
+            ty: self.types.intern(view.ty),
+            id: self.ids.intern_opt(view.id),
+            text,
+            replaced: false,
+        }
+    }
+
+    /// Whether an event is plain `response` text (a typed piece of the answer): what a caller
+    /// may send as text instead (see the JS face's `pushText`).
+    pub fn is_plain_response(view: EventView<'_>) -> bool {
+        Self::plain(view) == Some((Kind::Response, Phase::Content))
+    }
+
+    /// The rule: plain response/thinking text (a string value, text type, no fields of its
+    /// own; a start or end with no text) is typed.
+    fn plain(view: EventView<'_>) -> Option<(Kind, Phase)> {
+        if view.value_type != ValueType::Text || view.extra {
+            return None;
+        }
+        let (base, phase) = split_event_type(view.ty);
+        let kind = Kind::parse(base)?;
+        let text = view.text?;
+        (phase == Phase::Content || text.is_empty()).then_some((kind, phase))
+    }
+
+    fn typed(&mut self, view: EventView<'_>) -> Option<Piece> {
+        let (kind, phase) = Self::plain(view)?;
+        let text = view.text.unwrap_or_default();
+        let id = self.ids.intern_opt(view.id);
+        Some(match phase {
             Phase::Start => Piece::Start { kind, id },
             Phase::End => Piece::End { kind, id },
             Phase::Content => Piece::Text {
@@ -209,7 +303,7 @@ impl Cx {
                 id,
                 text: self.arena.push(text),
             },
-        }
+        })
     }
 
     /// The event a piece stands for.
@@ -225,6 +319,12 @@ impl Cx {
                 let marker = self.arena.get(&marker).to_owned();
                 let value = Citation::at_marker(source_id, marker, span, valid).to_json();
                 return Event::json(types::CITATION, None, value);
+            }
+            // The caller keeps the event: here only its type, id and text.
+            Piece::Opaque { ty, id, text, .. } => {
+                let text = text.map(|t| self.arena.get(&t)).unwrap_or_default();
+                let ty = self.types.name(ty).unwrap_or_default();
+                return Event::text(ty, self.ids.name(id).map(str::to_owned), text);
             }
             Piece::Start { kind, id } => (kind, id, Phase::Start, ""),
             Piece::End { kind, id } => (kind, id, Phase::End, ""),

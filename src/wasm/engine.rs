@@ -11,7 +11,7 @@ use wasm_bindgen::prelude::*;
 
 use super::convert;
 use super::errors::js_error;
-use crate::engine::{ops::Encoder, StreamEngine};
+use crate::engine::{ops::Encoder, Cx, Field, KeptEvent, StreamEngine};
 use crate::event::Event;
 use crate::provider::StreamFormat;
 use crate::transform::{json_kind, OutputTransformerConfig};
@@ -154,6 +154,63 @@ impl EngineCore {
         self.answer(step)
     }
 
+    /// An event object the caller keeps as `handle` (see `crate::engine::handle`), as read
+    /// once: its `type`, `id`, `value` and `valueType` when strings, and `shape`, what kind of
+    /// value each is ([`shape`]). 0 for an error (`takeError`), such as an event
+    /// `pushEvent` would refuse, or an engine that does not take handles (`takesHandles`).
+    #[wasm_bindgen(js_name = pushHandle)]
+    pub fn push_handle(
+        &mut self,
+        handle: u32,
+        ty: Option<String>,
+        id: Option<String>,
+        value: Option<String>,
+        value_type: Option<String>,
+        shape: u32,
+    ) -> *const u32 {
+        let event = kept(
+            handle,
+            [&ty, &id, &value, &value_type].map(|s| s.as_deref()),
+            shape,
+        );
+        let step = self.try_push_kept(event);
+        self.answer(step)
+    }
+
+    /// Whether every stage works on events the caller keeps (`pushHandle`); otherwise
+    /// events go whole (`pushEvent`).
+    #[wasm_bindgen(js_name = takesHandles)]
+    pub fn takes_handles(&self) -> bool {
+        self.inner.takes_handles()
+    }
+
+    /// Whether an event, as read for `pushHandle`, is plain `response` text: what the caller
+    /// may send as text (`pushUtf8`) instead.
+    #[wasm_bindgen(js_name = isPlainResponse)]
+    pub fn is_plain_response(
+        ty: Option<String>,
+        id: Option<String>,
+        value: Option<String>,
+        value_type: Option<String>,
+        shape: u32,
+    ) -> bool {
+        let event = kept(
+            0,
+            [&ty, &id, &value, &value_type].map(|s| s.as_deref()),
+            shape,
+        );
+        event.view().is_ok_and(Cx::is_plain_response)
+    }
+
+    /// After a step that failed: the state's encoding with no events (the handles stages
+    /// still keep, the flags).
+    #[wasm_bindgen(js_name = idleStep)]
+    pub fn idle_step(&mut self) -> *const u32 {
+        let step = self.inner.idle_step();
+        self.encoder.encode(step);
+        self.encoded()
+    }
+
     /// Ends the stream; 0 for an error (`takeError`).
     pub fn finish(&mut self) -> *const u32 {
         let step = self.try_finish();
@@ -212,6 +269,12 @@ impl EngineCore {
         Ok(self.encoded())
     }
 
+    fn try_push_kept(&mut self, event: KeptEvent<'_>) -> Result<*const u32, JsValue> {
+        let step = self.inner.push_kept(event)?;
+        self.encoder.encode(step);
+        Ok(self.encoded())
+    }
+
     fn try_finish(&mut self) -> Result<*const u32, JsValue> {
         let step = self.inner.finish()?;
         self.encoder.encode(step);
@@ -224,5 +287,25 @@ impl EngineCore {
     #[wasm_bindgen(js_name = finishReason)]
     pub fn finish_reason(&self) -> Option<String> {
         self.inner.finish_reason().map(str::to_owned)
+    }
+}
+
+/// The bits of `pushHandle`'s `shape`: four bits per field (`type`, `id`, `value`,
+/// `valueType`, in that order from the lowest) with its kind
+/// ([`crate::engine::handle::JS_KINDS`]), then [`EXTRA`].
+pub const KIND_BITS: u32 = 4;
+/// `shape`'s flag: the object has keys other than `type`, `id`, `value` and `valueType`.
+pub const EXTRA: u32 = 1 << 16;
+
+/// What the JS face read of a kept event.
+fn kept(handle: u32, [ty, id, value, value_type]: [Option<&str>; 4], shape: u32) -> KeptEvent<'_> {
+    let field = |n: u32, text| Field::from_js((shape >> (n * KIND_BITS)) & 0xF, text);
+    KeptEvent {
+        handle,
+        ty: field(0, ty),
+        id: field(1, id),
+        value: field(2, value),
+        value_type: field(3, value_type),
+        extra: shape & EXTRA != 0,
     }
 }
