@@ -35,6 +35,8 @@ const decoder = new TextDecoder();
 // `id`, `value`, `valueType` from the lowest, then EXTRA.
 const KINDS = { undefined: 0, string: 1, number: 3, boolean: 4, bigint: 5, symbol: 6, function: 7, object: 8 };
 const EXTRA = 1 << 16;
+// Not a bit of `shape`: in the key of #isPlainResponse's answer, the value is empty.
+const EMPTY = 1 << 20;
 
 export class Engine {
   #core;
@@ -65,6 +67,10 @@ export class Engine {
   #objects = [];
   #free = [];
   #sent = [];
+  // The byte lengths of the fields #writeFields wrote.
+  #lengths = [0, 0, 0, 0];
+  // The latest answer of the core's isPlainResponse (see #isPlainResponse).
+  #plainMemo = { key: -1, type: undefined, valueType: undefined, plain: false };
 
   /** `format`: a provider stream format for byte input, or null; `stages`: transformer configs. */
   constructor(format, stages) {
@@ -181,22 +187,54 @@ export class Engine {
    */
   pushEvent(event) {
     this.#open();
-    const { type, id, value, valueType, shape } = readEvent(event);
-    if (
-      typeof value === "string" && (this.#lead !== "" || !this.#takesHandles || endsHalf(value)) &&
-      core.EngineCore.isPlainResponse(type, id, value, valueType, shape)
-    ) {
-      // As a chunk of text: a chunk's half of a surrogate pair waits for the next one.
-      return this.pushText(value, id ?? null);
-    }
     this.#noDeferred();
+    const fields = readEvent(event);
+    if (typeof fields.value === "string" && this.#isPlainResponse(fields)) {
+      // As a chunk of text: a chunk's half of a surrogate pair waits for the next one.
+      return this.pushText(fields.value, fields.id ?? null);
+    }
     if (this.#lead !== "") return this.#flushLead(() => this.pushEvent(event));
     if (!this.#takesHandles) return this.#step(this.#core.pushEvent(event));
     let handle = this.#free.pop();
     if (handle === undefined) handle = this.#objects.length;
     this.#objects[handle] = event;
     this.#sent.push(handle);
-    return this.#step(this.#core.pushHandle(handle, type, id, value, valueType, shape));
+    this.#writeFields(fields);
+    const n = this.#lengths;
+    return this.#step(this.#core.pushHandle(handle, fields.shape, n[0], n[1], n[2], n[3]));
+  }
+
+  /**
+   * The core's answer to whether an event is plain `response` text, kept for the next event of
+   * the same type, value type and shape (which the answer depends on besides the value, and
+   * the value only by whether it is empty): a stream repeats one event shape.
+   */
+  #isPlainResponse({ type, value, valueType, shape }) {
+    const key = value === "" ? shape | EMPTY : shape;
+    const memo = this.#plainMemo;
+    if (memo.key !== key || memo.type !== type || memo.valueType !== valueType) {
+      this.#writeFields({ type, id: undefined, value, valueType });
+      const n = this.#lengths;
+      memo.plain = this.#core.isPlainResponse(key, n[0], n[1], n[2], n[3]);
+      memo.key = key;
+      memo.type = type;
+      memo.valueType = valueType;
+    }
+    return memo.plain;
+  }
+
+  /**
+   * Writes an event's string fields (`type`, `id`, `value`, `valueType`) one after another
+   * into the input buffer as UTF-8, their byte lengths into #lengths (0 for a field that is not
+   * a string: `shape` says which are). Returns true.
+   */
+  #writeFields({ type, id, value, valueType }) {
+    const n = this.#lengths;
+    n[0] = type === undefined ? 0 : this.#write(type, 0);
+    n[1] = id === undefined ? 0 : this.#write(id, n[0]);
+    n[2] = value === undefined ? 0 : this.#write(value, n[0] + n[1]);
+    n[3] = valueType === undefined ? 0 : this.#write(valueType, n[0] + n[1] + n[2]);
+    return true;
   }
 
   /** How many event objects are kept for the core now (for tests: it stays small). */
@@ -368,7 +406,7 @@ export class Engine {
           throw citeflowError("INTERNAL", `the engine returned an unknown op ${w[i]}`);
       }
     }
-    if (this.#sent.length !== 0) this.#release(kept ?? []);
+    if (this.#sent.length !== 0) this.#release(kept);
     if (failure !== null) throw failure;
     return out;
   }
@@ -380,15 +418,18 @@ export class Engine {
     return object;
   }
 
-  /** Frees every handle sent but the ones the core still keeps. */
+  /** Frees every handle sent but the ones the core still keeps (null: none). */
   #release(kept) {
-    for (const handle of this.#sent) {
-      if (!kept.includes(handle)) {
+    const sent = this.#sent;
+    for (let i = 0; i < sent.length; i++) {
+      const handle = sent[i];
+      if (kept === null || !kept.includes(handle)) {
         this.#objects[handle] = undefined;
         this.#free.push(handle);
       }
     }
-    this.#sent = kept;
+    if (kept === null) sent.length = 0;
+    else this.#sent = kept;
   }
 }
 
@@ -423,11 +464,6 @@ function kindOf(value) {
 
 function str(value) {
   return typeof value === "string" ? value : undefined;
-}
-
-/** Whether text ends with the first half of a surrogate pair. */
-function endsHalf(text) {
-  return isHighSurrogate(text.charCodeAt(text.length - 1));
 }
 
 /** The UTF-8 text of `n` bytes at `at`. */

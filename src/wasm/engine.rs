@@ -155,25 +155,21 @@ impl EngineCore {
     }
 
     /// An event object the caller keeps as `handle` (see `crate::engine::handle`), as read
-    /// once: its `type`, `id`, `value` and `valueType` when strings, and `shape`, what kind of
-    /// value each is ([`shape`]). 0 for an error (`takeError`), such as an event
+    /// once: `shape`, what kind of value its `type`, `id`, `value` and `valueType` are
+    /// ([`kept`]), and the byte lengths of those that are strings, written one after another
+    /// into the input buffer as UTF-8. 0 for an error (`takeError`), such as an event
     /// `pushEvent` would refuse, or an engine that does not take handles (`takesHandles`).
     #[wasm_bindgen(js_name = pushHandle)]
     pub fn push_handle(
         &mut self,
         handle: u32,
-        ty: Option<String>,
-        id: Option<String>,
-        value: Option<String>,
-        value_type: Option<String>,
         shape: u32,
+        ty: usize,
+        id: usize,
+        value: usize,
+        value_type: usize,
     ) -> *const u32 {
-        let event = kept(
-            handle,
-            [&ty, &id, &value, &value_type].map(|s| s.as_deref()),
-            shape,
-        );
-        let step = self.try_push_kept(event);
+        let step = self.try_push_kept(handle, shape, [ty, id, value, value_type]);
         self.answer(step)
     }
 
@@ -184,22 +180,19 @@ impl EngineCore {
         self.inner.takes_handles()
     }
 
-    /// Whether an event, as read for `pushHandle`, is plain `response` text: what the caller
+    /// Whether an event, given as to `pushHandle`, is plain `response` text: what the caller
     /// may send as text (`pushUtf8`) instead.
     #[wasm_bindgen(js_name = isPlainResponse)]
     pub fn is_plain_response(
-        ty: Option<String>,
-        id: Option<String>,
-        value: Option<String>,
-        value_type: Option<String>,
+        &self,
         shape: u32,
+        ty: usize,
+        id: usize,
+        value: usize,
+        value_type: usize,
     ) -> bool {
-        let event = kept(
-            0,
-            [&ty, &id, &value, &value_type].map(|s| s.as_deref()),
-            shape,
-        );
-        event.view().is_ok_and(Cx::is_plain_response)
+        fields(&self.input, [ty, id, value, value_type])
+            .is_ok_and(|f| kept(0, f, shape).view().is_ok_and(Cx::is_plain_response))
     }
 
     /// After a step that failed: the state's encoding with no events (the handles stages
@@ -269,7 +262,13 @@ impl EngineCore {
         Ok(self.encoded())
     }
 
-    fn try_push_kept(&mut self, event: KeptEvent<'_>) -> Result<*const u32, JsValue> {
+    fn try_push_kept(
+        &mut self,
+        handle: u32,
+        shape: u32,
+        lengths: [usize; 4],
+    ) -> Result<*const u32, JsValue> {
+        let event = kept(handle, fields(&self.input, lengths)?, shape);
         let step = self.inner.push_kept(event)?;
         self.encoder.encode(step);
         Ok(self.encoded())
@@ -297,9 +296,29 @@ pub const KIND_BITS: u32 = 4;
 /// `shape`'s flag: the object has keys other than `type`, `id`, `value` and `valueType`.
 pub const EXTRA: u32 = 1 << 16;
 
-/// What the JS face read of a kept event.
-fn kept(handle: u32, [ty, id, value, value_type]: [Option<&str>; 4], shape: u32) -> KeptEvent<'_> {
-    let field = |n: u32, text| Field::from_js((shape >> (n * KIND_BITS)) & 0xF, text);
+/// The string fields of a kept event, one after another in `input`, by their byte lengths.
+fn fields(input: &[u8], lengths: [usize; 4]) -> Result<[&str; 4], JsValue> {
+    let mut rest = input;
+    let mut out = [""; 4];
+    for (field, n) in out.iter_mut().zip(lengths) {
+        let (text, after) = rest
+            .split_at_checked(n)
+            .ok_or_else(|| js_error("INTERNAL", "an event's fields are longer than the input"))?;
+        *field = std::str::from_utf8(text).map_err(|e| {
+            js_error(
+                "INVALID_CHUNK",
+                &format!("an event's field is not valid UTF-8: {e}"),
+            )
+        })?;
+        rest = after;
+    }
+    Ok(out)
+}
+
+/// What the JS face read of a kept event: its fields' kinds (`shape`) and texts (a field's
+/// text counts only when its kind is a string).
+fn kept(handle: u32, [ty, id, value, value_type]: [&str; 4], shape: u32) -> KeptEvent<'_> {
+    let field = |n: u32, text| Field::from_js((shape >> (n * KIND_BITS)) & 0xF, Some(text));
     KeptEvent {
         handle,
         ty: field(0, ty),
