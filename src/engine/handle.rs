@@ -44,6 +44,7 @@ pub enum Field<'a> {
 
 impl<'a> Field<'a> {
     /// A field from its [`JS_KINDS`] index and its text (given when it is a string).
+    #[inline(never)]
     pub fn from_js(kind: u32, text: Option<&'a str>) -> Self {
         let name = usize::try_from(kind)
             .ok()
