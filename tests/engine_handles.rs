@@ -12,6 +12,10 @@ use citeflow::transform::OutputTransformerConfig;
 use proptest::prelude::*;
 use serde_json::{json, Map, Value};
 
+#[path = "support/ops_decode.rs"]
+mod ops_decode;
+use ops_decode::{decode, Kept};
+
 const TEXT_PIECES: &[&str] = &[
     "<think>", "</think>", "<th", "ink>", "a", "b c", "é", "😀", "[", "]", "1", "2", "[1]", " ",
     ".", "\n\n",
@@ -127,7 +131,9 @@ impl Table {
         self.most = self.most.max(live);
         h
     }
+}
 
+impl Kept for Table {
     fn get(&self, h: u32) -> Event {
         self.objects[h as usize]
             .clone()
@@ -143,71 +149,6 @@ impl Table {
         }
         self.sent = kept.to_vec();
     }
-}
-
-/// Decodes one step's encoding as the JS face does, kept events from `table`.
-fn decode(enc: &ops::Encoder, ids: &mut Vec<Option<String>>, table: &mut Table) -> Vec<Event> {
-    let units: Vec<u16> = enc.text.encode_utf16().collect();
-    let slice = |a: u32, b: u32| String::from_utf16(&units[a as usize..b as usize]).unwrap();
-    let w = &enc.words;
-    assert_eq!(w[0] as usize, w.len());
-    let kind = |k: u32| if k == 0 { "response" } else { "thinking" };
-    let mut out = Vec::new();
-    let mut kept = Vec::new();
-    let mut i = ops::HEADER;
-    while i < w.len() {
-        match w[i] {
-            ops::ID => {
-                assert_eq!(w[i + 1] as usize, ids.len());
-                ids.push(Some(slice(w[i + 2], w[i + 3])));
-                i += 4;
-            }
-            ops::START | ops::END => {
-                let suffix = if w[i] == ops::START { "_start" } else { "_end" };
-                let ty = format!("{}{suffix}", kind(w[i + 1]));
-                out.push(Event::text(&ty, ids[w[i + 2] as usize].clone(), ""));
-                i += 3;
-            }
-            ops::TEXT => {
-                let (ty, id) = (kind(w[i + 1]), ids[w[i + 2] as usize].clone());
-                out.push(Event::text(ty, id, slice(w[i + 3], w[i + 4])));
-                i += 5;
-            }
-            ops::EVENT => {
-                out.push(serde_json::from_str(&slice(w[i + 1], w[i + 2])).unwrap());
-                i += 3;
-            }
-            ops::CITATION => {
-                let value = json!({
-                    "sourceId": w[i + 1],
-                    "marker": slice(w[i + 5], w[i + 6]),
-                    "span": [w[i + 2], w[i + 3]],
-                    "valid": w[i + 4] == 1,
-                });
-                out.push(Event::json("citation", None, value));
-                i += 7;
-            }
-            ops::HANDLE => {
-                out.push(table.get(w[i + 1]));
-                i += 2;
-            }
-            ops::HANDLE_TEXT => {
-                let mut e = table.get(w[i + 1]);
-                e.value = Value::String(slice(w[i + 2], w[i + 3]));
-                out.push(e);
-                i += 4;
-            }
-            ops::KEEP => {
-                if !kept.contains(&w[i + 1]) {
-                    kept.push(w[i + 1]);
-                }
-                i += 2;
-            }
-            other => panic!("unknown op {other}"),
-        }
-    }
-    table.release(&kept);
-    out
 }
 
 /// The events (or the first error's code) of pushing events whole (`kept: false`) or as
