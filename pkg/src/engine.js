@@ -342,30 +342,6 @@ export class Engine {
     let failure = null;
     for (let i = at + HEADER; i < end;) {
       switch (w[i]) {
-        case HANDLE:
-          out.push(this.#kept(w[i + 1]));
-          i += 2;
-          break;
-        case HANDLE_TEXT: {
-          const value = text.slice(w[i + 2], w[i + 3]);
-          const original = this.#kept(w[i + 1]);
-          try {
-            out.push({ ...original, value });
-          } catch (e) {
-            failure ??= citeflowError(
-              "INVALID_EVENT",
-              "copying an event object's fields threw an exception (see `cause`)",
-              e,
-            );
-          }
-          i += 4;
-          break;
-        }
-        case KEEP:
-          kept ??= [];
-          if (!kept.includes(w[i + 1])) kept.push(w[i + 1]);
-          i += 2;
-          break;
         case TEXT: {
           const start = w[i + 3];
           const end = w[i + 4];
@@ -402,6 +378,22 @@ export class Engine {
           ids[w[i + 1]] = text.slice(w[i + 2], w[i + 3]);
           i += 4;
           break;
+        case HANDLE:
+          out.push(this.#kept(w[i + 1]));
+          i += 2;
+          break;
+        case HANDLE_TEXT: {
+          const copy = this.#copy(w[i + 1], text.slice(w[i + 2], w[i + 3]));
+          if (copy instanceof Error) failure ??= copy;
+          else out.push(copy);
+          i += 4;
+          break;
+        }
+        case KEEP:
+          kept ??= [];
+          if (!kept.includes(w[i + 1])) kept.push(w[i + 1]);
+          i += 2;
+          break;
         default:
           throw citeflowError("INTERNAL", `the engine returned an unknown op ${w[i]}`);
       }
@@ -409,6 +401,19 @@ export class Engine {
     if (this.#sent.length !== 0) this.#release(kept);
     if (failure !== null) throw failure;
     return out;
+  }
+
+  /**
+   * A copy of the event object kept as `handle` with `value` (its own enumerable fields, as
+   * spread copies them); the coded error when reading them threw.
+   */
+  #copy(handle, value) {
+    const original = this.#kept(handle);
+    try {
+      return { ...original, value };
+    } catch (e) {
+      return citeflowError("INVALID_EVENT", "copying an event object's fields threw an exception (see `cause`)", e);
+    }
   }
 
   /** The event object kept as `handle`. */

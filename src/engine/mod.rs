@@ -248,8 +248,6 @@ impl StreamEngine {
         Ok(self.step())
     }
 
-    // Not inlined into each step: it is the same for all of them.
-    #[inline(never)]
     fn step(&mut self) -> Step<'_> {
         self.kept.clear();
         for stage in &self.stages {
