@@ -5,16 +5,31 @@
 export type WasmSource = RequestInfo | URL | Response | BufferSource | WebAssembly.Module;
 
 /**
- * Initialises the package's two wasm modules: the core (`input`, citeflow_bg.wasm) and the
- * streaming module (`streamInput`, citeflow_stream_bg.wasm, which "citeflow/stream" loads
- * alone). Required once in browsers. In Node, Deno and Workers the modules come with the import
- * and this does nothing (in Node and Deno the import instantiates neither: the streaming module
- * is compiled in the background and instantiated right after the import, the core on its first
- * use, and a use before that does it then), unless a bundler moved the .wasm files away from
- * the package: then pass their bytes or URLs here (see "Using a bundler" in the README).
+ * Initialises the package's wasm modules: the core (`input`, citeflow_bg.wasm), the streaming
+ * module (`streamInput`, citeflow_stream_bg.wasm, which "citeflow/stream" loads alone) and the
+ * full streaming module (`fullInput`, citeflow_stream_full_bg.wasm: the JSON and validation
+ * transformers, cited-answer stages and `transform(output)` run on it). Required once in
+ * browsers, where it loads all three. In Node, Deno and Workers the modules come with the import
+ * and this does nothing (in Node and Deno the import instantiates none: the streaming module is
+ * compiled in the background and instantiated right after the import, the core and the full
+ * streaming module at their first use), unless a bundler moved the .wasm files away from the
+ * package: then pass their bytes or URLs here (see "Using a bundler" in the README).
  */
-export default function init(input?: WasmSource, streamInput?: WasmSource): Promise<void>;
+export default function init(
+  input?: WasmSource,
+  streamInput?: WasmSource,
+  fullInput?: WasmSource,
+): Promise<void>;
 export { init };
+/**
+ * Initialises the full streaming module alone (citeflow_stream_full_bg.wasm; by default fetched
+ * from beside the package). `init()` of "citeflow" does it too; "citeflow/stream" in a browser
+ * needs it before a JSON or validation transformer, a cited-answer stage or
+ * `transform(output)`. Elsewhere it does nothing unless a bundler moved the file.
+ */
+export function initFull(input?: WasmSource): Promise<void>;
+/** Whether the full streaming module can be used without `initFull` (see `isReady`). */
+export function isFullReady(): boolean;
 /**
  * Whether the package can be used without (another) `init`: both wasm modules are instantiated,
  * or found and instantiated on first use (Node, Deno and Workers with the package as installed:

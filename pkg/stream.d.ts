@@ -49,3 +49,10 @@ export { init };
  * instantiated on first use (Node and Deno: true at import). False in browsers before `init`.
  */
 export function isReady(): boolean;
+/**
+ * Initialises the full streaming module (citeflow_stream_full_bg.wasm), which the JSON and
+ * validation transformers, cited-answer stages and `transform(output)` run on. In a browser,
+ * `await initFull()` before using them; in Node, Deno and Workers it is found at their first
+ * use, unless a bundler moved the file: then pass its bytes or URL.
+ */
+export { initFull, isFullReady } from "citeflow";

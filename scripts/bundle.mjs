@@ -28,7 +28,7 @@ const RUNTIMES = {
 
 // The glue fetches its module from `new URL("<name>_bg.wasm", import.meta.url)` (the default
 // of `init()` in browsers): once bundled into pkg/dist/, the same file is "../gen/…/<name>_bg.wasm".
-const GLUE = /[\\/]gen[\\/](?:stream[\\/]|csl[\\/])?citeflow\w*\.js$/;
+const GLUE = /[\\/]gen[\\/](?:stream[\\/]|stream-full[\\/]|csl[\\/])?citeflow\w*\.js$/;
 const DEFAULT_URL = /new URL\('(\w+_bg\.wasm)', import\.meta\.url\)/g;
 
 function glueFromDist(path) {

@@ -1,4 +1,5 @@
-//! JSON's short string escapes: the letter after a backslash and the byte it stands for.
+//! JSON's string escapes: the letter after a backslash and the byte it stands for, and strings
+//! written as JSON.
 
 /// The byte `\` + `letter` stands for in a JSON string (`\"`, `\\`, `\/`, `\b`, `\f`, `\n`,
 /// `\r`, `\t`); `None` for any other letter (`u` starts a unicode escape, the rest are errors).
@@ -12,4 +13,60 @@ pub(crate) fn short_escape(letter: u8) -> Option<u8> {
         b't' => b'\t',
         _ => return None,
     })
+}
+
+/// Appends `text` as a JSON string, escaped as serde_json writes it: `"`, `\` and the control
+/// characters, by their short escape where JSON has one, else as `\u00XX`.
+pub(crate) fn write_string(text: &str, out: &mut String) {
+    out.push('"');
+    let mut run = 0;
+    for (at, b) in text.bytes().enumerate() {
+        let short = match b {
+            b'"' => '"',
+            b'\\' => '\\',
+            b'\n' => 'n',
+            b'\r' => 'r',
+            b'\t' => 't',
+            0x08 => 'b',
+            0x0c => 'f',
+            0..=0x1f => '\0',
+            _ => continue,
+        };
+        out.push_str(text.get(run..at).unwrap_or_default());
+        run = at + 1;
+        out.push('\\');
+        if short == '\0' {
+            out.push_str("u00");
+            for digit in [b >> 4, b & 15] {
+                out.push(char::from_digit(u32::from(digit), 16).unwrap_or('0'));
+            }
+        } else {
+            out.push(short);
+        }
+    }
+    out.push_str(text.get(run..).unwrap_or_default());
+    out.push('"');
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every string reads back as itself, written exactly as serde_json writes it.
+    #[test]
+    fn strings_are_written_as_serde_json_writes_them() {
+        let all: String = (0u32..0x80).filter_map(char::from_u32).collect();
+        for s in [
+            "",
+            "plain",
+            "a\"b\\c/d",
+            "é\u{2028}😀",
+            "\u{7f}\u{1f}\u{0}",
+            all.as_str(),
+        ] {
+            let mut out = String::new();
+            write_string(s, &mut out);
+            assert_eq!(out, serde_json::to_string(s).unwrap());
+        }
+    }
 }

@@ -12,13 +12,40 @@ use citeflow::event::{types, Event};
 use citeflow::provider::framing::DeltaFraming;
 use citeflow::provider::native_citations::MAX_CITED_URLS;
 use citeflow::provider::stream::MAX_CONTENT_BLOCKS;
-use citeflow::provider::usage::{normalize, UsageParts};
+use citeflow::provider::usage::normalize;
 use citeflow::provider::{ProviderStreamDecoder, SseMessage, StreamError, StreamFormat, USAGE};
 use proptest::prelude::*;
 use serde_json::{json, Map, Value};
 
 mod oracle {
     use super::*;
+
+    /// Usage in parts as the library merged it before usage was kept as JSON text: parsed
+    /// objects, a later key's value replacing an earlier one's in place.
+    #[derive(Debug, Clone, Default)]
+    pub struct UsageParts {
+        merged: Option<Map<String, Value>>,
+        changed: bool,
+    }
+
+    impl UsageParts {
+        pub fn add(&mut self, report: Value) {
+            if let Value::Object(report) = report {
+                let merged = self.merged.get_or_insert_with(Map::new);
+                for (key, value) in report {
+                    merged.insert(key, value);
+                }
+                self.changed = true;
+            }
+        }
+
+        pub fn take_changed(&mut self) -> Option<Value> {
+            if !std::mem::take(&mut self.changed) {
+                return None;
+            }
+            Some(normalize(Value::Object(self.merged.clone()?)))
+        }
+    }
 
     #[derive(Debug, Clone, Copy, PartialEq, Eq)]
     enum BlockKind {
@@ -620,6 +647,14 @@ fn message(data: String, event: Option<&str>) -> SseMessage {
     }
 }
 
+/// Whether `ours` is `oracle`, or JSON text that serde_json writes back as `oracle`.
+fn same_json(ours: &str, oracle: &str) -> bool {
+    ours == oracle
+        || serde_json::from_str::<Value>(ours)
+            .map(|v| v.to_string())
+            .is_ok_and(|text| text == oracle)
+}
+
 /// Feeds both decoders the same messages and compares every answer and the state they leave.
 fn agree(format: StreamFormat, messages: &[SseMessage]) {
     let mut typed = ProviderStreamDecoder::new(format);
@@ -643,6 +678,28 @@ fn agree(format: StreamFormat, messages: &[SseMessage]) {
                     detail.ends_with(&quoted) && detail.contains(" at byte "),
                     "{detail}"
                 );
+            }
+            // A provider's error whose message (or code) is not a string: the decoder quotes the
+            // error's JSON as the provider sent it (without whitespace), the oracle as
+            // serde_json writes it back; the same JSON value.
+            (
+                Err(StreamError::Provider {
+                    provider,
+                    message,
+                    code,
+                }),
+                Err(StreamError::Provider {
+                    provider: oracle_provider,
+                    message: oracle_message,
+                    code: oracle_code,
+                }),
+            ) => {
+                assert_eq!(provider, oracle_provider, "{:?}", m.data);
+                assert!(same_json(message, oracle_message), "{:?}", m.data);
+                match (code, oracle_code) {
+                    (Some(a), Some(b)) => assert!(same_json(a, b), "{:?}", m.data),
+                    (a, b) => assert_eq!(a, b, "{:?}", m.data),
+                }
             }
             _ => assert_eq!(typed_answer, oracle_answer, "{format:?} {:?}", m.data),
         }

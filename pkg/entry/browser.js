@@ -5,12 +5,13 @@ import { setCslLoader } from "../src/references.js";
 import { INTERNALS } from "../src/module.js";
 import { attach, internals, isReady } from "../src/runtime.js";
 import { streamInternals } from "../src/stream_runtime.js";
+import { fullInternals } from "../src/stream_full_runtime.js";
 import { instantiated } from "./explain.js";
-import initStream from "./stream-browser.js";
+import initStream, { initFull } from "./stream-browser.js";
 
 const FILE = "citeflow_bg.wasm";
 const HOW =
-  'Give init() its URL: import wasmUrl from "citeflow/citeflow_bg.wasm" (and streamWasmUrl from "citeflow/citeflow_stream_bg.wasm") as files (esbuild: --loader:.wasm=file), then await init(wasmUrl, streamWasmUrl)';
+  'Give init() its URL: import wasmUrl from "citeflow/citeflow_bg.wasm" (and streamWasmUrl from "citeflow/citeflow_stream_bg.wasm", fullWasmUrl from "citeflow/citeflow_stream_full_bg.wasm") as files (esbuild: --loader:.wasm=file), then await init(wasmUrl, streamWasmUrl, fullWasmUrl)';
 
 setCslLoader((source) =>
   import("./csl-browser.js").then(async (m) => {
@@ -21,14 +22,20 @@ setCslLoader((source) =>
 
 export * from "../src/api.js";
 export { setCslWasmUrl } from "../src/references.js";
+export { initFull };
+export { isFullReady } from "../src/stream_full_runtime.js";
 
-/** Loads both modules: the core (`input`: a URL, Response, bytes or Module) and the streaming one (`streamInput`). */
-export default async function init(input, streamInput) {
-  await Promise.all([initCore(input), initStream(streamInput)]);
+/**
+ * Loads the modules: the core (`input`: a URL, Response, bytes or Module), the streaming one
+ * (`streamInput`) and the full streaming one (`fullInput`), so that every API of "citeflow" works
+ * synchronously afterwards.
+ */
+export default async function init(input, streamInput, fullInput) {
+  await Promise.all([initCore(input), initStream(streamInput), initFull(fullInput)]);
 }
 
 async function initCore(input) {
   if (!isReady()) attach(await instantiated(initWasm, input, FILE, HOW));
 }
-init[INTERNALS] = { core: internals, stream: streamInternals };
+init[INTERNALS] = { core: internals, stream: streamInternals, full: fullInternals };
 export { init };

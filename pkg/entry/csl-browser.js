@@ -1,7 +1,7 @@
 // citeflow/csl in browsers: `await init()` once (fetches citeflow_csl_bg.wasm next to it).
 import initWasm from "../gen/csl/citeflow_csl.js";
 import { INTERNALS } from "../src/module.js";
-import { attachCsl, cslInstanceState, forceCslTrapForTests, isCslReady } from "../src/csl.js";
+import { attachCsl, cslInternals, isCslReady } from "../src/csl.js";
 import { fetchedOrExplained, noModuleUrl } from "./explain.js";
 
 const FILE = "citeflow_csl_bg.wasm";
@@ -13,12 +13,11 @@ export { bundledStyleNames, loadStyle, renderReferences } from "../src/csl.js";
 export default async function init(input) {
   if (isCslReady()) return;
   if (input !== undefined) {
-    await initWasm({ module_or_path: input });
+    attachCsl(await initWasm({ module_or_path: input }));
   } else {
     if (typeof import.meta.url !== "string") throw noModuleUrl(FILE, HOW);
-    await fetchedOrExplained(() => initWasm(), FILE, HOW);
+    attachCsl(await fetchedOrExplained(() => initWasm(), FILE, HOW));
   }
-  attachCsl();
 }
-init[INTERNALS] = { csl: { instanceState: cslInstanceState, forceTrap: forceCslTrapForTests } };
+init[INTERNALS] = { csl: cslInternals };
 export { init };

@@ -1,10 +1,11 @@
-// citeflow/csl for Node.js and Deno: instantiated at import time, or by `init(bytes)` where a
-// server bundle moved the module (see entry/node.js).
+// citeflow/csl for Node.js and Deno: the module read at import, compiled in the background right
+// after it and instantiated as soon as that is done, or by the first use if that comes first; or
+// by `init(bytes)` where a server bundle moved the module (see entry/node.js).
 import { readFileSync } from "node:fs";
 import initWasm, { initSync } from "../gen/csl/citeflow_csl.js";
 import { INTERNALS } from "../src/module.js";
-import { attachCsl, cslInstanceState, forceCslTrapForTests, isCslReady, setStyleReader } from "../src/csl.js";
-import { readWasm } from "./read-wasm.js";
+import { attachCsl, attachCslLazily, cslInternals, isCslReady, setStyleReader, warmCsl } from "../src/csl.js";
+import { compiledInBackground, readWasm } from "./read-wasm.js";
 
 const FILE = "citeflow_csl_bg.wasm";
 
@@ -14,8 +15,8 @@ const bytes = readWasm(
   "../gen/csl/citeflow_csl_bg.wasm",
 );
 if (bytes !== null) {
-  initSync({ module: bytes });
-  attachCsl();
+  const module = compiledInBackground(bytes, warmCsl);
+  attachCslLazily(() => initSync({ module: module() }));
 }
 
 // The bundled styles are read from disk on first use, so the synchronous renderReferences takes
@@ -48,8 +49,7 @@ export default async function init(input) {
       'Pass it to init() of "citeflow/csl", or to setCslWasmUrl() of "citeflow" before the first renderReferences',
     );
   }
-  await initWasm({ module_or_path: input });
-  attachCsl();
+  attachCsl(await initWasm({ module_or_path: input }));
 }
-init[INTERNALS] = { csl: { instanceState: cslInstanceState, forceTrap: forceCslTrapForTests } };
+init[INTERNALS] = { csl: cslInternals };
 export { init };

@@ -2,12 +2,11 @@
 import wasmModule from "../gen/csl/citeflow_csl_bg.wasm";
 import { initSync } from "../gen/csl/citeflow_csl.js";
 import { INTERNALS } from "../src/module.js";
-import { attachCsl, cslInstanceState, forceCslTrapForTests } from "../src/csl.js";
+import { attachCsl, cslInternals } from "../src/csl.js";
 
-initSync({ module: wasmModule });
-attachCsl();
+attachCsl(initSync({ module: wasmModule }));
 
 export { bundledStyleNames, loadStyle, renderReferences } from "../src/csl.js";
 export default async function init() {}
-init[INTERNALS] = { csl: { instanceState: cslInstanceState, forceTrap: forceCslTrapForTests } };
+init[INTERNALS] = { csl: cslInternals };
 export { init };

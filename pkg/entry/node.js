@@ -11,9 +11,10 @@ import { setCslLoader } from "../src/references.js";
 import { INTERNALS } from "../src/module.js";
 import { attach, attachLazily, internals, isReady } from "../src/runtime.js";
 import { streamInternals } from "../src/stream_runtime.js";
+import { fullInternals } from "../src/stream_full_runtime.js";
 import { notFound } from "./explain.js";
 import { compiledInBackground, readWasm } from "./read-wasm.js";
-import initStream from "./stream-node.js";
+import initStream, { initFull } from "./stream-node.js";
 
 const FILE = "citeflow_bg.wasm";
 
@@ -36,13 +37,16 @@ setCslLoader((source) =>
 
 export * from "../src/api.js";
 export { setCslWasmUrl } from "../src/references.js";
+export { initFull };
+export { isFullReady } from "../src/stream_full_runtime.js";
 
 /**
  * Nothing to do where the modules were read at import (Node and Deno with the package as
  * installed); kept so code runs unchanged everywhere. Otherwise pass the modules: their bytes, a
- * fetchable URL or a compiled `WebAssembly.Module` (the core's, then the streaming module's).
+ * fetchable URL or a compiled `WebAssembly.Module` (the core's, the streaming module's, and the
+ * full streaming module's, which only JSON, validation and cited-answer stages need).
  */
-export default async function init(input, streamInput) {
+export default async function init(input, streamInput, fullInput) {
   if (!isReady()) {
     if (input === undefined) {
       throw notFound(
@@ -53,6 +57,7 @@ export default async function init(input, streamInput) {
     attach(await initWasm({ module_or_path: input }));
   }
   await initStream(streamInput);
+  if (fullInput !== undefined) await initFull(fullInput);
 }
-init[INTERNALS] = { core: internals, stream: streamInternals };
+init[INTERNALS] = { core: internals, stream: streamInternals, full: fullInternals };
 export { init };

@@ -1,11 +1,14 @@
-// citeflow/stream for Node.js and Deno: the streaming module alone, read at import, compiled in
-// the background right after the import and instantiated as soon as that is done, or by the
-// first use if that comes first (synchronous code right after the import: it then compiles the
-// module itself); or by `init(bytes)` where a server bundle moved it (see entry/node.js).
+// citeflow/stream for Node.js and Deno: the streaming module, read at import, compiled in the
+// background right after the import and instantiated as soon as that is done, or by the first
+// use if that comes first (synchronous code right after the import: it then compiles the module
+// itself); or by `init(bytes)` where a server bundle moved it (see entry/node.js). The full
+// streaming module (stream_full_runtime.js) only at its first use.
 import { readFileSync } from "node:fs";
 import initWasm, { initSync } from "../gen/stream/citeflow_stream.js";
+import initFullWasm, { initSync as initFullSync } from "../gen/stream-full/citeflow_stream_full.js";
 import { INTERNALS } from "../src/module.js";
 import { attachStream, attachStreamLazily, isStreamReady, streamInternals, warmStream } from "../src/stream_runtime.js";
+import { attachFull, attachFullLazily, fullInternals, isFullReady } from "../src/stream_full_runtime.js";
 import { notFound } from "./explain.js";
 import { compiledInBackground, readWasm } from "./read-wasm.js";
 
@@ -21,8 +24,20 @@ if (bytes !== null) {
   attachStreamLazily(() => initSync({ module: module() }));
 }
 
+// The full streaming module: read at import too (a file read, no compilation), compiled and
+// instantiated at its first use, which most programs never make. Where a server bundle moved
+// it, `initFull(bytes)`.
+const FULL_FILE = "citeflow_stream_full_bg.wasm";
+const fullBytes = readWasm(
+  () => readFileSync(new URL("../gen/stream-full/citeflow_stream_full_bg.wasm", import.meta.url)),
+  import.meta.url,
+  "../gen/stream-full/citeflow_stream_full_bg.wasm",
+);
+if (fullBytes !== null) attachFullLazily(() => initFullSync({ module: fullBytes }));
+
 export * from "../src/stream_api.js";
 export { isStreamReady as isReady } from "../src/stream_runtime.js";
+export { isFullReady } from "../src/stream_full_runtime.js";
 
 /** Nothing to do where the module was read at import; otherwise give it: bytes, a URL or a Module. */
 export default async function init(input) {
@@ -35,5 +50,17 @@ export default async function init(input) {
   }
   attachStream(await initWasm({ module_or_path: input }));
 }
-init[INTERNALS] = { stream: streamInternals };
+init[INTERNALS] = { stream: streamInternals, full: fullInternals };
 export { init };
+
+/** Nothing to do where the full streaming module is beside the package; otherwise give it: bytes, a URL or a Module. */
+export async function initFull(input) {
+  if (isFullReady()) return;
+  if (input === undefined) {
+    throw notFound(
+      FULL_FILE,
+      'Pass it to initFull() of "citeflow/stream" or "citeflow": await initFull(bytesOfTheWasmFile)',
+    );
+  }
+  attachFull(await initFullWasm({ module_or_path: input }));
+}

@@ -7,7 +7,8 @@ import { setCslLoader } from "../src/references.js";
 import { INTERNALS } from "../src/module.js";
 import { attach, internals } from "../src/runtime.js";
 import { streamInternals } from "../src/stream_runtime.js";
-import "./stream-workerd.js";
+import { fullInternals } from "../src/stream_full_runtime.js";
+import { initFull } from "./stream-workerd.js";
 
 attach(initSync({ module: wasmModule }));
 
@@ -15,8 +16,10 @@ setCslLoader(() => import("./csl-workerd.js"));
 
 export * from "../src/api.js";
 export { setCslWasmUrl } from "../src/references.js";
+export { initFull };
+export { isFullReady } from "../src/stream_full_runtime.js";
 
 /** Nothing to do here (initialised at import); kept so code runs unchanged everywhere. */
 export default async function init() {}
-init[INTERNALS] = { core: internals, stream: streamInternals };
+init[INTERNALS] = { core: internals, stream: streamInternals, full: fullInternals };
 export { init };

@@ -7,36 +7,30 @@
 // Deno, read from disk on first use by the synchronous `renderReferences`.
 import * as csl from "../gen/csl/citeflow_csl.js";
 import { citeflowError, describe } from "./errors.js";
-import { guardInstance } from "./instance.js";
+import { moduleRuntime } from "./module.js";
 
-let attached = false;
-const instance = guardInstance(csl, "citeflow/csl", () => {});
+// Attached by each runtime entry: an instance, or (Node and Deno) a way to make one on first use.
+export const {
+  attach: attachCsl,
+  attachLazily: attachCslLazily,
+  warm: warmCsl,
+  isReady: isCslReady,
+  ready,
+  internals: cslInternals,
+} = moduleRuntime(
+  csl,
+  "citeflow/csl",
+  'citeflow/csl is not initialised: in a browser, `import initCsl from "citeflow/csl"` and `await initCsl()` first (or use the async renderReferences of "citeflow")',
+);
 
 /** The XML of each bundled style file loaded so far. */
 const styles = new Map();
 /** Where the runtime can read a style file synchronously (Node, Deno): `(file) => xml | null`. */
 let readStyleSync = null;
 
-export function attachCsl() {
-  attached = true;
-}
-
-export function isCslReady() {
-  return attached;
-}
-
 /** Set by entry/csl-node.js. */
 export function setStyleReader(read) {
   readStyleSync = read;
-}
-
-function ready() {
-  if (!attached) {
-    throw citeflowError(
-      "NOT_INITIALIZED",
-      'citeflow/csl is not initialised: in a browser, `import initCsl from "citeflow/csl"` and `await initCsl()` first (or use the async renderReferences of "citeflow")',
-    );
-  }
 }
 
 /** What the wasm module asks for when it needs a bundled style it has not parsed yet. */
@@ -189,15 +183,4 @@ export async function loadStyle(name) {
     );
   }
   styles.set(file, xml);
-}
-
-/** For tests and diagnostics: how many times the CSL instance was replaced. */
-export function cslInstanceState() {
-  return { ...instance };
-}
-
-/** For tests: makes the CSL module panic and so trap, as a bug would. */
-export function forceCslTrapForTests() {
-  ready();
-  csl.__citeflowTrap();
 }

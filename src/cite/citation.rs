@@ -5,6 +5,7 @@ use serde_json::{Map, Value};
 
 use super::marker::{MarkerId, MarkerStyle};
 use super::scanner::{Found, MarkerScanner};
+use crate::json_escape::write_string;
 
 /// One cited source at one marker. A group such as `[1, 2]` gives one citation per id, all
 /// with the group's marker and span.
@@ -60,30 +61,83 @@ impl Citation {
     /// The citation as a JSON object, exactly as its `Serialize` writes it (tested equal):
     /// built by hand so that the streaming module carries no serializer into `Value`.
     pub fn to_json(&self) -> Value {
-        let mut map = Map::new();
-        map.insert("sourceId".into(), Value::from(self.source_id));
-        map.insert("marker".into(), Value::from(self.marker.as_str()));
-        map.insert("span".into(), span(self.span));
-        map.insert("valid".into(), Value::Bool(self.valid));
-        let text = |s: &Option<String>| s.as_deref().map(Value::from);
-        let optional = [
+        let map: Map<String, Value> = self
+            .fields()
+            .map(|(key, field)| (key.to_owned(), field.value()))
+            .collect();
+        Value::Object(map)
+    }
+
+    /// [`Self::to_json`] as JSON text (for the streaming module, which builds no JSON tree
+    /// for the events it makes).
+    pub fn json_text(&self) -> String {
+        let mut out = String::from("{");
+        for (i, (key, field)) in self.fields().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            out.push('"');
+            out.push_str(key);
+            out.push_str("\":");
+            field.write(&mut out);
+        }
+        out.push('}');
+        out
+    }
+
+    /// The serialized fields in order, those without a value left out.
+    fn fields(&self) -> impl Iterator<Item = (&'static str, Field<'_>)> {
+        fn text(s: &Option<String>) -> Option<Field<'_>> {
+            s.as_deref().map(Field::Text)
+        }
+        [
+            ("sourceId", Some(Field::Count(self.source_id as usize))),
+            ("marker", Some(Field::Text(&self.marker))),
+            ("span", Some(Field::Span(self.span))),
+            ("valid", Some(Field::Flag(self.valid))),
             ("citedText", text(&self.cited_text)),
-            ("sourceSpan", self.source_span.map(span)),
+            ("sourceSpan", self.source_span.map(Field::Span)),
             ("documentTitle", text(&self.document_title)),
             ("url", text(&self.url)),
             ("location", text(&self.location)),
-        ];
-        for (key, value) in optional {
-            if let Some(value) = value {
-                map.insert(key.into(), value);
-            }
-        }
-        Value::Object(map)
+        ]
+        .into_iter()
+        .filter_map(|(key, field)| Some((key, field?)))
     }
 }
 
-fn span([start, end]: [usize; 2]) -> Value {
-    Value::Array(vec![Value::from(start), Value::from(end)])
+/// One serialized field's value.
+enum Field<'a> {
+    Count(usize),
+    Text(&'a str),
+    Span([usize; 2]),
+    Flag(bool),
+}
+
+impl Field<'_> {
+    fn value(&self) -> Value {
+        match *self {
+            Field::Count(n) => Value::from(n),
+            Field::Text(s) => Value::from(s),
+            Field::Span([start, end]) => Value::Array(vec![Value::from(start), Value::from(end)]),
+            Field::Flag(b) => Value::Bool(b),
+        }
+    }
+
+    fn write(&self, out: &mut String) {
+        match *self {
+            Field::Count(n) => out.push_str(&n.to_string()),
+            Field::Text(s) => write_string(s, out),
+            Field::Span([start, end]) => {
+                out.push('[');
+                out.push_str(&start.to_string());
+                out.push(',');
+                out.push_str(&end.to_string());
+                out.push(']');
+            }
+            Field::Flag(b) => out.push_str(if b { "true" } else { "false" }),
+        }
+    }
 }
 
 /// Puts `citations` beside a whole output's items (its `citations` field).
@@ -172,6 +226,7 @@ mod tests {
                 serde_json::to_string(&c.to_json()).unwrap(),
                 serde_json::to_string(&c).unwrap()
             );
+            assert_eq!(c.json_text(), serde_json::to_string(&c).unwrap());
         }
     }
 }

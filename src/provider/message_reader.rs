@@ -18,12 +18,9 @@
 use std::borrow::Cow;
 use std::fmt;
 
-use serde_json::{Map, Number, Value};
-
 use super::pow10::POW10;
 use super::wire::{
-    AnyValue, Boxed, Choices, CitationPart, List, Message, ObjectValue, Part, Scalar,
-    MAX_LIST_ITEMS,
+    Boxed, Choices, CitationPart, List, Message, Part, Raw, RawObject, Scalar, MAX_LIST_ITEMS,
 };
 
 /// serde_json's nesting limit: the 128th array or object open at once is an error.
@@ -43,39 +40,42 @@ impl fmt::Display for ReadError {
     }
 }
 
-type Read<T> = Result<T, ReadError>;
+pub(super) type Read<T> = Result<T, ReadError>;
 
 /// One message: its JSON value read as a [`Message`], nothing but whitespace after it.
 /// Never inlined: the decoder's hot path (the fast readers) stays as small as it was.
 #[inline(never)]
 pub(crate) fn read_message(data: &str) -> Read<Message<'_>> {
-    let mut r = Reader {
-        data,
-        pos: 0,
-        depth: 0,
-    };
-    let message = r.message()?;
+    read_whole(data, Reader::message)
+}
+
+/// What `read` reads of `data`, which must hold nothing else but whitespace.
+pub(super) fn read_whole<'a, T>(
+    data: &'a str,
+    read: impl FnOnce(&mut Reader<'a>) -> Read<T>,
+) -> Read<T> {
+    let mut r = Reader::new(data);
+    let value = read(&mut r)?;
     r.ws();
     match r.peek() {
-        None => Ok(message),
+        None => Ok(value),
         Some(_) => Err(r.error("trailing characters")),
     }
 }
 
-/// A JSON number as serde_json classifies it: an integer without a minus sign that fits a
-/// `u64`, a negative one that fits an `i64`, anything else a float.
-enum Num {
+/// A JSON number as the decoder needs it: an integer without a minus sign that fits a `u64`
+/// (serde_json's `Value::as_u64`), or any other number (checked, its value unused).
+pub(super) enum Num {
     U64(u64),
-    I64(i64),
-    F64(f64),
+    Other,
 }
 
 /// A value that is neither an array nor an object.
-enum Prim<'a> {
+pub(super) enum Prim<'a> {
     Str(Cow<'a, str>),
     Num(Num),
-    Bool(bool),
-    Null,
+    /// `true`, `false` or `null`.
+    Word,
 }
 
 /// The keys each shape reads, in the order of its fields' dispatch below (the tests draw their
@@ -128,7 +128,7 @@ pub(super) const CITATION_KEYS: &[&str] = &[
     "url_citation",
 ];
 
-struct Reader<'a> {
+pub(super) struct Reader<'a> {
     data: &'a str,
     pos: usize,
     /// Arrays and objects open.
@@ -141,14 +141,22 @@ fn overflows(n: u64, d: u64) -> bool {
 }
 
 impl<'a> Reader<'a> {
-    fn error(&self, what: &'static str) -> ReadError {
+    pub(super) fn new(data: &'a str) -> Self {
+        Self {
+            data,
+            pos: 0,
+            depth: 0,
+        }
+    }
+
+    pub(super) fn error(&self, what: &'static str) -> ReadError {
         ReadError {
             offset: self.pos,
             what,
         }
     }
 
-    fn peek(&self) -> Option<u8> {
+    pub(super) fn peek(&self) -> Option<u8> {
         self.data.as_bytes().get(self.pos).copied()
     }
 
@@ -170,7 +178,7 @@ impl<'a> Reader<'a> {
         }
     }
 
-    fn ws(&mut self) {
+    pub(super) fn ws(&mut self) {
         while matches!(self.peek(), Some(b' ' | b'\n' | b'\r' | b'\t')) {
             self.pos += 1;
         }
@@ -192,7 +200,11 @@ impl<'a> Reader<'a> {
     }
 
     /// An array's items or an object's entries up to `close`, the opening byte consumed.
-    fn items(&mut self, close: u8, item: &mut dyn FnMut(&mut Self) -> Read<()>) -> Read<()> {
+    pub(super) fn items(
+        &mut self,
+        close: u8,
+        item: &mut dyn FnMut(&mut Self) -> Read<()>,
+    ) -> Read<()> {
         self.enter()?;
         self.ws();
         if self.peek() == Some(close) {
@@ -216,7 +228,7 @@ impl<'a> Reader<'a> {
     }
 
     /// An object key and its colon.
-    fn key(&mut self) -> Read<Cow<'a, str>> {
+    pub(super) fn key(&mut self) -> Read<Cow<'a, str>> {
         self.ws();
         if self.peek() != Some(b'"') {
             return Err(self.error("expected a key"));
@@ -256,7 +268,7 @@ impl<'a> Reader<'a> {
     }
 
     /// Any value, checked and dropped.
-    fn skip(&mut self) -> Read<()> {
+    pub(super) fn skip(&mut self) -> Read<()> {
         self.ws();
         match self.peek() {
             Some(b'{') => self.items(b'}', &mut |r| {
@@ -268,37 +280,12 @@ impl<'a> Reader<'a> {
         }
     }
 
-    /// Any value as a generic [`Value`] (as serde_json builds it: a later key replaces an
-    /// earlier one's value in place).
-    fn json(&mut self) -> Read<Value> {
+    /// Any value, checked, as its text (from its first byte to its last).
+    pub(super) fn raw(&mut self) -> Read<&'a str> {
         self.ws();
-        Ok(match self.peek() {
-            Some(b'{') => {
-                let mut map = Map::new();
-                self.items(b'}', &mut |r| {
-                    let key = r.key()?;
-                    map.insert(key.into_owned(), r.json()?);
-                    Ok(())
-                })?;
-                Value::Object(map)
-            }
-            Some(b'[') => {
-                let mut list = Vec::new();
-                self.items(b']', &mut |r| {
-                    list.push(r.json()?);
-                    Ok(())
-                })?;
-                Value::Array(list)
-            }
-            _ => match self.primitive()? {
-                Prim::Str(s) => Value::String(s.into_owned()),
-                Prim::Num(Num::U64(n)) => Value::from(n),
-                Prim::Num(Num::I64(n)) => Value::from(n),
-                Prim::Num(Num::F64(f)) => Number::from_f64(f).map_or(Value::Null, Value::Number),
-                Prim::Bool(b) => Value::Bool(b),
-                Prim::Null => Value::Null,
-            },
-        })
+        let start = self.pos;
+        self.skip()?;
+        Ok(self.slice(start, self.pos))
     }
 
     /// A value where a string, an integer or content parts are expected (see [`Scalar`]).
@@ -337,8 +324,8 @@ impl<'a> Reader<'a> {
                 5 => m.message = Boxed(Some(Box::new(r.part()?))),
                 6 => m.content_block = Boxed(Some(Box::new(r.part()?))),
                 7 => m.delta = Boxed(Some(Box::new(r.part()?))),
-                8 => m.usage = r.object_value()?,
-                _ => m.error = AnyValue(Some(r.json()?)),
+                8 => m.usage = r.raw_object()?,
+                _ => m.error = Raw::new(r.raw()?),
             }
             Ok(())
         })?;
@@ -357,7 +344,7 @@ impl<'a> Reader<'a> {
                 5 => p.text = r.scalar()?,
                 6 => p.thinking = r.scalar()?,
                 7 => p.stop_reason = r.scalar()?,
-                8 => p.usage = r.object_value()?,
+                8 => p.usage = r.raw_object()?,
                 9 => p.citation = Boxed(Some(Box::new(r.citation()?))),
                 10 => p.partial_json = r.scalar()?,
                 _ => p.annotations = r.citations()?,
@@ -412,9 +399,9 @@ impl<'a> Reader<'a> {
         Ok(List(items))
     }
 
-    /// A value kept only when it is an object.
-    fn object_value(&mut self) -> Read<ObjectValue> {
-        Ok(ObjectValue(Some(self.json()?).filter(Value::is_object)))
+    /// A value kept (as its text) only when it is an object.
+    fn raw_object(&mut self) -> Read<RawObject<'a>> {
+        Ok(RawObject::new(self.raw()?))
     }
 
     /// A chunk's `choices` (see [`Choices`]).
@@ -448,24 +435,24 @@ impl<'a> Reader<'a> {
     }
 
     /// A string, number, `true`, `false` or `null`.
-    fn primitive(&mut self) -> Read<Prim<'a>> {
+    pub(super) fn primitive(&mut self) -> Read<Prim<'a>> {
         self.ws();
         match self.peek() {
             Some(b'"') => self.string().map(Prim::Str),
             Some(b'-' | b'0'..=b'9') => self.number().map(Prim::Num),
-            Some(b't') => self.word("true", Prim::Bool(true)),
-            Some(b'f') => self.word("false", Prim::Bool(false)),
-            Some(b'n') => self.word("null", Prim::Null),
+            Some(b't') => self.word("true"),
+            Some(b'f') => self.word("false"),
+            Some(b'n') => self.word("null"),
             Some(_) => Err(self.error("expected a value")),
             None => Err(self.error("unexpected end")),
         }
     }
 
-    fn word(&mut self, word: &str, value: Prim<'a>) -> Read<Prim<'a>> {
+    fn word(&mut self, word: &str) -> Read<Prim<'a>> {
         let end = self.pos + word.len();
         if self.data.as_bytes().get(self.pos..end) == Some(word.as_bytes()) {
             self.pos = end;
-            Ok(value)
+            Ok(Prim::Word)
         } else {
             Err(self.error("expected a value"))
         }
@@ -563,9 +550,9 @@ impl<'a> Reader<'a> {
         }
     }
 
-    /// A number, classified and (for floats) valued as serde_json does: digits past a `u64`
-    /// are dropped (those of the integer part raising the exponent), and the value is the
-    /// kept digits scaled by a power of ten, out of range when that is infinite.
+    /// A number, classified and checked as serde_json does: a float's digits past a `u64` are
+    /// dropped (those of the integer part raising the exponent), and it is out of range when
+    /// the kept digits scaled by a power of ten are infinite. Only a `u64` keeps its value.
     fn number(&mut self) -> Read<Num> {
         let negative = self.peek() == Some(b'-');
         if negative {
@@ -644,29 +631,29 @@ impl<'a> Reader<'a> {
                 if significand != 0 && positive {
                     return Err(self.error("number out of range"));
                 }
-                return Ok(Num::F64(if negative { -0.0 } else { 0.0 }));
+                return Ok(Num::Other);
             }
             exponent = if positive {
                 exponent.saturating_add(e)
             } else {
                 exponent.saturating_sub(e)
             };
-            return self.scaled(negative, significand, exponent).map(Num::F64);
+            return self.in_range(negative, significand, exponent);
         }
         if float {
-            return self.scaled(negative, significand, exponent).map(Num::F64);
+            return self.in_range(negative, significand, exponent);
         }
-        Ok(if !negative {
-            Num::U64(significand)
+        Ok(if negative {
+            Num::Other
         } else {
-            // Two's complement: a significand past `i64::MIN`'s magnitude wraps to ≥ 0.
-            let n = (significand as i64).wrapping_neg();
-            if n >= 0 {
-                Num::F64(-(significand as f64))
-            } else {
-                Num::I64(n)
-            }
+            Num::U64(significand)
         })
+    }
+
+    /// A float, checked as serde_json checks it: an error when its value is infinite.
+    fn in_range(&self, negative: bool, significand: u64, exponent: i32) -> Read<Num> {
+        self.scaled(negative, significand, exponent)
+            .map(|_| Num::Other)
     }
 
     /// `significand × 10^exponent`, negated if `negative`: an error when infinite.

@@ -17,6 +17,7 @@ mod message_reader;
 mod model_id;
 pub mod native_citations;
 mod pow10;
+mod raw_json;
 // The transport's rules and secret redaction: one implementation, asked by the npm package's
 // JS face (src/wasm/transport.rs) and by the Rust face (`web`).
 pub mod redact;

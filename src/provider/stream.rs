@@ -13,7 +13,8 @@
 //! `message_start` and `message_delta` usage → one `usage` event with both, `error` → an error.
 //! A stream that stops before its end marker is an error, never a short answer.
 
-use crate::event::json_text;
+use std::borrow::Cow;
+
 use serde_json::Value;
 use thiserror::Error;
 
@@ -21,9 +22,10 @@ use super::fast_delta::{self, Ignored};
 use super::framing::DeltaFraming;
 use super::message_reader::read_message;
 use super::native_citations::{self, CharsToUtf16, UrlNumbers};
+use super::raw_json;
 use super::sse::{SseDecoder, SseError, SseEvent, SseMessage};
 use super::token_shape::TokenShape;
-use super::usage::{normalize, UsageParts};
+use super::usage::{normalize_text, UsageParts};
 use super::wire::{Choices, Message};
 use crate::cite::Citation;
 use crate::event::{types, Event};
@@ -120,6 +122,12 @@ pub trait EventSink {
     fn text(&mut self, kind: &'static str, id: Option<&str>, text: &str);
     /// Any other event.
     fn event(&mut self, event: Event);
+    /// An event whose value is this JSON text (checked, or written by the decoder): the
+    /// decoder builds no JSON tree for the events it makes.
+    fn json(&mut self, kind: &'static str, id: Option<&str>, json: &str) {
+        let value = serde_json::from_str(json).unwrap_or(Value::Null);
+        self.event(Event::json(kind, id.map(str::to_owned), value));
+    }
 }
 
 impl EventSink for Vec<Event> {
@@ -255,7 +263,7 @@ impl ProviderStreamDecoder {
                     .map_err(|e| self.invalid(format!("{e} in {:?}", truncate(data))))?
             }
         };
-        match (&parsed.error.0, self.format) {
+        match (&parsed.error.text, self.format) {
             (Some(error), _) if !ping => Err(self.provider_error(error)),
             (_, StreamFormat::OpenAi) => self.openai(parsed, out),
             (_, StreamFormat::Anthropic) => self.anthropic(parsed, out),
@@ -277,17 +285,22 @@ impl ProviderStreamDecoder {
         }
     }
 
-    fn provider_error(&self, error: &Value) -> StreamError {
-        let message = error
-            .get("message")
-            .and_then(Value::as_str)
-            .map(str::to_owned)
-            .unwrap_or_else(|| json_text(error));
-        let code = error.get("code").or_else(|| error.get("type")).map(|c| {
-            c.as_str()
-                .map(str::to_owned)
-                .unwrap_or_else(|| json_text(c))
-        });
+    /// The error a provider sent (its JSON text): its `message` when that is a string, else
+    /// the whole error's JSON text without whitespace; its `code` (or `type`) when given: the
+    /// string, or any other value's JSON text.
+    fn provider_error(&self, error: &str) -> StreamError {
+        let entries = raw_json::entries(error);
+        let text = |raw: &str| {
+            raw_json::string(raw)
+                .unwrap_or_else(|| raw_json::compact(raw))
+                .into_owned()
+        };
+        let message = raw_json::get(&entries, "message")
+            .and_then(raw_json::string)
+            .map_or_else(|| raw_json::compact(error).into_owned(), Cow::into_owned);
+        let code = raw_json::get(&entries, "code")
+            .or_else(|| raw_json::get(&entries, "type"))
+            .map(text);
         StreamError::Provider {
             provider: self.format.name(),
             message,
@@ -322,9 +335,8 @@ impl ProviderStreamDecoder {
         Self::text(&mut self.answer, out, types::RESPONSE, id, text);
     }
 
-    fn citation_event(citation: &Citation, id: Option<String>) -> Event {
-        let value = citation.to_json();
-        Event::json(types::CITATION, id, value)
+    fn citation_event(citation: &Citation, id: Option<&str>, out: &mut dyn EventSink) {
+        out.json(types::CITATION, id, &citation.json_text());
     }
 
     /// The held citations of the text block that ends (or is left open), spanning it.
@@ -334,7 +346,7 @@ impl ProviderStreamDecoder {
             let id = self.block_id(index);
             for mut c in citations {
                 c.span = span;
-                out.event(Self::citation_event(&c, id.clone()));
+                Self::citation_event(&c, id.as_deref(), out);
             }
         }
     }
@@ -367,7 +379,7 @@ impl ProviderStreamDecoder {
             // Web citations (OpenAI web search, OpenRouter's web plugin).
             for a in &delta.annotations.0 {
                 if let Some(c) = native_citations::openai(a, &self.answer, &mut self.urls) {
-                    out.event(Self::citation_event(&c, self.message_id.clone()));
+                    Self::citation_event(&c, self.message_id.as_deref(), out);
                 }
             }
             if let Some(reason) = choice.finish_reason.into_string() {
@@ -375,20 +387,17 @@ impl ProviderStreamDecoder {
                 self.framing.close(&self.message_id, out);
             }
         }
-        if let Some(usage) = chunk.usage.0 {
-            out.event(Event::json(
-                USAGE,
-                self.message_id.clone(),
-                normalize(usage),
-            ));
+        if let Some(usage) = chunk.usage.text {
+            out.json(USAGE, self.message_id.as_deref(), &normalize_text(&usage));
         }
         Ok(())
     }
 
     /// A `usage` event with Anthropic's usage so far, if it changed since the last one.
-    fn usage_event(&mut self) -> Option<Event> {
-        let usage = self.usage.take_changed()?;
-        Some(Event::json(USAGE, self.message_id.clone(), usage))
+    fn usage_event(&mut self, out: &mut dyn EventSink) {
+        if let Some(usage) = self.usage.take_changed() {
+            out.json(USAGE, self.message_id.as_deref(), &usage);
+        }
     }
 
     fn block_id(&self, index: u64) -> Option<String> {
@@ -406,8 +415,8 @@ impl ProviderStreamDecoder {
                 let message = event.message.0.unwrap_or_default();
                 self.message_id = message.id.into_string();
                 // Input tokens now, output tokens with `message_delta`: one event for both.
-                if let Some(usage) = message.usage.0 {
-                    self.usage.add(usage);
+                if let Some(usage) = message.usage.text {
+                    self.usage.add(&usage);
                 }
             }
             "content_block_start" => {
@@ -479,9 +488,9 @@ impl ProviderStreamDecoder {
                                     span: [*start, here],
                                     ..c
                                 };
-                                out.event(Self::citation_event(&c, id));
+                                Self::citation_event(&c, id.as_deref(), out);
                             }
-                            _ => out.event(Self::citation_event(&c, id)),
+                            _ => Self::citation_event(&c, id.as_deref(), out),
                         }
                     }
                     Some("input_json_delta") => {
@@ -530,10 +539,10 @@ impl ProviderStreamDecoder {
                             }
                         };
                         let text = if json.trim().is_empty() { "{}" } else { &json };
-                        let value: Value = serde_json::from_str(text).map_err(|e| {
+                        raw_json::check(text).map_err(|e| {
                             self.invalid(format!("a tool_use input that is not JSON: {e}"))
                         })?;
-                        out.event(Event::json(types::STRUCTURED, id, value));
+                        out.json(types::STRUCTURED, id.as_deref(), text);
                     }
                     _ => {}
                 }
@@ -542,19 +551,15 @@ impl ProviderStreamDecoder {
                 if let Some(reason) = event.delta.0.and_then(|d| d.stop_reason.into_string()) {
                     self.finish_reason = Some(reason);
                 }
-                if let Some(usage) = event.usage.0 {
-                    self.usage.add(usage);
+                if let Some(usage) = event.usage.text {
+                    self.usage.add(&usage);
                 }
-                if let Some(usage) = self.usage_event() {
-                    out.event(usage);
-                }
+                self.usage_event(out);
             }
             "message_stop" => {
                 self.done = true;
                 self.release_citations(out);
-                if let Some(usage) = self.usage_event() {
-                    out.event(usage);
-                }
+                self.usage_event(out);
             }
             _ => {} // ping and event types added later
         }

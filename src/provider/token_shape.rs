@@ -67,7 +67,7 @@ pub(crate) struct Token<'s, 'd> {
 /// The token of a plain message read from `data`, and its kind: the one text field that is
 /// a string borrowed from `data`, with every other field of the message without effect.
 fn plain<'m>(message: &'m Message<'_>) -> Option<(&'static str, &'m str)> {
-    if message.error.0.is_some() || message.usage.0.is_some() {
+    if message.error.text.is_some() || message.usage.text.is_some() {
         return None;
     }
     let Choices::Array(Some(choice)) = &message.choices else {

@@ -15,8 +15,9 @@
 //!   a lone surrogate escape, nesting past serde_json's depth limit. (`IgnoredAny` would skip
 //!   numbers and strings without checking them, and nest without the depth limit.)
 //!
-//! Objects passed through to JS as they came (usage, error bodies) stay `Value`, which keeps
-//! their key order and every key, `__proto__` included.
+//! Objects passed through to JS as they came (usage, error bodies) are kept as their JSON
+//! text, checked as every value is and never built into a tree: a caller parses that text,
+//! which keeps their key order and every key, `__proto__` included.
 
 use std::borrow::Cow;
 use std::fmt;
@@ -95,15 +96,80 @@ impl<'de, T: Deserialize<'de>> Deserialize<'de> for Boxed<T> {
     }
 }
 
-/// A field kept as a generic value whatever its type, `null` included (present ≠ absent).
-#[derive(Default)]
-#[cfg_attr(test, derive(Debug, PartialEq))]
-pub(crate) struct AnyValue(pub Option<Value>);
+/// JSON values kept as their text, read without building a tree (see
+/// [`super::raw_json`]). The serde path (the hand-written reader's test oracle) has no text
+/// to keep: in tests it keeps the parsed value, which is compared with the text's.
+macro_rules! raw_field {
+    ($($(#[$meta:meta])* $name:ident keeps $keeps:expr;)*) => {$(
+        $(#[$meta])*
+        #[derive(Default)]
+        pub(crate) struct $name<'a> {
+            pub text: Option<Cow<'a, str>>,
+            #[cfg(test)]
+            value: Option<Value>,
+        }
 
-/// A field kept as a generic value only when it is an object (usage objects).
-#[derive(Default)]
-#[cfg_attr(test, derive(Debug, PartialEq))]
-pub(crate) struct ObjectValue(pub Option<Value>);
+        impl<'a> $name<'a> {
+            /// The value's text, or none when it is not what the field keeps.
+            // The update fills the test builds' `value`.
+            #[allow(clippy::needless_update)]
+            pub fn new(text: &'a str) -> Self {
+                let keeps: fn(&str) -> bool = $keeps;
+                Self {
+                    text: keeps(text).then_some(Cow::Borrowed(text)),
+                    ..Default::default()
+                }
+            }
+        }
+
+        impl<'de> Deserialize<'de> for $name<'_> {
+            fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                let value = Value::deserialize(d)?;
+                let text = value.to_string();
+                let keeps: fn(&str) -> bool = $keeps;
+                if !keeps(&text) {
+                    return Ok(Self::default());
+                }
+                #[cfg(test)]
+                return Ok(Self { text: None, value: Some(value) });
+                #[cfg(not(test))]
+                Ok(Self { text: Some(Cow::Owned(text)) })
+            }
+        }
+
+        #[cfg(test)]
+        impl $name<'_> {
+            fn as_value(&self) -> Option<Result<Value, String>> {
+                self.value.clone().map(Ok).or_else(|| {
+                    self.text
+                        .as_deref()
+                        .map(|t| serde_json::from_str(t).map_err(|e| e.to_string()))
+                })
+            }
+        }
+
+        #[cfg(test)]
+        impl PartialEq for $name<'_> {
+            fn eq(&self, other: &Self) -> bool {
+                self.as_value() == other.as_value()
+            }
+        }
+
+        #[cfg(test)]
+        impl fmt::Debug for $name<'_> {
+            fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                write!(f, "{}({:?})", stringify!($name), self.as_value())
+            }
+        }
+    )*};
+}
+
+raw_field! {
+    /// A field kept as its JSON text whatever its type, `null` included (present ≠ absent).
+    Raw keeps |_| true;
+    /// A field kept as its JSON text only when it is an object (usage objects).
+    RawObject keeps |text| text.starts_with('{');
+}
 
 impl<'de> Deserialize<'de> for Skip {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
@@ -197,18 +263,6 @@ impl<'de: 'a, 'a> Deserialize<'de> for Scalar<'a> {
             }
         }
         d.deserialize_any(V)
-    }
-}
-
-impl<'de> Deserialize<'de> for AnyValue {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        Value::deserialize(d).map(|v| AnyValue(Some(v)))
-    }
-}
-
-impl<'de> Deserialize<'de> for ObjectValue {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        Value::deserialize(d).map(|v| ObjectValue(Some(v).filter(Value::is_object)))
     }
 }
 
@@ -319,8 +373,8 @@ lenient_object! {
         "message" => message: Boxed<Part<'a>>,
         "content_block" => content_block: Boxed<Part<'a>>,
         "delta" => delta: Boxed<Part<'a>>,
-        "usage" => usage: ObjectValue,
-        "error" => error: AnyValue,
+        "usage" => usage: RawObject<'a>,
+        "error" => error: Raw<'a>,
     }
 }
 
@@ -338,7 +392,7 @@ lenient_object! {
         "text" => text: Scalar<'a>,
         "thinking" => thinking: Scalar<'a>,
         "stop_reason" => stop_reason: Scalar<'a>,
-        "usage" => usage: ObjectValue,
+        "usage" => usage: RawObject<'a>,
         "citation" => citation: Boxed<CitationPart<'a>>,
         "partial_json" => partial_json: Scalar<'a>,
         "annotations" => annotations: List<CitationPart<'a>>,

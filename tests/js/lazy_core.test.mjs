@@ -61,6 +61,33 @@ console.log(JSON.stringify({ atImport, stream, afterFirst, afterIdle: counts.ins
   assert.deepEqual(r, { atImport: 0, stream: true, afterFirst: 1, afterIdle: 1, ready: true });
 });
 
+test("citeflow/csl instantiates its module once compiled in the background, or at the first render if that comes first", () => {
+  const render =
+    `lib.renderReferences([{ id: "a", type: "book", title: "T", author: [{ family: "X", given: "Y" }], issued: { "date-parts": [[2020]] } }], [{ sourceId: 1 }], {})[0].entry`;
+  const idle = fresh(
+    `
+const atImport = counts.instances;
+await compiled(1);
+const afterIdle = counts.instances;
+const entry = ${render};
+console.log(JSON.stringify({ atImport, afterIdle, entry, later: counts.instances }));
+`,
+    "citeflow/csl",
+  );
+  assert.deepEqual(idle, { atImport: 0, afterIdle: 1, entry: "X, Y. (2020). T.", later: 1 });
+  const eager = fresh(
+    `
+const atImport = counts.instances;
+const entry = ${render};
+const afterFirst = counts.instances;
+await compiled(1);
+console.log(JSON.stringify({ atImport, entry, afterFirst, afterIdle: counts.instances }));
+`,
+    "citeflow/csl",
+  );
+  assert.deepEqual(eager, { atImport: 0, entry: "X, Y. (2020). T.", afterFirst: 1, afterIdle: 1 });
+});
+
 test("a GenerationResult built by hand can verify as the first use of the core", () => {
   const r = fresh(`
 const result = new lib.GenerationResult({ text: "Water boils at 100 C [1].", citations: [], references: [], sources: [{ content: "Water boils at 100 C." }] });

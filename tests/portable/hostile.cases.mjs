@@ -193,6 +193,7 @@ export function entryPoints({ lib, base }) {
       buildEMInvoker: () => ["openai-compatible/embed", { apiKey: "sk-test", baseUrl: base }],
       buildDMInvoker: () => ["typesafe/dm", { apiKey: "sk-test", baseUrl: base }],
       isReady: () => [],
+      isFullReady: () => [],
     },
     classes: {
       CitationParser: { args: () => [{ sourceCount: 3 }], ...stream(() => new lib.CitationParser({ sourceCount: 3 })) },
@@ -376,7 +377,8 @@ export function entryPoints({ lib, base }) {
       em: { make: em, methods: { invoke: [["Hi"]] } },
       dm: { make: dm, methods: { invoke: [null, { q: { type: "noul", question: "Yes?" } }] } },
     },
-    ignored: new Set(["default", "init"]),
+    // The initialisers take wasm modules (bytes, URLs, Modules), not data.
+    ignored: new Set(["default", "init", "initFull"]),
   };
 }
 

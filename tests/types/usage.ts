@@ -22,6 +22,8 @@ import init, {
   formatChunkAsString,
   formatReferencesAsString,
   type GenerationResult,
+  initFull,
+  isFullReady,
   JSONOutputTransformer,
   LMBasedReferenceFormatter,
   type LMOutput,
@@ -45,6 +47,9 @@ import init, {
 import initCsl, { renderReferences as renderNow } from "citeflow/csl";
 
 await init();
+await initFull();
+const fullReady: boolean = isFullReady();
+if (!fullReady) throw new Error("initFull() leaves the full streaming module ready");
 const think = new ThinkTagOutputTransformer({
   tags: ["think", ["<r>", "</r>"], { open: "[[", close: "]]" }],
   startInThinking: false,
