@@ -15,6 +15,7 @@ const CITATION = 6;
 const HANDLE = 7;
 const HANDLE_TEXT = 8;
 const KEEP = 9;
+const RAW = 10;
 const HEADER = 4;
 // The header's flags (its 4th word).
 const HOLDS = 1;
@@ -387,6 +388,18 @@ export class Engine {
           if (copy instanceof Error) failure ??= copy;
           else out.push(copy);
           i += 4;
+          break;
+        }
+        case RAW: {
+          const value = text.slice(w[i + 4], w[i + 5]);
+          const json = w[i + 6] === 1;
+          out.push({
+            id: ids[w[i + 1]],
+            type: text.slice(w[i + 2], w[i + 3]),
+            value: json ? JSON.parse(value) : value,
+            valueType: json ? "json" : "text",
+          });
+          i += 7;
           break;
         }
         case KEEP:

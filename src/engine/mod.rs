@@ -81,7 +81,12 @@ impl EventSink for PieceSink<'_> {
     }
 
     fn event(&mut self, event: Event) {
-        let piece = self.cx.piece(event);
+        let piece = self.cx.made(event);
+        self.out.push(piece);
+    }
+
+    fn json(&mut self, kind: &'static str, id: Option<&str>, json: &str) {
+        let piece = self.cx.made_json(kind, id, json);
         self.out.push(piece);
     }
 }
@@ -231,7 +236,7 @@ impl StreamEngine {
         let mut done = Vec::new();
         if let Some(source) = self.source.as_mut() {
             for event in source.finish()? {
-                let piece = self.cx.piece(event);
+                let piece = self.cx.made(event);
                 self.out.push(piece);
             }
             self.run(0)?;

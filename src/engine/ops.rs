@@ -16,6 +16,7 @@
 //! | [`CITATION`] | `CITATION, sourceId, spanStart, spanEnd, valid, start, end` | a `citation` event (no id, no fields of its own) whose value is `{sourceId, marker: text[start..end], span, valid}` |
 //! | [`HANDLE`] | `HANDLE, handle` | the event object the caller keeps as `handle`, itself ([`super::handle`]) |
 //! | [`HANDLE_TEXT`] | `HANDLE_TEXT, handle, start, end` | a copy of that object (its own enumerable fields) with `value: text[start..end]`: text a stage released in its shape |
+//! | [`RAW`] | `RAW, id, typeStart, typeEnd, valueStart, valueEnd, json` | an event the core made (no fields of its own) of type `text[typeStart..typeEnd]`: its value is the JSON text `text[valueStart..valueEnd]` (`json` 1, `valueType` `json`) or that text (`json` 0, `valueType` `text`) |
 //! | [`KEEP`] | `KEEP, handle` | after the other ops: a stage may still give `handle` back in a later step; the caller may let every other handle go |
 //!
 //! `kind` is 0 for `response`, 1 for `thinking`. Offsets are UTF-16 code units of the text
@@ -36,6 +37,7 @@ pub const CITATION: u32 = 6;
 pub const HANDLE: u32 = 7;
 pub const HANDLE_TEXT: u32 = 8;
 pub const KEEP: u32 = 9;
+pub const RAW: u32 = 10;
 /// Words before the first op.
 pub const HEADER: usize = 4;
 /// The header's flags: some stage holds back what it was given.
@@ -188,6 +190,17 @@ impl Encoder {
                         }
                         None => self.words.extend([HANDLE, *handle]),
                     }
+                }
+                Piece::Raw {
+                    ty,
+                    id,
+                    value,
+                    json,
+                } => {
+                    self.open_text = None;
+                    let [a, b] = self.text(cx.types.name(*ty).unwrap_or_default());
+                    let [c, d] = self.text(cx.arena.get(value));
+                    self.words.extend([RAW, *id, a, b, c, d, u32::from(*json)]);
                 }
                 Piece::Event(event) => {
                     self.open_text = None;

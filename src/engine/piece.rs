@@ -87,6 +87,15 @@ pub enum Piece {
         text: Option<Range<usize>>,
         replaced: bool,
     },
+    /// An event the core made (usage, a tool's input or its deltas, a provider's citation),
+    /// no fields of its own: its type (`ty`, a string of [`Cx::types`]), its id, and its value
+    /// as a range of the arena: JSON text when `json` (no JSON tree built), else the text.
+    Raw {
+        ty: u32,
+        id: IdRef,
+        value: Range<usize>,
+        json: bool,
+    },
 }
 
 /// What a stage reads of a generic event (one given whole, or one its caller keeps).
@@ -125,6 +134,16 @@ impl Piece {
                     .as_ref()
                     .map(|t| cx.arena.get(t))
                     .ok_or("a value of another type"),
+            }),
+            Piece::Raw {
+                ty, value, json, ..
+            } => Some(Generic {
+                ty: cx.types.name(*ty).unwrap_or_default(),
+                text: if *json {
+                    Err("a JSON value")
+                } else {
+                    Ok(cx.arena.get(value))
+                },
             }),
             _ => None,
         }
@@ -241,14 +260,7 @@ impl Cx {
     /// A piece for an event: typed when it is plain response/thinking text (a string value,
     /// no fields of its own), else the event itself.
     pub fn piece(&mut self, event: Event) -> Piece {
-        let view = EventView {
-            ty: &event.kind,
-            id: event.id.as_deref(),
-            text: event.text_value(),
-            value_type: event.value_type,
-            extra: !event.extra.is_empty(),
-        };
-        match self.typed(view) {
+        match self.typed(Self::view(&event)) {
             Some(piece) => piece,
             None => Piece::Event(Box::new(event)),
         }
@@ -270,6 +282,44 @@ impl Cx {
             id: self.ids.intern_opt(view.id),
             text,
             replaced: false,
+        }
+    }
+
+    /// A piece for an event the core made: typed as [`Cx::piece`] types it; a text event of
+    /// another type with no fields of its own as [`Piece::Raw`]; else the event itself.
+    pub fn made(&mut self, event: Event) -> Piece {
+        let raw = event.value_type == ValueType::Text && event.extra.is_empty();
+        match event.text_value() {
+            Some(text) if raw && Self::plain(Self::view(&event)).is_none() => {
+                let value = self.arena.push(text);
+                self.raw(&event.kind, event.id.as_deref(), value, false)
+            }
+            _ => self.piece(event),
+        }
+    }
+
+    /// A piece for an event the core made whose value is this JSON text.
+    pub fn made_json(&mut self, ty: &str, id: Option<&str>, json: &str) -> Piece {
+        let value = self.arena.push(json);
+        self.raw(ty, id, value, true)
+    }
+
+    fn raw(&mut self, ty: &str, id: Option<&str>, value: Range<usize>, json: bool) -> Piece {
+        Piece::Raw {
+            ty: self.types.intern(ty),
+            id: self.ids.intern_opt(id),
+            value,
+            json,
+        }
+    }
+
+    fn view(event: &Event) -> EventView<'_> {
+        EventView {
+            ty: &event.kind,
+            id: event.id.as_deref(),
+            text: event.text_value(),
+            value_type: event.value_type,
+            extra: !event.extra.is_empty(),
         }
     }
 
@@ -319,6 +369,22 @@ impl Cx {
                 let marker = self.arena.get(&marker).to_owned();
                 let value = Citation::at_marker(source_id, marker, span, valid).to_json();
                 return Event::json(types::CITATION, None, value);
+            }
+            Piece::Raw {
+                ty,
+                id,
+                value,
+                json,
+            } => {
+                let (ty, id) = (self.types.name(ty).unwrap_or_default(), self.ids.name(id));
+                let id = id.map(str::to_owned);
+                let text = self.arena.get(&value);
+                return if json {
+                    let value = serde_json::from_str(text).unwrap_or(serde_json::Value::Null);
+                    Event::json(ty, id, value)
+                } else {
+                    Event::text(ty, id, text)
+                };
             }
             // The caller keeps the event: here only its type, id and text.
             Piece::Opaque { ty, id, text, .. } => {

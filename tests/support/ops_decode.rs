@@ -82,6 +82,15 @@ pub fn decode(
                 out.push(e);
                 i += 4;
             }
+            ops::RAW => {
+                let (ty, id) = (slice(w[i + 2], w[i + 3]), ids[w[i + 1] as usize].clone());
+                let value = slice(w[i + 4], w[i + 5]);
+                out.push(match w[i + 6] {
+                    1 => Event::json(&ty, id, serde_json::from_str(&value).unwrap()),
+                    _ => Event::text(&ty, id, value),
+                });
+                i += 7;
+            }
             ops::KEEP => {
                 if !kept.contains(&w[i + 1]) {
                     kept.push(w[i + 1]);
