@@ -12,18 +12,9 @@ use serde_json::{json, Value};
 #[path = "support/ops_decode.rs"]
 mod ops_decode;
 use ops_decode::{decode, NoHandles};
-
-fn cases() -> Vec<Value> {
-    let text = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/fixtures/provider_streams.json"
-    ))
-    .unwrap();
-    serde_json::from_str::<Value>(&text).unwrap()["cases"]
-        .as_array()
-        .unwrap()
-        .clone()
-}
+#[path = "support/streams.rs"]
+mod streams;
+use streams::provider_cases;
 
 fn stages(n: usize) -> Vec<OutputTransformerConfig> {
     let cfg = |v: Value| OutputTransformerConfig::from_value(&v).unwrap();
@@ -97,7 +88,7 @@ fn merged(events: Vec<Event>) -> Vec<Event> {
 #[test]
 fn events_the_core_makes_cross_as_their_text_and_decode_to_the_same_events() {
     let mut raw_ops = 0;
-    for case in cases() {
+    for case in provider_cases() {
         let name = case["name"].as_str().unwrap();
         let format = StreamFormat::parse(case["format"].as_str().unwrap()).unwrap();
         let bytes = case["sse"].as_str().unwrap().as_bytes();

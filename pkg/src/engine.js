@@ -477,6 +477,8 @@ function readEvent(event) {
 }
 
 function kindOf(value) {
+  if (typeof value === "string") return 1;
+  if (value === undefined) return 0;
   return value === null ? 2 : Array.isArray(value) ? 9 : KINDS[typeof value];
 }
 

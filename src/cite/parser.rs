@@ -19,7 +19,7 @@ use serde_json::Value;
 
 use super::citation::{parse_citations, set_citations, Citation, ParseOptions};
 use super::scanner::{Found, MarkerScanner};
-use crate::engine::{finish_events, push_event, Cx, HeldId, Kind, Piece, Stage};
+use crate::engine::{finish_events, push_event, Cx, HeldId, KeptValue, Kind, Piece, Stage};
 use crate::error::Result;
 use crate::event::{types, Event, LmOutput, OutputItem};
 use crate::transform::{Lifecycle, OutputTransformer};
@@ -122,8 +122,8 @@ impl CitationParser {
                 handle: *handle,
                 ty: cx.types.intern(types::RESPONSE),
                 id: id.get(&mut cx.ids),
-                text: Some(cx.arena.push(text)),
-                replaced: true,
+                text: cx.arena.push(text),
+                value: KeptValue::NewText,
             },
         });
         self.unreleased.drain(..bytes);

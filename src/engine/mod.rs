@@ -33,7 +33,9 @@ mod piece;
 mod stage;
 
 pub use handle::{Field, KeptEvent};
-pub use piece::{Arena, Cx, EventView, Generic, HeldId, IdRef, Ids, Kind, NumberedId, Piece};
+pub use piece::{
+    Arena, Cx, EventView, Generic, HeldId, IdRef, Ids, KeptValue, Kind, NumberedId, Piece,
+};
 pub use stage::{finish_events, push_event, EventStage, Stage};
 
 use std::mem;
@@ -115,6 +117,8 @@ pub struct StreamEngine {
     out: Vec<Piece>,
     next: Vec<Piece>,
     kept: Vec<u32>,
+    /// Whether any kept event was pushed (until then no stage can keep a handle).
+    any_kept: bool,
     lifecycle: Lifecycle,
 }
 
@@ -135,6 +139,7 @@ impl StreamEngine {
             out: Vec::new(),
             next: Vec::new(),
             kept: Vec::new(),
+            any_kept: false,
             lifecycle: Lifecycle::new("the stream engine"),
         })
     }
@@ -216,6 +221,7 @@ impl StreamEngine {
             .into());
         }
         let piece = self.cx.kept_piece(event.handle, event.view()?);
+        self.any_kept = true;
         self.out.push(piece);
         self.run(0)?;
         Ok(self.step())
@@ -254,9 +260,11 @@ impl StreamEngine {
     }
 
     fn step(&mut self) -> Step<'_> {
-        self.kept.clear();
-        for stage in &self.stages {
-            stage.kept_handles(&mut self.kept);
+        if self.any_kept {
+            self.kept.clear();
+            for stage in &self.stages {
+                stage.kept_handles(&mut self.kept);
+            }
         }
         Step {
             pieces: &self.out,

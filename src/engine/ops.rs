@@ -24,7 +24,7 @@
 
 use serde_json::Value;
 
-use super::piece::{Kind, Piece};
+use super::piece::{KeptValue, Kind, Piece};
 use super::Step;
 use crate::event::{types, Event, ValueType};
 
@@ -179,16 +179,15 @@ impl Encoder {
                 Piece::Opaque {
                     handle,
                     text,
-                    replaced,
+                    value,
                     ..
                 } => {
                     self.open_text = None;
-                    match text.as_ref().filter(|_| *replaced) {
-                        Some(text) => {
-                            let [a, b] = self.text(cx.arena.get(text));
-                            self.words.extend([HANDLE_TEXT, *handle, a, b]);
-                        }
-                        None => self.words.extend([HANDLE, *handle]),
+                    if *value == KeptValue::NewText {
+                        let [a, b] = self.text(cx.arena.get(text));
+                        self.words.extend([HANDLE_TEXT, *handle, a, b]);
+                    } else {
+                        self.words.extend([HANDLE, *handle]);
                     }
                 }
                 Piece::Raw {

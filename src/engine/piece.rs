@@ -77,15 +77,16 @@ pub enum Piece {
     Event(Box<Event>),
     /// Any other event whose object its caller keeps (the JS face's handle table): stages see
     /// its type (`ty`, a string of [`Cx::types`]), its id and, for a `response` event, its
-    /// value's text (`None`: the value is not a string). `replaced`: the event goes out as a
-    /// copy of the caller's with `text` for its value (text a stage released in its shape);
-    /// otherwise as the caller's object itself. See [`super::handle`].
+    /// value's text (`value` says what `text` is). It goes out as the caller's object itself,
+    /// or as a copy with `text` for its value ([`KeptValue::NewText`]: text a stage released
+    /// in its shape). See [`super::handle`]. (Not an `Option` of a range: every piece is this
+    /// size, moved through each stage.)
     Opaque {
         handle: u32,
         ty: u32,
         id: IdRef,
-        text: Option<Range<usize>>,
-        replaced: bool,
+        text: Range<usize>,
+        value: KeptValue,
     },
     /// An event the core made (usage, a tool's input or its deltas, a provider's citation),
     /// no fields of its own: its type (`ty`, a string of [`Cx::types`]), its id, and its value
@@ -96,6 +97,17 @@ pub enum Piece {
         value: Range<usize>,
         json: bool,
     },
+}
+
+/// What a kept event's `text` is ([`Piece::Opaque`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KeptValue {
+    /// Its value is not a string, or it is not a `response` event (no text).
+    Other,
+    /// Its own value, a string.
+    Text,
+    /// Text a stage released in its shape: it goes out as a copy with this value.
+    NewText,
 }
 
 /// What a stage reads of a generic event (one given whole, or one its caller keeps).
@@ -128,12 +140,14 @@ impl Piece {
                     .text_value()
                     .ok_or_else(|| crate::transform::json_kind(&event.value)),
             }),
-            Piece::Opaque { ty, text, .. } => Some(Generic {
+            Piece::Opaque {
+                ty, text, value, ..
+            } => Some(Generic {
                 ty: cx.types.name(*ty).unwrap_or_default(),
-                text: text
-                    .as_ref()
-                    .map(|t| cx.arena.get(t))
-                    .ok_or("a value of another type"),
+                text: match value {
+                    KeptValue::Other => Err("a value of another type"),
+                    KeptValue::Text | KeptValue::NewText => Ok(cx.arena.get(text)),
+                },
             }),
             Piece::Raw {
                 ty, value, json, ..
@@ -272,16 +286,16 @@ impl Cx {
         if let Some(piece) = self.typed(view) {
             return piece;
         }
-        let text = match view.text {
-            Some(text) if view.ty == types::RESPONSE => Some(self.arena.push(text)),
-            _ => None,
+        let (text, value) = match view.text {
+            Some(text) if view.ty == types::RESPONSE => (self.arena.push(text), KeptValue::Text),
+            _ => (0..0, KeptValue::Other),
         };
         Piece::Opaque {
             handle,
             ty: self.types.intern(view.ty),
             id: self.ids.intern_opt(view.id),
             text,
-            replaced: false,
+            value,
         }
     }
 
@@ -388,7 +402,7 @@ impl Cx {
             }
             // The caller keeps the event: here only its type, id and text.
             Piece::Opaque { ty, id, text, .. } => {
-                let text = text.map(|t| self.arena.get(&t)).unwrap_or_default();
+                let text = self.arena.get(&text);
                 let ty = self.types.name(ty).unwrap_or_default();
                 return Event::text(ty, self.ids.name(id).map(str::to_owned), text);
             }
