@@ -1,119 +1,20 @@
-// Event objects pushed into an engine whose stages all take handles stay in JS: the core reads
-// their type, id and answer text, and gives back the caller's very object (or, for answer text
-// a stage released in an event's shape, a copy with the new `value`). What it refuses it
-// refuses as when events cross whole, with the same codes; and the table of kept objects stays
-// small however long the stream.
+// Event objects pushed as handles: the portable cases (tests/portable/handles.cases.mjs, also run
+// in every browser engine by tests/browser/cases.html) in Node, and the bound on the table of
+// kept objects, which needs the engine's internals.
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import * as lib from "citeflow";
 import "../../pkg/entry/stream-node.js";
 import { Engine } from "../../pkg/src/engine.js";
-import {
-  CitationParser,
-  EventFilterOutputTransformer,
-  IdentityOutputTransformer,
-  OutputTransformerChain,
-  ThinkTagOutputTransformer,
-} from "citeflow";
-import { assertCode, rng } from "./helpers.mjs";
+import { handleCases } from "../portable/handles.cases.mjs";
+import { internals } from "../portable/internals.mjs";
+
+for (const [name, run] of Object.entries(handleCases)) {
+  test(name, () => run({ lib, assert, internals }));
+}
 
 const THINK = { type: "think_tag", kwargs: {} };
 const CITE = { type: "citations", kwargs: { sourceCount: 2 } };
-const boom = () => {
-  throw new Error("thrown by caller code");
-};
-
-/** Chains of stages that take handles, and the same with a stage that needs whole events. */
-const chains = () => [
-  new OutputTransformerChain([new ThinkTagOutputTransformer(), new CitationParser({ sourceCount: 2 })]),
-  new OutputTransformerChain([
-    new CitationParser({ sourceCount: 2 }),
-    new EventFilterOutputTransformer(["response", "tool_call", "citation", "status"]),
-  ]),
-  new ThinkTagOutputTransformer(),
-  new CitationParser({ sourceCount: 2 }),
-];
-const wholeChain = () =>
-  new OutputTransformerChain([
-    new ThinkTagOutputTransformer(),
-    new CitationParser({ sourceCount: 2 }),
-    new IdentityOutputTransformer(),
-  ]);
-
-test("an event object comes back as the caller's very object", () => {
-  for (const chain of chains()) {
-    const pushed = {
-      type: "tool_call",
-      id: "call_1",
-      value: { name: "search", arguments: { k: 5 } },
-      valueType: "json",
-    };
-    const out = chain.push(pushed);
-    assert.equal(out.length, 1);
-    assert.equal(out[0], pushed);
-    const status = { type: "status", value: "thinking hard", level: "info", valueType: "text", id: null };
-    assert.equal(chain.push(status)[0], status);
-    chain.finish();
-  }
-  // A chain with a stage that needs whole events gives a copy (as before).
-  const pushed = { type: "tool_call", id: "call_1", value: { k: 5 }, valueType: "json" };
-  const out = wholeChain().push(pushed);
-  assert.notEqual(out[0], pushed);
-  assert.deepEqual(out[0], pushed);
-});
-
-test("answer text held across steps comes out in the shape of its response event", () => {
-  const parser = new CitationParser({ sourceCount: 2 });
-  const first = { id: "r", type: "response", value: "Paris [", valueType: "text", meta: 1 };
-  const second = { id: "r", type: "response", value: "1] is old [", valueType: "text", meta: 2 };
-  const a = parser.push(first);
-  assert.deepEqual(a, [{ ...first, value: "Paris " }]);
-  assert.notEqual(a[0], first);
-  assert.equal(first.value, "Paris [", "the caller's object is not changed");
-  const b = parser.push(second);
-  assert.deepEqual(b.map((e) => e.type), ["response", "citation"]);
-  assert.deepEqual(b[0], { ...second, value: "[1] is old " });
-  // The held "[" goes at the end in the latest response event's shape.
-  const end = parser.finish();
-  assert.deepEqual(end, [{ ...second, value: "[" }]);
-});
-
-/** Fully formed events (all four fields), so that the JSON copy of the whole path is equal. */
-function randomEvents(next, n) {
-  const texts = ["Paris [", "1]", " is ", "<think>", "hm</think>", "[2]", "é😀", "[", ""];
-  const out = [];
-  for (let i = 0; i < n; i++) {
-    const pick = next() % 7;
-    const text = texts[next() % texts.length];
-    const id = next() % 2 === 0 ? null : "r1";
-    if (pick === 0) out.push(text);
-    else if (pick === 1) out.push({ id, type: "response", value: text, valueType: "text" });
-    else if (pick === 2) out.push({ id, type: "response", value: text, valueType: "text", meta: i });
-    else if (pick === 3) out.push({ id: "c", type: "tool_call", value: { n: i }, valueType: "json" });
-    else if (pick === 4) {
-      out.push({ id, type: next() % 2 ? "response_start" : "response_end", value: "", valueType: "text", x: 1 });
-    } else if (pick === 5) out.push({ id: null, type: "usage", value: { total: i }, valueType: "json" });
-    else out.push({ id: null, type: "thinking", value: text, valueType: "text" });
-  }
-  return out;
-}
-
-test("events as handles give the events pushed whole give, for random streams", () => {
-  const next = rng(20261201);
-  for (let round = 0; round < 300; round++) {
-    const events = randomEvents(next, 1 + (next() % 12));
-    const handles = new OutputTransformerChain([
-      new ThinkTagOutputTransformer({ idPrefix: "t" }),
-      new CitationParser({ sourceCount: 2 }),
-    ]);
-    const whole = new OutputTransformerChain([
-      new ThinkTagOutputTransformer({ idPrefix: "t" }),
-      new CitationParser({ sourceCount: 2 }),
-      new IdentityOutputTransformer(),
-    ]);
-    const run = (chain) => [...events.flatMap((e) => chain.push(e)), ...chain.finish()];
-    assert.deepEqual(run(handles), run(whole), JSON.stringify(events));
-  }
-});
 
 test("the table of kept objects stays small over 100 000 events", () => {
   const engine = new Engine(null, [THINK, CITE]);
@@ -130,93 +31,4 @@ test("the table of kept objects stays small over 100 000 events", () => {
   assert.ok(most <= 3, `${most} objects kept at once`);
   engine.finish();
   assert.equal(engine.keptCount(), 0);
-});
-
-test("what the core refuses of a whole event it refuses of a kept one, with the same code", () => {
-  const bad = [
-    { type: 5, value: "x" },
-    { type: "", value: "x" },
-    { type: "tool_call", id: 5, value: {} },
-    { type: "tool_call", id: { a: 1 }, value: {} },
-    { type: "tool_call", id: 5n, value: {} },
-    { type: "tool_call", valueType: "xml", value: {} },
-    { type: "tool_call", valueType: 3, value: {} },
-    { type: "tool_call", valueType: null, value: {} },
-    { type: "response", value: 7 },
-    { type: "response", value: { no: "text" } },
-    { type: "response", value: null },
-    { type: "response", value: ["a"] },
-  ];
-  for (const event of bad) {
-    for (const make of [...chains().map((c) => () => c), wholeChain]) {
-      const chain = make();
-      let code;
-      try {
-        chain.push(event);
-      } catch (e) {
-        assert.equal(e.name, "CiteflowError");
-        code = e.code;
-      }
-      // An event filter alone passes any response on; every other chain refuses.
-      if (code === undefined) {
-        assert.ok(event.type !== "response" || event.valueType === undefined, `${String(event.type)} passed`);
-        continue;
-      }
-      assert.equal(code, "INVALID_EVENT", JSON.stringify(event, (_, v) => (typeof v === "bigint" ? `${v}n` : v)));
-    }
-  }
-  // Field errors read the same either way.
-  for (const event of [{ type: "tool_call", id: 5 }, { type: "tool_call", valueType: "xml" }]) {
-    const messages = [chains()[0], wholeChain()].map((c) => {
-      try {
-        c.push(event);
-      } catch (e) {
-        return e.message;
-      }
-    });
-    assert.equal(messages[0], messages[1]);
-    assert.match(messages[0], /^invalid event: `(id|valueType)`/);
-  }
-});
-
-test("hostile event objects give coded errors and the engine goes on", () => {
-  const hostile = [
-    Object.defineProperty({ type: "tool_call" }, "id", { get: boom, enumerable: true }),
-    Object.defineProperty({ type: "response" }, "value", { get: boom, enumerable: true }),
-    Object.defineProperty({ type: "tool_call" }, "valueType", { get: boom, enumerable: true }),
-    new Proxy({ type: "tool_call" }, { ownKeys: boom }),
-    new Proxy({ type: "tool_call", value: 1 }, { getOwnPropertyDescriptor: boom }),
-    new Proxy({}, { get: boom }),
-    (() => {
-      const r = Proxy.revocable({ type: "tool_call" }, {});
-      r.revoke();
-      return r.proxy;
-    })(),
-  ];
-  for (const event of hostile) {
-    const chain = chains()[0];
-    assertCode(() => chain.push(event), "INVALID_EVENT");
-    const after = chain.push({ type: "response", value: "ok [1]" });
-    assert.equal(after.map((e) => e.value).join("").includes("ok"), true);
-  }
-  // An extra field whose getter throws: read only when a stage copies the event to give text
-  // back in its shape (the whole path reads it at once): a coded error either way.
-  const throwingExtra = () =>
-    Object.defineProperty({ type: "response", value: "a [" }, "meta", { get: boom, enumerable: true });
-  assertCode(() => new CitationParser({ sourceCount: 2 }).push(throwingExtra()), "INVALID_EVENT");
-  assertCode(() => wholeChain().push(throwingExtra()), "INVALID_EVENT");
-  const parser = new CitationParser({ sourceCount: 2 });
-  assertCode(() => parser.push(throwingExtra()), "INVALID_EVENT");
-  const rest = [...parser.push("b [2]."), ...parser.finish()];
-  assert.ok(rest.some((e) => e.type === "citation" && e.value.sourceId === 2));
-});
-
-test("a plain answer event still crosses as text: a surrogate pair cut between events is joined", () => {
-  const parser = new ThinkTagOutputTransformer();
-  const out = [
-    ...parser.push({ type: "response", value: "a\uD83D" }),
-    ...parser.push({ type: "response", value: "\uDE00b" }),
-    ...parser.finish(),
-  ];
-  assert.equal(out.filter((e) => e.type === "response").map((e) => e.value).join(""), "a😀b");
 });
