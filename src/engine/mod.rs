@@ -261,10 +261,7 @@ impl StreamEngine {
 
     fn step(&mut self) -> Step<'_> {
         if self.any_kept {
-            self.kept.clear();
-            for stage in &self.stages {
-                stage.kept_handles(&mut self.kept);
-            }
+            self.collect_kept();
         }
         Step {
             pieces: &self.out,
@@ -272,6 +269,15 @@ impl StreamEngine {
             holds: self.stages.iter().any(|s| s.holds_back()),
             takes_shown: self.takes_shown(),
             kept: &self.kept,
+        }
+    }
+
+    /// The handles stages keep now ([`Stage::kept_handles`]); once any kept event was pushed.
+    #[inline(never)]
+    fn collect_kept(&mut self) {
+        self.kept.clear();
+        for stage in &self.stages {
+            stage.kept_handles(&mut self.kept);
         }
     }
 
