@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-mod read;
+pub(crate) mod read;
 
 /// Base event types with a meaning of their own; each also has `_start` and `_end` variants.
 pub mod types {

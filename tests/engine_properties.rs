@@ -10,6 +10,9 @@ use citeflow::transform::{OutputTransformer, OutputTransformerChain, OutputTrans
 use proptest::prelude::*;
 use serde_json::{json, Value};
 
+#[path = "support/ops_decode.rs"]
+mod ops_decode;
+use ops_decode::{decode, NoHandles};
 #[path = "support/streams.rs"]
 mod streams;
 use streams::{cases, cut_bounds, THINK_PIECES};
@@ -93,60 +96,6 @@ fn chunks<'a>(text: &'a str, cuts: &[usize]) -> Vec<&'a str> {
         .collect()
 }
 
-/// Decodes an encoded step as the JS face does.
-fn decode(enc: &ops::Encoder, ids: &mut Vec<Option<String>>) -> Vec<Event> {
-    let units: Vec<u16> = enc.text.encode_utf16().collect();
-    let slice = |a: u32, b: u32| String::from_utf16(&units[a as usize..b as usize]).unwrap();
-    let w = &enc.words;
-    assert_eq!(w[0] as usize, w.len());
-    assert_eq!(w[2] as usize, enc.text.len());
-    let kind = |k: u32| if k == 0 { "response" } else { "thinking" };
-    let mut out = Vec::new();
-    let mut i = ops::HEADER;
-    while i < w.len() {
-        match w[i] {
-            ops::ID => {
-                assert_eq!(w[i + 1] as usize, ids.len());
-                ids.push(Some(slice(w[i + 2], w[i + 3])));
-                i += 4;
-            }
-            ops::START | ops::END => {
-                let suffix = if w[i] == ops::START { "_start" } else { "_end" };
-                out.push(Event::text(
-                    &format!("{}{suffix}", kind(w[i + 1])),
-                    ids[w[i + 2] as usize].clone(),
-                    "",
-                ));
-                i += 3;
-            }
-            ops::TEXT => {
-                out.push(Event::text(
-                    kind(w[i + 1]),
-                    ids[w[i + 2] as usize].clone(),
-                    slice(w[i + 3], w[i + 4]),
-                ));
-                i += 5;
-            }
-            ops::EVENT => {
-                out.push(serde_json::from_str(&slice(w[i + 1], w[i + 2])).unwrap());
-                i += 3;
-            }
-            ops::CITATION => {
-                let value = json!({
-                    "sourceId": w[i + 1],
-                    "marker": slice(w[i + 5], w[i + 6]),
-                    "span": [w[i + 2], w[i + 3]],
-                    "valid": w[i + 4] == 1,
-                });
-                out.push(Event::json("citation", None, value));
-                i += 7;
-            }
-            other => panic!("unknown op {other}"),
-        }
-    }
-    out
-}
-
 /// Runs text chunks through an engine, checking each step's encoding against its events.
 fn engine_text(chunks: &[&str], filter: bool) -> Vec<Event> {
     let mut engine = StreamEngine::new(None, &configs(filter)).unwrap();
@@ -162,7 +111,10 @@ fn engine_text(chunks: &[&str], filter: bool) -> Vec<Event> {
             .iter()
             .map(|p| step.cx.event(p.clone()))
             .collect();
-        assert_eq!(merged(&decode(&enc, &mut ids)), merged(&events));
+        assert_eq!(
+            merged(&decode(&enc, &mut ids, &mut NoHandles)),
+            merged(&events)
+        );
         all.extend(events);
     };
     for chunk in chunks {

@@ -8,17 +8,9 @@ use citeflow::provider::{
 use proptest::prelude::*;
 use serde_json::Value;
 
-fn cases() -> Vec<Value> {
-    let text = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/fixtures/provider_streams.json"
-    ))
-    .unwrap();
-    serde_json::from_str::<Value>(&text).unwrap()["cases"]
-        .as_array()
-        .unwrap()
-        .clone()
-}
+#[path = "support/streams.rs"]
+mod streams;
+use streams::provider_cases as cases;
 
 /// Events decoded from `pieces`, and the error code the stream ended with, if any.
 fn decode(format: StreamFormat, pieces: &[&[u8]]) -> (Vec<Event>, Option<&'static str>) {

@@ -12,6 +12,10 @@ const TEXT = 3;
 const END = 4;
 const EVENT = 5;
 const CITATION = 6;
+const HANDLE = 7;
+const HANDLE_TEXT = 8;
+const KEEP = 9;
+const RAW = 10;
 const HEADER = 4;
 // The header's flags (its 4th word).
 const HOLDS = 1;
@@ -27,6 +31,13 @@ const ENCODE_INTO_MIN = 128;
 const SHORT_TEXT = 16;
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
+// What kind of value a field of an event object is, as `pushHandle`'s `shape` numbers it
+// (`JS_KINDS` in src/engine/handle.rs; null is 2, an array 9): four bits per field, `type`,
+// `id`, `value`, `valueType` from the lowest, then EXTRA.
+const KINDS = { undefined: 0, string: 1, number: 3, boolean: 4, bigint: 5, symbol: 6, function: 7, object: 8 };
+const EXTRA = 1 << 16;
+// Not a bit of `shape`: in the key of #isPlainResponse's answer, the value is empty.
+const EMPTY = 1 << 20;
 
 export class Engine {
   #core;
@@ -49,11 +60,24 @@ export class Engine {
   // can move past shown text by its length (the flags in the header's 4th word).
   #holds = false;
   #takesShown = false;
+  // Whether every stage works on event objects kept here (`pushHandle`), or they go whole.
+  #takesHandles;
+  // The event objects kept for the core, by handle (undefined: a free slot), the free slots,
+  // and the handles the core may still give back: those it kept after its latest step (KEEP
+  // ops) and any sent since. After each step every other slot is freed.
+  #objects = [];
+  #free = [];
+  #sent = [];
+  // The byte lengths of the fields #writeFields wrote.
+  #lengths = [0, 0, 0, 0];
+  // The latest answer of the core's isPlainResponse (see #isPlainResponse).
+  #plainMemo = { key: -1, type: undefined, valueType: undefined, plain: false };
 
   /** `format`: a provider stream format for byte input, or null; `stages`: transformer configs. */
   constructor(format, stages) {
     ready();
     this.#core = new core.EngineCore(format, stages);
+    this.#takesHandles = this.#core.takesHandles();
   }
 
   /** Response body bytes (a Uint8Array). */
@@ -156,12 +180,67 @@ export class Engine {
     return this.#u8;
   }
 
-  /** Any event object. */
+  /**
+   * Any event object. Its fields are read once and the core decides what it is: plain answer
+   * text goes as text; any other event, when every stage takes them, as a handle to the object
+   * kept here (the very object comes back out, or a copy with a new `value` when a stage
+   * released text in its shape); otherwise whole.
+   */
   pushEvent(event) {
     this.#open();
     this.#noDeferred();
+    const fields = readEvent(event);
+    if (typeof fields.value === "string" && this.#isPlainResponse(fields)) {
+      // As a chunk of text: a chunk's half of a surrogate pair waits for the next one.
+      return this.pushText(fields.value, fields.id ?? null);
+    }
     if (this.#lead !== "") return this.#flushLead(() => this.pushEvent(event));
-    return this.#step(this.#core.pushEvent(event));
+    if (!this.#takesHandles) return this.#step(this.#core.pushEvent(event));
+    let handle = this.#free.pop();
+    if (handle === undefined) handle = this.#objects.length;
+    this.#objects[handle] = event;
+    this.#sent.push(handle);
+    this.#writeFields(fields);
+    const n = this.#lengths;
+    return this.#step(this.#core.pushHandle(handle, fields.shape, n[0], n[1], n[2], n[3]));
+  }
+
+  /**
+   * The core's answer to whether an event is plain `response` text, kept for the next event of
+   * the same type, value type and shape (which the answer depends on besides the value, and
+   * the value only by whether it is empty): a stream repeats one event shape.
+   */
+  #isPlainResponse({ type, value, valueType, shape }) {
+    const key = value === "" ? shape | EMPTY : shape;
+    const memo = this.#plainMemo;
+    if (memo.key !== key || memo.type !== type || memo.valueType !== valueType) {
+      this.#writeFields({ type, id: undefined, value, valueType });
+      const n = this.#lengths;
+      memo.plain = this.#core.isPlainResponse(key, n[0], n[1], n[2], n[3]);
+      memo.key = key;
+      memo.type = type;
+      memo.valueType = valueType;
+    }
+    return memo.plain;
+  }
+
+  /**
+   * Writes an event's string fields (`type`, `id`, `value`, `valueType`) one after another
+   * into the input buffer as UTF-8, their byte lengths into #lengths (0 for a field that is not
+   * a string: `shape` says which are). Returns true.
+   */
+  #writeFields({ type, id, value, valueType }) {
+    const n = this.#lengths;
+    n[0] = type === undefined ? 0 : this.#write(type, 0);
+    n[1] = id === undefined ? 0 : this.#write(id, n[0]);
+    n[2] = value === undefined ? 0 : this.#write(value, n[0] + n[1]);
+    n[3] = valueType === undefined ? 0 : this.#write(valueType, n[0] + n[1] + n[2]);
+    return true;
+  }
+
+  /** How many event objects are kept for the core now (for tests: it stays small). */
+  keptCount() {
+    return this.#objects.length - this.#free.length;
   }
 
   /** Ends the stream and releases the engine's wasm memory at once. */
@@ -172,6 +251,9 @@ export class Engine {
     const out = this.#step(this.#core.finish());
     this.#finishReason = this.#core.finishReason() ?? null;
     this.#finished = true;
+    this.#objects = [];
+    this.#free = [];
+    this.#sent = [];
     this.#core.free();
     this.#core = null;
     return out;
@@ -237,7 +319,12 @@ export class Engine {
 
   /** A step's events; a step returns 0 when it failed, and keeps its error for `takeError`. */
   #step(ptr) {
-    if (ptr === 0) throw this.#core.takeError();
+    if (ptr === 0) {
+      const error = this.#core.takeError();
+      // The handles stages still keep after the failed step: the others are freed.
+      if (this.#sent.length !== 0) this.#decode(this.#core.idleStep());
+      throw error;
+    }
     return this.#decode(ptr);
   }
 
@@ -252,6 +339,8 @@ export class Engine {
     const text = w[at + 2] === 0 ? "" : textAt(u8, w[at + 1], w[at + 2]);
     const ids = this.#ids;
     const out = [];
+    let kept = null;
+    let failure = null;
     for (let i = at + HEADER; i < end;) {
       switch (w[i]) {
         case TEXT: {
@@ -290,12 +379,111 @@ export class Engine {
           ids[w[i + 1]] = text.slice(w[i + 2], w[i + 3]);
           i += 4;
           break;
+        case HANDLE:
+          out.push(this.#kept(w[i + 1]));
+          i += 2;
+          break;
+        case HANDLE_TEXT: {
+          const copy = this.#copy(w[i + 1], text.slice(w[i + 2], w[i + 3]));
+          if (copy instanceof Error) failure ??= copy;
+          else out.push(copy);
+          i += 4;
+          break;
+        }
+        case RAW: {
+          const value = text.slice(w[i + 4], w[i + 5]);
+          const json = w[i + 6] === 1;
+          out.push({
+            id: ids[w[i + 1]],
+            type: text.slice(w[i + 2], w[i + 3]),
+            value: json ? JSON.parse(value) : value,
+            valueType: json ? "json" : "text",
+          });
+          i += 7;
+          break;
+        }
+        case KEEP:
+          kept ??= [];
+          if (!kept.includes(w[i + 1])) kept.push(w[i + 1]);
+          i += 2;
+          break;
         default:
           throw citeflowError("INTERNAL", `the engine returned an unknown op ${w[i]}`);
       }
     }
+    if (this.#sent.length !== 0) this.#release(kept);
+    if (failure !== null) throw failure;
     return out;
   }
+
+  /**
+   * A copy of the event object kept as `handle` with `value` (its own enumerable fields, as
+   * spread copies them); the coded error when reading them threw.
+   */
+  #copy(handle, value) {
+    const original = this.#kept(handle);
+    try {
+      return { ...original, value };
+    } catch (e) {
+      return citeflowError("INVALID_EVENT", "copying an event object's fields threw an exception (see `cause`)", e);
+    }
+  }
+
+  /** The event object kept as `handle`. */
+  #kept(handle) {
+    const object = this.#objects[handle];
+    if (object === undefined) throw citeflowError("INTERNAL", `the engine gave back a freed handle ${handle}`);
+    return object;
+  }
+
+  /** Frees every handle sent but the ones the core still keeps (null: none). */
+  #release(kept) {
+    const sent = this.#sent;
+    for (let i = 0; i < sent.length; i++) {
+      const handle = sent[i];
+      if (kept === null || !kept.includes(handle)) {
+        this.#objects[handle] = undefined;
+        this.#free.push(handle);
+      }
+    }
+    if (kept === null) sent.length = 0;
+    else this.#sent = kept;
+  }
+}
+
+/**
+ * What the core needs of an event object, each own field read once: `type`, `id`, `value` and
+ * `valueType` when strings (else undefined), and `shape`, what kind of value each is and
+ * whether the object has other keys (the core decides what that makes it). A getter or `Proxy`
+ * trap that throws gives a CiteflowError.
+ */
+function readEvent(event) {
+  let type, id, value, valueType;
+  let extra = 0;
+  let shape;
+  try {
+    for (const key of Object.keys(event)) {
+      if (key === "type") type = event.type;
+      else if (key === "id") id = event.id;
+      else if (key === "value") value = event.value;
+      else if (key === "valueType") valueType = event.valueType;
+      else extra = EXTRA;
+    }
+    shape = kindOf(type) | (kindOf(id) << 4) | (kindOf(value) << 8) | (kindOf(valueType) << 12) | extra;
+  } catch (e) {
+    throw citeflowError("INVALID_EVENT", "invalid event: reading its fields threw an exception (see `cause`)", e);
+  }
+  return { type: str(type), id: str(id), value: str(value), valueType: str(valueType), shape };
+}
+
+function kindOf(value) {
+  if (typeof value === "string") return 1;
+  if (value === undefined) return 0;
+  return value === null ? 2 : Array.isArray(value) ? 9 : KINDS[typeof value];
+}
+
+function str(value) {
+  return typeof value === "string" ? value : undefined;
 }
 
 /** The UTF-8 text of `n` bytes at `at`. */

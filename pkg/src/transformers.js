@@ -3,7 +3,7 @@
 import * as core from "../gen/stream/citeflow_stream.js";
 import { citeflowError, describe, isInstance, knownFields, list, noMoreArguments } from "./errors.js";
 import { Engine } from "./engine.js";
-import { checkEvent, eventType, eventValue, RESPONSE, toEvent } from "./events.js";
+import { checkEvent, eventType, toEvent } from "./events.js";
 import { ready } from "./stream_runtime.js";
 import { transformStreamOf } from "./streams.js";
 import { isHighSurrogate } from "./surrogates.js";
@@ -523,34 +523,10 @@ export class ValidationOutputTransformer extends CoreTransformer {
   }
 }
 
-/**
- * `{text, id}` of an event the engine can take as plain answer text (`response`, a string
- * value, no fields of its own), each field read once; null for any other event.
- */
-function plainText(event) {
-  if (eventType(event) !== RESPONSE) return null;
-  const value = eventValue(event);
-  if (typeof value !== "string") return null;
-  try {
-    const { id, valueType } = event;
-    if (
-      !(id === null || id === undefined || typeof id === "string") || !(valueType === undefined || valueType === "text")
-    ) return null;
-    for (const key of Object.keys(event)) {
-      if (key !== "id" && key !== "type" && key !== "value" && key !== "valueType") return null;
-    }
-    return { text: value, id: id ?? null };
-  } catch {
-    return null; // a getter or Proxy trap threw: the core's conversion reports it as an error with a code
-  }
-}
-
-/** Pushes a chunk or event into an engine: plain answer text as text, anything else as an event. */
+/** Pushes a chunk or event into an engine: the engine decides how an event object crosses. */
 function pushInto(engine, input) {
   if (typeof input === "string") return engine.pushText(input);
-  const event = checkEvent(input);
-  const plain = plainText(event);
-  return plain === null ? engine.pushEvent(event) : engine.pushText(plain.text, plain.id);
+  return engine.pushEvent(checkEvent(input));
 }
 
 export class OutputTransformerChain extends OutputTransformer {

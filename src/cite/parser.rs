@@ -19,8 +19,8 @@ use serde_json::Value;
 
 use super::citation::{parse_citations, set_citations, Citation, ParseOptions};
 use super::scanner::{Found, MarkerScanner};
-use crate::engine::{finish_events, push_event, Cx, HeldId, Kind, Piece, Stage};
-use crate::error::{Result, TransformError};
+use crate::engine::{finish_events, push_event, Cx, HeldId, KeptValue, Kind, Piece, Stage};
+use crate::error::Result;
 use crate::event::{types, Event, LmOutput, OutputItem};
 use crate::transform::{Lifecycle, OutputTransformer};
 
@@ -47,6 +47,26 @@ enum Template {
     Plain(HeldId),
     /// A response event with fields of its own (its value emptied).
     Event(Event),
+    /// A response event its caller keeps (its value replaced when text is released).
+    Kept { handle: u32, id: HeldId },
+}
+
+impl Template {
+    /// The template a generic `response` piece gives.
+    fn of(piece: Piece, cx: &Cx) -> Self {
+        match piece {
+            Piece::Event(event) => Template::Event(Event {
+                value: Value::String(String::new()),
+                ..*event
+            }),
+            Piece::Opaque { handle, id, .. } => {
+                let mut held = HeldId::default();
+                held.set(id, &cx.ids);
+                Template::Kept { handle, id: held }
+            }
+            _ => Template::default(),
+        }
+    }
 }
 
 impl Default for Template {
@@ -98,6 +118,13 @@ impl CitationParser {
                 value: Value::String(text.to_owned()),
                 ..template.clone()
             })),
+            Template::Kept { handle, id } => Piece::Opaque {
+                handle: *handle,
+                ty: cx.types.intern(types::RESPONSE),
+                id: id.get(&mut cx.ids),
+                text: cx.arena.push(text),
+                value: KeptValue::NewText,
+            },
         });
         self.unreleased.drain(..bytes);
     }
@@ -170,31 +197,34 @@ impl Stage for CitationParser {
                 }
                 bytes
             }
-            Piece::Event(event) if event.kind == types::RESPONSE => {
-                let Some(text) = event.text_value() else {
-                    return Err(TransformError::InvalidEvent(
-                        "a `response` event needs a string value".into(),
-                    ));
-                };
-                let bytes = self.feed(text)?;
-                self.template = Template::Event(Event {
-                    value: Value::String(String::new()),
-                    ..*event
-                });
-                bytes
-            }
             piece => {
-                // The block ends: show the held text now; its markers are decided later.
-                let ends = match &piece {
-                    Piece::End { kind, .. } => *kind == Kind::Response,
-                    Piece::Event(event) => event.kind == "response_end",
-                    _ => false,
+                let mut ends = matches!(
+                    piece,
+                    Piece::End {
+                        kind: Kind::Response,
+                        ..
+                    }
+                );
+                let fed = match piece.generic(cx) {
+                    Some(event) if event.ty == types::RESPONSE => {
+                        Some(self.feed(event.response_text()?)?)
+                    }
+                    Some(event) => {
+                        ends = event.ty == "response_end";
+                        None
+                    }
+                    None => None,
                 };
-                if ends {
-                    self.release_piece(self.unreleased.len(), cx, out);
-                }
-                out.push(piece);
-                return Ok(());
+                let Some(bytes) = fed else {
+                    // The block ends: show the held text now; its markers are decided later.
+                    if ends {
+                        self.release_piece(self.unreleased.len(), cx, out);
+                    }
+                    out.push(piece);
+                    return Ok(());
+                };
+                self.template = Template::of(piece, cx);
+                bytes
             }
         };
         self.release_piece(bytes, cx, out);
@@ -215,6 +245,20 @@ impl Stage for CitationParser {
     /// released it, its markers are decided later).
     fn holds_back(&self) -> bool {
         !self.unreleased.is_empty() || self.scanner.pending_len() != 0
+    }
+
+    /// Reads a kept event's type, id and `response` text; keeps the latest `response` one
+    /// while text it holds back is to be released in its shape.
+    fn takes_handles(&self) -> bool {
+        true
+    }
+
+    fn kept_handles(&self, out: &mut Vec<u32>) {
+        if let Template::Kept { handle, .. } = self.template {
+            if !self.unreleased.is_empty() {
+                out.push(handle);
+            }
+        }
     }
 
     /// Shown text (see [`Stage::pass_shown`]) only moves the scanner on: nothing is held to

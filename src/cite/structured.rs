@@ -304,6 +304,11 @@ impl CitedAnswer {
 impl Stage for CitedAnswer {
     fn push_piece(&mut self, piece: Piece, cx: &mut Cx, out: &mut Vec<Piece>) -> Result<()> {
         self.lifecycle.check()?;
+        // This stage reads events the core made whole (a tool's input).
+        let piece = match piece {
+            Piece::Raw { .. } => Piece::Event(Box::new(cx.event(piece))),
+            piece => piece,
+        };
         match piece {
             Piece::Text {
                 kind: Kind::Response,

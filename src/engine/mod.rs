@@ -27,11 +27,15 @@
 //! assert!(events.iter().any(|e| e.kind == "citation" && e.value["sourceId"] == 1));
 //! ```
 
+pub mod handle;
 pub mod ops;
 mod piece;
 mod stage;
 
-pub use piece::{Arena, Cx, HeldId, IdRef, Ids, Kind, NumberedId, Piece};
+pub use handle::{Field, KeptEvent};
+pub use piece::{
+    Arena, Cx, EventView, Generic, HeldId, IdRef, Ids, KeptValue, Kind, NumberedId, Piece,
+};
 pub use stage::{finish_events, push_event, EventStage, Stage};
 
 use std::mem;
@@ -79,7 +83,12 @@ impl EventSink for PieceSink<'_> {
     }
 
     fn event(&mut self, event: Event) {
-        let piece = self.cx.piece(event);
+        let piece = self.cx.made(event);
+        self.out.push(piece);
+    }
+
+    fn json(&mut self, kind: &'static str, id: Option<&str>, json: &str) {
+        let piece = self.cx.made_json(kind, id, json);
         self.out.push(piece);
     }
 }
@@ -94,6 +103,9 @@ pub struct Step<'a> {
     /// Whether the engine can move past text a caller shows next by its length alone
     /// ([`StreamEngine::pass_shown`]).
     pub takes_shown: bool,
+    /// The handles of kept events some stage may still give back ([`Stage::kept_handles`]);
+    /// the caller may let every other handle it sent go.
+    pub kept: &'a [u32],
 }
 
 /// Provider decoding and stages in one machine. Each step returns the pieces it released;
@@ -104,6 +116,9 @@ pub struct StreamEngine {
     cx: Cx,
     out: Vec<Piece>,
     next: Vec<Piece>,
+    kept: Vec<u32>,
+    /// Whether any kept event was pushed (until then no stage can keep a handle).
+    any_kept: bool,
     lifecycle: Lifecycle,
 }
 
@@ -123,6 +138,8 @@ impl StreamEngine {
             cx: Cx::default(),
             out: Vec::new(),
             next: Vec::new(),
+            kept: Vec::new(),
+            any_kept: false,
             lifecycle: Lifecycle::new("the stream engine"),
         })
     }
@@ -187,6 +204,36 @@ impl StreamEngine {
         Ok(self.step())
     }
 
+    /// Whether every stage works on events their caller keeps ([`Self::push_kept`]); else
+    /// events go whole ([`Self::push_event`]).
+    pub fn takes_handles(&self) -> bool {
+        self.stages.iter().all(|s| s.takes_handles())
+    }
+
+    /// An event its caller keeps (see [`handle`]): refused as [`Self::push_event`] refuses
+    /// it, or as an engine whose stages need whole events refuses any ([`Self::takes_handles`]).
+    pub fn push_kept(&mut self, event: KeptEvent<'_>) -> Result<Step<'_>> {
+        self.begin()?;
+        if !self.takes_handles() {
+            return Err(TransformError::InvalidEvent(
+                "a stage of this engine needs whole events; push them as events".into(),
+            )
+            .into());
+        }
+        let piece = self.cx.kept_piece(event.handle, event.view()?);
+        self.any_kept = true;
+        self.out.push(piece);
+        self.run(0)?;
+        Ok(self.step())
+    }
+
+    /// The state after the latest step, with no pieces: what a caller needs after a step that
+    /// failed (which handles are still kept, the flags).
+    pub fn idle_step(&mut self) -> Step<'_> {
+        self.out.clear();
+        self.step()
+    }
+
     /// Ends the stream: the provider must have said it was complete; each stage releases
     /// what it held back, through the stages after it.
     pub fn finish(&mut self) -> Result<Step<'_>> {
@@ -195,7 +242,7 @@ impl StreamEngine {
         let mut done = Vec::new();
         if let Some(source) = self.source.as_mut() {
             for event in source.finish()? {
-                let piece = self.cx.piece(event);
+                let piece = self.cx.made(event);
                 self.out.push(piece);
             }
             self.run(0)?;
@@ -212,12 +259,25 @@ impl StreamEngine {
         Ok(self.step())
     }
 
-    fn step(&self) -> Step<'_> {
+    fn step(&mut self) -> Step<'_> {
+        if self.any_kept {
+            self.collect_kept();
+        }
         Step {
             pieces: &self.out,
             cx: &self.cx,
             holds: self.stages.iter().any(|s| s.holds_back()),
             takes_shown: self.takes_shown(),
+            kept: &self.kept,
+        }
+    }
+
+    /// The handles stages keep now ([`Stage::kept_handles`]); once any kept event was pushed.
+    #[inline(never)]
+    fn collect_kept(&mut self) {
+        self.kept.clear();
+        for stage in &self.stages {
+            stage.kept_handles(&mut self.kept);
         }
     }
 

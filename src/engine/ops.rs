@@ -14,13 +14,17 @@
 //! | [`END`] | `END, kind, id` | `{kind}_end` |
 //! | [`EVENT`] | `EVENT, start, end` | any other event, as JSON in `text[start..end]` |
 //! | [`CITATION`] | `CITATION, sourceId, spanStart, spanEnd, valid, start, end` | a `citation` event (no id, no fields of its own) whose value is `{sourceId, marker: text[start..end], span, valid}` |
+//! | [`HANDLE`] | `HANDLE, handle` | the event object the caller keeps as `handle`, itself ([`super::handle`]) |
+//! | [`HANDLE_TEXT`] | `HANDLE_TEXT, handle, start, end` | a copy of that object (its own enumerable fields) with `value: text[start..end]`: text a stage released in its shape |
+//! | [`RAW`] | `RAW, id, typeStart, typeEnd, valueStart, valueEnd, json` | an event the core made (no fields of its own) of type `text[typeStart..typeEnd]`: its value is the JSON text `text[valueStart..valueEnd]` (`json` 1, `valueType` `json`) or that text (`json` 0, `valueType` `text`) |
+//! | [`KEEP`] | `KEEP, handle` | after the other ops: a stage may still give `handle` back in a later step; the caller may let every other handle go |
 //!
 //! `kind` is 0 for `response`, 1 for `thinking`. Offsets are UTF-16 code units of the text
 //! (JS string indices). Adjacent text of one block in one step is merged into one op.
 
 use serde_json::Value;
 
-use super::piece::{Kind, Piece};
+use super::piece::{KeptValue, Kind, Piece};
 use super::Step;
 use crate::event::{types, Event, ValueType};
 
@@ -30,6 +34,10 @@ pub const TEXT: u32 = 3;
 pub const END: u32 = 4;
 pub const EVENT: u32 = 5;
 pub const CITATION: u32 = 6;
+pub const HANDLE: u32 = 7;
+pub const HANDLE_TEXT: u32 = 8;
+pub const KEEP: u32 = 9;
+pub const RAW: u32 = 10;
 /// Words before the first op.
 pub const HEADER: usize = 4;
 /// The header's flags: some stage holds back what it was given.
@@ -105,6 +113,7 @@ impl Encoder {
             cx,
             holds,
             takes_shown,
+            kept,
         } = step;
         self.words.clear();
         self.text.clear();
@@ -167,6 +176,31 @@ impl Encoder {
                     self.words
                         .extend([CITATION, *source_id, start, end, u32::from(*valid), a, b]);
                 }
+                Piece::Opaque {
+                    handle,
+                    text,
+                    value,
+                    ..
+                } => {
+                    self.open_text = None;
+                    if *value == KeptValue::NewText {
+                        let [a, b] = self.text(cx.arena.get(text));
+                        self.words.extend([HANDLE_TEXT, *handle, a, b]);
+                    } else {
+                        self.words.extend([HANDLE, *handle]);
+                    }
+                }
+                Piece::Raw {
+                    ty,
+                    id,
+                    value,
+                    json,
+                } => {
+                    self.open_text = None;
+                    let [a, b] = self.text(cx.types.name(*ty).unwrap_or_default());
+                    let [c, d] = self.text(cx.arena.get(value));
+                    self.words.extend([RAW, *id, a, b, c, d, u32::from(*json)]);
+                }
                 Piece::Event(event) => {
                     self.open_text = None;
                     if let Some(c) = citation(event) {
@@ -187,6 +221,9 @@ impl Encoder {
                     }
                 }
             }
+        }
+        for handle in kept {
+            self.words.extend([KEEP, *handle]);
         }
         let count = u32::try_from(self.words.len()).unwrap_or(u32::MAX);
         let bytes = u32::try_from(self.text.len()).unwrap_or(u32::MAX);

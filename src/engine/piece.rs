@@ -4,8 +4,6 @@
 use std::collections::BTreeMap;
 use std::ops::Range;
 
-use serde_json::Value;
-
 use crate::cite::Citation;
 use crate::event::{split_event_type, types, Event, Phase, ValueType};
 
@@ -77,15 +75,91 @@ pub enum Piece {
     /// Any other event (JSON values, fields of its own, other types), carried as given (boxed:
     /// it is rare, and unboxed it would make every piece, moved through each stage, its size).
     Event(Box<Event>),
+    /// Any other event whose object its caller keeps (the JS face's handle table): stages see
+    /// its type (`ty`, a string of [`Cx::types`]), its id and, for a `response` event, its
+    /// value's text (`value` says what `text` is). It goes out as the caller's object itself,
+    /// or as a copy with `text` for its value ([`KeptValue::NewText`]: text a stage released
+    /// in its shape). See [`super::handle`]. (Not an `Option` of a range: every piece is this
+    /// size, moved through each stage.)
+    Opaque {
+        handle: u32,
+        ty: u32,
+        id: IdRef,
+        text: Range<usize>,
+        value: KeptValue,
+    },
+    /// An event the core made (usage, a tool's input or its deltas, a provider's citation),
+    /// no fields of its own: its type (`ty`, a string of [`Cx::types`]), its id, and its value
+    /// as a range of the arena: JSON text when `json` (no JSON tree built), else the text.
+    Raw {
+        ty: u32,
+        id: IdRef,
+        value: Range<usize>,
+        json: bool,
+    },
+}
+
+/// What a kept event's `text` is ([`Piece::Opaque`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KeptValue {
+    /// Its value is not a string, or it is not a `response` event (no text).
+    Other,
+    /// Its own value, a string.
+    Text,
+    /// Text a stage released in its shape: it goes out as a copy with this value.
+    NewText,
+}
+
+/// What a stage reads of a generic event (one given whole, or one its caller keeps).
+#[derive(Debug, Clone, Copy)]
+pub struct Generic<'a> {
+    pub ty: &'a str,
+    /// A `response` event's text: `Err` with what its value is when it is not a string.
+    text: Result<&'a str, &'a str>,
+}
+
+impl<'a> Generic<'a> {
+    /// The text of a `response` event, or the error a stage that reads it gives.
+    pub fn response_text(&self) -> crate::error::Result<&'a str> {
+        self.text.map_err(|got| {
+            crate::error::TransformError::InvalidEvent(format!(
+                "a `response` event needs a string value, got {got}"
+            ))
+        })
+    }
 }
 
 impl Piece {
-    /// The response text of this piece, if it is answer text (typed or a generic event).
-    pub fn is_response(&self) -> bool {
+    /// The type and `response` text of a generic event (given whole or kept by its caller);
+    /// `None` for a typed piece.
+    pub fn generic<'a>(&'a self, cx: &'a Cx) -> Option<Generic<'a>> {
         match self {
-            Piece::Text { kind, .. } => *kind == Kind::Response,
-            Piece::Event(e) => e.kind == types::RESPONSE,
-            _ => false,
+            Piece::Event(event) => Some(Generic {
+                ty: &event.kind,
+                text: event
+                    .text_value()
+                    .ok_or_else(|| crate::transform::json_kind(&event.value)),
+            }),
+            Piece::Opaque {
+                ty, text, value, ..
+            } => Some(Generic {
+                ty: cx.types.name(*ty).unwrap_or_default(),
+                text: match value {
+                    KeptValue::Other => Err("a value of another type"),
+                    KeptValue::Text | KeptValue::NewText => Ok(cx.arena.get(text)),
+                },
+            }),
+            Piece::Raw {
+                ty, value, json, ..
+            } => Some(Generic {
+                ty: cx.types.name(*ty).unwrap_or_default(),
+                text: if *json {
+                    Err("a JSON value")
+                } else {
+                    Ok(cx.arena.get(value))
+                },
+            }),
+            _ => None,
         }
     }
 }
@@ -176,32 +250,116 @@ impl Ids {
     }
 }
 
-/// What stages share during a step: the arena their pieces' text lives in and the ids.
+/// What stages share during a step: the arena their pieces' text lives in, the ids, and the
+/// types of events kept by their caller ([`Piece::Opaque`]).
 #[derive(Debug, Default, Clone)]
 pub struct Cx {
     pub arena: Arena,
     pub ids: Ids,
+    pub types: Ids,
+}
+
+/// What decides an event's piece: its type, id, value's text (when a string), value type and
+/// whether it has fields of its own.
+#[derive(Debug, Clone, Copy)]
+pub struct EventView<'a> {
+    pub ty: &'a str,
+    pub id: Option<&'a str>,
+    pub text: Option<&'a str>,
+    pub value_type: ValueType,
+    pub extra: bool,
 }
 
 impl Cx {
     /// A piece for an event: typed when it is plain response/thinking text (a string value,
     /// no fields of its own), else the event itself.
     pub fn piece(&mut self, event: Event) -> Piece {
-        let plain = event.value_type == ValueType::Text && event.extra.is_empty();
-        let (base, phase) = split_event_type(&event.kind);
-        let kind = match Kind::parse(base) {
-            Some(kind) if plain => kind,
-            _ => return Piece::Event(Box::new(event)),
-        };
-        let text = match &event.value {
-            Value::String(s) => s.as_str(),
-            _ => return Piece::Event(Box::new(event)),
-        };
-        if phase != Phase::Content && !text.is_empty() {
-            return Piece::Event(Box::new(event));
+        match self.typed(Self::view(&event)) {
+            Some(piece) => piece,
+            None => Piece::Event(Box::new(event)),
         }
-        let id = self.ids.intern_opt(event.id.as_deref());
-        match phase {
+    }
+
+    /// A piece for an event its caller keeps as `handle`: typed as [`Cx::piece`] types it,
+    /// else [`Piece::Opaque`].
+    pub fn kept_piece(&mut self, handle: u32, view: EventView<'_>) -> Piece {
+        if let Some(piece) = self.typed(view) {
+            return piece;
+        }
+        let (text, value) = match view.text {
+            Some(text) if view.ty == types::RESPONSE => (self.arena.push(text), KeptValue::Text),
+            _ => (0..0, KeptValue::Other),
+        };
+        Piece::Opaque {
+            handle,
+            ty: self.types.intern(view.ty),
+            id: self.ids.intern_opt(view.id),
+            text,
+            value,
+        }
+    }
+
+    /// A piece for an event the core made: typed as [`Cx::piece`] types it; a text event of
+    /// another type with no fields of its own as [`Piece::Raw`]; else the event itself.
+    pub fn made(&mut self, event: Event) -> Piece {
+        let raw = event.value_type == ValueType::Text && event.extra.is_empty();
+        match event.text_value() {
+            Some(text) if raw && Self::plain(Self::view(&event)).is_none() => {
+                let value = self.arena.push(text);
+                self.raw(&event.kind, event.id.as_deref(), value, false)
+            }
+            _ => self.piece(event),
+        }
+    }
+
+    /// A piece for an event the core made whose value is this JSON text.
+    pub fn made_json(&mut self, ty: &str, id: Option<&str>, json: &str) -> Piece {
+        let value = self.arena.push(json);
+        self.raw(ty, id, value, true)
+    }
+
+    fn raw(&mut self, ty: &str, id: Option<&str>, value: Range<usize>, json: bool) -> Piece {
+        Piece::Raw {
+            ty: self.types.intern(ty),
+            id: self.ids.intern_opt(id),
+            value,
+            json,
+        }
+    }
+
+    fn view(event: &Event) -> EventView<'_> {
+        EventView {
+            ty: &event.kind,
+            id: event.id.as_deref(),
+            text: event.text_value(),
+            value_type: event.value_type,
+            extra: !event.extra.is_empty(),
+        }
+    }
+
+    /// Whether an event is plain `response` text (a typed piece of the answer): what a caller
+    /// may send as text instead (see the JS face's `pushText`).
+    pub fn is_plain_response(view: EventView<'_>) -> bool {
+        Self::plain(view) == Some((Kind::Response, Phase::Content))
+    }
+
+    /// The rule: plain response/thinking text (a string value, text type, no fields of its
+    /// own; a start or end with no text) is typed.
+    fn plain(view: EventView<'_>) -> Option<(Kind, Phase)> {
+        if view.value_type != ValueType::Text || view.extra {
+            return None;
+        }
+        let (base, phase) = split_event_type(view.ty);
+        let kind = Kind::parse(base)?;
+        let text = view.text?;
+        (phase == Phase::Content || text.is_empty()).then_some((kind, phase))
+    }
+
+    fn typed(&mut self, view: EventView<'_>) -> Option<Piece> {
+        let (kind, phase) = Self::plain(view)?;
+        let text = view.text.unwrap_or_default();
+        let id = self.ids.intern_opt(view.id);
+        Some(match phase {
             Phase::Start => Piece::Start { kind, id },
             Phase::End => Piece::End { kind, id },
             Phase::Content => Piece::Text {
@@ -209,7 +367,7 @@ impl Cx {
                 id,
                 text: self.arena.push(text),
             },
-        }
+        })
     }
 
     /// The event a piece stands for.
@@ -225,6 +383,28 @@ impl Cx {
                 let marker = self.arena.get(&marker).to_owned();
                 let value = Citation::at_marker(source_id, marker, span, valid).to_json();
                 return Event::json(types::CITATION, None, value);
+            }
+            Piece::Raw {
+                ty,
+                id,
+                value,
+                json,
+            } => {
+                let (ty, id) = (self.types.name(ty).unwrap_or_default(), self.ids.name(id));
+                let id = id.map(str::to_owned);
+                let text = self.arena.get(&value);
+                return if json {
+                    let value = serde_json::from_str(text).unwrap_or(serde_json::Value::Null);
+                    Event::json(ty, id, value)
+                } else {
+                    Event::text(ty, id, text)
+                };
+            }
+            // The caller keeps the event: here only its type, id and text.
+            Piece::Opaque { ty, id, text, .. } => {
+                let text = self.arena.get(&text);
+                let ty = self.types.name(ty).unwrap_or_default();
+                return Event::text(ty, self.ids.name(id).map(str::to_owned), text);
             }
             Piece::Start { kind, id } => (kind, id, Phase::Start, ""),
             Piece::End { kind, id } => (kind, id, Phase::End, ""),

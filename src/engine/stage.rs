@@ -19,6 +19,14 @@ pub trait Stage {
     fn holds_back(&self) -> bool {
         true
     }
+    /// Whether the stage works on events their caller keeps ([`Piece::Opaque`]): it reads
+    /// only their type, id and `response` text. A stage that needs whole events says no.
+    fn takes_handles(&self) -> bool {
+        false
+    }
+    /// Appends the handles of kept events the stage may still give back after this step
+    /// (a template of text it holds back); the caller may let the others go.
+    fn kept_handles(&self, _out: &mut Vec<u32>) {}
     /// Whether the stage can move past answer text a caller has shown already by its length
     /// alone ([`Stage::pass_shown`]), now. A stage that cannot says no.
     fn takes_shown(&self) -> bool {

@@ -8,12 +8,34 @@ use super::{Event, LmOutput, OutputItem, ValueType};
 use crate::transform::json_kind;
 
 fn expected(what: &str, got: &Value) -> String {
+    expected_kind(what, json_kind(got))
+}
+
+/// `invalid type: {got}, expected {what}`, `got` the kind of value found ("a number", …).
+pub(crate) fn expected_kind(what: &str, got: &str) -> String {
     let mut out = String::from("invalid type: ");
-    out.push_str(json_kind(got));
+    out.push_str(got);
     out.push_str(", expected ");
     out.push_str(what);
     out
 }
+
+/// The [`ValueType`] a `valueType` string names, or the message for an unknown one.
+pub(crate) fn value_type_named(name: &str) -> Result<ValueType, String> {
+    match name {
+        "text" => Ok(ValueType::Text),
+        "json" => Ok(ValueType::Json),
+        _ => {
+            let mut m = String::from("unknown variant `");
+            m.push_str(name);
+            m.push_str("`, expected `text` or `json`");
+            Err(named("valueType", m))
+        }
+    }
+}
+
+/// What an event's `valueType` must be, for a message.
+pub(crate) const VALUE_TYPES: &str = "`text` or `json`";
 
 fn string(field: &str, value: Value) -> Result<String, String> {
     match value {
@@ -22,7 +44,7 @@ fn string(field: &str, value: Value) -> Result<String, String> {
     }
 }
 
-fn named(field: &str, message: String) -> String {
+pub(crate) fn named(field: &str, message: String) -> String {
     let mut out = String::from("`");
     out.push_str(field);
     out.push_str("`: ");
@@ -50,17 +72,8 @@ impl Event {
                 "value" => event.value = value,
                 "valueType" => {
                     event.value_type = match value {
-                        Value::String(s) if s == "text" => ValueType::Text,
-                        Value::String(s) if s == "json" => ValueType::Json,
-                        Value::String(s) => {
-                            let mut m = String::from("unknown variant `");
-                            m.push_str(&s);
-                            m.push_str("`, expected `text` or `json`");
-                            return Err(named("valueType", m));
-                        }
-                        other => {
-                            return Err(named("valueType", expected("`text` or `json`", &other)))
-                        }
+                        Value::String(s) => value_type_named(&s)?,
+                        other => return Err(named("valueType", expected(VALUE_TYPES, &other))),
                     }
                 }
                 _ => {

@@ -81,10 +81,12 @@ impl OutputTransformer for EventFilterOutputTransformer {
 }
 
 impl Stage for EventFilterOutputTransformer {
-    fn push_piece(&mut self, piece: Piece, _: &mut Cx, out: &mut Vec<Piece>) -> Result<()> {
+    fn push_piece(&mut self, piece: Piece, cx: &mut Cx, out: &mut Vec<Piece>) -> Result<()> {
         self.lifecycle.check()?;
         let keep = match &piece {
-            Piece::Event(event) => self.accepts(&event.kind),
+            Piece::Event(_) | Piece::Opaque { .. } | Piece::Raw { .. } => {
+                piece.generic(cx).is_some_and(|e| self.accepts(e.ty))
+            }
             Piece::Citation { .. } => self.accepts(crate::event::types::CITATION),
             Piece::Start { kind, .. } | Piece::Text { kind, .. } | Piece::End { kind, .. } => {
                 self.allows(kind.base())
@@ -102,6 +104,11 @@ impl Stage for EventFilterOutputTransformer {
 
     fn holds_back(&self) -> bool {
         false
+    }
+
+    /// Reads a kept event's type only, and keeps none.
+    fn takes_handles(&self) -> bool {
+        true
     }
 }
 

@@ -10,7 +10,7 @@ use wasm_bindgen::prelude::*;
 
 use super::convert;
 use super::errors::js_error;
-use crate::engine::{ops::Encoder, StreamEngine};
+use crate::engine::{ops::Encoder, Cx, Field, KeptEvent, StreamEngine};
 use crate::event::Event;
 use crate::provider::StreamFormat;
 use crate::transform::OutputTransformerConfig;
@@ -166,6 +166,56 @@ impl EngineCore {
         self.answer(step)
     }
 
+    /// An event object the caller keeps as `handle` (see `crate::engine::handle`), as read
+    /// once: `shape`, what kind of value its `type`, `id`, `value` and `valueType` are
+    /// ([`kept`]), and the byte lengths of those that are strings, written one after another
+    /// into the input buffer as UTF-8. 0 for an error (`takeError`), such as an event
+    /// `pushEvent` would refuse, or an engine that does not take handles (`takesHandles`).
+    #[wasm_bindgen(js_name = pushHandle)]
+    pub fn push_handle(
+        &mut self,
+        handle: u32,
+        shape: u32,
+        ty: usize,
+        id: usize,
+        value: usize,
+        value_type: usize,
+    ) -> *const u32 {
+        let step = self.try_push_kept(handle, shape, [ty, id, value, value_type]);
+        self.answer(step)
+    }
+
+    /// Whether every stage works on events the caller keeps (`pushHandle`); otherwise
+    /// events go whole (`pushEvent`).
+    #[wasm_bindgen(js_name = takesHandles)]
+    pub fn takes_handles(&self) -> bool {
+        self.inner.takes_handles()
+    }
+
+    /// Whether an event, given as to `pushHandle`, is plain `response` text: what the caller
+    /// may send as text (`pushUtf8`) instead.
+    #[wasm_bindgen(js_name = isPlainResponse)]
+    pub fn is_plain_response(
+        &self,
+        shape: u32,
+        ty: usize,
+        id: usize,
+        value: usize,
+        value_type: usize,
+    ) -> bool {
+        fields(&self.input, [ty, id, value, value_type])
+            .is_ok_and(|f| kept(0, f, shape).view().is_ok_and(Cx::is_plain_response))
+    }
+
+    /// After a step that failed: the state's encoding with no events (the handles stages
+    /// still keep, the flags).
+    #[wasm_bindgen(js_name = idleStep)]
+    pub fn idle_step(&mut self) -> *const u32 {
+        let step = self.inner.idle_step();
+        self.encoder.encode(step);
+        self.encoded()
+    }
+
     /// Ends the stream; 0 for an error (`takeError`).
     pub fn finish(&mut self) -> *const u32 {
         let step = self.try_finish();
@@ -224,6 +274,18 @@ impl EngineCore {
         Ok(self.encoded())
     }
 
+    fn try_push_kept(
+        &mut self,
+        handle: u32,
+        shape: u32,
+        lengths: [usize; 4],
+    ) -> Result<*const u32, JsValue> {
+        let event = kept(handle, fields(&self.input, lengths)?, shape);
+        let step = self.inner.push_kept(event)?;
+        self.encoder.encode(step);
+        Ok(self.encoded())
+    }
+
     fn try_finish(&mut self) -> Result<*const u32, JsValue> {
         let step = self.inner.finish()?;
         self.encoder.encode(step);
@@ -236,5 +298,42 @@ impl EngineCore {
     #[wasm_bindgen(js_name = finishReason)]
     pub fn finish_reason(&self) -> Option<String> {
         self.inner.finish_reason().map(str::to_owned)
+    }
+}
+
+/// The bits of `pushHandle`'s `shape`: four bits per field (`type`, `id`, `value`,
+/// `valueType`, in that order from the lowest) with its kind
+/// ([`crate::engine::handle::JS_KINDS`]), then [`EXTRA`].
+pub const KIND_BITS: u32 = 4;
+/// `shape`'s flag: the object has keys other than `type`, `id`, `value` and `valueType`.
+pub const EXTRA: u32 = 1 << 16;
+
+/// The string fields of a kept event, one after another in `input`, by their byte lengths.
+fn fields(input: &[u8], lengths: [usize; 4]) -> Result<[&str; 4], JsValue> {
+    let mut rest = input;
+    let mut out = [""; 4];
+    for (field, n) in out.iter_mut().zip(lengths) {
+        let (text, after) = rest
+            .split_at_checked(n)
+            .ok_or_else(|| js_error("INTERNAL", "an event's fields are longer than the input"))?;
+        // Written by `TextEncoder.encodeInto`: always UTF-8.
+        *field = std::str::from_utf8(text)
+            .map_err(|_| js_error("INTERNAL", "an event's field is not valid UTF-8"))?;
+        rest = after;
+    }
+    Ok(out)
+}
+
+/// What the JS face read of a kept event: its fields' kinds (`shape`) and texts (a field's
+/// text counts only when its kind is a string).
+fn kept(handle: u32, [ty, id, value, value_type]: [&str; 4], shape: u32) -> KeptEvent<'_> {
+    let field = |n: u32, text| Field::from_js((shape >> (n * KIND_BITS)) & 0xF, Some(text));
+    KeptEvent {
+        handle,
+        ty: field(0, ty),
+        id: field(1, id),
+        value: field(2, value),
+        value_type: field(3, value_type),
+        extra: shape & EXTRA != 0,
     }
 }

@@ -79,3 +79,17 @@ pub fn cut_bounds(text: &str, cuts: &[usize]) -> Vec<usize> {
     bounds.dedup();
     bounds
 }
+
+/// The provider stream fixtures (tests/fixtures/provider_streams.json): `{name, format, sse,
+/// events, error?}` each.
+pub fn provider_cases() -> Vec<Value> {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/provider_streams.json"
+    ))
+    .unwrap();
+    serde_json::from_str::<Value>(&text).unwrap()["cases"]
+        .as_array()
+        .unwrap()
+        .clone()
+}

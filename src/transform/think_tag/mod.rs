@@ -25,7 +25,7 @@ pub use tags::{TagPair, DEFAULT_CLOSE, DEFAULT_OPEN};
 
 use super::{unique_prefix, Lifecycle, OutputTransformer};
 use crate::engine::{finish_events, push_event, Cx, Kind, NumberedId, Piece, Stage};
-use crate::error::{Result, TransformError};
+use crate::error::Result;
 use crate::event::{items_from_events, types, Event, LmOutput, OutputItem};
 
 /// Options of [`ThinkTagOutputTransformer`].
@@ -208,21 +208,15 @@ impl Stage for ThinkTagOutputTransformer {
     /// Response text is split; every other piece passes through untouched.
     fn push_piece(&mut self, piece: Piece, cx: &mut Cx, out: &mut Vec<Piece>) -> Result<()> {
         self.lifecycle.check()?;
-        match &piece {
+        let passes = match &piece {
             Piece::Text {
                 kind: Kind::Response,
                 text,
                 ..
-            } => self.feed_ops(cx.arena.get(text))?,
-            Piece::Event(event) if event.kind == types::RESPONSE => match event.text_value() {
-                Some(text) => self.feed_ops(text)?,
-                None => {
-                    return Err(TransformError::InvalidEvent(format!(
-                        "a `response` event needs a string value, got {}",
-                        super::json_kind(&event.value)
-                    )))
-                }
-            },
+            } => {
+                self.feed_ops(cx.arena.get(text))?;
+                false
+            }
             // The input's own response blocks: replaced by the blocks split here.
             Piece::Start {
                 kind: Kind::Response,
@@ -232,15 +226,20 @@ impl Stage for ThinkTagOutputTransformer {
                 kind: Kind::Response,
                 ..
             } => return Ok(()),
-            Piece::Event(event)
-                if event.kind == "response_start" || event.kind == "response_end" =>
-            {
-                return Ok(())
-            }
-            _ => {
-                out.push(piece);
-                return Ok(());
-            }
+            other => match other.generic(cx) {
+                Some(event) if event.ty == types::RESPONSE => {
+                    self.feed_ops(event.response_text()?)?;
+                    false
+                }
+                Some(event) if event.ty == "response_start" || event.ty == "response_end" => {
+                    return Ok(())
+                }
+                _ => true,
+            },
+        };
+        if passes {
+            out.push(piece);
+            return Ok(());
         }
         self.pieces(cx, out);
         Ok(())
@@ -255,5 +254,10 @@ impl Stage for ThinkTagOutputTransformer {
     /// The start of a possible tag, kept until the next chunk decides it.
     fn holds_back(&self) -> bool {
         self.splitter.holds()
+    }
+
+    /// Reads a kept event's type and `response` text only, and keeps none.
+    fn takes_handles(&self) -> bool {
+        true
     }
 }
