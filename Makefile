@@ -24,6 +24,7 @@ test-rust:
 	cargo clippy --quiet --lib --target wasm32-unknown-unknown -- -D warnings
 	cargo clippy --quiet --lib --target wasm32-unknown-unknown --features wasm-csl-module -- -D warnings
 	cargo clippy --quiet --lib --target wasm32-unknown-unknown --features wasm-stream-module -- -D warnings
+	cargo clippy --quiet --lib --target wasm32-unknown-unknown --features wasm-stream-module,lean-stream -- -D warnings
 	cargo clippy --quiet --lib --target wasm32-unknown-unknown --features web -- -D warnings
 	RUSTDOCFLAGS="-D warnings" cargo doc --quiet --no-deps --features web,csl --target wasm32-unknown-unknown
 	cargo test --quiet --features csl

@@ -217,10 +217,17 @@ proptest! {
 }
 
 #[test]
+fn the_identity_stage_takes_handles() {
+    let mut engine = StreamEngine::new(None, &[cfg(json!({"type": "identity"}))]).unwrap();
+    assert!(engine.takes_handles());
+    let e = Event::json("tool_call", None, json!({}));
+    assert!(engine.push_kept(kept(0, &e)).is_ok());
+}
+
+#[test]
 fn an_engine_with_a_stage_that_needs_whole_events_takes_no_handles() {
     for stage in [
         json!({"type": "json"}),
-        json!({"type": "identity"}),
         json!({"type": "validation", "kwargs": {"requiredTypes": ["text"]}}),
         json!({"type": "cited_answer", "kwargs": {"sourceCount": 2}}),
     ] {

@@ -1,8 +1,9 @@
 // The streaming engine of the core (provider SSE bytes → transformers → citations in one
 // machine, one trip into wasm per chunk), and the decoding of what each step returns: words
 // and one string, turned into event objects in a single pass (src/engine/ops.rs).
-import * as core from "../gen/stream/citeflow_stream.js";
+import * as lean from "../gen/stream/citeflow_stream.js";
 import { citeflowError } from "./errors.js";
+import { full } from "./stream_full_runtime.js";
 import { memory, ready } from "./stream_runtime.js";
 import { isHighSurrogate } from "./surrogates.js";
 
@@ -39,8 +40,39 @@ const EXTRA = 1 << 16;
 // Not a bit of `shape`: in the key of #isPlainResponse's answer, the value is empty.
 const EMPTY = 1 << 20;
 
+const LEAN = { glue: lean, ready, memory };
+const FULL = { glue: full.internals.glue, ready: full.ready, memory: full.memory };
+// The stage names (both spellings) the streaming module leaves to the full one: its own answer,
+// asked once.
+let fullOnly = null;
+
+/** The module an engine of these stage configs runs in. */
+function runtimeOf(stages) {
+  if (!Array.isArray(stages) || stages.length === 0) return LEAN;
+  ready();
+  fullOnly ??= new Set(lean.fullModuleStages());
+  for (const stage of stages) {
+    let type;
+    try {
+      type = typeof stage === "string" ? stage : stage?.type;
+    } catch {
+      return LEAN; // a throwing getter: the streaming module reports it with its code
+    }
+    if (fullOnly.has(type)) return FULL;
+  }
+  return LEAN;
+}
+
+/** The full streaming module's glue, ready: for what only it does (whole outputs, event by event). */
+export function fullModule() {
+  full.ready();
+  return full.internals.glue;
+}
+
 export class Engine {
   #core;
+  // The memory of the module the engine runs in.
+  #memoryOf;
   #ids = [null];
   #u32 = null;
   #u8 = null;
@@ -73,10 +105,15 @@ export class Engine {
   // The latest answer of the core's isPlainResponse (see #isPlainResponse).
   #plainMemo = { key: -1, type: undefined, valueType: undefined, plain: false };
 
-  /** `format`: a provider stream format for byte input, or null; `stages`: transformer configs. */
+  /**
+   * `format`: a provider stream format for byte input, or null; `stages`: transformer configs.
+   * The engine runs in the streaming module, or in the full one when a stage is only there.
+   */
   constructor(format, stages) {
-    ready();
-    this.#core = new core.EngineCore(format, stages);
+    const runtime = runtimeOf(stages);
+    runtime.ready();
+    this.#memoryOf = runtime.memory;
+    this.#core = new runtime.glue.EngineCore(format, stages);
     this.#takesHandles = this.#core.takesHandles();
   }
 
@@ -173,7 +210,7 @@ export class Engine {
   /** Bytes of wasm memory; a new view once the memory grew (which detaches the old one). */
   #memory() {
     if (this.#u8 === null || this.#u8.length === 0) {
-      const buffer = memory().buffer;
+      const buffer = this.#memoryOf().buffer;
       this.#u8 = new Uint8Array(buffer);
       this.#u32 = new Uint32Array(buffer);
     }

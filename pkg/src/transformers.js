@@ -2,7 +2,7 @@
 // only moves values across the boundary in the cheapest way for each transformer.
 import * as core from "../gen/stream/citeflow_stream.js";
 import { citeflowError, describe, isInstance, knownFields, list, noMoreArguments } from "./errors.js";
-import { Engine } from "./engine.js";
+import { Engine, fullModule } from "./engine.js";
 import { checkEvent, eventType, toEvent } from "./events.js";
 import { ready } from "./stream_runtime.js";
 import { transformStreamOf } from "./streams.js";
@@ -187,8 +187,7 @@ export class StageTransformer extends OutputTransformer {
   }
 
   transform(output) {
-    ready();
-    return core.transformOutput(this.#config, output);
+    return fullModule().transformOutput(this.#config, output);
   }
 
   /**
@@ -432,14 +431,16 @@ export class EventFilterOutputTransformer extends OutputTransformer {
   }
 }
 
-/** Transformers whose events cross into the core and back (extra fields are kept). */
+/**
+ * Transformers whose events cross into the core and back (extra fields are kept), in the full
+ * streaming module (they read JSON trees).
+ */
 class CoreTransformer extends OutputTransformer {
   #core;
 
   constructor(config) {
     super();
-    ready();
-    this.#core = new core.TransformerCore(config);
+    this.#core = new (fullModule().TransformerCore)(config);
   }
 
   push(input) {
@@ -456,14 +457,13 @@ class CoreTransformer extends OutputTransformer {
 }
 
 export class IdentityOutputTransformer extends OutputTransformer {
-  #core;
-  #done = false;
+  // An engine of the one identity stage, for the stream's lifecycle (events pass here).
+  #engine;
 
   constructor(...args) {
     noMoreArguments(args, 0, "IdentityOutputTransformer");
     super();
-    ready();
-    this.#core = new core.TransformerCore("identity");
+    this.#engine = new Engine(null, [{ type: "identity" }]);
   }
 
   fresh() {
@@ -476,14 +476,12 @@ export class IdentityOutputTransformer extends OutputTransformer {
 
   push(input) {
     const event = toEvent(input);
-    if (this.#done) this.#core.ensureOpen();
+    this.#engine.ensureLive();
     return [event];
   }
 
   finish() {
-    this.#core.finish();
-    this.#done = true;
-    return [];
+    return this.#engine.finish();
   }
 
   transform(output) {

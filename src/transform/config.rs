@@ -13,7 +13,9 @@ use super::{
     ValidationOutputTransformer,
 };
 use crate::cite::{CitationParser, CiteError, CiteOptions, CitedAnswer, MarkerScanner};
-use crate::engine::{EventStage, Stage};
+#[cfg(not(feature = "lean-stream"))]
+use crate::engine::EventStage;
+use crate::engine::Stage;
 use crate::error::{Result, TransformError};
 use crate::event::ItemKind;
 use crate::options;
@@ -60,6 +62,19 @@ impl TransformerKind {
             Self::Citations => "citations",
             Self::CitedAnswer => "cited_answer",
         }
+    }
+
+    /// The name's camelCase spelling, which [`Self::parse`] accepts too.
+    pub fn camel_name(self) -> String {
+        camel(self.name())
+    }
+
+    /// Whether this build holds the stage: the lean streaming module (`lean-stream`) leaves
+    /// out those that need JSON trees (JSON extraction, validation, cited answers), which the
+    /// full streaming module holds.
+    pub fn in_this_build(self) -> bool {
+        !(cfg!(feature = "lean-stream")
+            && matches!(self, Self::Json | Self::Validation | Self::CitedAnswer))
     }
 
     /// Accepts the canonical name or its camelCase spelling.
@@ -280,17 +295,42 @@ impl StageSpec {
     }
 
     /// Builds the transformer as a stage of the streaming engine: the streaming
-    /// transformers natively, the others through their event API.
+    /// transformers natively, the others through their event API. The lean streaming module
+    /// (`lean-stream`) holds no stage that needs JSON trees ([`TransformerKind::in_this_build`]).
     pub(crate) fn build_stage(&self) -> Result<Box<dyn Stage>> {
+        if !self.kind().in_this_build() {
+            return Err(TransformError::InvalidConfig(format!(
+                "the {} stage is in the full streaming module, not this one",
+                self.kind().name()
+            )));
+        }
         Ok(match self {
+            Self::Identity => Box::new(IdentityOutputTransformer::default()),
             Self::ThinkTag(o) => Box::new(ThinkTagOutputTransformer::new(o.clone())?),
             Self::EventFilter(types) => Box::new(EventFilterOutputTransformer::new(types)?),
             Self::Citations(o) => Box::new(CitationParser::new(o.parse_options())),
+            #[cfg(not(feature = "lean-stream"))]
             Self::CitedAnswer(o) => Box::new(CitedAnswer::new(o.parse_options())),
-            Self::Identity | Self::Json | Self::Validation(..) => {
-                Box::new(EventStage(self.build()?))
+            #[cfg(not(feature = "lean-stream"))]
+            Self::Json | Self::Validation(..) => Box::new(EventStage(self.build()?)),
+            #[cfg(feature = "lean-stream")]
+            Self::CitedAnswer(_) | Self::Json | Self::Validation(..) => {
+                return Err(TransformError::InvalidConfig(
+                    "a stage of the full streaming module".to_owned(),
+                ))
             }
         })
+    }
+
+    /// Checks what the transformer's constructor checks, without building it (so that a
+    /// module checks every config, whichever stages it holds).
+    pub(crate) fn check(&self) -> Result<()> {
+        match self {
+            Self::ThinkTag(o) => ThinkTagOutputTransformer::new(o.clone()).map(drop),
+            Self::EventFilter(types) => EventFilterOutputTransformer::new(types).map(drop),
+            Self::Validation(kinds, _) => ValidationOutputTransformer::check_required(kinds),
+            Self::Identity | Self::Json | Self::Citations(_) | Self::CitedAnswer(_) => Ok(()),
+        }
     }
 
     /// Builds the transformer.
@@ -445,7 +485,7 @@ impl OutputTransformerConfig {
                 )))
             }
         };
-        config.build()?;
+        config.spec()?.check()?;
         Ok(config)
     }
 

@@ -53,4 +53,9 @@ impl Stage for IdentityOutputTransformer {
     fn holds_back(&self) -> bool {
         false
     }
+
+    /// Passes a kept event on unread, and keeps none.
+    fn takes_handles(&self) -> bool {
+        true
+    }
 }

@@ -42,18 +42,24 @@ pub struct ValidationOutputTransformer {
 
 impl ValidationOutputTransformer {
     pub fn new(required: Vec<ItemKind>, mode: ValidationMode) -> Result<Self> {
-        if required.is_empty() {
-            return Err(TransformError::option(
-                "requiredTypes",
-                "name at least one output type to require",
-            ));
-        }
+        Self::check_required(&required)?;
         Ok(Self {
             required,
             mode,
             seen: Kinds::default(),
             lifecycle: Lifecycle::new("ValidationOutputTransformer"),
         })
+    }
+
+    /// What `new` checks of the required types: at least one.
+    pub(crate) fn check_required(required: &[ItemKind]) -> Result<()> {
+        if required.is_empty() {
+            return Err(TransformError::option(
+                "requiredTypes",
+                "name at least one output type to require",
+            ));
+        }
+        Ok(())
     }
 
     fn check(&self, present: &Kinds) -> Result<()> {

@@ -356,7 +356,10 @@ pub fn options_coded<T: serde::de::DeserializeOwned>(
     })
 }
 
-#[cfg_attr(not(feature = "wasm-stream-module"), allow(dead_code))]
+#[cfg_attr(
+    any(not(feature = "wasm-stream-module"), feature = "lean-stream"),
+    allow(dead_code)
+)]
 pub fn output(value: JsValue) -> Result<LmOutput, JsValue> {
     let value = js_to_json(&value, "INVALID_OUTPUT", "LMOutput")?;
     LmOutput::from_json(value)
@@ -364,7 +367,10 @@ pub fn output(value: JsValue) -> Result<LmOutput, JsValue> {
 }
 
 /// A stream event (read by hand, see [`Event::from_json`]).
-#[cfg_attr(not(feature = "wasm-stream-module"), allow(dead_code))]
+#[cfg_attr(
+    any(not(feature = "wasm-stream-module"), feature = "lean-stream"),
+    allow(dead_code)
+)]
 pub fn event(value: JsValue) -> Result<Event, JsValue> {
     let value = js_to_json(&value, "INVALID_EVENT", "event")?;
     Event::from_json(value).map_err(|e| js_error("INVALID_EVENT", &format!("invalid event: {e}")))

@@ -8,10 +8,8 @@
 
 use wasm_bindgen::prelude::*;
 
-use super::convert;
 use super::errors::js_error;
 use crate::engine::{ops::Encoder, Cx, Field, KeptEvent, StreamEngine};
-use crate::event::Event;
 use crate::provider::StreamFormat;
 use crate::transform::OutputTransformerConfig;
 
@@ -159,7 +157,9 @@ impl EngineCore {
         self.answer(step)
     }
 
-    /// Any event; 0 for an error (`takeError`).
+    /// Any event, whole (for an engine that does not take handles: one with a stage only the
+    /// full streaming module holds, which alone has this); 0 for an error (`takeError`).
+    #[cfg(not(feature = "lean-stream"))]
     #[wasm_bindgen(js_name = pushEvent)]
     pub fn push_event(&mut self, event: JsValue) -> *const u32 {
         let step = self.try_push_event(event);
@@ -267,8 +267,9 @@ impl EngineCore {
         Ok(self.encoded())
     }
 
+    #[cfg(not(feature = "lean-stream"))]
     fn try_push_event(&mut self, event: JsValue) -> Result<*const u32, JsValue> {
-        let event: Event = convert::event(event)?;
+        let event: crate::event::Event = super::convert::event(event)?;
         let step = self.inner.push_event(event)?;
         self.encoder.encode(step);
         Ok(self.encoded())

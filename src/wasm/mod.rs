@@ -25,6 +25,8 @@ mod relevance;
 mod sse;
 #[cfg(feature = "wasm-stream-module")]
 mod transformer;
+#[cfg(all(feature = "wasm-stream-module", not(feature = "lean-stream")))]
+mod transformer_core;
 #[cfg(not(any(feature = "wasm-csl-module", feature = "wasm-stream-module")))]
 mod transport;
 

@@ -1,7 +1,6 @@
-//! `TransformerCore`: any transformer built from a config, with events converted at the
-//! boundary; `normalizeConfig`, which checks a config and returns its canonical form;
-//! `stageConfig`, the engine config of one transformer's options; `stageTriggers`, what can
-//! change a quiet stage; `transformOutput`, a transformer applied to a whole output.
+//! `normalizeConfig`, which checks a config and returns its canonical form; `stageConfig`, the
+//! engine config of one transformer's options; `stageTriggers`, what can change a quiet stage;
+//! `fullModuleStages`, the stages this module leaves to the full streaming module.
 //!
 //! Configs and options are read from the JS values in place, into typed options
 //! ([`crate::options::js_value`]): no JSON copy of them on the way.
@@ -9,17 +8,8 @@
 use js_sys::Object;
 use wasm_bindgen::prelude::*;
 
-use super::convert;
-use crate::event::Event;
 use crate::options::js_value::{set, with_cause};
-use crate::transform::{
-    unique_prefix, OutputTransformer, OutputTransformerConfig, TransformerKind,
-};
-
-#[wasm_bindgen]
-pub struct TransformerCore {
-    inner: Box<dyn OutputTransformer>,
-}
+use crate::transform::{unique_prefix, OutputTransformerConfig, TransformerKind};
 
 /// A config read from JS (see [`OutputTransformerConfig::from_js`]); its error as a JS error
 /// (with the caller's exception as `cause` when a getter or trap threw).
@@ -74,41 +64,14 @@ pub fn stage_triggers(config_value: JsValue) -> Result<Vec<String>, JsValue> {
     Ok(config(&config_value, None)?.triggers())
 }
 
-/// What the transformer `config` makes of a whole output.
-#[wasm_bindgen(js_name = transformOutput)]
-pub fn transform_output(config_value: JsValue, output: JsValue) -> Result<JsValue, JsValue> {
-    let mut transformer = config(&config_value, None)?.build()?;
-    Ok(convert::to_js(
-        &transformer.transform(convert::output(output)?)?,
-    ))
-}
-
-#[wasm_bindgen]
-impl TransformerCore {
-    #[wasm_bindgen(constructor)]
-    pub fn new(config_value: JsValue) -> Result<TransformerCore, JsValue> {
-        Ok(Self {
-            inner: config(&config_value, None)?.build()?,
-        })
-    }
-
-    pub fn transform(&mut self, output: JsValue) -> Result<JsValue, JsValue> {
-        Ok(convert::to_js(
-            &self.inner.transform(convert::output(output)?)?,
-        ))
-    }
-
-    pub fn push(&mut self, event: JsValue) -> Result<JsValue, JsValue> {
-        let event: Event = convert::event(event)?;
-        Ok(convert::to_js(&self.inner.push(event)?))
-    }
-
-    pub fn finish(&mut self) -> Result<JsValue, JsValue> {
-        Ok(convert::to_js(&self.inner.finish()?))
-    }
-
-    #[wasm_bindgen(js_name = ensureOpen)]
-    pub fn ensure_open(&self) -> Result<(), JsValue> {
-        Ok(self.inner.ensure_open()?)
-    }
+/// The names (both spellings) of the stages this module does not hold (the lean streaming
+/// module's are in the full one; none in the full module): an engine with any of them runs
+/// there.
+#[wasm_bindgen(js_name = fullModuleStages)]
+pub fn full_module_stages() -> Vec<String> {
+    TransformerKind::ALL
+        .into_iter()
+        .filter(|k| !k.in_this_build())
+        .flat_map(|k| [k.name().to_owned(), k.camel_name()])
+        .collect()
 }

@@ -310,6 +310,9 @@ async function drive(browser, url, c, wasmHashes) {
     }
     if (!seen.some((s) => s.which === "core")) problems.push("the core wasm was not fetched at load");
     if (!seen.some((s) => s.which === "stream")) problems.push("the streaming wasm was not fetched at load");
+    if (!seen.some((s) => s.which === "full")) {
+      problems.push("the full streaming wasm was not fetched at load (init() of citeflow loads it)");
+    }
     const early = seen.filter((s) => s.which === "csl");
     if (early.length) problems.push(`the CSL wasm was fetched before any reference was rendered (${early[0].url})`);
     if (problems.length) return problems;
@@ -470,12 +473,20 @@ const packed = JSON.parse(
 );
 const tarball = join(WORK, packed[0].filename);
 const files = new Set(packed[0].files.map((f) => f.path));
-for (const path of ["gen/citeflow_bg.wasm", "gen/stream/citeflow_stream_bg.wasm", "gen/csl/citeflow_csl_bg.wasm"]) {
+for (
+  const path of [
+    "gen/citeflow_bg.wasm",
+    "gen/stream/citeflow_stream_bg.wasm",
+    "gen/stream-full/citeflow_stream_full_bg.wasm",
+    "gen/csl/citeflow_csl_bg.wasm",
+  ]
+) {
   if (!files.has(path)) throw new Error(`the packed package lacks ${path}: build it first (node scripts/build.mjs)`);
 }
 const wasmHashes = new Map([
   [sha(readFileSync(join(ROOT, "pkg", "gen", "citeflow_bg.wasm"))), "core"],
   [sha(readFileSync(join(ROOT, "pkg", "gen", "stream", "citeflow_stream_bg.wasm"))), "stream"],
+  [sha(readFileSync(join(ROOT, "pkg", "gen", "stream-full", "citeflow_stream_full_bg.wasm"))), "full"],
   [sha(readFileSync(join(ROOT, "pkg", "gen", "csl", "citeflow_csl_bg.wasm"))), "csl"],
 ]);
 

@@ -61,6 +61,34 @@ console.log(JSON.stringify({ atImport, stream, afterFirst, afterIdle: counts.ins
   assert.deepEqual(r, { atImport: 0, stream: true, afterFirst: 1, afterIdle: 1, ready: true });
 });
 
+test("the full streaming module is instantiated only by what needs it: a JSON stage, a whole-output transform", () => {
+  const r = fresh(
+    `
+const think = new lib.ThinkTagOutputTransformer();
+const chain = new lib.OutputTransformerChain([think.fresh(), new lib.CitationParser({ sourceCount: 1 }), new lib.IdentityOutputTransformer()]);
+const streamed = chain.push("<think>a</think>b [1]").length > 0 && think.push("x").length > 0;
+const lean = counts.instances;
+const fullBefore = lib.isFullReady();
+const json = new lib.JSONOutputTransformer();
+json.push("{\\"a\\": 1}");
+const structured = json.finish().filter((e) => e.type === "structured").map((e) => e.value);
+const afterJson = counts.instances;
+const whole = think.transform({ outputs: [{ type: "text", output: "<think>t</think>a" }] }).outputs.length;
+console.log(JSON.stringify({ streamed, lean, fullBefore, structured, afterJson, whole, later: counts.instances }));
+`,
+    "citeflow/stream",
+  );
+  assert.deepEqual(r, {
+    streamed: true,
+    lean: 1,
+    fullBefore: true,
+    structured: [{ a: 1 }],
+    afterJson: 2,
+    whole: 2,
+    later: 2,
+  });
+});
+
 test("citeflow/csl instantiates its module once compiled in the background, or at the first render if that comes first", () => {
   const render =
     `lib.renderReferences([{ id: "a", type: "book", title: "T", author: [{ family: "X", given: "Y" }], issued: { "date-parts": [[2020]] } }], [{ sourceId: 1 }], {})[0].entry`;

@@ -22,11 +22,13 @@ const chains = (lib) => [
   new lib.ThinkTagOutputTransformer(),
   new lib.CitationParser({ sourceCount: 2 }),
 ];
+// A chain with a stage that reads whole events (JSON extraction, in the full streaming module),
+// so events cross whole: the path the handles must agree with.
 const wholeChain = (lib) =>
   new lib.OutputTransformerChain([
     new lib.ThinkTagOutputTransformer(),
     new lib.CitationParser({ sourceCount: 2 }),
-    new lib.IdentityOutputTransformer(),
+    new lib.JSONOutputTransformer(),
   ]);
 
 /** Fully formed events (all four fields), so that the JSON copy of the whole path is equal. */
@@ -65,6 +67,14 @@ export const handleCases = {
       assert.equal(chain.push(status)[0], status);
       chain.finish();
     }
+    // So does the identity stage, alone or in a chain.
+    const pushed0 = { type: "tool_call", id: "call_0", value: { k: 4 } };
+    assert.equal(new lib.IdentityOutputTransformer().push(pushed0)[0], pushed0);
+    const identityChain = new lib.OutputTransformerChain([
+      new lib.IdentityOutputTransformer(),
+      lib.OutputTransformerConfig.thinkTag().build(),
+    ]);
+    assert.equal(identityChain.push(pushed0)[0], pushed0);
     // A chain with a stage that needs whole events gives a copy (as before).
     const pushed = { type: "tool_call", id: "call_1", value: { k: 5 }, valueType: "json" };
     const out = wholeChain(lib).push(pushed);

@@ -52,7 +52,7 @@ impl OutputTransformerConfig {
                 kind_of(value)
             )));
         };
-        spec.build()?;
+        spec.check()?;
         Ok(Self::from_spec(spec))
     }
 
@@ -68,7 +68,7 @@ impl OutputTransformerConfig {
             kind,
             options_of(kind, options)?.keeping(kept.clone(), leave_out),
         )?;
-        spec.build()?;
+        spec.check()?;
         Ok(match spec {
             StageSpec::ThinkTag(o) => o.id_prefix,
             _ => None,

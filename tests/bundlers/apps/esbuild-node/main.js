@@ -6,6 +6,7 @@
 import init, * as citeflow from "citeflow";
 import wasm from "citeflow/citeflow_bg.wasm";
 import streamWasm from "citeflow/citeflow_stream_bg.wasm";
+import fullWasm from "citeflow/citeflow_stream_full_bg.wasm";
 import cslWasm from "citeflow/citeflow_csl_bg.wasm";
 import { coreResults, referenceText } from "./scenario.js";
 
@@ -18,7 +19,7 @@ try {
 }
 const initWithout = await init().then(() => "ok", code);
 citeflow.setCslWasmUrl(cslWasm);
-await init(wasm, streamWasm);
+await init(wasm, streamWasm, fullWasm);
 console.log(
   JSON.stringify({ beforeInit, initWithout, ...coreResults(citeflow), references: await referenceText(citeflow) }),
 );
