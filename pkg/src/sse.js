@@ -100,40 +100,45 @@ export class SSEDecoder {
   }
 }
 
-/** Provider SSE messages → citeflow events (OpenAI-style or Anthropic wire format). */
+/**
+ * Provider SSE messages → citeflow events (OpenAI-style or Anthropic wire format), on the
+ * streaming engine (the provider decoding of `ProviderBodyDecoder`, fed framed messages).
+ */
 export class ProviderStreamDecoder {
-  #core;
+  #engine;
   #format;
 
   constructor(format) {
     ready();
     formatName(format, "ProviderStreamDecoder");
-    this.#core = new core.ProviderStreamCore(format);
+    this.#engine = new Engine(format, []);
     this.#format = format;
   }
 
   /** Events from one SSE message. */
   push(message) {
-    if (
-      message === null || typeof message !== "object" ||
-      typeof prop(message, "data", "INVALID_EVENT", "the SSE message") !== "string"
-    ) {
+    const what = "the SSE message";
+    const data = message === null || typeof message !== "object"
+      ? undefined
+      : prop(message, "data", "INVALID_EVENT", what);
+    if (typeof data !== "string") {
       throw citeflowError(
         "INVALID_EVENT",
         `ProviderStreamDecoder.push takes an SSE message {event?, data}; got ${describe(message)}`,
       );
     }
-    return this.#core.push(message);
+    const field = (key) => prop(message, key, "INVALID_EVENT", what);
+    return this.#engine.pushMessage(field("event"), data, field("id"), field("retry"));
   }
 
   /** Ends the stream: throws STREAM_TRUNCATED if the provider never said it was done. */
   finish() {
-    return this.#core.finish();
+    return this.#engine.finish();
   }
 
   /** Why the model stopped ("stop", "length", "end_turn", …), once it said so. */
   get finishReason() {
-    return this.#core.finishReason() ?? null;
+    return this.#engine.finishReason;
   }
 
   transformStream() {

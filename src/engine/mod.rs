@@ -45,7 +45,7 @@ use thiserror::Error;
 use crate::error::TransformError;
 use crate::event::Event;
 use crate::provider::stream::EventSink;
-use crate::provider::{ProviderByteStream, StreamError, StreamFormat};
+use crate::provider::{ProviderByteStream, SseMessage, StreamError, StreamFormat};
 use crate::transform::{Lifecycle, OutputTransformerConfig};
 
 /// What went wrong in a step of the engine: in the provider's stream or in a stage.
@@ -163,15 +163,33 @@ impl StreamEngine {
 
     /// Response body bytes (of the format given at construction).
     pub fn push_bytes(&mut self, bytes: &[u8]) -> Result<Step<'_>> {
+        self.push_source(|source, sink| source.push_into(bytes, sink))
+    }
+
+    /// One SSE message of the format given at construction, framed already (a caller's own
+    /// SSE decoding).
+    pub fn push_message(&mut self, message: &SseMessage) -> Result<Step<'_>> {
+        self.push_source(|source, sink| source.push_message_into(message, sink))
+    }
+
+    /// Decodes provider input by `push`, then runs the stages.
+    fn push_source(
+        &mut self,
+        push: impl FnOnce(
+            &mut ProviderByteStream,
+            &mut PieceSink<'_>,
+        ) -> std::result::Result<(), StreamError>,
+    ) -> Result<Step<'_>> {
         self.begin()?;
         let Some(source) = self.source.as_mut() else {
             return Err(TransformError::InvalidEvent(
-                "bytes need a provider stream format; push text or events instead".into(),
+                "bytes and SSE messages need a provider stream format; push text or events instead"
+                    .into(),
             )
             .into());
         };
-        source.push_into(
-            bytes,
+        push(
+            source,
             &mut PieceSink {
                 cx: &mut self.cx,
                 out: &mut self.out,
@@ -318,6 +336,12 @@ impl StreamEngine {
     /// [`Self::push_bytes`] as events (for Rust callers and tests).
     pub fn push_bytes_events(&mut self, bytes: &[u8]) -> Result<Vec<Event>> {
         self.push_bytes(bytes)?;
+        Ok(self.events())
+    }
+
+    /// [`Self::push_message`] as events.
+    pub fn push_message_events(&mut self, message: &SseMessage) -> Result<Vec<Event>> {
+        self.push_message(message)?;
         Ok(self.events())
     }
 

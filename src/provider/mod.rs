@@ -46,7 +46,8 @@ pub use request::{
 };
 pub use request_error::RequestError;
 pub use sse::{
-    SseDecoder, SseError, SseEvent, SseMessage, DEFAULT_MAX_EVENT_BYTES, DEFAULT_MAX_LINE_BYTES,
+    Given, SseDecoder, SseError, SseEvent, SseMessage, DEFAULT_MAX_EVENT_BYTES,
+    DEFAULT_MAX_LINE_BYTES,
 };
 pub use stream::{
     ProviderByteStream, ProviderStreamDecoder, StreamError, StreamFormat, STRUCTURED_DELTA, USAGE,

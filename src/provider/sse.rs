@@ -69,20 +69,34 @@ impl SseMessage {
             }
             _ => return Err("expected an object {event?, data, id?, retry?}".to_owned()),
         };
-        let text = |field: &str, v: Option<Value>| match v {
-            None | Some(Value::Null) => Ok(None),
-            Some(Value::String(s)) => Ok(Some(s)),
-            Some(_) => Err(format!("`{field}` must be a string")),
+        let given = |v: Option<Value>| match v {
+            None => Given::Absent,
+            Some(Value::Null) => Given::Null,
+            Some(Value::String(s)) => Given::Text(s),
+            Some(Value::Number(n)) => n.as_u64().map_or(Given::Other, Given::Whole),
+            Some(_) => Given::Other,
+        };
+        Self::from_fields([given(event), given(data), given(id), given(retry)])
+    }
+
+    /// A message from its fields `[event, data, id, retry]` as given (whichever reader read
+    /// them): `data` a string, `event` and `id` strings or none, `retry` a whole number ≥ 0 or
+    /// none.
+    pub fn from_fields([event, data, id, retry]: [Given; 4]) -> Result<Self, String> {
+        let text = |field: &str, v: Given| match v {
+            Given::Absent | Given::Null => Ok(None),
+            Given::Text(s) => Ok(Some(s)),
+            _ => Err(format!("`{field}` must be a string")),
         };
         let data = match data {
-            Some(Value::String(s)) => s,
-            Some(_) => return Err("`data` must be a string".to_owned()),
-            None => return Err("missing field `data`".to_owned()),
+            Given::Text(s) => s,
+            Given::Absent => return Err("missing field `data`".to_owned()),
+            _ => return Err("`data` must be a string".to_owned()),
         };
         let retry = match retry {
-            None | Some(Value::Null) => None,
-            Some(Value::Number(n)) if n.as_u64().is_some() => n.as_u64(),
-            Some(_) => return Err("`retry` must be a whole number ≥ 0".to_owned()),
+            Given::Absent | Given::Null => None,
+            Given::Whole(n) => Some(n),
+            _ => return Err("`retry` must be a whole number ≥ 0".to_owned()),
         };
         Ok(SseMessage {
             event: text("event", event)?,
@@ -91,6 +105,18 @@ impl SseMessage {
             retry,
         })
     }
+}
+
+/// A field of an SSE message object as a reader found it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Given {
+    Absent,
+    Null,
+    Text(String),
+    /// A whole number ≥ 0.
+    Whole(u64),
+    /// Anything else.
+    Other,
 }
 
 /// One dispatched event as the decoder hands it to [`SseDecoder::push_with`]'s callback:

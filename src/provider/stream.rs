@@ -597,6 +597,15 @@ impl ProviderByteStream {
             .push_with(bytes, &mut |message| provider.push_sse(message, out))
     }
 
+    /// One SSE message already framed (by the caller's own SSE decoder), its events to `out`.
+    pub fn push_message_into(
+        &mut self,
+        message: &SseMessage,
+        out: &mut dyn EventSink,
+    ) -> Result<(), StreamError> {
+        self.provider.push_into(message, out)
+    }
+
     pub fn finish(&mut self) -> Result<Vec<Event>, StreamError> {
         self.sse.finish()?;
         self.provider.finish()

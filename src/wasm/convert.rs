@@ -271,6 +271,7 @@ pub fn js_to_json(value: &JsValue, code: &str, what: &str) -> Result<Value, JsVa
 }
 
 /// Plain objects for maps, numbers for 64-bit integers: what JS code expects.
+#[cfg_attr(feature = "lean-stream", allow(dead_code))]
 pub fn to_js<T: Serialize + ?Sized>(value: &T) -> JsValue {
     serde_json::to_string(value)
         .map_err(|e| e.to_string())
@@ -278,6 +279,7 @@ pub fn to_js<T: Serialize + ?Sized>(value: &T) -> JsValue {
         .unwrap_or_else(|e| conversion_error(&e))
 }
 
+#[cfg_attr(feature = "lean-stream", allow(dead_code))]
 fn conversion_error(e: &dyn std::fmt::Display) -> JsValue {
     js_error(
         "INTERNAL",

@@ -1,18 +1,15 @@
-//! `SseDecoderCore`: the SSE decoder behind the JS `SSEDecoder`, and the provider stream
-//! decoders. Provider JSON (usage objects, citations) goes to JS through `JSON.parse`
-//! semantics (`to_js`): a `__proto__` key stays an own key, never a prototype.
+//! `SseDecoderCore`: the SSE decoder behind the JS `SSEDecoder`, its messages made as JS
+//! objects here. (The JS `ProviderStreamDecoder` runs on the streaming engine: its events
+//! cross as every engine's do.)
 
+use js_sys::{Array, Object};
 use serde::Deserialize;
 use wasm_bindgen::prelude::*;
 
-use super::convert;
 use super::errors::js_error;
 use crate::error::TransformError;
-use crate::options::js_value::{read_js, with_cause};
-use crate::provider::{
-    ProviderStreamDecoder, SseDecoder, SseMessage, StreamFormat, DEFAULT_MAX_EVENT_BYTES,
-    DEFAULT_MAX_LINE_BYTES,
-};
+use crate::options::js_value::{read_js, set, with_cause};
+use crate::provider::{SseDecoder, SseError, DEFAULT_MAX_EVENT_BYTES, DEFAULT_MAX_LINE_BYTES};
 
 /// A byte limit from JS: a whole number ≥ 1 (up to 2^32 − 1), or the default.
 fn limit(value: Option<f64>, default: usize, name: &str) -> Result<usize, JsValue> {
@@ -89,55 +86,29 @@ impl SseDecoderCore {
         })
     }
 
-    /// Messages completed by these bytes.
-    pub fn push(&mut self, bytes: &[u8]) -> Result<JsValue, JsValue> {
-        Ok(convert::to_js(&self.inner.push(bytes)?))
+    /// Messages completed by these bytes: `{event?, data, id?, retry?}` objects, made here.
+    pub fn push(&mut self, bytes: &[u8]) -> Result<Array, JsValue> {
+        let out = Array::new();
+        self.inner.push_with(bytes, &mut |m| {
+            let message: JsValue = Object::new().into();
+            if let Some(event) = m.event {
+                set(&message, "event", &JsValue::from_str(event));
+            }
+            set(&message, "data", &JsValue::from_str(m.data));
+            if let Some(id) = m.id {
+                set(&message, "id", &JsValue::from_str(id));
+            }
+            if let Some(retry) = m.retry {
+                // A JS number, as JSON.parse would read it.
+                set(&message, "retry", &JsValue::from_f64(retry as f64));
+            }
+            out.push(&message);
+            Ok::<(), SseError>(())
+        })?;
+        Ok(out)
     }
 
     pub fn finish(&mut self) -> Result<(), JsValue> {
         Ok(self.inner.finish()?)
     }
-}
-
-/// Provider stream decoding behind the JS `ProviderStreamDecoder`.
-#[wasm_bindgen]
-pub struct ProviderStreamCore {
-    inner: ProviderStreamDecoder,
-}
-
-#[wasm_bindgen]
-impl ProviderStreamCore {
-    #[wasm_bindgen(constructor)]
-    pub fn new(format: &str) -> Result<ProviderStreamCore, JsValue> {
-        Ok(Self {
-            inner: ProviderStreamDecoder::new(stream_format(format)?),
-        })
-    }
-
-    /// Events from one SSE message (`{event?, data, id?}`).
-    pub fn push(&mut self, message: JsValue) -> Result<JsValue, JsValue> {
-        let message = convert::js_to_json(&message, "INVALID_EVENT", "SSE message {event?, data}")?;
-        let message = SseMessage::from_json(message).map_err(|e| {
-            js_error(
-                "INVALID_EVENT",
-                &format!("invalid SSE message {{event?, data}}: {e}"),
-            )
-        })?;
-        Ok(convert::to_js(&self.inner.push(&message)?))
-    }
-
-    pub fn finish(&mut self) -> Result<JsValue, JsValue> {
-        Ok(convert::to_js(&self.inner.finish()?))
-    }
-
-    #[wasm_bindgen(js_name = finishReason)]
-    pub fn finish_reason(&self) -> Option<String> {
-        self.inner.finish_reason().map(str::to_owned)
-    }
-}
-
-fn stream_format(format: &str) -> Result<StreamFormat, JsValue> {
-    StreamFormat::parse(format).ok_or_else(|| {
-        js_error("UNKNOWN_PROVIDER", &format!("unknown stream format {format:?}; use \"openai\", \"openrouter\", \"openai-compatible\" or \"anthropic\""))
-    })
 }
