@@ -28,7 +28,11 @@ export { init };
  * `transform(output)`. Elsewhere it does nothing unless a bundler moved the file.
  */
 export function initFull(input?: WasmSource): Promise<void>;
-/** Whether the full streaming module can be used without `initFull` (see `isReady`). */
+/**
+ * Whether the full streaming module can be used without `initFull`: instantiated, or to be read
+ * and instantiated at its first use (Node and Deno, which read it from beside the package then,
+ * and Workers: true at import). False in browsers before `initFull` (or `init()` of "citeflow").
+ */
 export function isFullReady(): boolean;
 /**
  * Whether the package can be used without (another) `init`: both wasm modules are instantiated,

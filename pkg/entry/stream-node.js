@@ -8,7 +8,7 @@ import initWasm, { initSync } from "../gen/stream/citeflow_stream.js";
 import initFullWasm, { initSync as initFullSync } from "../gen/stream-full/citeflow_stream_full.js";
 import { INTERNALS } from "../src/module.js";
 import { attachStream, attachStreamLazily, isStreamReady, streamInternals, warmStream } from "../src/stream_runtime.js";
-import { attachFull, attachFullLazily, fullInternals, isFullReady } from "../src/stream_full_runtime.js";
+import { attachFull, attachFullLazily, fullInternals } from "../src/stream_full_runtime.js";
 import { notFound } from "./explain.js";
 import { compiledInBackground, readWasm } from "./read-wasm.js";
 
@@ -24,16 +24,18 @@ if (bytes !== null) {
   attachStreamLazily(() => initSync({ module: module() }));
 }
 
-// The full streaming module: read at import too (a file read, no compilation), compiled and
-// instantiated at its first use, which most programs never make. Where a server bundle moved
-// it, `initFull(bytes)`.
+// The full streaming module: read, compiled and instantiated at its first use, which most programs
+// never make. Where a server bundle moved it, that use is NOT_INITIALIZED until `initFull(bytes)`.
 const FULL_FILE = "citeflow_stream_full_bg.wasm";
-const fullBytes = readWasm(
-  () => readFileSync(new URL("../gen/stream-full/citeflow_stream_full_bg.wasm", import.meta.url)),
-  import.meta.url,
-  "../gen/stream-full/citeflow_stream_full_bg.wasm",
-);
-if (fullBytes !== null) attachFullLazily(() => initFullSync({ module: fullBytes }));
+attachFullLazily(() => {
+  const fullBytes = readWasm(
+    () => readFileSync(new URL("../gen/stream-full/citeflow_stream_full_bg.wasm", import.meta.url)),
+    import.meta.url,
+    "../gen/stream-full/citeflow_stream_full_bg.wasm",
+  );
+  if (fullBytes === null) throw notFound(FULL_FILE, 'Pass it to initFull() of "citeflow/stream" or "citeflow"');
+  return initFullSync({ module: fullBytes });
+});
 
 export * from "../src/stream_api.js";
 export { isStreamReady as isReady } from "../src/stream_runtime.js";
@@ -53,14 +55,11 @@ export default async function init(input) {
 init[INTERNALS] = { stream: streamInternals, full: fullInternals };
 export { init };
 
-/** Nothing to do where the full streaming module is beside the package; otherwise give it: bytes, a URL or a Module. */
+/**
+ * Nothing to do where the full streaming module is beside the package (it is read at its first
+ * use); otherwise give it: bytes, a URL or a Module.
+ */
 export async function initFull(input) {
-  if (isFullReady()) return;
-  if (input === undefined) {
-    throw notFound(
-      FULL_FILE,
-      'Pass it to initFull() of "citeflow/stream" or "citeflow": await initFull(bytesOfTheWasmFile)',
-    );
-  }
-  attachFull(await initFullWasm({ module_or_path: input }));
+  // Given a module, it is the one: the file beside the package may be gone (a server bundle).
+  if (input !== undefined) attachFull(await initFullWasm({ module_or_path: input }));
 }
