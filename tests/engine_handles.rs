@@ -322,7 +322,7 @@ proptest! {
             }
             (Ok(event), Ok(view)) => {
                 let (mut cx_a, mut cx_b) = (Cx::default(), Cx::default());
-                let a = cx_a.piece(event.clone());
+                let a = cx_a.piece(event.clone()).unwrap();
                 let b = cx_b.kept_piece(7, *view);
                 let generic = |p: &Piece, cx: &Cx| {
                     p.generic(cx).map(|g| (g.ty.to_owned(), g.response_text().ok().map(str::to_owned)))

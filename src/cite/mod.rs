@@ -29,9 +29,12 @@ pub mod cited_html;
 pub mod prompt;
 pub mod verify;
 pub use enforce::{Enforce, Mechanism};
+#[cfg(not(feature = "lean-stream"))]
 pub use structured::CitedAnswer;
 pub mod enforce;
 pub mod segments_json;
+// Reads whole events (JSON trees): not in the lean streaming module.
+#[cfg(not(feature = "lean-stream"))]
 pub mod structured;
 pub use cited_html::{render_cited_html, ListedReference, MarkerLink};
 pub use verify::{

@@ -15,6 +15,7 @@
 //! assert_eq!(cites, [1, 2]);
 //! ```
 
+#[cfg(not(feature = "lean-stream"))]
 use serde_json::Value;
 
 use super::citation::{parse_citations, set_citations, Citation, ParseOptions};
@@ -45,7 +46,9 @@ pub struct CitationParser {
 enum Template {
     /// Plain text with this id (no id before the first response).
     Plain(HeldId),
-    /// A response event with fields of its own (its value emptied).
+    /// A response event with fields of its own (its value emptied). (The lean streaming
+    /// module has no such piece: its events stay in JS, `Kept`.)
+    #[cfg(not(feature = "lean-stream"))]
     Event(Event),
     /// A response event its caller keeps (its value replaced when text is released).
     Kept { handle: u32, id: HeldId },
@@ -55,6 +58,7 @@ impl Template {
     /// The template a generic `response` piece gives.
     fn of(piece: Piece, cx: &Cx) -> Self {
         match piece {
+            #[cfg(not(feature = "lean-stream"))]
             Piece::Event(event) => Template::Event(Event {
                 value: Value::String(String::new()),
                 ..*event
@@ -114,6 +118,7 @@ impl CitationParser {
                 id: id.get(&mut cx.ids),
                 text: cx.arena.push(text),
             },
+            #[cfg(not(feature = "lean-stream"))]
             Template::Event(template) => Piece::Event(Box::new(Event {
                 value: Value::String(text.to_owned()),
                 ..template.clone()

@@ -82,8 +82,8 @@ impl EventSink for PieceSink<'_> {
         self.out.push(Piece::Text { kind, id, text });
     }
 
-    fn event(&mut self, event: Event) {
-        let piece = self.cx.made(event);
+    fn text_event(&mut self, ty: &str, id: Option<&str>, text: &str) {
+        let piece = self.cx.made_text(ty, id, text);
         self.out.push(piece);
     }
 
@@ -216,7 +216,7 @@ impl StreamEngine {
     /// Any event.
     pub fn push_event(&mut self, event: Event) -> Result<Step<'_>> {
         self.begin()?;
-        let piece = self.cx.piece(event);
+        let piece = self.cx.piece(event)?;
         self.out.push(piece);
         self.run(0)?;
         Ok(self.step())
@@ -260,7 +260,7 @@ impl StreamEngine {
         let mut done = Vec::new();
         if let Some(source) = self.source.as_mut() {
             for event in source.finish()? {
-                let piece = self.cx.made(event);
+                let piece = self.cx.piece(event)?;
                 self.out.push(piece);
             }
             self.run(0)?;

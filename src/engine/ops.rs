@@ -22,10 +22,12 @@
 //! `kind` is 0 for `response`, 1 for `thinking`. Offsets are UTF-16 code units of the text
 //! (JS string indices). Adjacent text of one block in one step is merged into one op.
 
+#[cfg(not(feature = "lean-stream"))]
 use serde_json::Value;
 
 use super::piece::{KeptValue, Kind, Piece};
 use super::Step;
+#[cfg(not(feature = "lean-stream"))]
 use crate::event::{types, Event, ValueType};
 
 pub const ID: u32 = 1;
@@ -201,6 +203,7 @@ impl Encoder {
                     let [c, d] = self.text(cx.arena.get(value));
                     self.words.extend([RAW, *id, a, b, c, d, u32::from(*json)]);
                 }
+                #[cfg(not(feature = "lean-stream"))]
                 Piece::Event(event) => {
                     self.open_text = None;
                     if let Some(c) = citation(event) {
@@ -237,6 +240,7 @@ impl Encoder {
 /// The parts of a citation event in exactly the shape the citation parser makes (and that JSON
 /// would give back key for key): `{sourceId, marker, span: [start, end], valid}`, numbers that
 /// fit in `u32`. Any other event (more or fewer fields, other order, an id) is not one.
+#[cfg(not(feature = "lean-stream"))]
 struct CitationParts<'a> {
     source_id: u32,
     marker: &'a str,
@@ -244,6 +248,7 @@ struct CitationParts<'a> {
     valid: bool,
 }
 
+#[cfg(not(feature = "lean-stream"))]
 fn citation(event: &Event) -> Option<CitationParts<'_>> {
     if event.kind != types::CITATION
         || event.id.is_some()

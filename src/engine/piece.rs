@@ -74,6 +74,9 @@ pub enum Piece {
     },
     /// Any other event (JSON values, fields of its own, other types), carried as given (boxed:
     /// it is rare, and unboxed it would make every piece, moved through each stage, its size).
+    /// Not in the lean streaming module, which has no event as a JSON tree (the stages that
+    /// need one are in the full module).
+    #[cfg(not(feature = "lean-stream"))]
     Event(Box<Event>),
     /// Any other event whose object its caller keeps (the JS face's handle table): stages see
     /// its type (`ty`, a string of [`Cx::types`]), its id and, for a `response` event, its
@@ -134,6 +137,7 @@ impl Piece {
     /// `None` for a typed piece.
     pub fn generic<'a>(&'a self, cx: &'a Cx) -> Option<Generic<'a>> {
         match self {
+            #[cfg(not(feature = "lean-stream"))]
             Piece::Event(event) => Some(Generic {
                 ty: &event.kind,
                 text: event
@@ -272,11 +276,19 @@ pub struct EventView<'a> {
 
 impl Cx {
     /// A piece for an event: typed when it is plain response/thinking text (a string value,
-    /// no fields of its own), else the event itself.
-    pub fn piece(&mut self, event: Event) -> Piece {
+    /// no fields of its own), else the event itself. The lean streaming module holds no
+    /// generic event (its events come from JS as handles, or from the core as text): there,
+    /// such an event is refused.
+    pub fn piece(&mut self, event: Event) -> crate::error::Result<Piece> {
         match self.typed(Self::view(&event)) {
-            Some(piece) => piece,
-            None => Piece::Event(Box::new(event)),
+            Some(piece) => Ok(piece),
+            #[cfg(not(feature = "lean-stream"))]
+            None => Ok(Piece::Event(Box::new(event))),
+            #[cfg(feature = "lean-stream")]
+            None => Err(crate::error::TransformError::InvalidEvent(format!(
+                "a `{}` event whole needs the full streaming module",
+                event.kind
+            ))),
         }
     }
 
@@ -299,16 +311,22 @@ impl Cx {
         }
     }
 
-    /// A piece for an event the core made: typed as [`Cx::piece`] types it; a text event of
-    /// another type with no fields of its own as [`Piece::Raw`]; else the event itself.
-    pub fn made(&mut self, event: Event) -> Piece {
-        let raw = event.value_type == ValueType::Text && event.extra.is_empty();
-        match event.text_value() {
-            Some(text) if raw && Self::plain(Self::view(&event)).is_none() => {
+    /// A piece for a text event the core made (no fields of its own): typed as
+    /// [`Cx::piece`] types it, else [`Piece::Raw`].
+    pub fn made_text(&mut self, ty: &str, id: Option<&str>, text: &str) -> Piece {
+        let view = EventView {
+            ty,
+            id,
+            text: Some(text),
+            value_type: ValueType::Text,
+            extra: false,
+        };
+        match self.typed(view) {
+            Some(piece) => piece,
+            None => {
                 let value = self.arena.push(text);
-                self.raw(&event.kind, event.id.as_deref(), value, false)
+                self.raw(ty, id, value, false)
             }
-            _ => self.piece(event),
         }
     }
 
@@ -373,6 +391,7 @@ impl Cx {
     /// The event a piece stands for.
     pub fn event(&self, piece: Piece) -> Event {
         let (kind, id, phase, text) = match piece {
+            #[cfg(not(feature = "lean-stream"))]
             Piece::Event(event) => return *event,
             Piece::Citation {
                 source_id,

@@ -43,7 +43,7 @@ pub trait Stage {
 /// [`OutputTransformer::push`] for a stage: the event as a piece, the pieces as events.
 pub fn push_event(stage: &mut impl Stage, event: Event) -> Result<Vec<Event>> {
     let mut cx = Cx::default();
-    let piece = cx.piece(event);
+    let piece = cx.piece(event)?;
     let mut out = Vec::new();
     stage.push_piece(piece, &mut cx, &mut out)?;
     Ok(out.into_iter().map(|p| cx.event(p)).collect())
@@ -62,21 +62,22 @@ pub fn finish_events(stage: &mut impl Stage) -> Result<Vec<Event>> {
 pub struct EventStage(pub Box<dyn OutputTransformer>);
 
 impl EventStage {
-    fn feed(events: Vec<Event>, cx: &mut Cx, out: &mut Vec<Piece>) {
-        out.extend(events.into_iter().map(|e| cx.piece(e)));
+    fn feed(events: Vec<Event>, cx: &mut Cx, out: &mut Vec<Piece>) -> Result<()> {
+        for event in events {
+            out.push(cx.piece(event)?);
+        }
+        Ok(())
     }
 }
 
 impl Stage for EventStage {
     fn push_piece(&mut self, piece: Piece, cx: &mut Cx, out: &mut Vec<Piece>) -> Result<()> {
         let events = self.0.push(cx.event(piece))?;
-        Self::feed(events, cx, out);
-        Ok(())
+        Self::feed(events, cx, out)
     }
 
     fn finish_pieces(&mut self, cx: &mut Cx, out: &mut Vec<Piece>) -> Result<()> {
         let events = self.0.finish()?;
-        Self::feed(events, cx, out);
-        Ok(())
+        Self::feed(events, cx, out)
     }
 }

@@ -5,6 +5,8 @@
 //! instance where a panic aborts the whole instance: no indexing, unwrapping or panicking
 //! outside tests; bad input is an error with a stable code.
 
+// Whole answers (the core module's; the lean streaming module has no cited-answer reader).
+#[cfg(not(feature = "lean-stream"))]
 mod answer;
 mod cite_request;
 pub mod decision;
@@ -30,6 +32,7 @@ pub mod transport;
 pub mod usage;
 mod wire;
 
+#[cfg(not(feature = "lean-stream"))]
 pub use answer::{cited_output, parse_response};
 pub use cite_request::CiteRequest;
 pub use decision::{build_dm_request, is_system_one, parse_dm_response};

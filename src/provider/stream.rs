@@ -120,14 +120,12 @@ enum BlockKind {
 pub trait EventSink {
     /// Text of a `response` or `thinking` block.
     fn text(&mut self, kind: &'static str, id: Option<&str>, text: &str);
-    /// Any other event.
-    fn event(&mut self, event: Event);
+    /// An event of another type whose value is this text, with no fields of its own (a
+    /// block's start or end, a tool input's delta).
+    fn text_event(&mut self, ty: &str, id: Option<&str>, text: &str);
     /// An event whose value is this JSON text (checked, or written by the decoder): the
     /// decoder builds no JSON tree for the events it makes.
-    fn json(&mut self, kind: &'static str, id: Option<&str>, json: &str) {
-        let value = serde_json::from_str(json).unwrap_or(Value::Null);
-        self.event(Event::json(kind, id.map(str::to_owned), value));
-    }
+    fn json(&mut self, kind: &'static str, id: Option<&str>, json: &str);
 }
 
 impl EventSink for Vec<Event> {
@@ -135,8 +133,13 @@ impl EventSink for Vec<Event> {
         self.push(Event::text(kind, id.map(str::to_owned), text));
     }
 
-    fn event(&mut self, event: Event) {
-        self.push(event);
+    fn text_event(&mut self, ty: &str, id: Option<&str>, text: &str) {
+        self.push(Event::text(ty, id.map(str::to_owned), text));
+    }
+
+    fn json(&mut self, kind: &'static str, id: Option<&str>, json: &str) {
+        let value = serde_json::from_str(json).unwrap_or(Value::Null);
+        self.push(Event::json(kind, id.map(str::to_owned), value));
     }
 }
 
@@ -443,12 +446,12 @@ impl ProviderStreamDecoder {
                     BlockKind::Text => {
                         self.release_citations(out);
                         self.cited = Some((index, self.answer.units(), Vec::new()));
-                        out.event(Event::text("response_start", id.clone(), ""));
+                        out.text_event("response_start", id.as_deref(), "");
                         if let Some(text) = block.text.str().filter(|t| !t.is_empty()) {
                             self.answer(out, id.as_deref(), text);
                         }
                     }
-                    BlockKind::Thinking => out.event(Event::text("thinking_start", id, "")),
+                    BlockKind::Thinking => out.text_event("thinking_start", id.as_deref(), ""),
                     BlockKind::Tool => self.tool_input = Some((index, String::new())),
                     BlockKind::Other => {}
                 }
@@ -498,7 +501,7 @@ impl ProviderStreamDecoder {
                         if !piece.is_empty()
                             && matches!(&self.tool_input, Some((i, _)) if *i == index)
                         {
-                            out.event(Event::text(STRUCTURED_DELTA, id.clone(), piece));
+                            out.text_event(STRUCTURED_DELTA, id.as_deref(), piece);
                         }
                         let too_large = match self.tool_input.as_mut() {
                             Some((i, json)) if *i == index => {
@@ -526,9 +529,9 @@ impl ProviderStreamDecoder {
                         if matches!(&self.cited, Some((i, _, _)) if *i == index) {
                             self.release_citations(out);
                         }
-                        out.event(Event::text("response_end", id, ""));
+                        out.text_event("response_end", id.as_deref(), "");
                     }
-                    Some(BlockKind::Thinking) => out.event(Event::text("thinking_end", id, "")),
+                    Some(BlockKind::Thinking) => out.text_event("thinking_end", id.as_deref(), ""),
                     Some(BlockKind::Tool) => {
                         // The structured answer, whole: as a whole answer's tool_use input.
                         let json = match self.tool_input.take() {

@@ -12,7 +12,9 @@ use super::{
     OutputTransformer, ThinkTagOptions, ThinkTagOutputTransformer, ValidationMode,
     ValidationOutputTransformer,
 };
-use crate::cite::{CitationParser, CiteError, CiteOptions, CitedAnswer, MarkerScanner};
+#[cfg(not(feature = "lean-stream"))]
+use crate::cite::CitedAnswer;
+use crate::cite::{CitationParser, CiteError, CiteOptions, MarkerScanner};
 #[cfg(not(feature = "lean-stream"))]
 use crate::engine::EventStage;
 use crate::engine::Stage;
@@ -344,7 +346,14 @@ impl StageSpec {
                 Box::new(ValidationOutputTransformer::new(kinds.clone(), *mode)?)
             }
             Self::Citations(o) => Box::new(CitationParser::new(o.parse_options())),
+            #[cfg(not(feature = "lean-stream"))]
             Self::CitedAnswer(o) => Box::new(CitedAnswer::new(o.parse_options())),
+            #[cfg(feature = "lean-stream")]
+            Self::CitedAnswer(_) => {
+                return Err(TransformError::InvalidConfig(
+                    "a stage of the full streaming module".to_owned(),
+                ))
+            }
         })
     }
 

@@ -84,7 +84,9 @@ impl Stage for EventFilterOutputTransformer {
     fn push_piece(&mut self, piece: Piece, cx: &mut Cx, out: &mut Vec<Piece>) -> Result<()> {
         self.lifecycle.check()?;
         let keep = match &piece {
-            Piece::Event(_) | Piece::Opaque { .. } | Piece::Raw { .. } => {
+            #[cfg(not(feature = "lean-stream"))]
+            Piece::Event(_) => piece.generic(cx).is_some_and(|e| self.accepts(e.ty)),
+            Piece::Opaque { .. } | Piece::Raw { .. } => {
                 piece.generic(cx).is_some_and(|e| self.accepts(e.ty))
             }
             Piece::Citation { .. } => self.accepts(crate::event::types::CITATION),
