@@ -271,7 +271,7 @@ export class Engine {
   /**
    * Writes an event's string fields (`type`, `id`, `value`, `valueType`) one after another
    * into the input buffer as UTF-8, their byte lengths into #lengths (0 for a field that is not
-   * a string: `shape` says which are). Returns true.
+   * a string: `shape` says which are).
    */
   #writeFields({ type, id, value, valueType }) {
     const n = this.#lengths;
@@ -279,7 +279,6 @@ export class Engine {
     n[1] = id === undefined ? 0 : this.#write(id, n[0]);
     n[2] = value === undefined ? 0 : this.#write(value, n[0] + n[1]);
     n[3] = valueType === undefined ? 0 : this.#write(valueType, n[0] + n[1] + n[2]);
-    return true;
   }
 
   /** How many event objects are kept for the core now (for tests: it stays small). */

@@ -300,12 +300,6 @@ impl StageSpec {
     /// transformers natively, the others through their event API. The lean streaming module
     /// (`lean-stream`) holds no stage that needs JSON trees ([`TransformerKind::in_this_build`]).
     pub(crate) fn build_stage(&self) -> Result<Box<dyn Stage>> {
-        if !self.kind().in_this_build() {
-            return Err(TransformError::InvalidConfig(format!(
-                "the {} stage is in the full streaming module, not this one",
-                self.kind().name()
-            )));
-        }
         Ok(match self {
             Self::Identity => Box::new(IdentityOutputTransformer::default()),
             Self::ThinkTag(o) => Box::new(ThinkTagOutputTransformer::new(o.clone())?),
@@ -317,11 +311,18 @@ impl StageSpec {
             Self::Json | Self::Validation(..) => Box::new(EventStage(self.build()?)),
             #[cfg(feature = "lean-stream")]
             Self::CitedAnswer(_) | Self::Json | Self::Validation(..) => {
-                return Err(TransformError::InvalidConfig(
-                    "a stage of the full streaming module".to_owned(),
-                ))
+                return Err(self.not_in_this_build())
             }
         })
+    }
+
+    /// The refusal of a stage this build leaves out ([`TransformerKind::in_this_build`]).
+    #[cfg(feature = "lean-stream")]
+    fn not_in_this_build(&self) -> TransformError {
+        TransformError::InvalidConfig(format!(
+            "the {} stage is in the full streaming module, not this one",
+            self.kind().name()
+        ))
     }
 
     /// Checks what the transformer's constructor checks, without building it (so that a
@@ -349,11 +350,7 @@ impl StageSpec {
             #[cfg(not(feature = "lean-stream"))]
             Self::CitedAnswer(o) => Box::new(CitedAnswer::new(o.parse_options())),
             #[cfg(feature = "lean-stream")]
-            Self::CitedAnswer(_) => {
-                return Err(TransformError::InvalidConfig(
-                    "a stage of the full streaming module".to_owned(),
-                ))
-            }
+            Self::CitedAnswer(_) => return Err(self.not_in_this_build()),
         })
     }
 

@@ -248,7 +248,8 @@ export function entryPoints({ lib, base }) {
       ProviderStreamDecoder: {
         args: () => ["openai"],
         make: () => new lib.ProviderStreamDecoder("openai"),
-        methods: { push: [{ data: "[DONE]" }] },
+        // Every field of an SSE message made hostile in turn (the core checks each).
+        methods: { push: [{ event: "message", data: "[DONE]", id: "1", retry: 1000 }] },
       },
       ProviderBodyDecoder: {
         args: () => ["openai", {
