@@ -78,6 +78,10 @@ export async function bundle() {
         metafile: true,
         // The entries run code at import; pkg/package.json's sideEffects names the bundles.
         ignoreAnnotations: true,
+        // Whitespace only (names and syntax stay, so stack traces still name our functions):
+        // Node compiles 30% fewer bytes, measured 12.5 -> 11.8 ms for `import "citeflow"`
+        // (medians of 15 fresh processes, same session, alternating).
+        minifyWhitespace: true,
         logLevel: "warning",
         plugins: [keep],
       });
