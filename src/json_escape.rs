@@ -48,6 +48,18 @@ pub(crate) fn write_string(text: &str, out: &mut String) {
     out.push('"');
 }
 
+/// A string quoted for a message, as JSON writes it (what a caller gave, shown without
+/// `{:?}`, whose Unicode tables the streaming module does not otherwise need).
+pub(crate) struct Quoted<'a>(pub &'a str);
+
+impl std::fmt::Display for Quoted<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        let mut out = String::with_capacity(self.0.len() + 2);
+        write_string(self.0, &mut out);
+        f.write_str(&out)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -2,6 +2,7 @@
 //! citation stages and invokers' `citations`), read by the one options reader
 //! (`crate::options`).
 
+use serde::de::DeserializeOwned;
 use serde::de::IgnoredAny;
 use serde::Deserialize;
 use serde_json::{Map, Value};
@@ -12,7 +13,8 @@ use super::error::{CiteError, Result};
 use super::grammar::{GrammarFormat, GrammarOptions, DEFAULT_MAX_CONTENT_CHARS};
 use super::marker::MarkerStyle;
 use super::policy::Policy;
-use crate::options::{self, count, named};
+use crate::options::reader::{self, choice, count, fields, optional, Keys, OptionEntries};
+use crate::options::{self, named};
 
 /// Checked citation options; which ones a function reads is up to it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -26,40 +28,17 @@ pub struct CiteOptions {
     pub max_cites_per_sentence: Option<u32>,
 }
 
-/// The keys as given (camelCase), `null` as absent. `enforce` is read here too (one reader,
-/// one list of keys) but only an invoker's `citations` takes it.
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct Fields {
-    #[serde(default, deserialize_with = "named")]
-    marker_style: Option<MarkerStyle>,
-    #[serde(default, deserialize_with = "count")]
-    source_count: Option<u32>,
-    #[serde(default, deserialize_with = "named")]
-    policy: Option<Policy>,
-    #[serde(default, deserialize_with = "count")]
-    max_content_chars: Option<u32>,
-    #[serde(default, deserialize_with = "named")]
-    format: Option<GrammarFormat>,
-    #[serde(default, deserialize_with = "count")]
-    max_sentences: Option<u32>,
-    #[serde(default, deserialize_with = "count")]
-    max_cites_per_sentence: Option<u32>,
-    #[serde(default, deserialize_with = "named")]
-    enforce: Option<Enforce>,
-}
-
 impl CiteOptions {
     /// Reads `markerStyle`, `sourceCount`, `policy`, `maxContentChars`, `format`,
     /// `maxSentences` and `maxCitesPerSentence`; any other key is an error (a misspelt option
     /// must not be ignored).
     pub fn from_map(map: &Map<String, Value>) -> Result<Self> {
-        Self::from_source(options::entries(map))
+        Self::from_entries(reader::json(map))
     }
 
-    /// [`CiteOptions::from_map`] from any options source ([`crate::options::Source`]).
-    pub(crate) fn from_source<'de, S: options::Source<'de>>(source: S) -> Result<Self> {
-        match Self::with_enforce_from(source)? {
+    /// [`CiteOptions::from_map`] from either source of options ([`crate::options::reader`]).
+    pub(crate) fn from_entries<E: OptionEntries>(entries: E) -> Result<Self> {
+        match Self::with_enforce_from(entries)? {
             (options, None) => Ok(options),
             (_, Some(_)) => Err(CiteError::option(
                 "enforce",
@@ -70,24 +49,43 @@ impl CiteOptions {
 
     /// The options and `enforce` (an invoker's `citations` option).
     pub fn with_enforce(map: &Map<String, Value>) -> Result<(Self, Option<Enforce>)> {
-        Self::with_enforce_from(options::entries(map))
+        Self::with_enforce_from(reader::json(map))
     }
 
-    fn with_enforce_from<'de, S: options::Source<'de>>(
-        source: S,
-    ) -> Result<(Self, Option<Enforce>)> {
-        let f: Fields = read("citation", source)?;
-        let options = Self {
-            marker_style: f.marker_style.unwrap_or_default(),
-            source_count: f.source_count,
-            policy: f.policy,
-            // A u32 fits usize on every target this builds for (32 and 64 bits).
-            max_content_chars: f.max_content_chars.map(|n| n as usize),
-            format: f.format,
-            max_sentences: f.max_sentences,
-            max_cites_per_sentence: f.max_cites_per_sentence,
-        };
-        Ok((options, f.enforce))
+    /// The keys as given (camelCase), `null` as absent. `enforce` is read here too (one
+    /// reader, one list of keys) but only an invoker's `citations` takes it.
+    fn with_enforce_from<E: OptionEntries>(entries: E) -> Result<(Self, Option<Enforce>)> {
+        const KEYS: &Keys = &[
+            ("markerStyle", 0),
+            ("sourceCount", 1),
+            ("policy", 2),
+            ("maxContentChars", 3),
+            ("format", 4),
+            ("maxSentences", 5),
+            ("maxCitesPerSentence", 6),
+            ("enforce", 7),
+        ];
+        let mut o = Self::default();
+        let mut enforce = None;
+        fields("citation", entries, KEYS, |slot, read| {
+            match slot {
+                0 => o.marker_style = optional(read, choice)?.unwrap_or_default(),
+                1 => o.source_count = optional(read, count)?,
+                2 => o.policy = optional(read, choice)?,
+                // A u32 fits usize on every target this builds for (32 and 64 bits).
+                3 => o.max_content_chars = optional(read, count)?.map(|n| n as usize),
+                4 => o.format = optional(read, choice)?,
+                5 => o.max_sentences = optional(read, count)?,
+                6 => o.max_cites_per_sentence = optional(read, count)?,
+                _ => enforce = optional(read, choice)?,
+            }
+            Ok(())
+        })
+        .map_err(|e| CiteError::InvalidOption {
+            option: e.option,
+            reason: e.reason,
+        })?;
+        Ok((o, enforce))
     }
 
     pub fn parse_options(&self) -> ParseOptions {
@@ -150,7 +148,7 @@ pub struct CiteformerOptions {
 
 impl CiteformerOptions {
     pub fn from_map(map: &Map<String, Value>) -> Result<Self> {
-        let f: CiteformerFields = read("Citeformer", options::entries(map))?;
+        let f: CiteformerFields = read("Citeformer", map)?;
         Ok(Self {
             style: f
                 .style
@@ -186,12 +184,12 @@ pub struct CallOptions {
 
 impl CallOptions {
     pub fn from_map(map: &Map<String, Value>) -> Result<Self> {
-        read("Citeformer call", options::entries(map))
+        read("Citeformer call", map)
     }
 }
 
-fn read<'de, T: Deserialize<'de>, S: options::Source<'de>>(owner: &str, source: S) -> Result<T> {
-    options::read_from(owner, source).map_err(|e| CiteError::InvalidOption {
+fn read<T: DeserializeOwned>(owner: &str, map: &Map<String, Value>) -> Result<T> {
+    options::read(owner, map).map_err(|e| CiteError::InvalidOption {
         option: e.option,
         reason: e.reason,
     })

@@ -1,5 +1,5 @@
 //! The relevance components' plain options: one struct for all seven, each taking its own keys,
-//! read by [`crate::options::read_taking`] (a key the component does not take, or a value of
+//! read by [`crate::options::derived::read_taking`] (a key the component does not take, or a value of
 //! the wrong type or range, refused naming the key), defaults filled in. The JS-only options
 //! (invokers, callbacks, a `ContextConfig`) stay in JS.
 
@@ -9,7 +9,8 @@ use serde_json::{Map, Value};
 
 use super::lm::{formatter_schema, preset, relevance_schema};
 use crate::chunk::MetadataMap;
-use crate::options::{count, read_taking, OptionError};
+use crate::options::derived::{count, read_taking};
+use crate::options::OptionError;
 
 const DEFAULT_THRESHOLD: f64 = 0.5;
 const DEFAULT_BATCH_SIZE: u32 = 5;

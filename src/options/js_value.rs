@@ -1,7 +1,7 @@
-//! Options read straight from JS values, for the streaming module: a serde deserializer over a
-//! `JsValue` ([`JsVal`]) and an object's entries as a [`Source`] of the one options reader
-//! ([`super::read_from`]), so that option objects reach the typed option structs with no JSON
-//! copy on the way (see src/options.rs).
+//! Options read straight from JS values, for the streaming modules: a `JsValue` ([`JsVal`])
+//! and an object's entries ([`Entries`]) as a source of the options reader
+//! ([`super::reader`]), so that option objects reach the typed options with no JSON copy on
+//! the way.
 //!
 //! What is read follows JSON's rules, as the JSON copy did: `toJSON` is honoured; an object's
 //! keys are `Object.keys` in order, and a key whose value is `undefined`, a function or a
@@ -16,10 +16,11 @@
 use std::cell::Cell;
 
 use js_sys::{Array, Object};
-use serde::de::{self, DeserializeSeed, IntoDeserializer, SeqAccess, Unexpected, Visitor};
+use serde::de::Error as _;
 use wasm_bindgen::prelude::*;
 
-use super::{OptionError, Options, Refusal, Source};
+use super::reader::{Entry, OptionEntries, OptionValue, Read};
+use super::{OptionError, Refusal};
 
 /// How deeply a value may nest (objects and arrays) before it is refused.
 pub(crate) const MAX_DEPTH: usize = 128;
@@ -48,7 +49,7 @@ thread_local! {
 
 fn threw(exception: JsValue) -> Refusal {
     THROWN.with(|t| t.set(Some(exception)));
-    de::Error::custom("threw an exception when read (see `cause`)")
+    Refusal::custom("threw an exception when read (see `cause`)")
 }
 
 /// Forgets any exception caught before: each reader of a whole value starts with it.
@@ -138,7 +139,7 @@ impl Items {
             .as_f64()
             .unwrap_or(0.0);
         if length > f64::from(MAX_ITEMS) {
-            return Err(de::Error::custom(format!(
+            return Err(Refusal::custom(format!(
                 "holds more than {MAX_ITEMS} items"
             )));
         }
@@ -166,20 +167,11 @@ impl Items {
     }
 }
 
-impl<'de> SeqAccess<'de> for Items {
-    type Error = Refusal;
+impl Iterator for Items {
+    type Item = Result<JsVal, Refusal>;
 
-    fn next_element_seed<T: DeserializeSeed<'de>>(
-        &mut self,
-        seed: T,
-    ) -> Result<Option<T::Value>, Refusal> {
+    fn next(&mut self) -> Option<Self::Item> {
         self.next_item()
-            .map(|item| seed.deserialize(item?))
-            .transpose()
-    }
-
-    fn size_hint(&self) -> Option<usize> {
-        Some((self.length - self.next) as usize)
     }
 }
 
@@ -250,12 +242,11 @@ impl Entries {
     }
 }
 
-impl<'de> Source<'de> for Entries {
-    type Error = Refusal;
+impl OptionEntries for Entries {
     type Key = String;
     type Value = JsVal;
 
-    fn next_entry(&mut self) -> Option<(String, JsVal)> {
+    fn next_entry(&mut self) -> Option<Entry<Self>> {
         let keys = self.keys.as_ref()?;
         loop {
             if self.next >= keys.length() {
@@ -272,7 +263,7 @@ impl<'de> Source<'de> for Entries {
             };
             let value = match js_get(&self.object, &key_js) {
                 Ok(value) => value,
-                Err(e) => return Some((key, JsVal::failed(threw(e)))),
+                Err(e) => return Some((key, Err(threw(e)))),
             };
             if left_out(&value) {
                 continue;
@@ -282,85 +273,44 @@ impl<'de> Source<'de> for Entries {
                     let _ = js_set(kept, &key_js, &value);
                 }
             }
-            return Some((key, JsVal::at(value, self.depth + 1)));
+            return Some((key, Ok(JsVal::at(value, self.depth + 1))));
         }
-    }
-
-    fn entries_of(value: JsVal) -> Result<Option<Self>, Refusal> {
-        let unexpected = match value.read()? {
-            Read::Map(entries) => return Ok(Some(entries)),
-            Read::Unit => return Ok(None),
-            Read::Str(s) => return Err(de::Error::invalid_type(Unexpected::Str(&s), &"a map")),
-            Read::Unsigned(n) => Unexpected::Unsigned(n),
-            Read::Signed(n) => Unexpected::Signed(n),
-            Read::Float(n) => Unexpected::Float(n),
-            Read::Bool(b) => Unexpected::Bool(b),
-            Read::Seq(_) => Unexpected::Seq,
-        };
-        Err(de::Error::invalid_type(unexpected, &"a map"))
     }
 }
 
-/// One JS value as a serde deserializer (see the module's note for what it reads how), or why
-/// it could not be read (a getter threw), said when it is deserialized.
+/// One JS value, read as [`super::reader`] reads values (see the module's note for what it
+/// reads how).
 pub(crate) struct JsVal {
-    value: Result<JsValue, Refusal>,
+    value: JsValue,
     depth: usize,
 }
 
 impl JsVal {
     fn at(value: JsValue, depth: usize) -> Self {
-        Self {
-            value: Ok(value),
-            depth,
-        }
-    }
-
-    fn failed(why: Refusal) -> Self {
-        Self {
-            value: Err(why),
-            depth: 0,
-        }
+        Self { value, depth }
     }
 
     /// The value itself.
-    pub(crate) fn into_inner(self) -> Result<JsValue, Refusal> {
+    pub(crate) fn into_inner(self) -> JsValue {
         self.value
     }
 }
 
-impl<'de> IntoDeserializer<'de, Refusal> for JsVal {
-    type Deserializer = Self;
+impl OptionValue for JsVal {
+    type Items = Items;
+    type Entries = Entries;
 
-    fn into_deserializer(self) -> Self {
-        self
-    }
-}
-
-/// What a value reads as, told apart once (not in each visitor's copy of `deserialize_any`).
-enum Read {
-    Str(String),
-    Unsigned(u64),
-    Signed(i64),
-    Float(f64),
-    Bool(bool),
-    Unit,
-    Seq(Items),
-    Map(Entries),
-}
-
-impl JsVal {
-    fn read(self) -> Result<Read, Refusal> {
+    fn read(self) -> Result<Read<Self>, Refusal> {
         /// 2^53: every whole `f64` within ± this converts to an integer exactly.
         const EXACT: f64 = 9_007_199_254_740_992.0;
-        let value = json_form(self.value?)?;
+        let value = json_form(self.value)?;
         if let Some(s) = value.as_string() {
             return Ok(Read::Str(s));
         }
         if let Some(n) = value.as_f64() {
             // Integers as integers (as serde_json reads them), other finite numbers as floats.
             return if !n.is_finite() {
-                Err(de::Error::custom("is not a finite number"))
+                Err(Refusal::custom("is not a finite number"))
             } else if n.fract() != 0.0 || n.abs() > EXACT {
                 Ok(Read::Float(n))
             } else if n >= 0.0 {
@@ -373,92 +323,21 @@ impl JsVal {
             return Ok(Read::Bool(b));
         }
         if value.is_bigint() {
-            return Err(de::Error::custom("is a BigInt; use a number"));
+            return Err(Refusal::custom("is a BigInt; use a number"));
         }
         if !value.is_object() {
-            return Ok(Read::Unit);
+            return Ok(Read::Null);
         }
         if self.depth >= MAX_DEPTH {
-            return Err(de::Error::custom(format!(
+            return Err(Refusal::custom(format!(
                 "is nested more than {MAX_DEPTH} levels deep"
             )));
         }
         if js_is_array(&value).map_err(threw)? {
-            return Ok(Read::Seq(Items::of(value, self.depth + 1)?));
+            return Ok(Read::List(Items::of(value, self.depth + 1)?));
         }
         Ok(Read::Map(Entries::of(value, self.depth)?))
     }
-}
-
-impl<'de> de::Deserializer<'de> for JsVal {
-    type Error = Refusal;
-
-    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Refusal> {
-        match self.read()? {
-            Read::Str(s) => visitor.visit_string(s),
-            Read::Unsigned(n) => visitor.visit_u64(n),
-            Read::Signed(n) => visitor.visit_i64(n),
-            Read::Float(n) => visitor.visit_f64(n),
-            Read::Bool(b) => visitor.visit_bool(b),
-            Read::Unit => visitor.visit_unit(),
-            Read::Seq(items) => visitor.visit_seq(items),
-            Read::Map(entries) => {
-                // The key read inside is not the option's: the outer reader names its own.
-                let inner = Cell::new(None);
-                de::Deserializer::deserialize_any(
-                    Options {
-                        source: entries,
-                        last: &inner,
-                    },
-                    visitor,
-                )
-            }
-        }
-    }
-
-    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Refusal> {
-        let value = json_form(self.value?)?;
-        if value.is_null() || left_out(&value) {
-            visitor.visit_none()
-        } else {
-            visitor.visit_some(Self::at(value, self.depth))
-        }
-    }
-
-    /// Enums by name (the only form options use); anything else is refused by the enum.
-    fn deserialize_enum<V: Visitor<'de>>(
-        self,
-        _name: &'static str,
-        _variants: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value, Refusal> {
-        let value = json_form(self.value?)?;
-        match value.as_string() {
-            Some(name) => visitor.visit_enum(name.into_deserializer()),
-            None => Self::at(value, self.depth).deserialize_any(visitor),
-        }
-    }
-
-    fn deserialize_newtype_struct<V: Visitor<'de>>(
-        self,
-        _name: &'static str,
-        visitor: V,
-    ) -> Result<V::Value, Refusal> {
-        visitor.visit_newtype_struct(self)
-    }
-
-    serde::forward_to_deserialize_any! {
-        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
-        unit unit_struct seq tuple tuple_struct map struct identifier ignored_any
-    }
-}
-
-/// An options object (see [`Entries::options`]) read as `T` by the one options reader.
-pub(crate) fn read_js<T: de::DeserializeOwned>(
-    owner: &str,
-    value: &JsValue,
-) -> Result<T, OptionError> {
-    super::read_from(owner, Entries::options(owner, value)?)
 }
 
 /// The items of `value` when it is an array (`Array.isArray`); `None` when it is not.

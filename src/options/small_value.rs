@@ -1,63 +1,11 @@
 //! A small deserializer of one option's value, for the CSL and streaming modules (see
 //! [`super::value_deserializer`]): serde's messages, composed without formatting floats.
 
-use std::fmt;
-
 use serde::de::value::{MapDeserializer, SeqDeserializer};
-use serde::de::{self, IntoDeserializer, Unexpected, Visitor};
+use serde::de::{self, IntoDeserializer, Visitor};
 use serde_json::Value;
 
-/// Why a value was refused: serde's message, composed here without formatting floats.
-#[derive(Debug)]
-pub(crate) struct Refusal(String);
-
-impl fmt::Display for Refusal {
-    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for Refusal {}
-
-impl de::Error for Refusal {
-    fn custom<T: fmt::Display>(msg: T) -> Self {
-        Self(msg.to_string())
-    }
-
-    fn invalid_type(unexpected: Unexpected, expected: &dyn de::Expected) -> Self {
-        Self(format!(
-            "invalid type: {}, expected {expected}",
-            Given(unexpected)
-        ))
-    }
-
-    fn invalid_value(unexpected: Unexpected, expected: &dyn de::Expected) -> Self {
-        Self(format!(
-            "invalid value: {}, expected {expected}",
-            Given(unexpected)
-        ))
-    }
-}
-
-/// What was given instead, as serde says it, but a float without its digits.
-struct Given<'a>(Unexpected<'a>);
-
-impl fmt::Display for Given<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        match self.0 {
-            Unexpected::Bool(b) => write!(f, "boolean `{b}`"),
-            Unexpected::Unsigned(n) => write!(f, "integer `{n}`"),
-            Unexpected::Signed(n) => write!(f, "integer `{n}`"),
-            Unexpected::Float(_) => f.write_str("a fractional or very large number"),
-            Unexpected::Str(s) => write!(f, "string {s:?}"),
-            Unexpected::Unit => f.write_str("null"),
-            Unexpected::Seq => f.write_str("an array"),
-            Unexpected::Map => f.write_str("an object"),
-            Unexpected::Other(other) => f.write_str(other),
-            _ => f.write_str("another kind of value"),
-        }
-    }
-}
+use super::Refusal;
 
 /// One option's value (any JSON data, read by reference) as a serde deserializer.
 #[derive(Clone, Copy)]

@@ -3,8 +3,6 @@
 
 use std::borrow::Cow;
 
-use serde::de::{self, MapAccess, Visitor};
-use serde::Deserialize;
 use serde_json::{json, Map, Value};
 
 use super::{
@@ -20,13 +18,15 @@ use crate::engine::EventStage;
 use crate::engine::Stage;
 use crate::error::{Result, TransformError};
 use crate::event::ItemKind;
-use crate::options;
+use crate::json_escape::Quoted;
+use crate::options::reader::{
+    self, boolean, fields, object, optional, string, strings, Keys, OptionEntries, OptionValue,
+};
+use crate::options::{self, OptionError};
 
 #[cfg(all(target_arch = "wasm32", feature = "wasm-stream-module"))]
 mod js;
 mod tags;
-
-use tags::TagList;
 
 /// The transformer types a config can name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -109,131 +109,119 @@ fn camel(snake: &str) -> String {
     out
 }
 
-/// Reads a transformer's options (see [`crate::options`]) from either source: snake_case or
-/// camelCase names, `null` as absent, any other key refused.
-fn kwargs<'de, T: Deserialize<'de>, S: options::Source<'de>>(owner: &str, source: S) -> Result<T> {
-    options::read_from(owner, source).map_err(|e| TransformError::InvalidOption {
+/// A refused option as the transformer's error.
+fn invalid(e: OptionError) -> TransformError {
+    TransformError::InvalidOption {
         option: e.option,
         reason: e.reason,
+    }
+}
+
+/// Reads the options of a transformer that takes none: any key is refused, naming it.
+fn nothing<E: OptionEntries>(owner: &str, entries: E) -> Result<()> {
+    fields(owner, entries, &[], |_, _| Ok(())).map_err(invalid)
+}
+
+/// Think-tag options: `tags` as `[open, close]` pairs, `{open, close}` objects or bare names
+/// (`"reasoning"` means `<reasoning>` / `</reasoning>`), `startInThinking`, `idPrefix`.
+fn think_tag_from<E: OptionEntries>(entries: E) -> Result<ThinkTagOptions> {
+    const KEYS: &Keys = &[
+        ("tags", 0),
+        ("startInThinking", 1),
+        ("start_in_thinking", 1),
+        ("idPrefix", 2),
+        ("id_prefix", 2),
+    ];
+    let mut options = ThinkTagOptions::default();
+    fields(
+        ThinkTagOutputTransformer::NAME,
+        entries,
+        KEYS,
+        |slot, read| {
+            match slot {
+                0 => {
+                    if let Some(tags) = optional(read, tags::tag_list)? {
+                        options.tags = tags;
+                    }
+                }
+                1 => options.start_in_thinking = optional(read, boolean)?.unwrap_or(false),
+                _ => options.id_prefix = optional(read, string)?,
+            }
+            Ok(())
+        },
+    )
+    .map_err(invalid)?;
+    Ok(options)
+}
+
+/// Event-filter options: `eventTypes` (required).
+fn event_types_from<E: OptionEntries>(entries: E) -> Result<Vec<String>> {
+    const KEYS: &Keys = &[("eventTypes", 0), ("event_types", 0)];
+    let mut types = None;
+    fields("EventFilterOutputTransformer", entries, KEYS, |_, read| {
+        types = optional(read, strings)?;
+        Ok(())
     })
+    .map_err(invalid)?;
+    types.ok_or_else(|| TransformError::option("eventTypes", "is required"))
 }
 
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct ThinkTagKwargs {
-    #[serde(default)]
-    tags: Option<TagList>,
-    #[serde(default, alias = "start_in_thinking")]
-    start_in_thinking: Option<bool>,
-    #[serde(default, alias = "id_prefix")]
-    id_prefix: Option<String>,
-}
-
-impl From<ThinkTagKwargs> for ThinkTagOptions {
-    fn from(kw: ThinkTagKwargs) -> Self {
-        let mut options = ThinkTagOptions::default();
-        if let Some(TagList(tags)) = kw.tags {
-            options.tags = tags;
-        }
-        options.start_in_thinking = kw.start_in_thinking.unwrap_or(false);
-        options.id_prefix = kw.id_prefix;
-        options
-    }
-}
-
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct EventFilterKwargs {
-    #[serde(default, alias = "event_types")]
-    event_types: Option<Vec<String>>,
-}
-
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct ValidationKwargs {
-    #[serde(default, alias = "required_types")]
-    required_types: Option<Vec<String>>,
-    #[serde(default)]
-    mode: Option<String>,
-}
-
-impl ValidationKwargs {
-    /// The required kinds and the mode these name.
-    fn checked(self) -> Result<(Vec<ItemKind>, ValidationMode)> {
-        let names = self
-            .required_types
-            .ok_or_else(|| TransformError::option("requiredTypes", "is required"))?;
-        let kinds = names
-            .iter()
-            .map(|n| {
-                ItemKind::parse(n).ok_or_else(|| {
-                    TransformError::option(
-                        "requiredTypes",
-                        format!("{n:?} is not one of text, thinking, structured"),
-                    )
-                })
+/// Validation options: `requiredTypes` (text / thinking / structured, required) and `mode`.
+fn validation_from<E: OptionEntries>(entries: E) -> Result<(Vec<ItemKind>, ValidationMode)> {
+    const KEYS: &Keys = &[("requiredTypes", 0), ("required_types", 0), ("mode", 1)];
+    let (mut names, mut mode) = (None, None);
+    fields(
+        "ValidationOutputTransformer",
+        entries,
+        KEYS,
+        |slot, read| {
+            match slot {
+                0 => names = optional(read, strings)?,
+                _ => mode = optional(read, string)?,
+            }
+            Ok(())
+        },
+    )
+    .map_err(invalid)?;
+    let names = names.ok_or_else(|| TransformError::option("requiredTypes", "is required"))?;
+    let kinds = names
+        .iter()
+        .map(|n| {
+            ItemKind::parse(n).ok_or_else(|| {
+                TransformError::option(
+                    "requiredTypes",
+                    format!("{} is not one of text, thinking, structured", Quoted(n)),
+                )
             })
-            .collect::<Result<_>>()?;
-        let mode = match self.mode {
-            None => ValidationMode::default(),
-            Some(m) => ValidationMode::parse(&m).ok_or_else(|| {
-                TransformError::option("mode", format!("{m:?} is not \"all\" or \"any\""))
-            })?,
-        };
-        Ok((kinds, mode))
-    }
+        })
+        .collect::<Result<_>>()?;
+    let mode = match mode {
+        None => ValidationMode::default(),
+        Some(m) => ValidationMode::parse(&m).ok_or_else(|| {
+            TransformError::option("mode", format!("{} is not \"all\" or \"any\"", Quoted(&m)))
+        })?,
+    };
+    Ok((kinds, mode))
 }
 
-/// The options of a transformer that takes none: any key is refused, naming it.
-struct Nothing;
-
-impl<'de> Deserialize<'de> for Nothing {
-    fn deserialize<D: de::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
-        d.deserialize_map(Nothing)
-    }
-}
-
-impl<'de> Visitor<'de> for Nothing {
-    type Value = Nothing;
-
-    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        f.write_str("no options")
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> std::result::Result<Nothing, A::Error> {
-        match map.next_key::<de::IgnoredAny>()? {
-            Some(_) => Err(de::Error::custom("takes no options")),
-            None => Ok(Nothing),
-        }
-    }
-}
-
-/// Parses think-tag options: `tags` as `[open, close]` pairs, `{open, close}` objects or bare
-/// names (`"reasoning"` means `<reasoning>` / `</reasoning>`), `startInThinking`, `idPrefix`.
+/// Parses think-tag options (see [`think_tag_from`]).
 pub fn think_tag_options(map: &Map<String, Value>) -> Result<ThinkTagOptions> {
-    kwargs::<ThinkTagKwargs, _>(ThinkTagOutputTransformer::NAME, options::entries(map))
-        .map(Into::into)
+    think_tag_from(reader::json(map))
 }
 
 /// Parses event-filter options: `eventTypes` (required).
 pub fn event_types(map: &Map<String, Value>) -> Result<Vec<String>> {
-    event_types_from(options::entries(map))
-}
-
-fn event_types_from<'de, S: options::Source<'de>>(source: S) -> Result<Vec<String>> {
-    kwargs::<EventFilterKwargs, _>("EventFilterOutputTransformer", source)?
-        .event_types
-        .ok_or_else(|| TransformError::option("eventTypes", "is required"))
+    event_types_from(reader::json(map))
 }
 
 /// Parses validation options: `requiredTypes` (text / thinking / structured) and `mode`.
 pub fn validation_options(map: &Map<String, Value>) -> Result<(Vec<ItemKind>, ValidationMode)> {
-    kwargs::<ValidationKwargs, _>("ValidationOutputTransformer", options::entries(map))?.checked()
+    validation_from(reader::json(map))
 }
 
 /// The marker options of the citation stages.
-fn cite_options<'de, S: options::Source<'de>>(source: S) -> Result<CiteOptions> {
-    CiteOptions::from_source(source).map_err(|e| match e {
+fn cite_options<E: OptionEntries>(entries: E) -> Result<CiteOptions> {
+    CiteOptions::from_entries(entries).map_err(|e| match e {
         CiteError::InvalidOption { option, reason } => {
             TransformError::InvalidOption { option, reason }
         }
@@ -255,32 +243,25 @@ pub(crate) enum StageSpec {
 }
 
 impl StageSpec {
-    /// Reads the options of a `kind` transformer from `source`.
-    pub(crate) fn read<'de, S: options::Source<'de>>(
-        kind: TransformerKind,
-        source: S,
-    ) -> Result<Self> {
+    /// Reads the options of a `kind` transformer from `entries`.
+    pub(crate) fn read<E: OptionEntries>(kind: TransformerKind, entries: E) -> Result<Self> {
         Ok(match kind {
             TransformerKind::Identity => {
-                kwargs::<Nothing, _>("IdentityOutputTransformer", source)?;
+                nothing("IdentityOutputTransformer", entries)?;
                 Self::Identity
             }
             TransformerKind::Json => {
-                kwargs::<Nothing, _>("JSONOutputTransformer", source)?;
+                nothing("JSONOutputTransformer", entries)?;
                 Self::Json
             }
-            TransformerKind::ThinkTag => Self::ThinkTag(
-                kwargs::<ThinkTagKwargs, _>(ThinkTagOutputTransformer::NAME, source)?.into(),
-            ),
-            TransformerKind::EventFilter => Self::EventFilter(event_types_from(source)?),
+            TransformerKind::ThinkTag => Self::ThinkTag(think_tag_from(entries)?),
+            TransformerKind::EventFilter => Self::EventFilter(event_types_from(entries)?),
             TransformerKind::Validation => {
-                let (kinds, mode) =
-                    kwargs::<ValidationKwargs, _>("ValidationOutputTransformer", source)?
-                        .checked()?;
+                let (kinds, mode) = validation_from(entries)?;
                 Self::Validation(kinds, mode)
             }
-            TransformerKind::Citations => Self::Citations(cite_options(source)?),
-            TransformerKind::CitedAnswer => Self::CitedAnswer(cite_options(source)?),
+            TransformerKind::Citations => Self::Citations(cite_options(entries)?),
+            TransformerKind::CitedAnswer => Self::CitedAnswer(cite_options(entries)?),
         })
     }
 
@@ -377,18 +358,19 @@ impl StageSpec {
     }
 }
 
-/// A config object, `{type, kwargs}`, from either source ([`options::Source`]): its type name
-/// and its kwargs' entries (`None` when not given or `null`); any other key refused, naming it.
-fn described<'de, S: options::Source<'de>>(mut source: S) -> Result<(String, Option<S>)> {
+/// A config object, `{type, kwargs}`, from either source: its type name and its kwargs'
+/// entries (`None` when not given or `null`); any other key refused, naming it.
+fn described<E: OptionEntries>(mut entries: E) -> Result<(String, Option<E>)> {
     let refused = |option: &str, reason: &dyn std::fmt::Display| {
         TransformError::InvalidConfig(format!("`{option}`: {reason} (transformer config options)"))
     };
     let (mut kind, mut kwargs) = (None, None);
-    while let Some((key, value)) = source.next_entry() {
+    while let Some((key, value)) = entries.next_entry() {
         let key = key.as_ref();
+        let value = || value.and_then(OptionValue::read);
         match key {
-            "type" => kind = Some(String::deserialize(value).map_err(|e| refused(key, &e))?),
-            "kwargs" => kwargs = S::entries_of(value).map_err(|e| refused(key, &e))?,
+            "type" => kind = Some(value().and_then(string).map_err(|e| refused(key, &e))?),
+            "kwargs" => kwargs = value().and_then(object).map_err(|e| refused(key, &e))?,
             _ => {
                 let why = format!("unknown field `{key}`, expected `type` or `kwargs`");
                 return Err(refused(key, &why));

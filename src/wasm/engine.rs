@@ -54,9 +54,7 @@ fn configs(stages: JsValue) -> Result<Vec<OutputTransformerConfig>, JsValue> {
     };
     let mut configs = Vec::new();
     while let Some(item) = items.next_item() {
-        let item = item
-            .and_then(js_value::JsVal::into_inner)
-            .map_err(refused)?;
+        let item = item.map(js_value::JsVal::into_inner).map_err(refused)?;
         configs.push(transformer::config(&item, None)?);
     }
     Ok(configs)

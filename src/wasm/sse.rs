@@ -3,12 +3,13 @@
 //! cross as every engine's do.)
 
 use js_sys::{Array, Object};
-use serde::Deserialize;
 use wasm_bindgen::prelude::*;
 
 use super::errors::js_error;
 use crate::error::TransformError;
-use crate::options::js_value::{read_js, set, with_cause};
+use crate::options::js_value::{set, with_cause, Entries};
+use crate::options::reader::{fields, number, optional, Keys};
+use crate::options::OptionError;
 use crate::provider::{SseDecoder, SseError, DEFAULT_MAX_EVENT_BYTES, DEFAULT_MAX_LINE_BYTES};
 
 /// A byte limit from JS: a whole number ≥ 1 (up to 2^32 − 1), or the default.
@@ -40,16 +41,24 @@ fn shown(n: f64) -> String {
     }
 }
 
-/// `SSEDecoder`'s options, read by the one options reader (unknown keys and wrong types
-/// refused, naming the key); the ranges are [`limit`]'s.
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct Limits {
-    #[serde(default)]
-    max_line_bytes: Option<f64>,
-    #[serde(default)]
-    max_event_bytes: Option<f64>,
+/// `SSEDecoder`'s options `{maxLineBytes?, maxEventBytes?}`, read by the options reader
+/// (unknown keys and wrong types refused, naming the key); the ranges are [`limit`]'s.
+fn limits(options: &JsValue) -> Result<[Option<f64>; 2], OptionError> {
+    const KEYS: &Keys = &[("maxLineBytes", 0), ("maxEventBytes", 1)];
+    let (mut line, mut event) = (None, None);
+    let entries = Entries::options(OWNER, options)?;
+    fields(OWNER, entries, KEYS, |slot, read| {
+        let limit = optional(read, number)?;
+        match slot {
+            0 => line = limit,
+            _ => event = limit,
+        }
+        Ok(())
+    })?;
+    Ok([line, event])
 }
+
+const OWNER: &str = "SSEDecoder";
 
 #[wasm_bindgen]
 pub struct SseDecoderCore {
@@ -61,8 +70,7 @@ impl SseDecoderCore {
     /// From `SSEDecoder`'s options `{maxLineBytes?, maxEventBytes?}`.
     #[wasm_bindgen(constructor)]
     pub fn new(options: JsValue) -> Result<SseDecoderCore, JsValue> {
-        const OWNER: &str = "SSEDecoder";
-        let limits: Limits = read_js(OWNER, &options).map_err(|e| {
+        let [line, event] = limits(&options).map_err(|e| {
             with_cause(
                 TransformError::InvalidOption {
                     option: e.option,
@@ -71,16 +79,8 @@ impl SseDecoderCore {
                 .into(),
             )
         })?;
-        let line = limit(
-            limits.max_line_bytes,
-            DEFAULT_MAX_LINE_BYTES,
-            "maxLineBytes",
-        )?;
-        let event = limit(
-            limits.max_event_bytes,
-            DEFAULT_MAX_EVENT_BYTES,
-            "maxEventBytes",
-        )?;
+        let line = limit(line, DEFAULT_MAX_LINE_BYTES, "maxLineBytes")?;
+        let event = limit(event, DEFAULT_MAX_EVENT_BYTES, "maxEventBytes")?;
         Ok(Self {
             inner: SseDecoder::new(line).with_max_event_bytes(event),
         })
