@@ -5,6 +5,8 @@
 
 use thiserror::Error;
 
+use crate::json_escape::Quoted;
+
 /// What went wrong while configuring or running an output transformer.
 #[derive(Debug, Clone, PartialEq, Error)]
 pub enum TransformError {
@@ -13,11 +15,11 @@ pub enum TransformError {
     InvalidOption { option: String, reason: String },
 
     /// An event filter was given an empty or blank event type.
-    #[error("event type cannot be empty or blank (got {got:?} at index {index})")]
+    #[error("event type cannot be empty or blank (got {} at index {index})", Quoted(.got))]
     EmptyEventType { index: usize, got: String },
 
     /// A config names a transformer type that does not exist.
-    #[error("unknown output transformer type {name:?}; supported types: {supported}")]
+    #[error("unknown output transformer type {}; supported types: {supported}", Quoted(.name))]
     UnknownTransformer { name: String, supported: String },
 
     /// A config has the wrong shape.

@@ -10,6 +10,7 @@ use wasm_bindgen::prelude::*;
 
 use super::errors::js_error;
 use crate::engine::{ops::Encoder, Cx, Field, KeptEvent, StreamEngine};
+use crate::json_escape::Quoted;
 use crate::provider::{Given, SseMessage, StreamFormat};
 use crate::transform::OutputTransformerConfig;
 
@@ -69,7 +70,7 @@ impl EngineCore {
         let format = format
             .map(|name| {
                 StreamFormat::parse(&name).ok_or_else(|| {
-                    js_error("UNKNOWN_PROVIDER", &format!("unknown stream format {name:?}; use \"openai\", \"openrouter\", \"openai-compatible\" or \"anthropic\""))
+                    js_error("UNKNOWN_PROVIDER", &format!("unknown stream format {}; use \"openai\", \"openrouter\", \"openai-compatible\" or \"anthropic\"", Quoted(&name)))
                 })
             })
             .transpose()?;

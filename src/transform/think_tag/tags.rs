@@ -1,6 +1,7 @@
 //! Tag pairs and the matching of tags at a position, for any number of configured pairs.
 
 use crate::error::{Result, TransformError};
+use crate::json_escape::Quoted;
 
 /// The default opening tag.
 pub const DEFAULT_OPEN: &str = "<think>";
@@ -72,8 +73,8 @@ impl TagSet {
                 return Err(TransformError::option(
                     "tags",
                     format!(
-                        "tag pair {i} uses {:?} both to open and to close",
-                        pair.open
+                        "tag pair {i} uses {} both to open and to close",
+                        Quoted(&pair.open)
                     ),
                 ));
             }
