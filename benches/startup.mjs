@@ -83,7 +83,8 @@ function jsFiles(entry, seen = new Map()) {
   seen.set(entry, source.length);
   for (
     const m of source.matchAll(
-      /(?:^|\n)\s*(?:import|export)\s[^;]*?from\s*"(\.[^"]+)"|(?:^|\n)\s*import\s*"(\.[^"]+)"/g,
+      // Statements start a line, or follow a `;` in the bundles (minified for whitespace).
+      /(?:^|[\n;])\s*(?:import|export)\s*[\w*{][^;]*?from\s*"(\.[^"]+)"|(?:^|[\n;])\s*import\s*"(\.[^"]+)"/g,
     )
   ) {
     jsFiles(resolve(dirname(entry), m[1] ?? m[2]), seen);
