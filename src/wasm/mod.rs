@@ -4,7 +4,7 @@
 // Each wasm module exports only its own functions: the streaming module (built with
 // `wasm-stream-module`) the engine, the transformers and the SSE decoders; the CSL module
 // (`wasm-csl-module`) only CSL; the core module everything else.
-#[cfg(any(feature = "wasm-stream-module", feature = "wasm-csl-module"))]
+#[cfg(feature = "wasm-allocator")]
 mod allocator;
 #[cfg(not(any(feature = "wasm-csl-module", feature = "wasm-stream-module")))]
 mod citations;
