@@ -19,6 +19,7 @@ use std::borrow::Cow;
 use std::fmt;
 
 use super::pow10::POW10;
+use super::token_shape::Ignored;
 use super::wire::{
     Boxed, Choices, CitationPart, List, Message, Part, Raw, RawObject, Scalar, MAX_LIST_ITEMS,
 };
@@ -42,11 +43,13 @@ impl fmt::Display for ReadError {
 
 pub(super) type Read<T> = Result<T, ReadError>;
 
-/// One message: its JSON value read as a [`Message`], nothing but whitespace after it.
-/// Never inlined: the decoder's hot path (the fast readers) stays as small as it was.
+/// One message: its JSON value read as a [`Message`], nothing but whitespace after it; noting
+/// in `ignored` where its top-level members that no reader reads hold strings (see
+/// [`Ignored`]). Never inlined: the decoder's hot path (the shape's reading) stays small.
 #[inline(never)]
-pub(crate) fn read_message(data: &str) -> Read<Message<'_>> {
-    read_whole(data, Reader::message)
+pub(crate) fn read_message<'a>(data: &'a str, ignored: &mut Ignored) -> Read<Message<'a>> {
+    ignored.clear();
+    read_whole(data, |r| r.message(Some(ignored)))
 }
 
 /// What `read` reads of `data`, which must hold nothing else but whitespace.
@@ -238,8 +241,9 @@ impl<'a> Reader<'a> {
         Ok(key)
     }
 
-    /// A value where an object is expected: each key found in `keys` handed to `field` with
-    /// its index, every other value skipped; anything but an object skipped (all absent).
+    /// A value where an object is expected: each value handed to `field` with its key's index
+    /// in `keys`, or `keys.len()` for a key not there; anything but an object skipped (all
+    /// absent).
     fn object(
         &mut self,
         keys: &[&str],
@@ -251,11 +255,20 @@ impl<'a> Reader<'a> {
         }
         self.items(b'}', &mut |r| {
             let key = r.key()?;
-            match keys.iter().position(|k| *k == key) {
-                Some(i) => field(r, i),
-                None => r.skip(),
-            }
+            field(r, keys.iter().position(|k| *k == key).unwrap_or(keys.len()))
         })
+    }
+
+    /// A value skipped, its contents noted in `ignored` when it is a string without escapes.
+    fn ignored(&mut self, ignored: &mut Ignored) -> Read<()> {
+        self.ws();
+        if self.peek() != Some(b'"') {
+            return self.skip();
+        }
+        if let Cow::Borrowed(value) = self.string()? {
+            ignored.note(self.data, value);
+        }
+        Ok(())
     }
 
     /// A value where an array is expected: each item to `item`; anything else skipped.
@@ -312,7 +325,9 @@ impl<'a> Reader<'a> {
         })
     }
 
-    fn message(&mut self) -> Read<Message<'a>> {
+    /// A stream message (`ignored`: its top-level strings no reader reads noted there), or one
+    /// of a chunk's choices (`None`).
+    fn message(&mut self, mut ignored: Option<&mut Ignored>) -> Read<Message<'a>> {
         let mut m = Message::default();
         self.object(MESSAGE_KEYS, |r, i| {
             match i {
@@ -325,7 +340,11 @@ impl<'a> Reader<'a> {
                 6 => m.content_block = Boxed(Some(Box::new(r.part()?))),
                 7 => m.delta = Boxed(Some(Box::new(r.part()?))),
                 8 => m.usage = r.raw_object()?,
-                _ => m.error = Raw::new(r.raw()?),
+                9 => m.error = Raw::new(r.raw()?),
+                _ => match ignored.as_deref_mut() {
+                    Some(ignored) => r.ignored(ignored)?,
+                    None => r.skip()?,
+                },
             }
             Ok(())
         })?;
@@ -347,7 +366,8 @@ impl<'a> Reader<'a> {
                 8 => p.usage = r.raw_object()?,
                 9 => p.citation = Boxed(Some(Box::new(r.citation()?))),
                 10 => p.partial_json = r.scalar()?,
-                _ => p.annotations = r.citations()?,
+                11 => p.annotations = r.citations()?,
+                _ => r.skip()?,
             }
             Ok(())
         })?;
@@ -374,10 +394,11 @@ impl<'a> Reader<'a> {
                 13 => &mut c.source,
                 14 => &mut c.start_index,
                 15 => &mut c.end_index,
-                _ => {
+                16 => {
                     c.url_citation = Boxed(Some(Box::new(r.citation()?)));
                     return Ok(());
                 }
+                _ => return r.skip(),
             };
             *slot = r.scalar()?;
             Ok(())
@@ -414,7 +435,7 @@ impl<'a> Reader<'a> {
                     if first.is_some() {
                         return r.skip();
                     }
-                    let choice = r.message()?;
+                    let choice = r.message(None)?;
                     // Not a u64 (missing, negative, fractional, a string…) counts as 0.
                     if choice.index.u64().unwrap_or(0) == 0 {
                         first = Some(Box::new(choice));

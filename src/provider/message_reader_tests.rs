@@ -6,8 +6,14 @@ use std::borrow::Cow;
 
 use proptest::prelude::*;
 
-use super::{read_message, CITATION_KEYS, MESSAGE_KEYS, PART_KEYS};
+use super::{Read, CITATION_KEYS, MESSAGE_KEYS, PART_KEYS};
+use crate::provider::token_shape::Ignored;
 use crate::provider::wire::{Message, Scalar};
+
+/// A message read without looking at what it notes.
+fn read_message(data: &str) -> Read<Message<'_>> {
+    super::read_message(data, &mut Ignored::default())
+}
 
 /// The number of cases per property: `n`, or `CITEFLOW_PROPTEST_CASES` for a longer hunt.
 fn cases(n: u32) -> u32 {

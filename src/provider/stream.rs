@@ -18,13 +18,14 @@ use std::borrow::Cow;
 use serde_json::Value;
 use thiserror::Error;
 
-use super::fast_delta::{self, Ignored};
+#[cfg(not(feature = "lean-stream"))]
+use super::fast_delta;
 use super::framing::DeltaFraming;
 use super::message_reader::read_message;
 use super::native_citations::{self, CharsToUtf16, UrlNumbers};
 use super::raw_json;
 use super::sse::{SseDecoder, SseError, SseEvent, SseMessage};
-use super::token_shape::TokenShape;
+use super::token_shape::{Ignored, TokenShape};
 use super::usage::{normalize_text, UsageParts};
 use super::wire::{Choices, Message};
 use crate::cite::Citation;
@@ -171,6 +172,10 @@ pub struct ProviderStreamDecoder {
     tool_input: Option<(u64, String)>,
     /// The shape of the last OpenAI-style message if it carried only a token.
     shape: TokenShape,
+    /// Whether messages are tried with `fast_delta`'s reader first (the lean streaming module
+    /// has none: there `message_reader` reads every message the shape does not).
+    #[cfg(not(feature = "lean-stream"))]
+    fast_reader: bool,
 }
 
 impl ProviderStreamDecoder {
@@ -189,6 +194,19 @@ impl ProviderStreamDecoder {
             framing: DeltaFraming::default(),
             tool_input: None,
             shape: TokenShape::default(),
+            #[cfg(not(feature = "lean-stream"))]
+            fast_reader: true,
+        }
+    }
+
+    /// The decoder as the lean streaming module runs it, without `fast_delta`'s reader: for
+    /// the tests that hold both ways to the same events.
+    #[cfg(not(feature = "lean-stream"))]
+    #[doc(hidden)]
+    pub fn without_fast_reader(format: StreamFormat) -> Self {
+        Self {
+            fast_reader: false,
+            ..Self::new(format)
         }
     }
 
@@ -248,29 +266,38 @@ impl ProviderStreamDecoder {
             return Ok(());
         }
         // Typed and borrowed (see `wire`): no generic JSON tree for every token; the messages
-        // that carry tokens by a reader of their own (see `fast_delta`), the rest by
-        // `message_reader`.
+        // that carry tokens by a reader of their own (see `fast_delta`; not in the lean
+        // module), the rest by `message_reader`. Either notes where the strings no reader reads
+        // are, for the shape kept when the message is a plain token's.
         let ping = message.event == Some("ping");
         let mut ignored = Ignored::default();
-        let parsed: Message = match fast_delta::read_noting(data, &mut ignored) {
-            Some(parsed) => {
-                let message_id = &self.message_id;
-                let block_id = |index| block_id(message_id.as_deref(), index);
-                self.shape
-                    .keep(&parsed, data, &ignored, self.format, block_id);
-                parsed
-            }
+        let parsed: Message = match self.fast_read(data, &mut ignored) {
+            Some(parsed) => parsed,
             None => {
                 self.shape.clear();
-                read_message(data)
+                read_message(data, &mut ignored)
                     .map_err(|e| self.invalid(format!("{e} in {:?}", truncate(data))))?
             }
         };
+        let message_id = &self.message_id;
+        let block_id = |index| block_id(message_id.as_deref(), index);
+        self.shape
+            .keep(&parsed, data, &ignored, self.format, block_id);
         match (&parsed.error.text, self.format) {
             (Some(error), _) if !ping => Err(self.provider_error(error)),
             (_, StreamFormat::OpenAi) => self.openai(parsed, out),
             (_, StreamFormat::Anthropic) => self.anthropic(parsed, out),
         }
+    }
+
+    /// A message read by `fast_delta`'s reader, or `None` when it declines (or there is none).
+    fn fast_read<'d>(&self, data: &'d str, ignored: &mut Ignored) -> Option<Message<'d>> {
+        #[cfg(not(feature = "lean-stream"))]
+        if self.fast_reader {
+            return fast_delta::read_noting(data, ignored);
+        }
+        let _ = (data, ignored);
+        None
     }
 
     /// Ends the stream: an error unless the provider said it was complete.

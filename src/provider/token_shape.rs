@@ -35,11 +35,42 @@
 use std::borrow::Cow;
 use std::cmp::Ordering;
 
-use super::fast_delta::Ignored;
 use super::stream::StreamFormat;
 use super::wire::{Choices, Message, Scalar};
 use crate::event::types;
 use crate::json_escape::short_escape;
+
+/// The most values [`Ignored`] notes; later ones are not noted.
+const MAX_IGNORED: usize = 8;
+
+/// Where a message's top-level members with keys that no reader reads (`obfuscation`,
+/// `model`, `created`, …) have string values without escapes: the byte ranges of the strings'
+/// contents in the message's text, in order; at most [`MAX_IGNORED`] of them. Noted by the
+/// reader that read the message (`fast_delta`'s or `message_reader`'s).
+#[derive(Debug, Default)]
+pub(crate) struct Ignored {
+    spans: [(usize, usize); MAX_IGNORED],
+    len: usize,
+}
+
+impl Ignored {
+    pub(super) fn clear(&mut self) {
+        self.len = 0;
+    }
+
+    pub fn spans(&self) -> &[(usize, usize)] {
+        self.spans.get(..self.len).unwrap_or_default()
+    }
+
+    /// Notes `value`, a string borrowed from `data`.
+    pub(super) fn note(&mut self, data: &str, value: &str) {
+        let start = (value.as_ptr() as usize).wrapping_sub(data.as_ptr() as usize);
+        if let Some(slot) = self.spans.get_mut(self.len) {
+            *slot = (start, start.wrapping_add(value.len()));
+            self.len += 1;
+        }
+    }
+}
 
 /// The kept bytes, without the holes' contents, and where the holes are in them.
 #[derive(Debug, Clone, Default)]
@@ -284,7 +315,7 @@ fn same_bytes(a: &[u8], b: &[u8]) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::super::fast_delta::{read_noting, Ignored};
+    use super::super::message_reader::read_message;
     use super::*;
 
     /// OpenAI's chunk with every field, the token `%` and the obfuscation `@`.
@@ -292,7 +323,7 @@ mod tests {
 
     fn kept(first: &str, format: StreamFormat) -> TokenShape {
         let mut ignored = Ignored::default();
-        let message = read_noting(first, &mut ignored).unwrap();
+        let message = read_message(first, &mut ignored).unwrap();
         let mut shape = TokenShape::default();
         shape.keep(&message, first, &ignored, format, |i| {
             Some(format!("m-{i}"))
