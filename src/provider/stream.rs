@@ -21,13 +21,13 @@ use thiserror::Error;
 #[cfg(not(feature = "lean-stream"))]
 use super::fast_delta;
 use super::framing::DeltaFraming;
-use super::message_reader::read_message;
+use super::message_reader::{read_message, ReadError};
 use super::native_citations::{self, CharsToUtf16, UrlNumbers};
 use super::raw_json;
 use super::sse::{SseDecoder, SseError, SseEvent, SseMessage};
 use super::token_shape::{Ignored, TokenShape};
 use super::usage::{normalize_text, UsageParts};
-use super::wire::{Choices, Message};
+use super::wire::{Choices, CitationPart, Message};
 use crate::cite::Citation;
 use crate::event::{types, Event};
 
@@ -215,11 +215,28 @@ impl ProviderStreamDecoder {
         self.finish_reason.as_deref()
     }
 
-    fn invalid(&self, detail: impl Into<String>) -> StreamError {
+    /// Data that is not what the format sends (cold: out of the decoding paths).
+    #[cold]
+    #[inline(never)]
+    fn invalid(&self, detail: String) -> StreamError {
         StreamError::InvalidData {
             provider: self.format.name(),
-            detail: detail.into(),
+            detail,
         }
+    }
+
+    /// A message that is not JSON: why, and the message quoted.
+    #[cold]
+    #[inline(never)]
+    fn not_json(&self, e: &ReadError, data: &str) -> StreamError {
+        self.invalid(format!("{e} in {:?}", truncate(data)))
+    }
+
+    /// [`Self::invalid`] with a fixed detail.
+    #[cold]
+    #[inline(never)]
+    fn missing(&self, detail: &'static str) -> StreamError {
+        self.invalid(detail.to_owned())
     }
 
     pub fn push(&mut self, message: &SseMessage) -> Result<Vec<Event>, StreamError> {
@@ -275,8 +292,7 @@ impl ProviderStreamDecoder {
             Some(parsed) => parsed,
             None => {
                 self.shape.clear();
-                read_message(data, &mut ignored)
-                    .map_err(|e| self.invalid(format!("{e} in {:?}", truncate(data))))?
+                read_message(data, &mut ignored).map_err(|e| self.not_json(&e, data))?
             }
         };
         let message_id = &self.message_id;
@@ -391,25 +407,26 @@ impl ProviderStreamDecoder {
         let choice = match chunk.choices {
             Choices::Absent => None,
             Choices::Array(first) => first,
-            Choices::NotArray => return Err(self.invalid("`choices` is not an array")),
+            Choices::NotArray => return Err(self.missing("`choices` is not an array")),
         };
         // Only the first choice is followed (n > 1 is not streamed by chat UIs).
         if let Some(choice) = choice {
-            let delta = choice.delta.0.unwrap_or_default();
-            if let Some(text) = [&delta.reasoning_content, &delta.reasoning]
-                .into_iter()
-                .find_map(|r| r.str().filter(|t| !t.is_empty()))
-            {
-                self.delta_text(types::THINKING, text, out);
-            }
-            // A string, or (some compatible servers) an array of content parts.
-            if let Some(text) = delta.content.content().filter(|t| !t.is_empty()) {
-                self.delta_text(types::RESPONSE, text, out);
-            }
-            // Web citations (OpenAI web search, OpenRouter's web plugin).
-            for a in &delta.annotations.0 {
-                if let Some(c) = native_citations::openai(a, &self.answer, &mut self.urls) {
-                    Self::citation_event(&c, self.message_id.as_deref(), out);
+            if let Some(delta) = choice.delta.0.as_deref() {
+                if let Some(text) = [&delta.reasoning_content, &delta.reasoning]
+                    .into_iter()
+                    .find_map(|r| r.str().filter(|t| !t.is_empty()))
+                {
+                    self.delta_text(types::THINKING, text, out);
+                }
+                // A string, or (some compatible servers) an array of content parts.
+                if let Some(text) = delta.content.content().filter(|t| !t.is_empty()) {
+                    self.delta_text(types::RESPONSE, text, out);
+                }
+                // Web citations (OpenAI web search, OpenRouter's web plugin).
+                for a in &delta.annotations.0 {
+                    if let Some(c) = native_citations::openai(a, &self.answer, &mut self.urls) {
+                        Self::citation_event(&c, self.message_id.as_deref(), out);
+                    }
                 }
             }
             if let Some(reason) = choice.finish_reason.into_string() {
@@ -438,22 +455,24 @@ impl ProviderStreamDecoder {
         let kind = event
             .kind
             .str()
-            .ok_or_else(|| self.invalid("an event without `type`"))?;
+            .ok_or_else(|| self.missing("an event without `type`"))?;
         let index = event.index.u64();
         match kind {
             "message_start" => {
-                let message = event.message.0.unwrap_or_default();
-                self.message_id = message.id.into_string();
-                // Input tokens now, output tokens with `message_delta`: one event for both.
-                if let Some(usage) = message.usage.text {
-                    self.usage.add(&usage);
+                self.message_id = None;
+                if let Some(message) = event.message.0 {
+                    self.message_id = message.id.into_string();
+                    // Input tokens now, output tokens with `message_delta`: one event for both.
+                    if let Some(usage) = message.usage.text {
+                        self.usage.add(&usage);
+                    }
                 }
             }
             "content_block_start" => {
                 let index =
-                    index.ok_or_else(|| self.invalid("content_block_start without `index`"))?;
-                let block = event.content_block.0.unwrap_or_default();
-                let kind = match block.kind.str() {
+                    index.ok_or_else(|| self.missing("content_block_start without `index`"))?;
+                let block = event.content_block.0.as_deref();
+                let kind = match block.and_then(|b| b.kind.str()) {
                     Some("text") => BlockKind::Text,
                     Some("thinking") | Some("redacted_thinking") => BlockKind::Thinking,
                     Some("tool_use") => BlockKind::Tool,
@@ -474,7 +493,9 @@ impl ProviderStreamDecoder {
                         self.release_citations(out);
                         self.cited = Some((index, self.answer.units(), Vec::new()));
                         out.text_event("response_start", id.as_deref(), "");
-                        if let Some(text) = block.text.str().filter(|t| !t.is_empty()) {
+                        if let Some(text) =
+                            block.and_then(|b| b.text.str()).filter(|t| !t.is_empty())
+                        {
                             self.answer(out, id.as_deref(), text);
                         }
                     }
@@ -485,28 +506,37 @@ impl ProviderStreamDecoder {
             }
             "content_block_delta" => {
                 let index =
-                    index.ok_or_else(|| self.invalid("content_block_delta without `index`"))?;
-                let delta = event.delta.0.unwrap_or_default();
+                    index.ok_or_else(|| self.missing("content_block_delta without `index`"))?;
+                let Some(delta) = event.delta.0.as_deref() else {
+                    return Ok(());
+                };
                 let id = self.block_id(index);
                 match delta.kind.str() {
                     Some("text_delta") => {
                         let text = delta
                             .text
                             .str()
-                            .ok_or_else(|| self.invalid("text_delta without `text`"))?;
+                            .ok_or_else(|| self.missing("text_delta without `text`"))?;
                         self.answer(out, id.as_deref(), text);
                     }
                     Some("thinking_delta") => {
                         let text = delta
                             .thinking
                             .str()
-                            .ok_or_else(|| self.invalid("thinking_delta without `thinking`"))?;
+                            .ok_or_else(|| self.missing("thinking_delta without `thinking`"))?;
                         out.text(types::THINKING, id.as_deref(), text);
                     }
                     Some("citations_delta") => {
-                        let c = delta.citation.0.unwrap_or_default();
+                        let none;
+                        let c = match delta.citation.0.as_deref() {
+                            Some(c) => c,
+                            None => {
+                                none = CitationPart::default();
+                                &none
+                            }
+                        };
                         let here = self.answer.units();
-                        let c = native_citations::anthropic(&c, [here, here], &mut self.urls);
+                        let c = native_citations::anthropic(c, [here, here], &mut self.urls);
                         match self.cited.as_mut() {
                             Some((i, _, held))
                                 if *i == index && held.len() < MAX_HELD_CITATIONS =>
@@ -549,7 +579,7 @@ impl ProviderStreamDecoder {
             }
             "content_block_stop" => {
                 let index =
-                    index.ok_or_else(|| self.invalid("content_block_stop without `index`"))?;
+                    index.ok_or_else(|| self.missing("content_block_stop without `index`"))?;
                 let id = self.block_id(index);
                 match self.blocks.iter().find(|(i, _)| *i == index).map(|b| b.1) {
                     Some(BlockKind::Text) => {
