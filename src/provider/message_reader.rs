@@ -330,22 +330,30 @@ impl<'a> Reader<'a> {
     fn message(&mut self, mut ignored: Option<&mut Ignored>) -> Read<Message<'a>> {
         let mut m = Message::default();
         self.object(MESSAGE_KEYS, |r, i| {
-            match i {
-                0 => m.id = r.scalar()?,
-                1 => m.choices = r.choices()?,
-                2 => m.kind = r.scalar()?,
-                3 => m.index = r.scalar()?,
-                4 => m.finish_reason = r.scalar()?,
-                5 => m.message = Boxed(Some(Box::new(r.part()?))),
-                6 => m.content_block = Boxed(Some(Box::new(r.part()?))),
-                7 => m.delta = Boxed(Some(Box::new(r.part()?))),
-                8 => m.usage = r.raw_object()?,
-                9 => m.error = Raw::new(r.raw()?),
-                _ => match ignored.as_deref_mut() {
-                    Some(ignored) => r.ignored(ignored)?,
-                    None => r.skip()?,
-                },
-            }
+            // One call per kind of value, its slot chosen first.
+            let slot = match i {
+                0 => &mut m.id,
+                2 => &mut m.kind,
+                3 => &mut m.index,
+                4 => &mut m.finish_reason,
+                _ => {
+                    let part = match i {
+                        5 => &mut m.message,
+                        6 => &mut m.content_block,
+                        7 => &mut m.delta,
+                        1 => return r.choices().map(|c| m.choices = c),
+                        8 => return r.raw_object().map(|u| m.usage = u),
+                        9 => return r.raw().map(|e| m.error = Raw::new(e)),
+                        _ => match ignored.as_deref_mut() {
+                            Some(ignored) => return r.ignored(ignored),
+                            None => return r.skip(),
+                        },
+                    };
+                    *part = Boxed(Some(Box::new(r.part()?)));
+                    return Ok(());
+                }
+            };
+            *slot = r.scalar()?;
             Ok(())
         })?;
         Ok(m)
@@ -354,21 +362,25 @@ impl<'a> Reader<'a> {
     fn part(&mut self) -> Read<Part<'a>> {
         let mut p = Part::default();
         self.object(PART_KEYS, |r, i| {
-            match i {
-                0 => p.content = r.scalar()?,
-                1 => p.reasoning_content = r.scalar()?,
-                2 => p.reasoning = r.scalar()?,
-                3 => p.id = r.scalar()?,
-                4 => p.kind = r.scalar()?,
-                5 => p.text = r.scalar()?,
-                6 => p.thinking = r.scalar()?,
-                7 => p.stop_reason = r.scalar()?,
-                8 => p.usage = r.raw_object()?,
-                9 => p.citation = Boxed(Some(Box::new(r.citation()?))),
-                10 => p.partial_json = r.scalar()?,
-                11 => p.annotations = r.citations()?,
-                _ => r.skip()?,
-            }
+            let slot = match i {
+                0 => &mut p.content,
+                1 => &mut p.reasoning_content,
+                2 => &mut p.reasoning,
+                3 => &mut p.id,
+                4 => &mut p.kind,
+                5 => &mut p.text,
+                6 => &mut p.thinking,
+                7 => &mut p.stop_reason,
+                10 => &mut p.partial_json,
+                8 => return r.raw_object().map(|u| p.usage = u),
+                9 => {
+                    p.citation = Boxed(Some(Box::new(r.citation()?)));
+                    return Ok(());
+                }
+                11 => return r.citations().map(|a| p.annotations = a),
+                _ => return r.skip(),
+            };
+            *slot = r.scalar()?;
             Ok(())
         })?;
         Ok(p)
