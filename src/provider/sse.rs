@@ -318,7 +318,11 @@ impl SseDecoder {
                     })
                     .map(|()| Some(after))
                 }
-                None => self.line_done(line, out).map(|()| None),
+                None => match self.line_done(line) {
+                    Ok(true) => self.dispatch(out).map(|()| None),
+                    Ok(false) => Ok(None),
+                    Err(e) => Err(e.into()),
+                },
             };
             held.clear();
             self.line = held;
@@ -365,35 +369,39 @@ impl SseDecoder {
         (data.len() < self.max_event).then_some((data, after))
     }
 
-    fn line_done<E: From<SseError>>(
-        &mut self,
-        line: &[u8],
-        out: &mut dyn FnMut(SseEvent) -> Result<(), E>,
-    ) -> Result<(), E> {
+    /// The event the buffers hold, handed to `out`.
+    fn dispatch<E>(&mut self, out: &mut dyn FnMut(SseEvent) -> Result<(), E>) -> Result<(), E> {
+        let event = self.event.take();
+        let handled = out(SseEvent {
+            event: event.as_deref(),
+            data: &self.data,
+            id: self.last_id.as_deref(),
+            retry: self.retry.take(),
+        });
+        // The data buffer serves the next event too.
+        self.data.clear();
+        handled
+    }
+
+    /// A line that is not a whole event's: whether it completes an event (then in the
+    /// buffers, for [`Self::dispatch`]). Not generic and never inlined, so one copy serves
+    /// every caller's error type (only `scan`'s loop is one per caller).
+    #[inline(never)]
+    fn line_done(&mut self, line: &[u8]) -> Result<bool, SseError> {
         if line.is_empty() {
             if self.has_data {
                 if self.data.ends_with('\n') {
                     self.data.pop();
                 }
-                let event = self.event.take();
                 self.has_data = false;
-                let handled = out(SseEvent {
-                    event: event.as_deref(),
-                    data: &self.data,
-                    id: self.last_id.as_deref(),
-                    retry: self.retry.take(),
-                });
-                // The data buffer serves the next event too.
-                self.data.clear();
-                handled?;
-            } else {
-                self.event = None;
-                self.data.clear();
+                return Ok(true);
             }
-            return Ok(());
+            self.event = None;
+            self.data.clear();
+            return Ok(false);
         }
         if line.first() == Some(&b':') {
-            return Ok(());
+            return Ok(false);
         }
         // Valid UTF-8 (the usual case) is checked at word speed; anything else is read lossily.
         let line = match std::str::from_utf8(line) {
@@ -416,8 +424,7 @@ impl SseDecoder {
                 {
                     return Err(SseError::EventTooLarge {
                         limit: self.max_event,
-                    }
-                    .into());
+                    });
                 }
                 self.data.push_str(value);
                 self.data.push('\n');
@@ -429,7 +436,7 @@ impl SseDecoder {
             }
             _ => {}
         }
-        Ok(())
+        Ok(false)
     }
 
     /// Ends the stream. An event not terminated by a blank line is an error (the stream was
