@@ -301,8 +301,9 @@ impl ProviderStreamDecoder {
             .keep(&parsed, data, &ignored, self.format, block_id);
         match (&parsed.error.text, self.format) {
             (Some(error), _) if !ping => Err(self.provider_error(error)),
-            (_, StreamFormat::OpenAi) => self.openai(parsed, out),
-            (_, StreamFormat::Anthropic) => self.anthropic(parsed, out),
+            // Borrowed: the message is dropped here, once, not on each of their ways out.
+            (_, StreamFormat::OpenAi) => self.openai(&parsed, out),
+            (_, StreamFormat::Anthropic) => self.anthropic(&parsed, out),
         }
     }
 
@@ -397,16 +398,16 @@ impl ProviderStreamDecoder {
         }
     }
 
-    fn openai(&mut self, chunk: Message, out: &mut dyn EventSink) -> Result<(), StreamError> {
+    fn openai(&mut self, chunk: &Message, out: &mut dyn EventSink) -> Result<(), StreamError> {
         // Kept, not replaced, when it is the same (a stream sends one id with every token).
         if let Some(id) = chunk.id.str() {
             if self.message_id.as_deref() != Some(id) {
                 self.message_id = Some(id.to_owned());
             }
         }
-        let choice = match chunk.choices {
+        let choice = match &chunk.choices {
             Choices::Absent => None,
-            Choices::Array(first) => first,
+            Choices::Array(first) => first.as_deref(),
             Choices::NotArray => return Err(self.missing("`choices` is not an array")),
         };
         // Only the first choice is followed (n > 1 is not streamed by chat UIs).
@@ -429,13 +430,13 @@ impl ProviderStreamDecoder {
                     }
                 }
             }
-            if let Some(reason) = choice.finish_reason.into_string() {
-                self.finish_reason = Some(reason);
+            if let Some(reason) = choice.finish_reason.str() {
+                self.finish_reason = Some(reason.to_owned());
                 self.framing.close(&self.message_id, out);
             }
         }
-        if let Some(usage) = chunk.usage.text {
-            out.json(USAGE, self.message_id.as_deref(), &normalize_text(&usage));
+        if let Some(usage) = &chunk.usage.text {
+            out.json(USAGE, self.message_id.as_deref(), &normalize_text(usage));
         }
         Ok(())
     }
@@ -451,7 +452,7 @@ impl ProviderStreamDecoder {
         block_id(self.message_id.as_deref(), index)
     }
 
-    fn anthropic(&mut self, event: Message, out: &mut dyn EventSink) -> Result<(), StreamError> {
+    fn anthropic(&mut self, event: &Message, out: &mut dyn EventSink) -> Result<(), StreamError> {
         let kind = event
             .kind
             .str()
@@ -460,11 +461,11 @@ impl ProviderStreamDecoder {
         match kind {
             "message_start" => {
                 self.message_id = None;
-                if let Some(message) = event.message.0 {
-                    self.message_id = message.id.into_string();
+                if let Some(message) = event.message.0.as_deref() {
+                    self.message_id = message.id.str().map(str::to_owned);
                     // Input tokens now, output tokens with `message_delta`: one event for both.
-                    if let Some(usage) = message.usage.text {
-                        self.usage.add(&usage);
+                    if let Some(usage) = &message.usage.text {
+                        self.usage.add(usage);
                     }
                 }
             }
@@ -608,11 +609,11 @@ impl ProviderStreamDecoder {
                 }
             }
             "message_delta" => {
-                if let Some(reason) = event.delta.0.and_then(|d| d.stop_reason.into_string()) {
-                    self.finish_reason = Some(reason);
+                if let Some(reason) = event.delta.0.as_deref().and_then(|d| d.stop_reason.str()) {
+                    self.finish_reason = Some(reason.to_owned());
                 }
-                if let Some(usage) = event.usage.text {
-                    self.usage.add(&usage);
+                if let Some(usage) = &event.usage.text {
+                    self.usage.add(usage);
                 }
                 self.usage_event(out);
             }
