@@ -678,7 +678,8 @@ impl ProviderByteStream {
     }
 }
 
-/// The id of an Anthropic message's content block.
+/// The id of an Anthropic message's content block (formatted in one place, not where asked).
+#[inline(never)]
 fn block_id(message_id: Option<&str>, index: u64) -> Option<String> {
     Some(format!("{}-{index}", message_id.unwrap_or("msg")))
 }
