@@ -114,7 +114,10 @@ mod tests {
         let parsed = |s: &str| serde_json::from_str::<Value>(s).unwrap();
         assert_eq!(parsed(&text), parsed(raw));
         assert_eq!(compact(r#""a b\\" "#), r#""a b\\""#);
-        assert_eq!(compact(" { \"é\" :\t\"a b 😀\\\"\" }\n"), "{\"é\":\"a b 😀\\\"\"}");
+        assert_eq!(
+            compact(" { \"é\" :\t\"a b 😀\\\"\" }\n"),
+            "{\"é\":\"a b 😀\\\"\"}"
+        );
         assert!(check(" [1, {\"a\": null}] ").is_ok());
         assert!(check("[1] 2").is_err() && check("{").is_err() && check("").is_err());
     }

@@ -169,6 +169,11 @@ impl TokenShape {
         block_id: impl FnOnce(u64) -> Option<String>,
     ) {
         self.kind = None;
+        // A provider's error is read whatever else the message holds (`fast_delta` declines
+        // such a message; the message reader reads it).
+        if message.error.text.is_some() {
+            return;
+        }
         let (kind, token) = match format {
             StreamFormat::OpenAi => {
                 let Some(plain) = plain(message) else { return };
@@ -366,5 +371,15 @@ mod tests {
         assert!(kept(&other.replace('%', "x"), StreamFormat::Anthropic)
             .token(&other.replace('%', "y"))
             .is_none());
+    }
+
+    #[test]
+    fn a_message_with_an_error_keeps_no_shape() {
+        let delta = r#"{"type":"content_block_delta","index":1,"delta":{"type":"text_delta","text":"%"},"o":"a","error":{"message":"m"}}"#;
+        let shape = kept(&delta.replace('%', "the"), StreamFormat::Anthropic);
+        assert!(shape.token(&delta.replace('%', "so")).is_none());
+        let chunk = CHUNK.replace(r#""obfuscation""#, r#""error":null,"obfuscation""#);
+        let shape = kept(&chunk.replace('%', "the"), StreamFormat::OpenAi);
+        assert!(shape.token(&chunk.replace('%', "so")).is_none());
     }
 }
