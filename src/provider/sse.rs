@@ -431,8 +431,11 @@ impl SseDecoder {
                 self.has_data = true;
             }
             "id" if !value.contains('\0') => self.last_id = Some(value.to_owned()),
+            // Digits only: their value, none when it does not fit (as `str::parse` reads them).
             "retry" if !value.is_empty() && value.bytes().all(|b| b.is_ascii_digit()) => {
-                self.retry = value.parse().ok()
+                self.retry = value.bytes().try_fold(0u64, |n, digit| {
+                    n.checked_mul(10)?.checked_add(u64::from(digit - b'0'))
+                })
             }
             _ => {}
         }
@@ -534,6 +537,15 @@ mod tests {
             (Some("7"), Some(1500), Some("delta"), "")
         );
         assert_eq!(decode(&[b"retry: 1x\ndata: y\n\n"]).unwrap()[0].retry, None);
+        // As `str::parse` reads digits: the largest u64, and none past it.
+        for (line, retry) in [
+            ("retry: 18446744073709551615", Some(u64::MAX)),
+            ("retry: 18446744073709551616", None),
+            ("retry: 007", Some(7)),
+        ] {
+            let m = &decode(&[format!("{line}\ndata: y\n\n").as_bytes()]).unwrap()[0];
+            assert_eq!(m.retry, retry, "{line}");
+        }
     }
 
     #[test]
