@@ -402,7 +402,7 @@ impl ProviderStreamDecoder {
         // Kept, not replaced, when it is the same (a stream sends one id with every token).
         if let Some(id) = chunk.id.str() {
             if self.message_id.as_deref() != Some(id) {
-                self.message_id = Some(id.to_owned());
+                self.message_id = Some(owned(id));
             }
         }
         let choice = match &chunk.choices {
@@ -431,7 +431,7 @@ impl ProviderStreamDecoder {
                 }
             }
             if let Some(reason) = choice.finish_reason.str() {
-                self.finish_reason = Some(reason.to_owned());
+                self.finish_reason = Some(owned(reason));
                 self.framing.close(&self.message_id, out);
             }
         }
@@ -462,7 +462,7 @@ impl ProviderStreamDecoder {
             "message_start" => {
                 self.message_id = None;
                 if let Some(message) = event.message.0.as_deref() {
-                    self.message_id = message.id.str().map(str::to_owned);
+                    self.message_id = message.id.str().map(owned);
                     // Input tokens now, output tokens with `message_delta`: one event for both.
                     if let Some(usage) = &message.usage.text {
                         self.usage.add(usage);
@@ -610,7 +610,7 @@ impl ProviderStreamDecoder {
             }
             "message_delta" => {
                 if let Some(reason) = event.delta.0.as_deref().and_then(|d| d.stop_reason.str()) {
-                    self.finish_reason = Some(reason.to_owned());
+                    self.finish_reason = Some(owned(reason));
                 }
                 if let Some(usage) = &event.usage.text {
                     self.usage.add(usage);
@@ -676,6 +676,12 @@ impl ProviderByteStream {
     pub fn finish_reason(&self) -> Option<&str> {
         self.provider.finish_reason()
     }
+}
+
+/// A copy of `s` (made in one place: a copy inlines its allocation where it is made).
+#[inline(never)]
+fn owned(s: &str) -> String {
+    s.to_owned()
 }
 
 /// The id of an Anthropic message's content block (formatted in one place, not where asked).
