@@ -408,7 +408,9 @@ impl SseDecoder {
             Ok(text) => std::borrow::Cow::Borrowed(text),
             Err(_) => String::from_utf8_lossy(line),
         };
-        let (field, value) = match line.split_once(':') {
+        // At the first colon, found as a byte (an ASCII byte is never inside a character).
+        let colon = line.bytes().position(|b| b == b':');
+        let (field, value) = match colon.and_then(|i| Some((line.get(..i)?, line.get(i + 1..)?))) {
             Some((field, value)) => (field, value.strip_prefix(' ').unwrap_or(value)),
             None => (line.as_ref(), ""),
         };
@@ -537,6 +539,10 @@ mod tests {
             (Some("7"), Some(1500), Some("delta"), "")
         );
         assert_eq!(decode(&[b"retry: 1x\ndata: y\n\n"]).unwrap()[0].retry, None);
+        // Invalid UTF-8 read lossily, the field ending at the first colon either way.
+        let lossy = decode(&[b"data:\xff: x\n\xffdata: y\nevent:a:b\n\n"]).unwrap();
+        assert_eq!(lossy[0].data, "\u{fffd}: x");
+        assert_eq!(lossy[0].event.as_deref(), Some("a:b"));
         // As `str::parse` reads digits: the largest u64, and none past it.
         for (line, retry) in [
             ("retry: 18446744073709551615", Some(u64::MAX)),
