@@ -18,7 +18,7 @@
 use std::borrow::Cow;
 use std::fmt;
 
-use super::pow10::POW10;
+use super::pow10::{FIRST_POW10_HIGH, POW10_HIGH};
 use super::token_shape::Ignored;
 use super::wire::{
     Boxed, Choices, CitationPart, List, Message, Part, Raw, RawObject, Scalar, MAX_LIST_ITEMS,
@@ -671,10 +671,10 @@ impl<'a> Reader<'a> {
             } else {
                 exponent.saturating_sub(e)
             };
-            return self.in_range(negative, significand, exponent);
+            return self.in_range(significand, exponent);
         }
         if float {
-            return self.in_range(negative, significand, exponent);
+            return self.in_range(significand, exponent);
         }
         Ok(if negative {
             Num::Other
@@ -683,41 +683,23 @@ impl<'a> Reader<'a> {
         })
     }
 
-    /// A float, checked as serde_json checks it: an error when its value is infinite.
-    fn in_range(&self, negative: bool, significand: u64, exponent: i32) -> Read<Num> {
-        self.scaled(negative, significand, exponent)
-            .map(|_| Num::Other)
-    }
-
-    /// `significand × 10^exponent`, negated if `negative`: an error when infinite.
-    fn scaled(&self, negative: bool, significand: u64, mut exponent: i32) -> Read<f64> {
-        let mut f = significand as f64;
-        loop {
-            match POW10.get(exponent.unsigned_abs() as usize) {
-                Some(&pow) => {
-                    if exponent >= 0 {
-                        f *= pow;
-                        if f.is_infinite() {
-                            return Err(self.error("number out of range"));
-                        }
-                    } else {
-                        f /= pow;
-                    }
-                    break;
-                }
-                None => {
-                    if f == 0.0 {
-                        break;
-                    }
-                    if exponent >= 0 {
-                        return Err(self.error("number out of range"));
-                    }
-                    f /= 1e308;
-                    exponent += 308;
-                }
-            }
+    /// A float, checked as serde_json checks it: an error when its value, the kept digits
+    /// scaled by `10^exponent` (serde_json multiplies by the power, or divides by it for a
+    /// negative exponent), is infinite. Dividing never is, nor is multiplying by at most
+    /// `1e288` (`u64::MAX × 1e288 < f64::MAX`): only the powers above are needed, and past
+    /// `1e308` (serde_json's table) any non-zero number is out of range.
+    fn in_range(&self, significand: u64, exponent: i32) -> Read<Num> {
+        let Some(above) = exponent.checked_sub(FIRST_POW10_HIGH).filter(|e| *e >= 0) else {
+            return Ok(Num::Other);
+        };
+        let infinite = match POW10_HIGH.get(above.unsigned_abs() as usize) {
+            Some(&pow) => (significand as f64 * pow).is_infinite(),
+            None => significand != 0,
+        };
+        if infinite {
+            return Err(self.error("number out of range"));
         }
-        Ok(if negative { -f } else { f })
+        Ok(Num::Other)
     }
 }
 
