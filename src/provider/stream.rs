@@ -27,7 +27,7 @@ use super::raw_json;
 use super::sse::{SseDecoder, SseError, SseEvent, SseMessage};
 use super::token_shape::{Ignored, TokenShape};
 use super::usage::{normalize_text, UsageParts};
-use super::wire::{Choices, CitationPart, Message};
+use super::wire::{Choices, Message};
 use crate::cite::Citation;
 use crate::event::{types, Event};
 
@@ -528,16 +528,12 @@ impl ProviderStreamDecoder {
                         out.text(types::THINKING, id.as_deref(), text);
                     }
                     Some("citations_delta") => {
-                        let none;
-                        let c = match delta.citation.0.as_deref() {
-                            Some(c) => c,
-                            None => {
-                                none = CitationPart::default();
-                                &none
-                            }
-                        };
                         let here = self.answer.units();
-                        let c = native_citations::anthropic(c, [here, here], &mut self.urls);
+                        let c = native_citations::anthropic(
+                            delta.citation.0.as_deref(),
+                            [here, here],
+                            &mut self.urls,
+                        );
                         match self.cited.as_mut() {
                             Some((i, _, held))
                                 if *i == index && held.len() < MAX_HELD_CITATIONS =>
