@@ -21,24 +21,26 @@
 //! - an ignored hole must hold no quote, backslash or control character, so it is a string that
 //!   ends at the first quote, right where the next kept bytes begin with the kept closing quote;
 //! - the token's hole ends at its first quote not escaped by a backslash, and must hold no raw
-//!   control character and only the short escapes (`\n`, `\"`, …; see [`unescaped`]);
+//!   control character; it is read by the message reader's own string reading (escapes as
+//!   the full reading reads them; anything it rejects, a lone surrogate or an unknown escape,
+//!   goes to the full reading, which reports it);
 //! - everything else is byte for byte the kept message.
 //!
 //! So the message is the kept one with other string values in the same places: the same
 //! structure, the same keys, the same values wherever a reader looks, but the token. Every
 //! other byte the readers see is the same, and so is everything they build from them. Anything
-//! else (a `\u` escape, a new field, another id, a finish reason, a changed string that a
-//! reader reads) goes through the readers as before, which keep the shape only if that message
+//! else (an escape in an ignored string, a new field, another id, a finish reason, a changed
+//! string that a reader reads) goes through the readers as before, which keep the shape only if that message
 //! is plain too. The SSE event's name is not compared: the decoder reads it only beside an
 //! `error` member, which no plain message has.
 
 use std::borrow::Cow;
 use std::cmp::Ordering;
 
+use super::raw_json;
 use super::stream::StreamFormat;
 use super::wire::{Choices, Message, Scalar};
 use crate::event::types;
-use crate::json_escape::short_escape;
 
 /// The most values [`Ignored`] notes; later ones are not noted.
 const MAX_IGNORED: usize = 8;
@@ -249,7 +251,7 @@ impl TokenShape {
             let (len, escaped) = string_end(bytes.get(at..)?, i == self.token)?;
             let end = at.checked_add(len)?;
             if i == self.token {
-                token = Some((data.get(at..end)?, escaped));
+                token = Some((at, end, escaped));
             }
             (at, from) = (end, hole);
         }
@@ -257,12 +259,15 @@ impl TokenShape {
         if bytes.len().checked_sub(at)? != fixed.len() || !same_bytes(bytes.get(at..)?, fixed) {
             return None;
         }
+        let (start, end, escaped) = token?;
         Some(Token {
             kind,
-            // Without a backslash, the contents are the string (no quote or control in them).
-            text: match token? {
-                (token, false) => Cow::Borrowed(token),
-                (token, true) => unescaped(token)?,
+            // Without a backslash, the contents are the string (no quote or control in them);
+            // with one, the string between its quotes is read as every message's strings are.
+            text: if escaped {
+                raw_json::string(data.get(start.checked_sub(1)?..end.checked_add(1)?)?)?
+            } else {
+                Cow::Borrowed(data.get(start..end)?)
             },
             block: self.block.as_deref(),
         })
@@ -283,29 +288,6 @@ fn string_end(s: &[u8], escapes: bool) -> Option<(usize, bool)> {
             _ => i += 1,
         }
     }
-}
-
-/// The contents of a JSON string (between its quotes) as serde reads them, when they hold no
-/// raw quote or control character and no escape but the short ones (`\"`, `\\`, `\/`, `\b`,
-/// `\f`, `\n`, `\r`, `\t`): then they are one string that ends where the kept message's did.
-/// `None` for anything else (a `\u` escape, a backslash before the closing quote), which the
-/// message's full reading handles.
-fn unescaped(s: &str) -> Option<Cow<'_, str>> {
-    if !s.bytes().any(|b| b == b'"' || b == b'\\' || b < 0x20) {
-        return Some(Cow::Borrowed(s));
-    }
-    // Byte by byte: tokens with escapes are few.
-    let mut out = Vec::with_capacity(s.len());
-    let mut bytes = s.bytes();
-    while let Some(b) = bytes.next() {
-        out.push(match b {
-            b'\\' => short_escape(bytes.next()?)?,
-            b'"' | 0..0x20 => return None,
-            b => b,
-        });
-    }
-    // Whole characters were copied around ASCII escapes: valid UTF-8, checked all the same.
-    String::from_utf8(out).ok().map(Cow::Owned)
 }
 
 /// Whether two slices of the same length hold the same bytes, compared eight at a time (in
@@ -356,6 +338,26 @@ mod tests {
             CHUNK.replace('@', r#"a","usage":{"total_tokens":1},"z":""#),
         ] {
             assert!(shape.token(&other.replace('%', "x")).is_none(), "{other}");
+        }
+    }
+
+    #[test]
+    fn escaped_tokens_are_read_as_the_reader_reads_strings() {
+        let shape = kept(
+            &CHUNK.replace('%', "Hi").replace('@', "a"),
+            StreamFormat::OpenAi,
+        );
+        let read = |token: &str| {
+            let next = CHUNK.replace('%', token).replace('@', "b");
+            shape.token(&next).map(|t| t.text.into_owned())
+        };
+        assert_eq!(
+            read(r#"caf\u00e9 \ud83d\ude00\n\""#).as_deref(),
+            Some("café 😀\n\"")
+        );
+        // What the reader rejects is read in full, which reports it.
+        for rejected in [r"\ud83d", r"\ude00x", r"\q", r"\u00g1"] {
+            assert_eq!(read(rejected), None, "{rejected}");
         }
     }
 
