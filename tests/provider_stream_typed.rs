@@ -655,12 +655,16 @@ fn same_json(ours: &str, oracle: &str) -> bool {
             .is_ok_and(|text| text == oracle)
 }
 
-/// Feeds both decoders the same messages and compares every answer and the state they leave.
+/// Feeds both decoders the same messages and compares every answer and the state they leave;
+/// and the decoder as the lean streaming module runs it (no `fast_delta` reader) answers as the
+/// full one does, exactly.
 fn agree(format: StreamFormat, messages: &[SseMessage]) {
     let mut typed = ProviderStreamDecoder::new(format);
+    let mut lean = ProviderStreamDecoder::without_fast_reader(format);
     let mut oracle = oracle::ValueDecoder::new(format);
     for m in messages {
         let (typed_answer, oracle_answer) = (typed.push(m), oracle.push(m));
+        assert_eq!(lean.push(m), typed_answer, "lean {format:?} {:?}", m.data);
         match (&typed_answer, &oracle_answer) {
             // Text that is not JSON: the oracle quotes serde_json's reason, the decoder its own
             // reader's ("… at byte N"); the code, the provider and the data quoted are the same.
@@ -710,7 +714,10 @@ fn agree(format: StreamFormat, messages: &[SseMessage]) {
             m.data
         );
     }
-    assert_eq!(typed.finish(), oracle.finish());
+    assert_eq!(lean.finish_reason(), typed.finish_reason());
+    let finished = typed.finish();
+    assert_eq!(lean.finish(), finished);
+    assert_eq!(finished, oracle.finish());
 }
 
 proptest! {

@@ -12,10 +12,20 @@ use serde_json::Value;
 mod streams;
 use streams::provider_cases as cases;
 
-/// Events decoded from `pieces`, and the error code the stream ended with, if any.
+/// Events decoded from `pieces`, and the error code the stream ended with, if any; the same
+/// from the decoder as the lean streaming module runs it (no `fast_delta` reader).
 fn decode(format: StreamFormat, pieces: &[&[u8]]) -> (Vec<Event>, Option<&'static str>) {
+    let full = decode_with(ProviderStreamDecoder::new(format), pieces);
+    let lean = decode_with(ProviderStreamDecoder::without_fast_reader(format), pieces);
+    assert_eq!(lean, full, "the lean decoder");
+    full
+}
+
+fn decode_with(
+    mut provider: ProviderStreamDecoder,
+    pieces: &[&[u8]],
+) -> (Vec<Event>, Option<&'static str>) {
     let mut sse = SseDecoder::default();
-    let mut provider = ProviderStreamDecoder::new(format);
     let mut events = Vec::new();
     for piece in pieces {
         for message in sse.push(piece).unwrap() {

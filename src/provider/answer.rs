@@ -51,7 +51,7 @@ pub fn parse_response(
                     for c in cited.into_iter().flatten().take(MAX_LIST_ITEMS) {
                         let span = [start, answer.units()];
                         citations.push(with_citation_part(c, |c| {
-                            native_citations::anthropic(c, span, &mut urls)
+                            native_citations::anthropic(Some(c), span, &mut urls)
                         }));
                     }
                     outputs.push(OutputItem::Text(text.to_owned()));

@@ -18,6 +18,7 @@
 
 use std::borrow::Cow;
 
+use super::token_shape::Ignored;
 use super::wire::{Boxed, Choices, Message, Part, Scalar};
 
 /// [`read_noting`] without the notes.
@@ -30,7 +31,7 @@ pub(crate) fn read(data: &str) -> Option<Message<'_>> {
 /// reader declines (see the module's notes); noting in `ignored` where the message's
 /// top-level string members that neither reader uses hold their values (see [`Ignored`]).
 pub(crate) fn read_noting<'a>(data: &'a str, ignored: &mut Ignored) -> Option<Message<'a>> {
-    ignored.len = 0;
+    ignored.clear();
     let mut r = Reader {
         data,
         pos: 0,
@@ -39,33 +40,6 @@ pub(crate) fn read_noting<'a>(data: &'a str, ignored: &mut Ignored) -> Option<Me
     let message = r.message(true)?;
     r.ws();
     (r.pos == data.len()).then_some(message)
-}
-
-/// The most values [`Ignored`] notes; later ones are not noted.
-const MAX_IGNORED: usize = 8;
-
-/// Where a message's top-level members with keys that neither this reader nor serde's path
-/// reads (`obfuscation`, `model`, `created`, …) have string values: the byte ranges of the
-/// strings' contents in the message's text, in order; at most [`MAX_IGNORED`] of them.
-#[derive(Debug, Default)]
-pub(crate) struct Ignored {
-    spans: [(usize, usize); MAX_IGNORED],
-    len: usize,
-}
-
-impl Ignored {
-    pub fn spans(&self) -> &[(usize, usize)] {
-        self.spans.get(..self.len).unwrap_or_default()
-    }
-
-    /// Notes `value`, a string borrowed from `data`.
-    fn note(&mut self, data: &str, value: &str) {
-        let start = (value.as_ptr() as usize).wrapping_sub(data.as_ptr() as usize);
-        if let Some(slot) = self.spans.get_mut(self.len) {
-            *slot = (start, start.wrapping_add(value.len()));
-            self.len += 1;
-        }
-    }
 }
 
 /// Where a key's value goes.

@@ -3,18 +3,28 @@
 
 use proptest::prelude::*;
 
-use super::read;
-use crate::provider::message_reader::{MESSAGE_KEYS, PART_KEYS};
+use super::{read, read_noting};
+use crate::provider::message_reader::{read_message, MESSAGE_KEYS, PART_KEYS};
+use crate::provider::token_shape::Ignored;
 use crate::provider::wire::Message;
 
 /// `data` through both readers: equal whenever the fast one accepts. Whether it accepted.
+/// The hand-written reader of every message (the lean module's only one) then reads the same
+/// and notes the same ignored strings (the token shape's holes).
 fn agree(data: &str) -> bool {
-    let Some(fast) = read(data) else {
+    let mut noted = Ignored::default();
+    let Some(fast) = read_noting(data, &mut noted) else {
         return false;
     };
     let slow: Message = serde_json::from_str(data)
         .unwrap_or_else(|e| panic!("the fast reader accepted what serde rejects ({e}): {data}"));
     assert_eq!(fast, slow, "{data}");
+    let mut by_reader = Ignored::default();
+    let whole = read_message(data, &mut by_reader).unwrap_or_else(|e| {
+        panic!("the fast reader accepted what the reader rejects ({e}): {data}")
+    });
+    assert_eq!(whole, slow, "{data}");
+    assert_eq!(by_reader.spans(), noted.spans(), "{data}");
     true
 }
 

@@ -18,7 +18,8 @@
 use std::borrow::Cow;
 use std::fmt;
 
-use super::pow10::POW10;
+use super::pow10::{FIRST_POW10_HIGH, POW10_HIGH};
+use super::token_shape::Ignored;
 use super::wire::{
     Boxed, Choices, CitationPart, List, Message, Part, Raw, RawObject, Scalar, MAX_LIST_ITEMS,
 };
@@ -42,11 +43,13 @@ impl fmt::Display for ReadError {
 
 pub(super) type Read<T> = Result<T, ReadError>;
 
-/// One message: its JSON value read as a [`Message`], nothing but whitespace after it.
-/// Never inlined: the decoder's hot path (the fast readers) stays as small as it was.
+/// One message: its JSON value read as a [`Message`], nothing but whitespace after it; noting
+/// in `ignored` where its top-level members that no reader reads hold strings (see
+/// [`Ignored`]). Never inlined: the decoder's hot path (the shape's reading) stays small.
 #[inline(never)]
-pub(crate) fn read_message(data: &str) -> Read<Message<'_>> {
-    read_whole(data, Reader::message)
+pub(crate) fn read_message<'a>(data: &'a str, ignored: &mut Ignored) -> Read<Message<'a>> {
+    ignored.clear();
+    read_whole(data, |r| r.message(Some(ignored)))
 }
 
 /// What `read` reads of `data`, which must hold nothing else but whitespace.
@@ -238,8 +241,9 @@ impl<'a> Reader<'a> {
         Ok(key)
     }
 
-    /// A value where an object is expected: each key found in `keys` handed to `field` with
-    /// its index, every other value skipped; anything but an object skipped (all absent).
+    /// A value where an object is expected: each value handed to `field` with its key's index
+    /// in `keys`, or `keys.len()` for a key not there; anything but an object skipped (all
+    /// absent).
     fn object(
         &mut self,
         keys: &[&str],
@@ -251,11 +255,20 @@ impl<'a> Reader<'a> {
         }
         self.items(b'}', &mut |r| {
             let key = r.key()?;
-            match keys.iter().position(|k| *k == key) {
-                Some(i) => field(r, i),
-                None => r.skip(),
-            }
+            field(r, keys.iter().position(|k| *k == key).unwrap_or(keys.len()))
         })
+    }
+
+    /// A value skipped, its contents noted in `ignored` when it is a string without escapes.
+    fn ignored(&mut self, ignored: &mut Ignored) -> Read<()> {
+        self.ws();
+        if self.peek() != Some(b'"') {
+            return self.skip();
+        }
+        if let Cow::Borrowed(value) = self.string()? {
+            ignored.note(self.data, value);
+        }
+        Ok(())
     }
 
     /// A value where an array is expected: each item to `item`; anything else skipped.
@@ -312,21 +325,35 @@ impl<'a> Reader<'a> {
         })
     }
 
-    fn message(&mut self) -> Read<Message<'a>> {
+    /// A stream message (`ignored`: its top-level strings no reader reads noted there), or one
+    /// of a chunk's choices (`None`).
+    fn message(&mut self, mut ignored: Option<&mut Ignored>) -> Read<Message<'a>> {
         let mut m = Message::default();
         self.object(MESSAGE_KEYS, |r, i| {
-            match i {
-                0 => m.id = r.scalar()?,
-                1 => m.choices = r.choices()?,
-                2 => m.kind = r.scalar()?,
-                3 => m.index = r.scalar()?,
-                4 => m.finish_reason = r.scalar()?,
-                5 => m.message = Boxed(Some(Box::new(r.part()?))),
-                6 => m.content_block = Boxed(Some(Box::new(r.part()?))),
-                7 => m.delta = Boxed(Some(Box::new(r.part()?))),
-                8 => m.usage = r.raw_object()?,
-                _ => m.error = Raw::new(r.raw()?),
-            }
+            // One call per kind of value, its slot chosen first.
+            let slot = match i {
+                0 => &mut m.id,
+                2 => &mut m.kind,
+                3 => &mut m.index,
+                4 => &mut m.finish_reason,
+                _ => {
+                    let part = match i {
+                        5 => &mut m.message,
+                        6 => &mut m.content_block,
+                        7 => &mut m.delta,
+                        1 => return r.choices().map(|c| m.choices = c),
+                        8 => return r.raw_object().map(|u| m.usage = u),
+                        9 => return r.raw().map(|e| m.error = Raw::new(e)),
+                        _ => match ignored.as_deref_mut() {
+                            Some(ignored) => return r.ignored(ignored),
+                            None => return r.skip(),
+                        },
+                    };
+                    *part = Boxed(Some(Box::new(r.part()?)));
+                    return Ok(());
+                }
+            };
+            *slot = r.scalar()?;
             Ok(())
         })?;
         Ok(m)
@@ -335,20 +362,25 @@ impl<'a> Reader<'a> {
     fn part(&mut self) -> Read<Part<'a>> {
         let mut p = Part::default();
         self.object(PART_KEYS, |r, i| {
-            match i {
-                0 => p.content = r.scalar()?,
-                1 => p.reasoning_content = r.scalar()?,
-                2 => p.reasoning = r.scalar()?,
-                3 => p.id = r.scalar()?,
-                4 => p.kind = r.scalar()?,
-                5 => p.text = r.scalar()?,
-                6 => p.thinking = r.scalar()?,
-                7 => p.stop_reason = r.scalar()?,
-                8 => p.usage = r.raw_object()?,
-                9 => p.citation = Boxed(Some(Box::new(r.citation()?))),
-                10 => p.partial_json = r.scalar()?,
-                _ => p.annotations = r.citations()?,
-            }
+            let slot = match i {
+                0 => &mut p.content,
+                1 => &mut p.reasoning_content,
+                2 => &mut p.reasoning,
+                3 => &mut p.id,
+                4 => &mut p.kind,
+                5 => &mut p.text,
+                6 => &mut p.thinking,
+                7 => &mut p.stop_reason,
+                10 => &mut p.partial_json,
+                8 => return r.raw_object().map(|u| p.usage = u),
+                9 => {
+                    p.citation = Boxed(Some(Box::new(r.citation()?)));
+                    return Ok(());
+                }
+                11 => return r.citations().map(|a| p.annotations = a),
+                _ => return r.skip(),
+            };
+            *slot = r.scalar()?;
             Ok(())
         })?;
         Ok(p)
@@ -374,10 +406,11 @@ impl<'a> Reader<'a> {
                 13 => &mut c.source,
                 14 => &mut c.start_index,
                 15 => &mut c.end_index,
-                _ => {
+                16 => {
                     c.url_citation = Boxed(Some(Box::new(r.citation()?)));
                     return Ok(());
                 }
+                _ => return r.skip(),
             };
             *slot = r.scalar()?;
             Ok(())
@@ -414,7 +447,7 @@ impl<'a> Reader<'a> {
                     if first.is_some() {
                         return r.skip();
                     }
-                    let choice = r.message()?;
+                    let choice = r.message(None)?;
                     // Not a u64 (missing, negative, fractional, a string…) counts as 0.
                     if choice.index.u64().unwrap_or(0) == 0 {
                         first = Some(Box::new(choice));
@@ -638,10 +671,10 @@ impl<'a> Reader<'a> {
             } else {
                 exponent.saturating_sub(e)
             };
-            return self.in_range(negative, significand, exponent);
+            return self.in_range(significand, exponent);
         }
         if float {
-            return self.in_range(negative, significand, exponent);
+            return self.in_range(significand, exponent);
         }
         Ok(if negative {
             Num::Other
@@ -650,41 +683,23 @@ impl<'a> Reader<'a> {
         })
     }
 
-    /// A float, checked as serde_json checks it: an error when its value is infinite.
-    fn in_range(&self, negative: bool, significand: u64, exponent: i32) -> Read<Num> {
-        self.scaled(negative, significand, exponent)
-            .map(|_| Num::Other)
-    }
-
-    /// `significand × 10^exponent`, negated if `negative`: an error when infinite.
-    fn scaled(&self, negative: bool, significand: u64, mut exponent: i32) -> Read<f64> {
-        let mut f = significand as f64;
-        loop {
-            match POW10.get(exponent.unsigned_abs() as usize) {
-                Some(&pow) => {
-                    if exponent >= 0 {
-                        f *= pow;
-                        if f.is_infinite() {
-                            return Err(self.error("number out of range"));
-                        }
-                    } else {
-                        f /= pow;
-                    }
-                    break;
-                }
-                None => {
-                    if f == 0.0 {
-                        break;
-                    }
-                    if exponent >= 0 {
-                        return Err(self.error("number out of range"));
-                    }
-                    f /= 1e308;
-                    exponent += 308;
-                }
-            }
+    /// A float, checked as serde_json checks it: an error when its value, the kept digits
+    /// scaled by `10^exponent` (serde_json multiplies by the power, or divides by it for a
+    /// negative exponent), is infinite. Dividing never is, nor is multiplying by at most
+    /// `1e288` (`u64::MAX × 1e288 < f64::MAX`): only the powers above are needed, and past
+    /// `1e308` (serde_json's table) any non-zero number is out of range.
+    fn in_range(&self, significand: u64, exponent: i32) -> Read<Num> {
+        let Some(above) = exponent.checked_sub(FIRST_POW10_HIGH).filter(|e| *e >= 0) else {
+            return Ok(Num::Other);
+        };
+        let infinite = match POW10_HIGH.get(above.unsigned_abs() as usize) {
+            Some(&pow) => (significand as f64 * pow).is_infinite(),
+            None => significand != 0,
+        };
+        if infinite {
+            return Err(self.error("number out of range"));
         }
-        Ok(if negative { -f } else { f })
+        Ok(Num::Other)
     }
 }
 

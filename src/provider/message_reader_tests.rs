@@ -6,8 +6,14 @@ use std::borrow::Cow;
 
 use proptest::prelude::*;
 
-use super::{read_message, CITATION_KEYS, MESSAGE_KEYS, PART_KEYS};
+use super::{Read, CITATION_KEYS, MESSAGE_KEYS, PART_KEYS};
+use crate::provider::token_shape::Ignored;
 use crate::provider::wire::{Message, Scalar};
+
+/// A message read without looking at what it notes.
+fn read_message(data: &str) -> Read<Message<'_>> {
+    super::read_message(data, &mut Ignored::default())
+}
 
 /// The number of cases per property: `n`, or `CITEFLOW_PROPTEST_CASES` for a longer hunt.
 fn cases(n: u32) -> u32 {
@@ -120,6 +126,11 @@ const LEAVES: &[&str] = &[
     "1.7976931348623158e308",
     "1.7976931348623159e308",
     "17976931348623157e292",
+    "18446744073709551615e288",
+    "18446744073709551615e289",
+    "179769313486231570000e288",
+    "0e309",
+    "0.000e400",
     "1e309",
     "-1e400",
     "1e-400",
@@ -169,6 +180,26 @@ fn number() -> impl Strategy<Value = String> {
             }
         },
     )
+}
+
+/// A number whose value is near `f64::MAX`: digits around its own (or any), scaled by the
+/// powers of ten where a value can overflow, in every form `number` writes.
+fn large_number() -> impl Strategy<Value = String> {
+    let digits = prop_oneof![
+        (17976931348623150u64..17976931348623170).prop_map(|d| d.to_string()),
+        (1797693134862310u64..1797693134862320).prop_map(|d| d.to_string()),
+        any::<u64>().prop_map(|d| d.to_string()),
+        (0u8..8).prop_map(|n| format!("17976931348623157{}", "9".repeat(usize::from(n)))),
+    ];
+    (digits, 0usize..25, 280i32..330, 0u8..3).prop_map(|(digits, point, e, form)| {
+        let point = point.min(digits.len().saturating_sub(1));
+        let (int, frac) = digits.split_at(digits.len() - point);
+        match form {
+            0 => format!("{digits}e{e}"),
+            1 if !frac.is_empty() => format!("{int}.{frac}e+{e}"),
+            _ => format!("-{digits}E{e}"),
+        }
+    })
 }
 
 /// Any JSON-ish value: leaves, numbers, text, and arrays and objects of the known keys.
@@ -336,6 +367,11 @@ proptest! {
     #[test]
     fn numbers_read_as_serde_reads_them(n in number()) {
         agree(&format!("{{\"error\":[{n}],\"usage\":{{\"n\":{n}}},\"index\":{n}}}"));
+    }
+
+    #[test]
+    fn numbers_near_the_largest_float_read_as_serde_reads_them(n in large_number()) {
+        agree(&format!("{{\"usage\":{{\"n\":{n}}}}}"));
     }
 
     #[test]

@@ -12,6 +12,8 @@ mod cite_request;
 pub mod decision;
 mod embeddings;
 mod failure;
+// The token messages' own reader; the lean module reads them with `message_reader`.
+#[cfg(not(feature = "lean-stream"))]
 mod fast_delta;
 pub mod framing;
 pub mod lm_decision;

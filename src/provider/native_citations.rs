@@ -90,7 +90,15 @@ fn u64_pair(a: Option<u64>, b: Option<u64>) -> Option<[usize; 2]> {
 }
 
 /// One Anthropic citation, cited by the answer text at `span`.
-pub(crate) fn anthropic(c: &CitationPart, span: [usize; 2], urls: &mut UrlNumbers) -> Citation {
+pub(crate) fn anthropic(
+    c: Option<&CitationPart>,
+    span: [usize; 2],
+    urls: &mut UrlNumbers,
+) -> Citation {
+    // None given (a `citations_delta` without its `citation`): a citation of no known source.
+    let Some(c) = c else {
+        return Citation::at_marker(0, String::new(), span, false);
+    };
     let index = c
         .document_index
         .u64()
@@ -147,6 +155,16 @@ pub(crate) fn openai(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn no_citation_reads_as_one_without_fields() {
+        let mut urls = UrlNumbers::default();
+        let empty = CitationPart::default();
+        assert_eq!(
+            anthropic(None, [1, 2], &mut urls),
+            anthropic(Some(&empty), [1, 2], &mut urls)
+        );
+    }
 
     #[test]
     fn code_points_become_utf16_offsets() {

@@ -66,24 +66,25 @@ pub(crate) fn compact(raw: &str) -> Cow<'_, str> {
     {
         return Cow::Borrowed(raw);
     }
-    let mut out = String::with_capacity(raw.len());
+    // Byte by byte: only ASCII whitespace is left out, so what is kept is whole characters.
+    let mut out = Vec::with_capacity(raw.len());
     let (mut in_string, mut escaped) = (false, false);
-    for c in raw.chars() {
+    for b in raw.bytes() {
         if in_string {
-            out.push(c);
+            out.push(b);
             if escaped {
                 escaped = false;
-            } else if c == '\\' {
+            } else if b == b'\\' {
                 escaped = true;
-            } else if c == '"' {
+            } else if b == b'"' {
                 in_string = false;
             }
-        } else if !matches!(c, ' ' | '\n' | '\r' | '\t') {
-            in_string = c == '"';
-            out.push(c);
+        } else if !matches!(b, b' ' | b'\n' | b'\r' | b'\t') {
+            in_string = b == b'"';
+            out.push(b);
         }
     }
-    Cow::Owned(out)
+    Cow::Owned(String::from_utf8(out).unwrap_or_default())
 }
 
 #[cfg(test)]
@@ -113,6 +114,10 @@ mod tests {
         let parsed = |s: &str| serde_json::from_str::<Value>(s).unwrap();
         assert_eq!(parsed(&text), parsed(raw));
         assert_eq!(compact(r#""a b\\" "#), r#""a b\\""#);
+        assert_eq!(
+            compact(" { \"é\" :\t\"a b 😀\\\"\" }\n"),
+            "{\"é\":\"a b 😀\\\"\"}"
+        );
         assert!(check(" [1, {\"a\": null}] ").is_ok());
         assert!(check("[1] 2").is_err() && check("{").is_err() && check("").is_err());
     }

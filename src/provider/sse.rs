@@ -318,7 +318,11 @@ impl SseDecoder {
                     })
                     .map(|()| Some(after))
                 }
-                None => self.line_done(line, out).map(|()| None),
+                None => match self.line_done(line) {
+                    Ok(true) => self.dispatch(out).map(|()| None),
+                    Ok(false) => Ok(None),
+                    Err(e) => Err(e.into()),
+                },
             };
             held.clear();
             self.line = held;
@@ -365,42 +369,48 @@ impl SseDecoder {
         (data.len() < self.max_event).then_some((data, after))
     }
 
-    fn line_done<E: From<SseError>>(
-        &mut self,
-        line: &[u8],
-        out: &mut dyn FnMut(SseEvent) -> Result<(), E>,
-    ) -> Result<(), E> {
+    /// The event the buffers hold, handed to `out`.
+    fn dispatch<E>(&mut self, out: &mut dyn FnMut(SseEvent) -> Result<(), E>) -> Result<(), E> {
+        let event = self.event.take();
+        let handled = out(SseEvent {
+            event: event.as_deref(),
+            data: &self.data,
+            id: self.last_id.as_deref(),
+            retry: self.retry.take(),
+        });
+        // The data buffer serves the next event too.
+        self.data.clear();
+        handled
+    }
+
+    /// A line that is not a whole event's: whether it completes an event (then in the
+    /// buffers, for [`Self::dispatch`]). Not generic and never inlined, so one copy serves
+    /// every caller's error type (only `scan`'s loop is one per caller).
+    #[inline(never)]
+    fn line_done(&mut self, line: &[u8]) -> Result<bool, SseError> {
         if line.is_empty() {
             if self.has_data {
                 if self.data.ends_with('\n') {
                     self.data.pop();
                 }
-                let event = self.event.take();
                 self.has_data = false;
-                let handled = out(SseEvent {
-                    event: event.as_deref(),
-                    data: &self.data,
-                    id: self.last_id.as_deref(),
-                    retry: self.retry.take(),
-                });
-                // The data buffer serves the next event too.
-                self.data.clear();
-                handled?;
-            } else {
-                self.event = None;
-                self.data.clear();
+                return Ok(true);
             }
-            return Ok(());
+            self.event = None;
+            self.data.clear();
+            return Ok(false);
         }
         if line.first() == Some(&b':') {
-            return Ok(());
+            return Ok(false);
         }
         // Valid UTF-8 (the usual case) is checked at word speed; anything else is read lossily.
         let line = match std::str::from_utf8(line) {
             Ok(text) => std::borrow::Cow::Borrowed(text),
             Err(_) => String::from_utf8_lossy(line),
         };
-        let (field, value) = match line.split_once(':') {
+        // At the first colon, found as a byte (an ASCII byte is never inside a character).
+        let colon = line.bytes().position(|b| b == b':');
+        let (field, value) = match colon.and_then(|i| Some((line.get(..i)?, line.get(i + 1..)?))) {
             Some((field, value)) => (field, value.strip_prefix(' ').unwrap_or(value)),
             None => (line.as_ref(), ""),
         };
@@ -416,20 +426,22 @@ impl SseDecoder {
                 {
                     return Err(SseError::EventTooLarge {
                         limit: self.max_event,
-                    }
-                    .into());
+                    });
                 }
                 self.data.push_str(value);
                 self.data.push('\n');
                 self.has_data = true;
             }
             "id" if !value.contains('\0') => self.last_id = Some(value.to_owned()),
+            // Digits only: their value, none when it does not fit (as `str::parse` reads them).
             "retry" if !value.is_empty() && value.bytes().all(|b| b.is_ascii_digit()) => {
-                self.retry = value.parse().ok()
+                self.retry = value.bytes().try_fold(0u64, |n, digit| {
+                    n.checked_mul(10)?.checked_add(u64::from(digit - b'0'))
+                })
             }
             _ => {}
         }
-        Ok(())
+        Ok(false)
     }
 
     /// Ends the stream. An event not terminated by a blank line is an error (the stream was
@@ -527,6 +539,19 @@ mod tests {
             (Some("7"), Some(1500), Some("delta"), "")
         );
         assert_eq!(decode(&[b"retry: 1x\ndata: y\n\n"]).unwrap()[0].retry, None);
+        // Invalid UTF-8 read lossily, the field ending at the first colon either way.
+        let lossy = decode(&[b"data:\xff: x\n\xffdata: y\nevent:a:b\n\n"]).unwrap();
+        assert_eq!(lossy[0].data, "\u{fffd}: x");
+        assert_eq!(lossy[0].event.as_deref(), Some("a:b"));
+        // As `str::parse` reads digits: the largest u64, and none past it.
+        for (line, retry) in [
+            ("retry: 18446744073709551615", Some(u64::MAX)),
+            ("retry: 18446744073709551616", None),
+            ("retry: 007", Some(7)),
+        ] {
+            let m = &decode(&[format!("{line}\ndata: y\n\n").as_bytes()]).unwrap()[0];
+            assert_eq!(m.retry, retry, "{line}");
+        }
     }
 
     #[test]

@@ -18,13 +18,14 @@ use std::borrow::Cow;
 use serde_json::Value;
 use thiserror::Error;
 
-use super::fast_delta::{self, Ignored};
+#[cfg(not(feature = "lean-stream"))]
+use super::fast_delta;
 use super::framing::DeltaFraming;
-use super::message_reader::read_message;
+use super::message_reader::{read_message, ReadError};
 use super::native_citations::{self, CharsToUtf16, UrlNumbers};
 use super::raw_json;
 use super::sse::{SseDecoder, SseError, SseEvent, SseMessage};
-use super::token_shape::TokenShape;
+use super::token_shape::{Ignored, TokenShape};
 use super::usage::{normalize_text, UsageParts};
 use super::wire::{Choices, Message};
 use crate::cite::Citation;
@@ -171,6 +172,10 @@ pub struct ProviderStreamDecoder {
     tool_input: Option<(u64, String)>,
     /// The shape of the last OpenAI-style message if it carried only a token.
     shape: TokenShape,
+    /// Whether messages are tried with `fast_delta`'s reader first (the lean streaming module
+    /// has none: there `message_reader` reads every message the shape does not).
+    #[cfg(not(feature = "lean-stream"))]
+    fast_reader: bool,
 }
 
 impl ProviderStreamDecoder {
@@ -189,6 +194,19 @@ impl ProviderStreamDecoder {
             framing: DeltaFraming::default(),
             tool_input: None,
             shape: TokenShape::default(),
+            #[cfg(not(feature = "lean-stream"))]
+            fast_reader: true,
+        }
+    }
+
+    /// The decoder as the lean streaming module runs it, without `fast_delta`'s reader: for
+    /// the tests that hold both ways to the same events.
+    #[cfg(not(feature = "lean-stream"))]
+    #[doc(hidden)]
+    pub fn without_fast_reader(format: StreamFormat) -> Self {
+        Self {
+            fast_reader: false,
+            ..Self::new(format)
         }
     }
 
@@ -197,11 +215,28 @@ impl ProviderStreamDecoder {
         self.finish_reason.as_deref()
     }
 
-    fn invalid(&self, detail: impl Into<String>) -> StreamError {
+    /// Data that is not what the format sends (cold: out of the decoding paths).
+    #[cold]
+    #[inline(never)]
+    fn invalid(&self, detail: String) -> StreamError {
         StreamError::InvalidData {
             provider: self.format.name(),
-            detail: detail.into(),
+            detail,
         }
+    }
+
+    /// A message that is not JSON: why, and the message quoted.
+    #[cold]
+    #[inline(never)]
+    fn not_json(&self, e: &ReadError, data: &str) -> StreamError {
+        self.invalid(format!("{e} in {:?}", truncate(data)))
+    }
+
+    /// [`Self::invalid`] with a fixed detail.
+    #[cold]
+    #[inline(never)]
+    fn missing(&self, detail: &'static str) -> StreamError {
+        self.invalid(detail.to_owned())
     }
 
     pub fn push(&mut self, message: &SseMessage) -> Result<Vec<Event>, StreamError> {
@@ -248,29 +283,38 @@ impl ProviderStreamDecoder {
             return Ok(());
         }
         // Typed and borrowed (see `wire`): no generic JSON tree for every token; the messages
-        // that carry tokens by a reader of their own (see `fast_delta`), the rest by
-        // `message_reader`.
+        // that carry tokens by a reader of their own (see `fast_delta`; not in the lean
+        // module), the rest by `message_reader`. Either notes where the strings no reader reads
+        // are, for the shape kept when the message is a plain token's.
         let ping = message.event == Some("ping");
         let mut ignored = Ignored::default();
-        let parsed: Message = match fast_delta::read_noting(data, &mut ignored) {
-            Some(parsed) => {
-                let message_id = &self.message_id;
-                let block_id = |index| block_id(message_id.as_deref(), index);
-                self.shape
-                    .keep(&parsed, data, &ignored, self.format, block_id);
-                parsed
-            }
+        let parsed: Message = match self.fast_read(data, &mut ignored) {
+            Some(parsed) => parsed,
             None => {
                 self.shape.clear();
-                read_message(data)
-                    .map_err(|e| self.invalid(format!("{e} in {:?}", truncate(data))))?
+                read_message(data, &mut ignored).map_err(|e| self.not_json(&e, data))?
             }
         };
+        let message_id = &self.message_id;
+        let block_id = |index| block_id(message_id.as_deref(), index);
+        self.shape
+            .keep(&parsed, data, &ignored, self.format, block_id);
         match (&parsed.error.text, self.format) {
             (Some(error), _) if !ping => Err(self.provider_error(error)),
-            (_, StreamFormat::OpenAi) => self.openai(parsed, out),
-            (_, StreamFormat::Anthropic) => self.anthropic(parsed, out),
+            // Borrowed: the message is dropped here, once, not on each of their ways out.
+            (_, StreamFormat::OpenAi) => self.openai(&parsed, out),
+            (_, StreamFormat::Anthropic) => self.anthropic(&parsed, out),
         }
+    }
+
+    /// A message read by `fast_delta`'s reader, or `None` when it declines (or there is none).
+    fn fast_read<'d>(&self, data: &'d str, ignored: &mut Ignored) -> Option<Message<'d>> {
+        #[cfg(not(feature = "lean-stream"))]
+        if self.fast_reader {
+            return fast_delta::read_noting(data, ignored);
+        }
+        let _ = (data, ignored);
+        None
     }
 
     /// Ends the stream: an error unless the provider said it was complete.
@@ -354,44 +398,45 @@ impl ProviderStreamDecoder {
         }
     }
 
-    fn openai(&mut self, chunk: Message, out: &mut dyn EventSink) -> Result<(), StreamError> {
+    fn openai(&mut self, chunk: &Message, out: &mut dyn EventSink) -> Result<(), StreamError> {
         // Kept, not replaced, when it is the same (a stream sends one id with every token).
         if let Some(id) = chunk.id.str() {
             if self.message_id.as_deref() != Some(id) {
-                self.message_id = Some(id.to_owned());
+                self.message_id = Some(owned(id));
             }
         }
-        let choice = match chunk.choices {
+        let choice = match &chunk.choices {
             Choices::Absent => None,
-            Choices::Array(first) => first,
-            Choices::NotArray => return Err(self.invalid("`choices` is not an array")),
+            Choices::Array(first) => first.as_deref(),
+            Choices::NotArray => return Err(self.missing("`choices` is not an array")),
         };
         // Only the first choice is followed (n > 1 is not streamed by chat UIs).
         if let Some(choice) = choice {
-            let delta = choice.delta.0.unwrap_or_default();
-            if let Some(text) = [&delta.reasoning_content, &delta.reasoning]
-                .into_iter()
-                .find_map(|r| r.str().filter(|t| !t.is_empty()))
-            {
-                self.delta_text(types::THINKING, text, out);
-            }
-            // A string, or (some compatible servers) an array of content parts.
-            if let Some(text) = delta.content.content().filter(|t| !t.is_empty()) {
-                self.delta_text(types::RESPONSE, text, out);
-            }
-            // Web citations (OpenAI web search, OpenRouter's web plugin).
-            for a in &delta.annotations.0 {
-                if let Some(c) = native_citations::openai(a, &self.answer, &mut self.urls) {
-                    Self::citation_event(&c, self.message_id.as_deref(), out);
+            if let Some(delta) = choice.delta.0.as_deref() {
+                if let Some(text) = [&delta.reasoning_content, &delta.reasoning]
+                    .into_iter()
+                    .find_map(|r| r.str().filter(|t| !t.is_empty()))
+                {
+                    self.delta_text(types::THINKING, text, out);
+                }
+                // A string, or (some compatible servers) an array of content parts.
+                if let Some(text) = delta.content.content().filter(|t| !t.is_empty()) {
+                    self.delta_text(types::RESPONSE, text, out);
+                }
+                // Web citations (OpenAI web search, OpenRouter's web plugin).
+                for a in &delta.annotations.0 {
+                    if let Some(c) = native_citations::openai(a, &self.answer, &mut self.urls) {
+                        Self::citation_event(&c, self.message_id.as_deref(), out);
+                    }
                 }
             }
-            if let Some(reason) = choice.finish_reason.into_string() {
-                self.finish_reason = Some(reason);
+            if let Some(reason) = choice.finish_reason.str() {
+                self.finish_reason = Some(owned(reason));
                 self.framing.close(&self.message_id, out);
             }
         }
-        if let Some(usage) = chunk.usage.text {
-            out.json(USAGE, self.message_id.as_deref(), &normalize_text(&usage));
+        if let Some(usage) = &chunk.usage.text {
+            out.json(USAGE, self.message_id.as_deref(), &normalize_text(usage));
         }
         Ok(())
     }
@@ -407,26 +452,28 @@ impl ProviderStreamDecoder {
         block_id(self.message_id.as_deref(), index)
     }
 
-    fn anthropic(&mut self, event: Message, out: &mut dyn EventSink) -> Result<(), StreamError> {
+    fn anthropic(&mut self, event: &Message, out: &mut dyn EventSink) -> Result<(), StreamError> {
         let kind = event
             .kind
             .str()
-            .ok_or_else(|| self.invalid("an event without `type`"))?;
+            .ok_or_else(|| self.missing("an event without `type`"))?;
         let index = event.index.u64();
         match kind {
             "message_start" => {
-                let message = event.message.0.unwrap_or_default();
-                self.message_id = message.id.into_string();
-                // Input tokens now, output tokens with `message_delta`: one event for both.
-                if let Some(usage) = message.usage.text {
-                    self.usage.add(&usage);
+                self.message_id = None;
+                if let Some(message) = event.message.0.as_deref() {
+                    self.message_id = message.id.str().map(owned);
+                    // Input tokens now, output tokens with `message_delta`: one event for both.
+                    if let Some(usage) = &message.usage.text {
+                        self.usage.add(usage);
+                    }
                 }
             }
             "content_block_start" => {
                 let index =
-                    index.ok_or_else(|| self.invalid("content_block_start without `index`"))?;
-                let block = event.content_block.0.unwrap_or_default();
-                let kind = match block.kind.str() {
+                    index.ok_or_else(|| self.missing("content_block_start without `index`"))?;
+                let block = event.content_block.0.as_deref();
+                let kind = match block.and_then(|b| b.kind.str()) {
                     Some("text") => BlockKind::Text,
                     Some("thinking") | Some("redacted_thinking") => BlockKind::Thinking,
                     Some("tool_use") => BlockKind::Tool,
@@ -447,7 +494,9 @@ impl ProviderStreamDecoder {
                         self.release_citations(out);
                         self.cited = Some((index, self.answer.units(), Vec::new()));
                         out.text_event("response_start", id.as_deref(), "");
-                        if let Some(text) = block.text.str().filter(|t| !t.is_empty()) {
+                        if let Some(text) =
+                            block.and_then(|b| b.text.str()).filter(|t| !t.is_empty())
+                        {
                             self.answer(out, id.as_deref(), text);
                         }
                     }
@@ -458,28 +507,33 @@ impl ProviderStreamDecoder {
             }
             "content_block_delta" => {
                 let index =
-                    index.ok_or_else(|| self.invalid("content_block_delta without `index`"))?;
-                let delta = event.delta.0.unwrap_or_default();
+                    index.ok_or_else(|| self.missing("content_block_delta without `index`"))?;
+                let Some(delta) = event.delta.0.as_deref() else {
+                    return Ok(());
+                };
                 let id = self.block_id(index);
                 match delta.kind.str() {
                     Some("text_delta") => {
                         let text = delta
                             .text
                             .str()
-                            .ok_or_else(|| self.invalid("text_delta without `text`"))?;
+                            .ok_or_else(|| self.missing("text_delta without `text`"))?;
                         self.answer(out, id.as_deref(), text);
                     }
                     Some("thinking_delta") => {
                         let text = delta
                             .thinking
                             .str()
-                            .ok_or_else(|| self.invalid("thinking_delta without `thinking`"))?;
+                            .ok_or_else(|| self.missing("thinking_delta without `thinking`"))?;
                         out.text(types::THINKING, id.as_deref(), text);
                     }
                     Some("citations_delta") => {
-                        let c = delta.citation.0.unwrap_or_default();
                         let here = self.answer.units();
-                        let c = native_citations::anthropic(&c, [here, here], &mut self.urls);
+                        let c = native_citations::anthropic(
+                            delta.citation.0.as_deref(),
+                            [here, here],
+                            &mut self.urls,
+                        );
                         match self.cited.as_mut() {
                             Some((i, _, held))
                                 if *i == index && held.len() < MAX_HELD_CITATIONS =>
@@ -522,7 +576,7 @@ impl ProviderStreamDecoder {
             }
             "content_block_stop" => {
                 let index =
-                    index.ok_or_else(|| self.invalid("content_block_stop without `index`"))?;
+                    index.ok_or_else(|| self.missing("content_block_stop without `index`"))?;
                 let id = self.block_id(index);
                 match self.blocks.iter().find(|(i, _)| *i == index).map(|b| b.1) {
                     Some(BlockKind::Text) => {
@@ -551,11 +605,11 @@ impl ProviderStreamDecoder {
                 }
             }
             "message_delta" => {
-                if let Some(reason) = event.delta.0.and_then(|d| d.stop_reason.into_string()) {
-                    self.finish_reason = Some(reason);
+                if let Some(reason) = event.delta.0.as_deref().and_then(|d| d.stop_reason.str()) {
+                    self.finish_reason = Some(owned(reason));
                 }
-                if let Some(usage) = event.usage.text {
-                    self.usage.add(&usage);
+                if let Some(usage) = &event.usage.text {
+                    self.usage.add(usage);
                 }
                 self.usage_event(out);
             }
@@ -620,7 +674,14 @@ impl ProviderByteStream {
     }
 }
 
-/// The id of an Anthropic message's content block.
+/// A copy of `s` (made in one place: a copy inlines its allocation where it is made).
+#[inline(never)]
+fn owned(s: &str) -> String {
+    s.to_owned()
+}
+
+/// The id of an Anthropic message's content block (formatted in one place, not where asked).
+#[inline(never)]
 fn block_id(message_id: Option<&str>, index: u64) -> Option<String> {
     Some(format!("{}-{index}", message_id.unwrap_or("msg")))
 }

@@ -21,25 +21,58 @@
 //! - an ignored hole must hold no quote, backslash or control character, so it is a string that
 //!   ends at the first quote, right where the next kept bytes begin with the kept closing quote;
 //! - the token's hole ends at its first quote not escaped by a backslash, and must hold no raw
-//!   control character and only the short escapes (`\n`, `\"`, …; see [`unescaped`]);
+//!   control character; it is read by the message reader's own string reading (escapes as
+//!   the full reading reads them; anything it rejects, a lone surrogate or an unknown escape,
+//!   goes to the full reading, which reports it);
 //! - everything else is byte for byte the kept message.
 //!
 //! So the message is the kept one with other string values in the same places: the same
 //! structure, the same keys, the same values wherever a reader looks, but the token. Every
 //! other byte the readers see is the same, and so is everything they build from them. Anything
-//! else (a `\u` escape, a new field, another id, a finish reason, a changed string that a
-//! reader reads) goes through the readers as before, which keep the shape only if that message
+//! else (an escape in an ignored string, a new field, another id, a finish reason, a changed
+//! string that a reader reads) goes through the readers as before, which keep the shape only if that message
 //! is plain too. The SSE event's name is not compared: the decoder reads it only beside an
 //! `error` member, which no plain message has.
 
 use std::borrow::Cow;
 use std::cmp::Ordering;
 
-use super::fast_delta::Ignored;
+use super::raw_json;
 use super::stream::StreamFormat;
 use super::wire::{Choices, Message, Scalar};
 use crate::event::types;
-use crate::json_escape::short_escape;
+
+/// The most values [`Ignored`] notes; later ones are not noted.
+const MAX_IGNORED: usize = 8;
+
+/// Where a message's top-level members with keys that no reader reads (`obfuscation`,
+/// `model`, `created`, …) have string values without escapes: the byte ranges of the strings'
+/// contents in the message's text, in order; at most [`MAX_IGNORED`] of them. Noted by the
+/// reader that read the message (`fast_delta`'s or `message_reader`'s).
+#[derive(Debug, Default)]
+pub(crate) struct Ignored {
+    spans: [(usize, usize); MAX_IGNORED],
+    len: usize,
+}
+
+impl Ignored {
+    pub(super) fn clear(&mut self) {
+        self.len = 0;
+    }
+
+    pub fn spans(&self) -> &[(usize, usize)] {
+        self.spans.get(..self.len).unwrap_or_default()
+    }
+
+    /// Notes `value`, a string borrowed from `data`.
+    pub(super) fn note(&mut self, data: &str, value: &str) {
+        let start = (value.as_ptr() as usize).wrapping_sub(data.as_ptr() as usize);
+        if let Some(slot) = self.spans.get_mut(self.len) {
+            *slot = (start, start.wrapping_add(value.len()));
+            self.len += 1;
+        }
+    }
+}
 
 /// The kept bytes, without the holes' contents, and where the holes are in them.
 #[derive(Debug, Clone, Default)]
@@ -138,6 +171,11 @@ impl TokenShape {
         block_id: impl FnOnce(u64) -> Option<String>,
     ) {
         self.kind = None;
+        // A provider's error is read whatever else the message holds (`fast_delta` declines
+        // such a message; the message reader reads it).
+        if message.error.text.is_some() {
+            return;
+        }
         let (kind, token) = match format {
             StreamFormat::OpenAi => {
                 let Some(plain) = plain(message) else { return };
@@ -213,7 +251,7 @@ impl TokenShape {
             let (len, escaped) = string_end(bytes.get(at..)?, i == self.token)?;
             let end = at.checked_add(len)?;
             if i == self.token {
-                token = Some((data.get(at..end)?, escaped));
+                token = Some((at, end, escaped));
             }
             (at, from) = (end, hole);
         }
@@ -221,12 +259,15 @@ impl TokenShape {
         if bytes.len().checked_sub(at)? != fixed.len() || !same_bytes(bytes.get(at..)?, fixed) {
             return None;
         }
+        let (start, end, escaped) = token?;
         Some(Token {
             kind,
-            // Without a backslash, the contents are the string (no quote or control in them).
-            text: match token? {
-                (token, false) => Cow::Borrowed(token),
-                (token, true) => unescaped(token)?,
+            // Without a backslash, the contents are the string (no quote or control in them);
+            // with one, the string between its quotes is read as every message's strings are.
+            text: if escaped {
+                raw_json::string(data.get(start.checked_sub(1)?..end.checked_add(1)?)?)?
+            } else {
+                Cow::Borrowed(data.get(start..end)?)
             },
             block: self.block.as_deref(),
         })
@@ -249,29 +290,6 @@ fn string_end(s: &[u8], escapes: bool) -> Option<(usize, bool)> {
     }
 }
 
-/// The contents of a JSON string (between its quotes) as serde reads them, when they hold no
-/// raw quote or control character and no escape but the short ones (`\"`, `\\`, `\/`, `\b`,
-/// `\f`, `\n`, `\r`, `\t`): then they are one string that ends where the kept message's did.
-/// `None` for anything else (a `\u` escape, a backslash before the closing quote), which the
-/// message's full reading handles.
-fn unescaped(s: &str) -> Option<Cow<'_, str>> {
-    if !s.bytes().any(|b| b == b'"' || b == b'\\' || b < 0x20) {
-        return Some(Cow::Borrowed(s));
-    }
-    // Byte by byte: tokens with escapes are few.
-    let mut out = Vec::with_capacity(s.len());
-    let mut bytes = s.bytes();
-    while let Some(b) = bytes.next() {
-        out.push(match b {
-            b'\\' => short_escape(bytes.next()?)?,
-            b'"' | 0..0x20 => return None,
-            b => b,
-        });
-    }
-    // Whole characters were copied around ASCII escapes: valid UTF-8, checked all the same.
-    String::from_utf8(out).ok().map(Cow::Owned)
-}
-
 /// Whether two slices of the same length hold the same bytes, compared eight at a time (in
 /// wasm, `memcmp` compares byte by byte, and the kept bytes are most of a message).
 fn same_bytes(a: &[u8], b: &[u8]) -> bool {
@@ -284,7 +302,7 @@ fn same_bytes(a: &[u8], b: &[u8]) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::super::fast_delta::{read_noting, Ignored};
+    use super::super::message_reader::read_message;
     use super::*;
 
     /// OpenAI's chunk with every field, the token `%` and the obfuscation `@`.
@@ -292,7 +310,7 @@ mod tests {
 
     fn kept(first: &str, format: StreamFormat) -> TokenShape {
         let mut ignored = Ignored::default();
-        let message = read_noting(first, &mut ignored).unwrap();
+        let message = read_message(first, &mut ignored).unwrap();
         let mut shape = TokenShape::default();
         shape.keep(&message, first, &ignored, format, |i| {
             Some(format!("m-{i}"))
@@ -324,6 +342,26 @@ mod tests {
     }
 
     #[test]
+    fn escaped_tokens_are_read_as_the_reader_reads_strings() {
+        let shape = kept(
+            &CHUNK.replace('%', "Hi").replace('@', "a"),
+            StreamFormat::OpenAi,
+        );
+        let read = |token: &str| {
+            let next = CHUNK.replace('%', token).replace('@', "b");
+            shape.token(&next).map(|t| t.text.into_owned())
+        };
+        assert_eq!(
+            read(r#"caf\u00e9 \ud83d\ude00\n\""#).as_deref(),
+            Some("café 😀\n\"")
+        );
+        // What the reader rejects is read in full, which reports it.
+        for rejected in [r"\ud83d", r"\ude00x", r"\q", r"\u00g1"] {
+            assert_eq!(read(rejected), None, "{rejected}");
+        }
+    }
+
+    #[test]
     fn anthropic_deltas_are_read_by_their_shape() {
         let delta = r#"{"type":"content_block_delta","index":2,"delta":{"type":"thinking_delta","thinking":"%"}}"#;
         let shape = kept(&delta.replace('%', "Hmm"), StreamFormat::Anthropic);
@@ -335,5 +373,15 @@ mod tests {
         assert!(kept(&other.replace('%', "x"), StreamFormat::Anthropic)
             .token(&other.replace('%', "y"))
             .is_none());
+    }
+
+    #[test]
+    fn a_message_with_an_error_keeps_no_shape() {
+        let delta = r#"{"type":"content_block_delta","index":1,"delta":{"type":"text_delta","text":"%"},"o":"a","error":{"message":"m"}}"#;
+        let shape = kept(&delta.replace('%', "the"), StreamFormat::Anthropic);
+        assert!(shape.token(&delta.replace('%', "so")).is_none());
+        let chunk = CHUNK.replace(r#""obfuscation""#, r#""error":null,"obfuscation""#);
+        let shape = kept(&chunk.replace('%', "the"), StreamFormat::OpenAi);
+        assert!(shape.token(&chunk.replace('%', "so")).is_none());
     }
 }

@@ -70,13 +70,6 @@ impl Scalar<'_> {
             _ => None,
         }
     }
-
-    pub fn into_string(self) -> Option<String> {
-        match self {
-            Scalar::Str(s) => Some(s.into_owned()),
-            _ => None,
-        }
-    }
 }
 
 /// A nested object read only when present, boxed so that an object may hold its own kind
