@@ -452,26 +452,17 @@ impl ProviderStreamDecoder {
         block_id(self.message_id.as_deref(), index)
     }
 
-    fn anthropic(&mut self, event: &Message, out: &mut dyn EventSink) -> Result<(), StreamError> {
-        let kind = event
-            .kind
-            .str()
-            .ok_or_else(|| self.missing("an event without `type`"))?;
-        let index = event.index.u64();
+    /// A content block's start, delta or stop (`kind`), at `index`, whose id is `id`.
+    fn block_event(
+        &mut self,
+        kind: &str,
+        index: u64,
+        id: Option<&str>,
+        event: &Message,
+        out: &mut dyn EventSink,
+    ) -> Result<(), StreamError> {
         match kind {
-            "message_start" => {
-                self.message_id = None;
-                if let Some(message) = event.message.0.as_deref() {
-                    self.message_id = message.id.str().map(owned);
-                    // Input tokens now, output tokens with `message_delta`: one event for both.
-                    if let Some(usage) = &message.usage.text {
-                        self.usage.add(usage);
-                    }
-                }
-            }
             "content_block_start" => {
-                let index =
-                    index.ok_or_else(|| self.missing("content_block_start without `index`"))?;
                 let block = event.content_block.0.as_deref();
                 let kind = match block.and_then(|b| b.kind.str()) {
                     Some("text") => BlockKind::Text,
@@ -488,44 +479,40 @@ impl ProviderStreamDecoder {
                         "more than {MAX_CONTENT_BLOCKS} content blocks in one message"
                     )));
                 }
-                let id = self.block_id(index);
                 match kind {
                     BlockKind::Text => {
                         self.release_citations(out);
                         self.cited = Some((index, self.answer.units(), Vec::new()));
-                        out.text_event("response_start", id.as_deref(), "");
+                        out.text_event("response_start", id, "");
                         if let Some(text) =
                             block.and_then(|b| b.text.str()).filter(|t| !t.is_empty())
                         {
-                            self.answer(out, id.as_deref(), text);
+                            self.answer(out, id, text);
                         }
                     }
-                    BlockKind::Thinking => out.text_event("thinking_start", id.as_deref(), ""),
+                    BlockKind::Thinking => out.text_event("thinking_start", id, ""),
                     BlockKind::Tool => self.tool_input = Some((index, String::new())),
                     BlockKind::Other => {}
                 }
             }
             "content_block_delta" => {
-                let index =
-                    index.ok_or_else(|| self.missing("content_block_delta without `index`"))?;
                 let Some(delta) = event.delta.0.as_deref() else {
                     return Ok(());
                 };
-                let id = self.block_id(index);
                 match delta.kind.str() {
                     Some("text_delta") => {
                         let text = delta
                             .text
                             .str()
                             .ok_or_else(|| self.missing("text_delta without `text`"))?;
-                        self.answer(out, id.as_deref(), text);
+                        self.answer(out, id, text);
                     }
                     Some("thinking_delta") => {
                         let text = delta
                             .thinking
                             .str()
                             .ok_or_else(|| self.missing("thinking_delta without `thinking`"))?;
-                        out.text(types::THINKING, id.as_deref(), text);
+                        out.text(types::THINKING, id, text);
                     }
                     Some("citations_delta") => {
                         let here = self.answer.units();
@@ -545,9 +532,9 @@ impl ProviderStreamDecoder {
                                     span: [*start, here],
                                     ..c
                                 };
-                                Self::citation_event(&c, id.as_deref(), out);
+                                Self::citation_event(&c, id, out);
                             }
-                            _ => Self::citation_event(&c, id.as_deref(), out),
+                            _ => Self::citation_event(&c, id, out),
                         }
                     }
                     Some("input_json_delta") => {
@@ -555,7 +542,7 @@ impl ProviderStreamDecoder {
                         if !piece.is_empty()
                             && matches!(&self.tool_input, Some((i, _)) if *i == index)
                         {
-                            out.text_event(STRUCTURED_DELTA, id.as_deref(), piece);
+                            out.text_event(STRUCTURED_DELTA, id, piece);
                         }
                         let too_large = match self.tool_input.as_mut() {
                             Some((i, json)) if *i == index => {
@@ -574,18 +561,15 @@ impl ProviderStreamDecoder {
                     _ => {}
                 }
             }
-            "content_block_stop" => {
-                let index =
-                    index.ok_or_else(|| self.missing("content_block_stop without `index`"))?;
-                let id = self.block_id(index);
+            _ => {
                 match self.blocks.iter().find(|(i, _)| *i == index).map(|b| b.1) {
                     Some(BlockKind::Text) => {
                         if matches!(&self.cited, Some((i, _, _)) if *i == index) {
                             self.release_citations(out);
                         }
-                        out.text_event("response_end", id.as_deref(), "");
+                        out.text_event("response_end", id, "");
                     }
-                    Some(BlockKind::Thinking) => out.text_event("thinking_end", id.as_deref(), ""),
+                    Some(BlockKind::Thinking) => out.text_event("thinking_end", id, ""),
                     Some(BlockKind::Tool) => {
                         // The structured answer, whole: as a whole answer's tool_use input.
                         let json = match self.tool_input.take() {
@@ -599,10 +583,43 @@ impl ProviderStreamDecoder {
                         raw_json::check(text).map_err(|e| {
                             self.invalid(format!("a tool_use input that is not JSON: {e}"))
                         })?;
-                        out.json(types::STRUCTURED, id.as_deref(), text);
+                        out.json(types::STRUCTURED, id, text);
                     }
                     _ => {}
                 }
+            }
+        }
+        Ok(())
+    }
+
+    fn anthropic(&mut self, event: &Message, out: &mut dyn EventSink) -> Result<(), StreamError> {
+        let kind = event
+            .kind
+            .str()
+            .ok_or_else(|| self.missing("an event without `type`"))?;
+        let index = event.index.u64();
+        match kind {
+            "message_start" => {
+                self.message_id = None;
+                if let Some(message) = event.message.0.as_deref() {
+                    self.message_id = message.id.str().map(owned);
+                    // Input tokens now, output tokens with `message_delta`: one event for both.
+                    if let Some(usage) = &message.usage.text {
+                        self.usage.add(usage);
+                    }
+                }
+            }
+            "content_block_start" | "content_block_delta" | "content_block_stop" => {
+                let Some(index) = index else {
+                    return Err(self.missing(match kind {
+                        "content_block_start" => "content_block_start without `index`",
+                        "content_block_delta" => "content_block_delta without `index`",
+                        _ => "content_block_stop without `index`",
+                    }));
+                };
+                // Made once and dropped once, not on each of the block events' ways out.
+                let id = self.block_id(index);
+                return self.block_event(kind, index, id.as_deref(), event, out);
             }
             "message_delta" => {
                 if let Some(reason) = event.delta.0.as_deref().and_then(|d| d.stop_reason.str()) {
