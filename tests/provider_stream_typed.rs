@@ -667,7 +667,8 @@ fn agree(format: StreamFormat, messages: &[SseMessage]) {
         assert_eq!(lean.push(m), typed_answer, "lean {format:?} {:?}", m.data);
         match (&typed_answer, &oracle_answer) {
             // Text that is not JSON: the oracle quotes serde_json's reason, the decoder its own
-            // reader's ("… at byte N"); the code, the provider and the data quoted are the same.
+            // reader's ("… at byte N"); the code, the provider and the data quoted are the same
+            // (the decoder quotes it as JSON writes a string, the oracle with `{:?}`).
             (
                 Err(StreamError::InvalidData { provider, detail }),
                 Err(StreamError::InvalidData {
@@ -675,9 +676,13 @@ fn agree(format: StreamFormat, messages: &[SseMessage]) {
                     detail: oracle_detail,
                 }),
             ) if serde_json::from_str::<Value>(&m.data).is_err() => {
-                let quoted = format!(" in {:?}", oracle::truncate(&m.data));
+                let data = oracle::truncate(&m.data);
+                let quoted = format!(" in {}", serde_json::to_string(data).unwrap());
                 assert_eq!(provider, oracle_provider, "{:?}", m.data);
-                assert!(oracle_detail.ends_with(&quoted), "{oracle_detail}");
+                assert!(
+                    oracle_detail.ends_with(&format!(" in {data:?}")),
+                    "{oracle_detail}"
+                );
                 assert!(
                     detail.ends_with(&quoted) && detail.contains(" at byte "),
                     "{detail}"

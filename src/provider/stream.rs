@@ -30,6 +30,7 @@ use super::usage::{normalize_text, UsageParts};
 use super::wire::{Choices, Message};
 use crate::cite::Citation;
 use crate::event::{types, Event};
+use crate::json_escape::Quoted;
 
 /// Which wire format the stream speaks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -229,7 +230,7 @@ impl ProviderStreamDecoder {
     #[cold]
     #[inline(never)]
     fn not_json(&self, e: &ReadError, data: &str) -> StreamError {
-        self.invalid(format!("{e} in {:?}", truncate(data)))
+        self.invalid(format!("{e} in {}", Quoted(truncate(data))))
     }
 
     /// [`Self::invalid`] with a fixed detail.
