@@ -133,10 +133,14 @@ pub(crate) fn choice<V: OptionValue, T: de::DeserializeOwned>(read: Read<V>) -> 
 /// A list of strings.
 #[inline(never)]
 pub(crate) fn strings<V: OptionValue>(read: Read<V>) -> Result<Vec<String>, Refusal> {
-    match read {
-        Read::List(items) => items.map(|item| string(item?.read()?)).collect(),
-        other => Err(wrong_type(&other, "a sequence")),
+    let Read::List(items) = read else {
+        return Err(wrong_type(&read, "a sequence"));
+    };
+    let mut strings = Vec::new();
+    for item in items {
+        strings.push(string(item?.read()?)?);
     }
+    Ok(strings)
 }
 
 /// A value that is an object of its own, as its entries; `None` for `null`.

@@ -10,13 +10,14 @@ use crate::transform::TagPair;
 
 /// The tag pairs, in order.
 pub(super) fn tag_list<V: OptionValue>(read: Read<V>) -> Result<Vec<TagPair>, Refusal> {
-    match read {
-        Read::List(items) => items
-            .enumerate()
-            .map(|(i, item)| pair(i, item?.read()?))
-            .collect(),
-        other => Err(wrong_type(&other, "a list of tag pairs")),
+    let Read::List(items) = read else {
+        return Err(wrong_type(&read, "a list of tag pairs"));
+    };
+    let mut pairs = Vec::new();
+    for (i, item) in items.enumerate() {
+        pairs.push(pair(i, item?.read()?)?);
     }
+    Ok(pairs)
 }
 
 /// Why the pair at index `i` is refused (`why` after the shapes it may take, empty or ` (…)`).
