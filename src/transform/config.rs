@@ -204,7 +204,8 @@ fn validation_from<E: OptionEntries>(entries: E) -> Result<(Vec<ItemKind>, Valid
     Ok((kinds, mode))
 }
 
-/// Parses think-tag options (see [`think_tag_from`]).
+/// Parses think-tag options: `tags` as `[open, close]` pairs, `{open, close}` objects or bare
+/// names (`"reasoning"` means `<reasoning>` / `</reasoning>`), `startInThinking`, `idPrefix`.
 pub fn think_tag_options(map: &Map<String, Value>) -> Result<ThinkTagOptions> {
     think_tag_from(reader::json(map))
 }
