@@ -78,12 +78,10 @@ export async function bundle() {
         metafile: true,
         // The entries run code at import; pkg/package.json's sideEffects names the bundles.
         ignoreAnnotations: true,
-        // Whitespace only (names and syntax stay, so stack traces still name our functions):
-        // Node compiles 30% fewer bytes: `import "citeflow"` 11.1-11.3 -> 10.7-10.9 ms (medians
-        // of 15 fresh processes, alternating, three runs). Lines are kept short:
-        // Node prints the line of an uncaught error's throw, which must not be the whole file.
-        minifyWhitespace: true,
-        lineLimit: 120,
+        // Not minified: whitespace minification took `import "citeflow"` from 11.1-11.3 to
+        // 10.7-10.9 ms, but Node prints the source line of an uncaught error's throw (a whole
+        // minified file), and esbuild's line limit splits `import.meta.url`, which bundlers
+        // look for to emit the wasm files.
         logLevel: "warning",
         plugins: [keep],
       });
