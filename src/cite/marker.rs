@@ -218,14 +218,22 @@ impl Ids {
         Self::Many(Vec::new())
     }
 
+    /// Inline: a group's first id then stays in registers (measured: the streamed parse of
+    /// token-sized chunks, where a marker is read every few calls).
+    #[inline(always)]
     pub fn push(&mut self, id: MarkerId) {
         match self {
             Self::Many(ids) if ids.is_empty() => *self = Self::One(id),
-            Self::One(first) => {
-                let first = std::mem::replace(first, MarkerId::Num(0));
-                *self = Self::Many(vec![first, id]);
-            }
+            Self::One(_) => self.push_second(id),
             Self::Many(ids) => ids.push(id),
+        }
+    }
+
+    #[inline(never)]
+    fn push_second(&mut self, id: MarkerId) {
+        if let Self::One(first) = self {
+            let first = std::mem::replace(first, MarkerId::Num(0));
+            *self = Self::Many(vec![first, id]);
         }
     }
 
@@ -331,6 +339,7 @@ fn read_caret(s: &[u8], eof: bool) -> Group {
 }
 
 /// The id written as `digits` (ASCII digits); `None` when there are none.
+#[inline(always)]
 fn number(digits: &[u8]) -> Option<MarkerId> {
     if digits.is_empty() {
         return None;
@@ -349,8 +358,15 @@ fn number(digits: &[u8]) -> Option<MarkerId> {
     }
     Some(match value {
         Some(n) => MarkerId::Num(n),
-        None => MarkerId::Big(significant.iter().copied().map(char::from).collect()),
+        None => big(significant),
     })
+}
+
+/// An id too large for `u32`, by its significant digits.
+#[cold]
+#[inline(never)]
+fn big(significant: &[u8]) -> MarkerId {
+    MarkerId::Big(significant.iter().copied().map(char::from).collect())
 }
 
 /// `opener [^]? item (sep item)* closer`, item = n | n-n | n–n, sep = `,` or `;` with spaces.
