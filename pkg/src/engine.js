@@ -397,7 +397,12 @@ export class Engine {
           const start = w[i + 3];
           const end = w[i + 4];
           if (start < end) {
-            out.push({ id: ids[w[i + 2]], type: TYPES[w[i + 1]][1], value: text.slice(start, end), valueType: "text" });
+            out[out.length] = {
+              id: ids[w[i + 2]],
+              type: TYPES[w[i + 1]][1],
+              value: text.slice(start, end),
+              valueType: "text",
+            };
           }
           i += 5;
           break;
@@ -407,7 +412,7 @@ export class Engine {
           i += 3;
           break;
         case CITATION:
-          out.push({
+          out[out.length] = {
             id: null,
             type: "citation",
             value: {
@@ -417,12 +422,17 @@ export class Engine {
               valid: w[i + 4] === 1,
             },
             valueType: "json",
-          });
+          };
           i += 7;
           break;
         case START:
         case END:
-          out.push({ id: ids[w[i + 2]], type: TYPES[w[i + 1]][w[i] === START ? 0 : 2], value: "", valueType: "text" });
+          out[out.length] = {
+            id: ids[w[i + 2]],
+            type: TYPES[w[i + 1]][w[i] === START ? 0 : 2],
+            value: "",
+            valueType: "text",
+          };
           i += 3;
           break;
         case ID:
