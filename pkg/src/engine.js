@@ -4,7 +4,7 @@
 import * as lean from "../gen/stream/citeflow_stream.js";
 import { citeflowError } from "./errors.js";
 import { full } from "./stream_full_runtime.js";
-import { memory, ready } from "./stream_runtime.js";
+import { epoch, memory, ready } from "./stream_runtime.js";
 import { isHighSurrogate } from "./surrogates.js";
 
 const ID = 1;
@@ -40,8 +40,8 @@ const EXTRA = 1 << 16;
 // Not a bit of `shape`: in the key of #isPlainResponse's answer, the value is empty.
 const EMPTY = 1 << 20;
 
-const LEAN = { glue: lean, ready, memory };
-const FULL = { glue: full.internals.glue, ready: full.ready, memory: full.memory };
+const LEAN = { glue: lean, ready, memory, epoch };
+const FULL = { glue: full.internals.glue, ready: full.ready, memory: full.memory, epoch: full.epoch };
 // The stage names (both spellings) the streaming module leaves to the full one: its own answer,
 // asked once.
 let fullOnly = null;
@@ -71,8 +71,11 @@ export function fullModule() {
 
 export class Engine {
   #core;
-  // The memory of the module the engine runs in.
+  // The memory of the module the engine runs in, and its instance's epoch (how many times it was
+  // replaced) now and when the core was made there.
   #memoryOf;
+  #epochOf;
+  #epoch;
   #ids = [null];
   #u32 = null;
   #u8 = null;
@@ -113,7 +116,9 @@ export class Engine {
     const runtime = runtimeOf(stages);
     runtime.ready();
     this.#memoryOf = runtime.memory;
+    this.#epochOf = runtime.epoch;
     this.#core = new runtime.glue.EngineCore(format, stages);
+    this.#epoch = runtime.epoch();
     this.#takesHandles = this.#core.takesHandles();
   }
 
@@ -308,7 +313,9 @@ export class Engine {
    */
   ensureLive() {
     this.#open();
-    return this.#core.__wbg_ptr;
+    // Replaced since: reading the core's pointer throws the coded error (INSTANCE_RESET). Not
+    // read otherwise: a getter call on every fast-path chunk.
+    if (this.#epochOf() !== this.#epoch) this.#core.__wbg_ptr;
   }
 
   /**
@@ -390,7 +397,12 @@ export class Engine {
           const start = w[i + 3];
           const end = w[i + 4];
           if (start < end) {
-            out.push({ id: ids[w[i + 2]], type: TYPES[w[i + 1]][1], value: text.slice(start, end), valueType: "text" });
+            out[out.length] = {
+              id: ids[w[i + 2]],
+              type: TYPES[w[i + 1]][1],
+              value: text.slice(start, end),
+              valueType: "text",
+            };
           }
           i += 5;
           break;
@@ -400,7 +412,7 @@ export class Engine {
           i += 3;
           break;
         case CITATION:
-          out.push({
+          out[out.length] = {
             id: null,
             type: "citation",
             value: {
@@ -410,12 +422,17 @@ export class Engine {
               valid: w[i + 4] === 1,
             },
             valueType: "json",
-          });
+          };
           i += 7;
           break;
         case START:
         case END:
-          out.push({ id: ids[w[i + 2]], type: TYPES[w[i + 1]][w[i] === START ? 0 : 2], value: "", valueType: "text" });
+          out[out.length] = {
+            id: ids[w[i + 2]],
+            type: TYPES[w[i + 1]][w[i] === START ? 0 : 2],
+            value: "",
+            valueType: "text",
+          };
           i += 3;
           break;
         case ID:

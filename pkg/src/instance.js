@@ -36,10 +36,22 @@ export function guardInstance(glue, name, onReplace) {
     }
   }
 
+  // Every call into wasm goes through one of these: with up to six arguments (each step's
+  // export) without collecting them into an array and spreading it again.
   function guarded(f) {
-    return function (...args) {
+    if (f.length > 6) {
+      return function (...args) {
+        try {
+          return f(...args);
+        } catch (error) {
+          replace(error);
+          throw error;
+        }
+      };
+    }
+    return function (a, b, c, d, e, g) {
       try {
-        return f(...args);
+        return f(a, b, c, d, e, g);
       } catch (error) {
         replace(error);
         throw error;
@@ -47,11 +59,13 @@ export function guardInstance(glue, name, onReplace) {
     };
   }
 
-  glue.__citeflowSetGuard((exports) => {
-    const out = {};
-    for (const [key, value] of Object.entries(exports)) out[key] = typeof value === "function" ? guarded(value) : value;
-    return out;
-  });
+  // Made in one go (fromEntries): an object given this many keys one by one would keep them in a
+  // hash table, looked up on every call.
+  glue.__citeflowSetGuard((exports) =>
+    Object.fromEntries(
+      Object.entries(exports).map(([key, value]) => [key, typeof value === "function" ? guarded(value) : value]),
+    )
+  );
 
   // Every generated class keeps its pointer in `__wbg_ptr`: record which instance it belongs to.
   for (const value of Object.values(glue)) {

@@ -64,6 +64,8 @@ export function moduleRuntime(glue, name, notReady) {
     isReady: () => exports !== null || pending !== null,
     ready,
     memory: () => exports.memory,
+    /** How many times the instance was replaced: an object made since lives in the current one. */
+    epoch: () => instance.epoch,
     /**
      * Not part of the API (tests and diagnostics; may change in any release): how many times the
      * instance was replaced and why last; a forced trap (a panic, then a wasm `unreachable`, as a bug would

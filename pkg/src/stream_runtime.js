@@ -16,5 +16,6 @@ export const {
   isReady: isStreamReady,
   ready,
   memory,
+  epoch,
   internals: streamInternals,
 } = stream;

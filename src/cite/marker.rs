@@ -124,12 +124,20 @@ impl MarkerStyle {
     }
 }
 
-/// A marker group as written, kept inline (no allocation per marker): [`read_group`] bounds a
+/// A marker group as written: a short one (nearly every one) kept inline, no allocation per
+/// marker, and small enough to move cheaply; a longer one in a box. [`read_group`] bounds a
 /// group to [`MAX_MARKER_LEN`] + 1 bytes.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub struct MarkerText {
-    len: u8,
-    bytes: [u8; MAX_MARKER_LEN + 1],
+#[derive(Clone, PartialEq, Eq)]
+pub struct MarkerText(Repr);
+
+/// Bytes of a group kept inline.
+const SHORT_MARKER: usize = 14;
+
+/// Which one a group's length alone decides, so equal texts are equal representations.
+#[derive(Clone, PartialEq, Eq)]
+enum Repr {
+    Short { len: u8, bytes: [u8; SHORT_MARKER] },
+    Long(Box<[u8]>),
 }
 
 impl MarkerText {
@@ -141,18 +149,27 @@ impl MarkerText {
     /// The group at `bytes`, whole UTF-8 characters of a `str` (not checked here: `as_str`
     /// checks them when the text is read, and gives "" for anything else).
     pub(crate) fn from_bytes(s: &[u8]) -> Option<Self> {
-        let mut bytes = [0; MAX_MARKER_LEN + 1];
+        if s.len() > MAX_MARKER_LEN + 1 {
+            return None;
+        }
+        if s.len() > SHORT_MARKER {
+            return Some(Self(Repr::Long(s.into())));
+        }
+        let mut bytes = [0; SHORT_MARKER];
         bytes.get_mut(..s.len())?.copy_from_slice(s);
-        Some(Self {
+        Some(Self(Repr::Short {
             len: u8::try_from(s.len()).ok()?,
             bytes,
-        })
+        }))
     }
 
     pub fn as_str(&self) -> &str {
+        let bytes = match &self.0 {
+            Repr::Short { len, bytes } => bytes.get(..usize::from(*len)).unwrap_or_default(),
+            Repr::Long(bytes) => bytes,
+        };
         // Whole characters of a `str` (see `from_bytes`), so never empty by mistake.
-        std::str::from_utf8(self.bytes.get(..usize::from(self.len)).unwrap_or_default())
-            .unwrap_or_default()
+        std::str::from_utf8(bytes).unwrap_or_default()
     }
 }
 
@@ -201,14 +218,22 @@ impl Ids {
         Self::Many(Vec::new())
     }
 
+    /// Inline: a group's first id then stays in registers (measured: the streamed parse of
+    /// token-sized chunks, where a marker is read every few calls).
+    #[inline(always)]
     pub fn push(&mut self, id: MarkerId) {
         match self {
             Self::Many(ids) if ids.is_empty() => *self = Self::One(id),
-            Self::One(first) => {
-                let first = std::mem::replace(first, MarkerId::Num(0));
-                *self = Self::Many(vec![first, id]);
-            }
+            Self::One(_) => self.push_second(id),
             Self::Many(ids) => ids.push(id),
+        }
+    }
+
+    #[inline(never)]
+    fn push_second(&mut self, id: MarkerId) {
+        if let Self::One(first) = self {
+            let first = std::mem::replace(first, MarkerId::Num(0));
+            *self = Self::Many(vec![first, id]);
         }
     }
 
@@ -314,6 +339,7 @@ fn read_caret(s: &[u8], eof: bool) -> Group {
 }
 
 /// The id written as `digits` (ASCII digits); `None` when there are none.
+#[inline(always)]
 fn number(digits: &[u8]) -> Option<MarkerId> {
     if digits.is_empty() {
         return None;
@@ -332,8 +358,15 @@ fn number(digits: &[u8]) -> Option<MarkerId> {
     }
     Some(match value {
         Some(n) => MarkerId::Num(n),
-        None => MarkerId::Big(significant.iter().copied().map(char::from).collect()),
+        None => big(significant),
     })
+}
+
+/// An id too large for `u32`, by its significant digits.
+#[cold]
+#[inline(never)]
+fn big(significant: &[u8]) -> MarkerId {
+    MarkerId::Big(significant.iter().copied().map(char::from).collect())
 }
 
 /// `opener [^]? item (sep item)* closer`, item = n | n-n | n–n, sep = `,` or `;` with spaces.
@@ -450,6 +483,14 @@ mod tests {
         assert_eq!(MarkerText::new(&longest).unwrap(), longest.as_str());
         assert!(MarkerText::new(&format!("{longest}1")).is_none());
         assert_eq!(MarkerText::new("[2–4]").unwrap().to_string(), "[2–4]");
+        // Both sides of the inline size, and equality by text alone.
+        for n in 1..=MAX_MARKER_LEN + 1 {
+            let group = format!("[{}]", "7".repeat(n.saturating_sub(2)));
+            let group = group.get(..n).unwrap();
+            let text = MarkerText::new(group).unwrap();
+            assert_eq!(text, group);
+            assert_eq!(text, MarkerText::new(group).unwrap().clone());
+        }
     }
 
     #[test]

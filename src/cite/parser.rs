@@ -41,6 +41,14 @@ pub struct CitationParser {
     lifecycle: Lifecycle,
 }
 
+/// Where the text a feed decided is: the first bytes of the unreleased text, or (nothing held
+/// before it) of the input piece's text, which stays where it is in the arena.
+#[derive(Debug, Clone, Copy)]
+enum Decided {
+    Held(usize),
+    Input(usize),
+}
+
 /// Whose id and fields released answer text carries: the latest response event's.
 #[derive(Debug, Clone)]
 enum Template {
@@ -91,13 +99,24 @@ impl CitationParser {
         }
     }
 
-    /// Takes the text in and returns how many bytes of the unreleased text are decided.
-    fn feed(&mut self, text: &str) -> Result<usize> {
+    /// Takes the text in and says where the decided text is. `in_arena`: `text` is a piece's
+    /// text in the step's arena, where a decided prefix of it can stay (nothing held before it).
+    fn feed(&mut self, text: &str, in_arena: bool) -> Result<Decided> {
         self.lifecycle.check()?;
-        self.unreleased.push_str(text);
         self.scanner.feed(text, &mut self.found);
-        let keep = self.scanner.pending_len().min(self.unreleased.len());
-        Ok(self.unreleased.len() - keep)
+        // The scanner keeps an undecided suffix of all text fed (whole characters).
+        let keep = self
+            .scanner
+            .pending_len()
+            .min(self.unreleased.len() + text.len());
+        if in_arena && self.unreleased.is_empty() {
+            let decided = text.len() - keep;
+            self.unreleased
+                .push_str(text.get(decided..).unwrap_or_default());
+            return Ok(Decided::Input(decided));
+        }
+        self.unreleased.push_str(text);
+        Ok(Decided::Held(self.unreleased.len() - keep))
     }
 
     /// The citations found since the last call, in order.
@@ -107,31 +126,49 @@ impl CitationParser {
         found.iter().flat_map(|f| options.citations(f)).collect()
     }
 
-    /// Releases the first `bytes` as a text piece in the template's shape.
-    fn release_piece(&mut self, bytes: usize, cx: &mut Cx, out: &mut Vec<Piece>) {
-        let Some(text) = self.unreleased.get(..bytes).filter(|t| !t.is_empty()) else {
-            return;
+    /// Releases the decided text as a text piece in the template's shape: the first `bytes`
+    /// of the unreleased text, or of the input piece's text at `input` in the arena.
+    fn release_piece(&mut self, decided: Decided, input: usize, cx: &mut Cx, out: &mut Vec<Piece>) {
+        let text = match decided {
+            Decided::Input(0) | Decided::Held(0) => return,
+            Decided::Input(bytes) => input..input + bytes,
+            Decided::Held(bytes) => {
+                let Some(text) = self.unreleased.get(..bytes) else {
+                    return;
+                };
+                let text = cx.arena.push(text);
+                if bytes == self.unreleased.len() {
+                    self.unreleased.clear();
+                } else {
+                    self.unreleased.drain(..bytes);
+                }
+                text
+            }
         };
         out.push(match &mut self.template {
             Template::Plain(id) => Piece::Text {
                 kind: Kind::Response,
                 id: id.get(&mut cx.ids),
-                text: cx.arena.push(text),
+                text,
             },
             #[cfg(not(feature = "lean-stream"))]
             Template::Event(template) => Piece::Event(Box::new(Event {
-                value: Value::String(text.to_owned()),
+                value: Value::String(cx.arena.get(&text).to_owned()),
                 ..template.clone()
             })),
             Template::Kept { handle, id } => Piece::Opaque {
                 handle: *handle,
                 ty: cx.types.intern(types::RESPONSE),
                 id: id.get(&mut cx.ids),
-                text: cx.arena.push(text),
+                text,
                 value: KeptValue::NewText,
             },
         });
-        self.unreleased.drain(..bytes);
+    }
+
+    /// Releases all unreleased text.
+    fn release_all(&mut self, cx: &mut Cx, out: &mut Vec<Piece>) {
+        self.release_piece(Decided::Held(self.unreleased.len()), 0, cx, out);
     }
 
     /// A `citation` piece per citation found.
@@ -185,13 +222,13 @@ impl OutputTransformer for CitationParser {
 impl Stage for CitationParser {
     fn push_piece(&mut self, piece: Piece, cx: &mut Cx, out: &mut Vec<Piece>) -> Result<()> {
         self.lifecycle.check()?;
-        let bytes = match piece {
+        let (decided, input) = match piece {
             Piece::Text {
                 kind: Kind::Response,
                 id,
                 text,
             } => {
-                let bytes = self.feed(cx.arena.get(&text))?;
+                let decided = self.feed(cx.arena.get(&text), true)?;
                 match &mut self.template {
                     Template::Plain(held) => held.set(id, &cx.ids),
                     template => {
@@ -200,7 +237,7 @@ impl Stage for CitationParser {
                         *template = Template::Plain(held);
                     }
                 }
-                bytes
+                (decided, text.start)
             }
             piece => {
                 let mut ends = matches!(
@@ -212,7 +249,7 @@ impl Stage for CitationParser {
                 );
                 let fed = match piece.generic(cx) {
                     Some(event) if event.ty == types::RESPONSE => {
-                        Some(self.feed(event.response_text()?)?)
+                        Some(self.feed(event.response_text()?, false)?)
                     }
                     Some(event) => {
                         ends = event.ty == "response_end";
@@ -220,19 +257,19 @@ impl Stage for CitationParser {
                     }
                     None => None,
                 };
-                let Some(bytes) = fed else {
+                let Some(decided) = fed else {
                     // The block ends: show the held text now; its markers are decided later.
                     if ends {
-                        self.release_piece(self.unreleased.len(), cx, out);
+                        self.release_all(cx, out);
                     }
                     out.push(piece);
                     return Ok(());
                 };
                 self.template = Template::of(piece, cx);
-                bytes
+                (decided, 0)
             }
         };
-        self.release_piece(bytes, cx, out);
+        self.release_piece(decided, input, cx, out);
         self.citation_pieces(cx, out);
         Ok(())
     }
@@ -240,7 +277,7 @@ impl Stage for CitationParser {
     fn finish_pieces(&mut self, cx: &mut Cx, out: &mut Vec<Piece>) -> Result<()> {
         self.lifecycle.finish()?;
         self.scanner.finish(&mut self.found);
-        self.release_piece(self.unreleased.len(), cx, out);
+        self.release_all(cx, out);
         self.citation_pieces(cx, out);
         Ok(())
     }

@@ -199,7 +199,11 @@ impl MarkerScanner {
         // `scan` stops only at the end or at an ASCII byte it must look at again (an opener,
         // a backtick or tilde run, a `:`), so `used` is a char boundary within `pending`.
         debug_assert!(self.pending.is_char_boundary(used));
-        self.pending.drain(..used.min(self.pending.len()));
+        if used >= self.pending.len() {
+            self.pending.clear();
+        } else {
+            self.pending.drain(..used);
+        }
     }
 
     /// Moves past `bytes` (plain text), keeping offsets and line state. `normal`: a step in
