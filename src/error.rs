@@ -70,5 +70,15 @@ impl TransformError {
     }
 }
 
+/// An option the options reader refused (`crate::options`), as the transformer's error.
+impl From<crate::options::OptionError> for TransformError {
+    fn from(e: crate::options::OptionError) -> Self {
+        Self::InvalidOption {
+            option: e.option,
+            reason: e.reason,
+        }
+    }
+}
+
 /// Result alias for the transformer domain.
 pub type Result<T, E = TransformError> = std::result::Result<T, E>;

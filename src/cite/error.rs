@@ -41,4 +41,14 @@ impl CiteError {
     }
 }
 
+/// An option the options reader refused (`crate::options`), as the citation error.
+impl From<crate::options::OptionError> for CiteError {
+    fn from(e: crate::options::OptionError) -> Self {
+        Self::InvalidOption {
+            option: e.option,
+            reason: e.reason,
+        }
+    }
+}
+
 pub type Result<T, E = CiteError> = std::result::Result<T, E>;

@@ -13,7 +13,7 @@ use super::error::{CiteError, Result};
 use super::grammar::{GrammarFormat, GrammarOptions, DEFAULT_MAX_CONTENT_CHARS};
 use super::marker::MarkerStyle;
 use super::policy::Policy;
-use crate::options::reader::{self, choice, count, fields, optional, Keys, OptionEntries};
+use crate::options::reader::{choice, count, fields, optional, Keys, OptionEntries};
 use crate::options::{self, named};
 
 /// Checked citation options; which ones a function reads is up to it.
@@ -33,7 +33,7 @@ impl CiteOptions {
     /// `maxSentences` and `maxCitesPerSentence`; any other key is an error (a misspelt option
     /// must not be ignored).
     pub fn from_map(map: &Map<String, Value>) -> Result<Self> {
-        Self::from_entries(reader::json(map))
+        Self::from_entries(options::entries(map))
     }
 
     /// [`CiteOptions::from_map`] from either source of options ([`crate::options::reader`]).
@@ -49,7 +49,7 @@ impl CiteOptions {
 
     /// The options and `enforce` (an invoker's `citations` option).
     pub fn with_enforce(map: &Map<String, Value>) -> Result<(Self, Option<Enforce>)> {
-        Self::with_enforce_from(reader::json(map))
+        Self::with_enforce_from(options::entries(map))
     }
 
     /// The keys as given (camelCase), `null` as absent. `enforce` is read here too (one
@@ -80,10 +80,6 @@ impl CiteOptions {
                 _ => enforce = optional(read, choice)?,
             }
             Ok(())
-        })
-        .map_err(|e| CiteError::InvalidOption {
-            option: e.option,
-            reason: e.reason,
         })?;
         Ok((o, enforce))
     }
@@ -189,10 +185,7 @@ impl CallOptions {
 }
 
 fn read<T: DeserializeOwned>(owner: &str, map: &Map<String, Value>) -> Result<T> {
-    options::read(owner, map).map_err(|e| CiteError::InvalidOption {
-        option: e.option,
-        reason: e.reason,
-    })
+    Ok(options::read(owner, map)?)
 }
 
 #[cfg(test)]

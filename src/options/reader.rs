@@ -9,7 +9,7 @@
 //! streaming module after provider decoding (about 40 KB before gzip).
 
 use serde::de::{self, Error as _, Unexpected};
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use super::{JsonEntries, OptionError, Refusal};
 
@@ -288,11 +288,6 @@ impl<'a> OptionEntries for JsonEntries<'a> {
     }
 }
 
-/// A JSON map's entries for this reader.
-pub(crate) fn json(map: &Map<String, Value>) -> JsonEntries<'_> {
-    super::entries(map)
-}
-
 #[cfg(test)]
 mod tests {
     use serde_json::json;
@@ -306,7 +301,7 @@ mod tests {
         let (mut prefix, mut n) = (None, None);
         fields(
             "Example",
-            json(v.as_object().unwrap()),
+            crate::options::entries(v.as_object().unwrap()),
             KEYS,
             |slot, read| {
                 match slot {
@@ -383,7 +378,7 @@ mod tests {
     fn an_object_that_takes_no_options() {
         let e = fields(
             "Nothing",
-            json(json!({"x": 1}).as_object().unwrap()),
+            crate::options::entries(json!({"x": 1}).as_object().unwrap()),
             &[],
             |_, _| Ok(()),
         );

@@ -19,10 +19,10 @@ use crate::engine::Stage;
 use crate::error::{Result, TransformError};
 use crate::event::ItemKind;
 use crate::json_escape::Quoted;
+use crate::options;
 use crate::options::reader::{
-    self, boolean, fields, object, optional, string, strings, Keys, OptionEntries, OptionValue,
+    boolean, fields, object, optional, string, strings, Keys, OptionEntries, OptionValue,
 };
-use crate::options::{self, OptionError};
 
 #[cfg(all(target_arch = "wasm32", feature = "wasm-stream-module"))]
 mod js;
@@ -109,17 +109,9 @@ fn camel(snake: &str) -> String {
     out
 }
 
-/// A refused option as the transformer's error.
-fn invalid(e: OptionError) -> TransformError {
-    TransformError::InvalidOption {
-        option: e.option,
-        reason: e.reason,
-    }
-}
-
 /// Reads the options of a transformer that takes none: any key is refused, naming it.
 fn nothing<E: OptionEntries>(owner: &str, entries: E) -> Result<()> {
-    fields(owner, entries, &[], |_, _| Ok(())).map_err(invalid)
+    Ok(fields(owner, entries, &[], |_, _| Ok(()))?)
 }
 
 /// Think-tag options: `tags` as `[open, close]` pairs, `{open, close}` objects or bare names
@@ -149,8 +141,7 @@ fn think_tag_from<E: OptionEntries>(entries: E) -> Result<ThinkTagOptions> {
             }
             Ok(())
         },
-    )
-    .map_err(invalid)?;
+    )?;
     Ok(options)
 }
 
@@ -161,8 +152,7 @@ fn event_types_from<E: OptionEntries>(entries: E) -> Result<Vec<String>> {
     fields("EventFilterOutputTransformer", entries, KEYS, |_, read| {
         types = optional(read, strings)?;
         Ok(())
-    })
-    .map_err(invalid)?;
+    })?;
     types.ok_or_else(|| TransformError::option("eventTypes", "is required"))
 }
 
@@ -181,8 +171,7 @@ fn validation_from<E: OptionEntries>(entries: E) -> Result<(Vec<ItemKind>, Valid
             }
             Ok(())
         },
-    )
-    .map_err(invalid)?;
+    )?;
     let names = names.ok_or_else(|| TransformError::option("requiredTypes", "is required"))?;
     let kinds = names
         .iter()
@@ -207,17 +196,17 @@ fn validation_from<E: OptionEntries>(entries: E) -> Result<(Vec<ItemKind>, Valid
 /// Parses think-tag options: `tags` as `[open, close]` pairs, `{open, close}` objects or bare
 /// names (`"reasoning"` means `<reasoning>` / `</reasoning>`), `startInThinking`, `idPrefix`.
 pub fn think_tag_options(map: &Map<String, Value>) -> Result<ThinkTagOptions> {
-    think_tag_from(reader::json(map))
+    think_tag_from(options::entries(map))
 }
 
 /// Parses event-filter options: `eventTypes` (required).
 pub fn event_types(map: &Map<String, Value>) -> Result<Vec<String>> {
-    event_types_from(reader::json(map))
+    event_types_from(options::entries(map))
 }
 
 /// Parses validation options: `requiredTypes` (text / thinking / structured) and `mode`.
 pub fn validation_options(map: &Map<String, Value>) -> Result<(Vec<ItemKind>, ValidationMode)> {
-    validation_from(reader::json(map))
+    validation_from(options::entries(map))
 }
 
 /// The marker options of the citation stages.

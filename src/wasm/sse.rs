@@ -70,15 +70,8 @@ impl SseDecoderCore {
     /// From `SSEDecoder`'s options `{maxLineBytes?, maxEventBytes?}`.
     #[wasm_bindgen(constructor)]
     pub fn new(options: JsValue) -> Result<SseDecoderCore, JsValue> {
-        let [line, event] = limits(&options).map_err(|e| {
-            with_cause(
-                TransformError::InvalidOption {
-                    option: e.option,
-                    reason: e.reason,
-                }
-                .into(),
-            )
-        })?;
+        let [line, event] =
+            limits(&options).map_err(|e| with_cause(TransformError::from(e).into()))?;
         let line = limit(line, DEFAULT_MAX_LINE_BYTES, "maxLineBytes")?;
         let event = limit(event, DEFAULT_MAX_EVENT_BYTES, "maxEventBytes")?;
         Ok(Self {

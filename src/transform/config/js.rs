@@ -21,10 +21,7 @@ fn owner(kind: TransformerKind) -> &'static str {
 
 /// An options object's entries ([`Entries::options`]), its error as the transformer's.
 fn options_of(kind: TransformerKind, options: &JsValue) -> Result<Entries> {
-    Entries::options(owner(kind), options).map_err(|e| TransformError::InvalidOption {
-        option: e.option,
-        reason: e.reason,
-    })
+    Ok(Entries::options(owner(kind), options)?)
 }
 
 impl OutputTransformerConfig {
