@@ -23,24 +23,23 @@ export async function run({ runs = 9 } = {}) {
     const pieces = chunk(text, size);
     const deltas = pieces.map((delta) => ({ type: "text-delta", id: "t", delta }));
 
-    let oursReasoning = 0;
-    let oursBlocks = 0;
+    // Each side keeps its latest output; the check below reads it outside the timed runs.
+    let oursOut = [];
     const ours = () => {
       const t = new ThinkTagOutputTransformer();
       const out = [];
       for (const p of pieces) for (const e of t.push(p)) out.push(e);
       for (const e of t.finish()) out.push(e);
-      oursReasoning = out.reduce((n, e) => n + (e.type === "thinking" ? e.value.length : 0), 0);
-      oursBlocks = out.filter((e) => e.type === "thinking_start").length;
+      oursOut = out;
     };
-    let theirsReasoning = 0;
+    let theirsOut = [];
     const theirs = async () => {
       const transformer = await aiSdkReasoningTransform();
       const out = [];
       const controller = { enqueue: (c) => out.push(c) };
       for (const d of deltas) transformer.transform(d, controller);
       transformer.transform({ type: "text-end", id: "t" }, controller);
-      theirsReasoning = out.reduce((n, c) => n + (c.type === "reasoning-delta" ? c.delta.length : 0), 0);
+      theirsOut = out;
     };
     const oursStream = async () => {
       const src = ReadableStream.from(pieces).pipeThrough(new ThinkTagOutputTransformer().transformStream());
@@ -58,6 +57,9 @@ export async function run({ runs = 9 } = {}) {
     const n = runs;
     const loop = await compare(ours, theirs, n);
     const [a, b] = [loop.a, loop.b];
+    const oursReasoning = oursOut.reduce((n, e) => n + (e.type === "thinking" ? e.value.length : 0), 0);
+    const oursBlocks = oursOut.filter((e) => e.type === "thinking_start").length;
+    const theirsReasoning = theirsOut.reduce((n, c) => n + (c.type === "reasoning-delta" ? c.delta.length : 0), 0);
     // The AI SDK puts its separator ("\n") between reasoning sections.
     if (oursReasoning + oursBlocks - 1 !== theirsReasoning) {
       throw new Error(`reasoning differs: ours ${oursReasoning}, AI SDK ${theirsReasoning}`);
