@@ -26,6 +26,8 @@ const CASES: &[Case] = &[
             "Water boils at 100 C [1].",
             "A [1] [2]. B [3]!",
             "Is it [1]? Yes [2]?",
+            "It stood until 1930. [2]",
+            "A [1]. B. [2] [3] C 3.5 m [1]!",
         ],
         reject: &[
             "No citation.",
@@ -36,6 +38,9 @@ const CASES: &[Case] = &[
             "",
             "A [1]. B.",
             "A [0].",
+            "Until 1930.[2]",
+            "A. [4]",
+            "A. [1].",
         ],
     },
     Case {
@@ -140,7 +145,7 @@ fn the_required_gbnf_has_the_reference_shape() {
     let text = grammar(&CASES[0], GrammarFormat::Gbnf);
     assert_eq!(
         text,
-        "root ::= sentence (ws sentence)*\nsentence ::= content cite-group sent-end\ncontent ::= ([^[.!?0-9] | number){1,240}\nnumber ::= [0-9]{1,12} (\".\" [0-9]{1,12})?\nsent-end ::= \".\" | \"!\" | \"?\"\ncite-group ::= cite-id (ws cite-id)*\nws ::= \" \"\ncite-id ::= \"[\" (\"1\" | \"2\" | \"3\") \"]\"\n"
+        "root ::= sentence (ws sentence)*\nsentence ::= content (cite-group sent-end | sent-end ws cite-group)\ncontent ::= ([^[.!?0-9] | number){1,240}\nnumber ::= [0-9]{1,12} (\".\" [0-9]{1,12})?\nsent-end ::= \".\" | \"!\" | \"?\"\ncite-group ::= cite-id (ws cite-id)*\nws ::= \" \"\ncite-id ::= \"[\" (\"1\" | \"2\" | \"3\") \"]\"\n"
     );
 }
 

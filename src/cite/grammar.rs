@@ -156,8 +156,12 @@ fn gbnf(o: GrammarOptions) -> String {
         // A "." inside a sentence is a decimal point ("3.5 m"): digits on both sides. (A "."
         // merely followed by a digit lets a small model that meant to end the sentence write
         // "tall.1.2.3…" until max_tokens.) A number counts as one of the `max` characters.
+        // The cites come before the sentence's end or, after a space, right after it
+        // (`Paris. [1]`): a model that ended its sentence after a number ("until 1930.") is
+        // not held in a decimal ("1930.3") that never reaches a cite. Policy checks and
+        // verification read such cites as the sentence's own (sentence.rs).
         Policy::Required => format!(
-            "root ::= sentence{}\nsentence ::= content cite-group sent-end\ncontent ::= ([^{open}.!?0-9] | number){{1,{max}}}\nnumber ::= [0-9]{{1,{NUMBER_DIGITS}}} (\".\" [0-9]{{1,{NUMBER_DIGITS}}})?\nsent-end ::= \".\" | \"!\" | \"?\"\n{common}",
+            "root ::= sentence{}\nsentence ::= content (cite-group sent-end | sent-end ws cite-group)\ncontent ::= ([^{open}.!?0-9] | number){{1,{max}}}\nnumber ::= [0-9]{{1,{NUMBER_DIGITS}}} (\".\" [0-9]{{1,{NUMBER_DIGITS}}})?\nsent-end ::= \".\" | \"!\" | \"?\"\n{common}",
             rest(" (ws sentence)", o.max_sentences)
         ),
         Policy::Auto => format!("root ::= (text | cite-group)+\ntext ::= [^{open}]+\n{common}"),
@@ -195,7 +199,8 @@ fn regex(o: GrammarOptions) -> String {
     match o.policy {
         Policy::Required => {
             let number = format!("[0-9]{{1,{NUMBER_DIGITS}}}(?:\\.[0-9]{{1,{NUMBER_DIGITS}}})?");
-            let sentence = format!("(?:[^{open}.!?0-9]|{number}){{1,{max}}}{group}[.!?]");
+            let sentence =
+                format!("(?:[^{open}.!?0-9]|{number}){{1,{max}}}(?:{group}[.!?]|[.!?] {group})");
             let more = rest(&format!("(?: {sentence})"), o.max_sentences);
             format!("^{sentence}{more}$")
         }

@@ -214,6 +214,20 @@ mod tests {
     }
 
     #[test]
+    fn required_takes_cites_written_right_after_a_sentence_end() {
+        // What the `required` grammar lets a model write: the cite after the period and a space.
+        let r = check(
+            "It stood until 1930. [2] It is tall [1] [3]. Then none.",
+            Policy::Required,
+        );
+        assert_eq!(
+            r.iter().map(|(ok, _)| *ok).collect::<Vec<_>>(),
+            [true, true, false]
+        );
+        assert!(!check("Paris. [9]", Policy::Required)[0].0);
+    }
+
+    #[test]
     fn quotes_only_wants_a_cite_after_each_quote() {
         let r = check(
             "He said \"it works\" [1]. She said “no”, [2] twice. They said \"maybe\". Plain text.",

@@ -25,7 +25,7 @@ pub(crate) fn each_marked_sentence(
     let found = MarkerScanner::find_all(options.marker_style, options.source_count, text);
     let mut units = Utf16Cursor::new(text);
     let mut next = 0;
-    for range in split_sentences(text) {
+    for range in with_trailing_markers(text, split_sentences(text), &found) {
         let span16 = [units.to_utf16(range.start), units.to_utf16(range.end)];
         let first = next;
         next += found
@@ -40,6 +40,39 @@ pub(crate) fn each_marked_sentence(
             found: found.get(first..next).unwrap_or_default(),
         });
     }
+}
+
+/// The sentences with each marker group written after a sentence's end (`Paris. [1]`, as
+/// many writers and models cite) moved into that sentence: a sentence after the first that
+/// begins with marker groups (split there because a bracket and a digit follow the period)
+/// gives them, and the whitespace between them, to the sentence before it, and is dropped
+/// when nothing else is left of it. `found` is every marker group of `text`, in order.
+fn with_trailing_markers(
+    text: &str,
+    sentences: Vec<Range<usize>>,
+    found: &[Found],
+) -> Vec<Range<usize>> {
+    let mut out: Vec<Range<usize>> = Vec::with_capacity(sentences.len());
+    let mut k = 0;
+    for mut range in sentences {
+        while found.get(k).is_some_and(|f| f.span.start < range.start) {
+            k += 1;
+        }
+        if let Some(previous) = out.last_mut() {
+            let mut at = range.start;
+            while let Some(f) = found.get(k).filter(|f| f.span.start == at) {
+                previous.end = f.span.end;
+                k += 1;
+                let rest = text.get(f.span.end..range.end).unwrap_or_default();
+                at = range.end - rest.trim_start().len();
+            }
+            range.start = at;
+        }
+        if range.start < range.end {
+            out.push(range);
+        }
+    }
+    out
 }
 
 /// Abbreviations that end with a period without ending the sentence (compared lowercase).
@@ -189,6 +222,43 @@ mod tests {
             let text = parts.concat();
             proptest::prop_assert_eq!(split_sentences(&text), split_by_chars(&text), "{:?}", text);
         }
+    }
+
+    /// Each sentence as policy checks and verification read it, with its markers.
+    fn marked(text: &str) -> Vec<(&str, Vec<&str>)> {
+        let mut out = Vec::new();
+        each_marked_sentence(text, ParseOptions::default(), |s| {
+            let markers = s.found.iter().map(|f| &text[f.span.clone()]).collect();
+            out.push((&text[s.range], markers));
+        });
+        out
+    }
+
+    #[test]
+    fn cites_written_after_a_sentence_end_are_that_sentences() {
+        assert_eq!(
+            marked("It stood until 1930. [2] [1] It is tall [3]. Then [4]."),
+            [
+                ("It stood until 1930. [2] [1]", vec!["[2]", "[1]"]),
+                ("It is tall [3].", vec!["[3]"]),
+                ("Then [4].", vec!["[4]"]),
+            ]
+        );
+        // At the end of the text the cite leaves no sentence of its own.
+        assert_eq!(marked("Paris. [1]"), [("Paris. [1]", vec!["[1]"])]);
+        // The first sentence keeps a cite it starts with; a cite after other text stays put.
+        assert_eq!(
+            marked("[1] says so. B [2] too."),
+            [("[1] says so.", vec!["[1]"]), ("B [2] too.", vec!["[2]"])]
+        );
+        // Not a marker (a link's text): the sentence is split as before.
+        assert_eq!(
+            marked("See. [1](https://x.org) More [2]."),
+            [
+                ("See.", vec![]),
+                ("[1](https://x.org) More [2].", vec!["[2]"])
+            ]
+        );
     }
 
     #[test]

@@ -17,6 +17,12 @@ const messages = (question) =>
     { role: "user", content: question },
   ]);
 
+/**
+ * The text with each cite written after its sentence's end (`Paris. [1]`, which the grammar
+ * allows) moved before it (`Paris [1].`), so that one pattern checks both forms.
+ */
+const citesBeforeEnds = (text) => text.replace(/([.!?]) (\[[12]\](?: \[[12]\])*)/g, " $2$1");
+
 test("the bounded grammar: the answer finishes, and every sentence ends in a valid marker", async () => {
   const grammar = boundedCitationGrammar({ sourceCount: 2 });
   for (const question of ["When was the Eiffel Tower completed?", "How do honeybees share where food is?"]) {
@@ -25,7 +31,7 @@ test("the bounded grammar: the answer finishes, and every sentence ends in a val
     assert.equal(out.finishReason, "stop", `finished by the grammar, not max_tokens: ${text}`);
     const report = checkPolicy(text, { policy: "required", sourceCount: 2 });
     assert.ok(report.ok, JSON.stringify(report));
-    const sentences = splitSentences(text);
+    const sentences = splitSentences(citesBeforeEnds(text));
     assert.ok(sentences.length >= 1 && sentences.length <= 2, text);
     for (const s of sentences) assert.match(s.text.trim(), /[^\s[] ?\[[12]\][.!?]$/);
     assert.ok(parseCitations(text, { sourceCount: 2 }).every((c) => c.valid), text);
@@ -40,9 +46,10 @@ test("Citeformer's own grammar, unbounded, still allows only valid markers, even
   const citations = parseCitations(text, { sourceCount: 2 });
   assert.ok(citations.every((c) => c.valid), text);
   // Every finished sentence (up to a . ! or ?) ends in markers; only the tail may be unfinished.
-  const finished = text.match(/[^.!?]*[.!?]/g) ?? [];
+  const moved = citesBeforeEnds(text);
+  const finished = moved.match(/[^.!?]*[.!?]/g) ?? [];
   for (const s of finished) assert.match(s, /\[[12]\]( \[[12]\])*[.!?]$/, text);
-  if (out.finishReason === "stop") assert.equal(finished.join(""), text);
+  if (out.finishReason === "stop") assert.equal(finished.join(""), moved);
 });
 
 test("a decimal point inside a sentence is not its end: the grammar lets the model write 3.5", async () => {
@@ -55,7 +62,7 @@ test("a decimal point inside a sentence is not its end: the grammar lets the mod
   const text = textOf(out);
   assert.equal(out.finishReason, "stop", text);
   assert.ok(checkPolicy(text, { policy: "required", sourceCount: 1 }).ok, text);
-  assert.match(text, /^[^[]*\[1\]\.$/, "one sentence, one marker");
+  assert.match(citesBeforeEnds(text), /^[^[]*\[1\]\.$/, "one sentence, one marker");
   assert.match(text, /3\.5/, "the decimal point is written, not refused");
 });
 
