@@ -14,7 +14,7 @@ const WORDS =
     " ",
   );
 
-function answer(targetBytes = 1 << 20) {
+export function answer(targetBytes = 1 << 20) {
   const random = rng(11);
   const parts = [];
   let size = 0;

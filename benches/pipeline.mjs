@@ -111,12 +111,12 @@ const SHAPES = {
 };
 
 /** A body of the shape cut into network chunks of `chunkBytes`. */
-function body(shape, chunkBytes) {
+export function body(shape, chunkBytes) {
   const tokens = tokenList();
   const bytes = new TextEncoder().encode(SHAPES[shape].events(tokens).join(""));
   const chunks = [];
   for (let i = 0; i < bytes.length; i += chunkBytes) chunks.push(bytes.slice(i, i + chunkBytes));
-  return { chunks, tokens: tokens.length };
+  return { chunks, tokens: tokens.length, provider: SHAPES[shape].provider };
 }
 
 /** The text of a message's data, as the peer reads it (undefined when it carries none). */
@@ -140,8 +140,7 @@ export async function run({ runs = 5 } = {}) {
 }
 
 async function measure(shape, chunkBytes, runs) {
-  const { chunks, tokens } = body(shape, chunkBytes);
-  const { provider } = SHAPES[shape];
+  const { chunks, tokens, provider } = body(shape, chunkBytes);
   let oursCites = 0;
   // One decoder running the transformers in the same engine (what invoker streams do).
   const ours = () => {
