@@ -1,7 +1,7 @@
 // Two builds of the package timed against each other in one process, on the streaming rows of
 // the benchmarks (think tags and citations in 4-character chunks, the pipeline at 1 KB and 128 B):
 //
-//   node benches/ab.mjs <package dir A> <package dir B> [runs]
+//   node benches/ab.mjs <package dir A> <package dir B> [runs] [only rows whose name has this]
 //
 // Each directory is a built pkg/ (copy one aside before changing the code). Prints each side's
 // median and the median of the pairs' ratios A time / B time (above 1: B is faster), so that a
@@ -13,9 +13,9 @@ import { body } from "./pipeline.mjs";
 import { compare } from "./timing.mjs";
 import { chunk, transcript } from "./transcript.mjs";
 
-const [dirA, dirB, runsArg] = process.argv.slice(2);
+const [dirA, dirB, runsArg, only = ""] = process.argv.slice(2);
 if (!dirA || !dirB) {
-  console.error("usage: node benches/ab.mjs <package dir A> <package dir B> [runs]");
+  console.error("usage: node benches/ab.mjs <package dir A> <package dir B> [runs] [row filter]");
   process.exit(2);
 }
 const runs = Number(runsArg ?? 15);
@@ -53,6 +53,7 @@ for (const [size, { chunks, provider }] of Object.entries(bodies)) {
 }
 
 for (const [name, work] of Object.entries(workloads)) {
+  if (!name.includes(only)) continue;
   const [a, b] = [work(A), work(B)];
   if (a !== b) throw new Error(`${name}: the builds disagree (${a} against ${b} events)`);
   const t = await compare(() => work(A), () => work(B), runs);

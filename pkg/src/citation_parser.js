@@ -1,5 +1,4 @@
 // The streaming citation parser: a stage of the core's engine, like the transformers.
-import * as core from "../gen/stream/citeflow_stream.js";
 import { ready } from "./stream_runtime.js";
 import { RESPONSE } from "./events.js";
 import {
@@ -40,7 +39,7 @@ export class CitationParser extends StageTransformer {
 
   constructor(options = {}) {
     ready();
-    super(core.stageConfig("citations", options));
+    super("citations", options);
     this.#options = options;
   }
 

@@ -112,14 +112,34 @@ export class Engine {
    * `format`: a provider stream format for byte input, or null; `stages`: transformer configs.
    * The engine runs in the streaming module, or in the full one when a stage is only there.
    */
-  constructor(format, stages) {
-    const runtime = runtimeOf(stages);
+  constructor(format, stages, made = null) {
+    const runtime = made === null ? runtimeOf(stages) : LEAN;
     runtime.ready();
     this.#memoryOf = runtime.memory;
     this.#epochOf = runtime.epoch;
-    this.#core = new runtime.glue.EngineCore(format, stages);
+    this.#core = made ?? new runtime.glue.EngineCore(format, stages);
     this.#epoch = runtime.epoch();
     this.#takesHandles = this.#core.takesHandles();
+  }
+
+  /**
+   * The engine of one transformer of the streaming module (`"think_tag"`, `"citations"`) from
+   * its options, read once by the core, which also gives the stage's config and triggers
+   * (`stageConfig`, `stageTriggers`).
+   */
+  static forStage(kind, options) {
+    ready();
+    return new Engine(null, null, lean.EngineCore.forStage(kind, options));
+  }
+
+  /** The `{type, kwargs}` config of an engine made by `forStage`. */
+  stageConfig() {
+    return this.#core.stageConfig();
+  }
+
+  /** What can change the stage of an engine made by `forStage` while it holds nothing back. */
+  stageTriggers() {
+    return this.#core.stageTriggers();
   }
 
   /** Response body bytes (a Uint8Array). */

@@ -23,6 +23,8 @@ export const STAGE = Symbol("citeflow.stage");
 export const DEFER = Symbol("citeflow.defer");
 export const PUSH_AFTER_DEFERRED = Symbol("citeflow.pushAfterDeferred");
 export const TAKES_SHOWN = Symbol("citeflow.takesShown");
+// Internal: a stage transformer's engine config, as the core read it.
+const CONFIG = Symbol("citeflow.config");
 
 /** The engine configs of these transformers, or null when one of them has none. */
 export function stagesOf(transformers) {
@@ -107,6 +109,27 @@ export const PLAIN = 2;
 // Internal: see StageTransformer[HOLDS].
 export const HOLDS = Symbol("citeflow.holds");
 
+// The fast path's tables of each set of triggers seen (most transformers share the default
+// ones): made once, not per transformer (a 128-byte Uint8Array has its memory outside the JS
+// heap, which made each transformer's set-up and collection slower). Never written after made.
+const SCAN_TABLES = new Map();
+const SCAN_TABLES_LIMIT = 64;
+
+function scanTable(triggers) {
+  const key = JSON.stringify(triggers);
+  let table = SCAN_TABLES.get(key);
+  if (table !== undefined) return table;
+  table = { triggers, ascii: new Uint8Array(128), wide: [], firsts: [] };
+  for (const t of triggers) {
+    const c = t.charCodeAt(0);
+    if (c < 128) table.ascii[c] = 1;
+    else table.wide.push(c);
+    if (!table.firsts.includes(t[0])) table.firsts.push(t[0]);
+  }
+  if (SCAN_TABLES.size < SCAN_TABLES_LIMIT) SCAN_TABLES.set(key, table);
+  return table;
+}
+
 // Each transformer's onEvent listener (a WeakMap, so subclasses written in JS need no field).
 const LISTENERS = new WeakMap();
 
@@ -126,24 +149,28 @@ export class StageTransformer extends OutputTransformer {
   #config;
   #engine;
   // The strings that can change the stage, and the first UTF-16 units they start with: ASCII
-  // ones marked in a table, the others listed.
+  // ones marked in a table, the others listed; and the distinct first units as strings (for
+  // indexOf on long chunks). Shared by every transformer with the same triggers (scanTables).
   #triggers;
-  #ascii = new Uint8Array(128);
-  #wide = [];
-  // The distinct first UTF-16 units of the triggers, as strings (for indexOf on long chunks).
-  #firsts = [];
+  #ascii;
+  #wide;
+  #firsts;
 
-  constructor(config) {
+  /** `kind`: the stage's type name; `options`: its options, read once by the core. */
+  constructor(kind, options) {
     super();
-    this.#config = config;
-    this.#engine = new Engine(null, [config]);
-    this.#triggers = core.stageTriggers(config);
-    for (const t of this.#triggers) {
-      const c = t.charCodeAt(0);
-      if (c < 128) this.#ascii[c] = 1;
-      else this.#wide.push(c);
-      if (!this.#firsts.includes(t[0])) this.#firsts.push(t[0]);
-    }
+    this.#engine = Engine.forStage(kind, options);
+    this.#config = this.#engine.stageConfig();
+    const table = scanTable(this.#engine.stageTriggers());
+    this.#triggers = table.triggers;
+    this.#ascii = table.ascii;
+    this.#wide = table.wide;
+    this.#firsts = table.firsts;
+  }
+
+  /** The stage's engine config, `{type, kwargs}`, as the core read it. */
+  get [CONFIG]() {
+    return this.#config;
   }
 
   /**
@@ -301,11 +328,10 @@ export class ThinkTagOutputTransformer extends StageTransformer {
 
   constructor(options = {}) {
     ready();
-    const config = core.stageConfig("think_tag", options);
-    super(config);
+    super("think_tag", options);
     this.#options = options;
     // The core names this transformer's blocks `{idPrefix}-{n}`.
-    this.#own = config.kwargs.idPrefix + "-";
+    this.#own = this[CONFIG].kwargs.idPrefix + "-";
   }
 
   fresh() {

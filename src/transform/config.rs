@@ -327,7 +327,7 @@ impl StageSpec {
 
     /// The strings that can change the stage while it holds nothing back: every tag (open
     /// and close) of a think-tag stage, the trigger characters of a citation stage; none for
-    /// other stages (see the streaming module's `stageTriggers`).
+    /// other stages (see the streaming module's `EngineCore.stageTriggers`).
     #[cfg_attr(
         not(all(target_arch = "wasm32", feature = "wasm-stream-module")),
         allow(dead_code)

@@ -6,7 +6,7 @@
 //! whole [`LmOutput`].
 
 mod chain;
-mod config;
+pub(crate) mod config;
 mod event_filter;
 mod identity;
 mod json;

@@ -24,6 +24,9 @@ pub struct EngineCore {
     input: Vec<u8>,
     /// The error of the latest step that returned 0.
     error: Option<JsValue>,
+    /// For an engine made of one transformer's options ([`EngineCore::for_stage`]): its engine
+    /// config, `{type, kwargs}`, and what can change its stage while it holds nothing back.
+    stage: Option<(JsValue, Vec<String>)>,
 }
 
 /// The transformer configs, read from the JS values in place ([`transformer::config`]).
@@ -79,7 +82,43 @@ impl EngineCore {
             encoder: Encoder::default(),
             input: Vec::new(),
             error: None,
+            stage: None,
         })
+    }
+
+    /// The engine of one transformer (`"think_tag"`, `"citations"`, …) from its options, read
+    /// once: what `stageConfig`, `stageTriggers` and the constructor given that config make,
+    /// in one call (a transformer's set-up read its options three times).
+    #[wasm_bindgen(js_name = forStage)]
+    pub fn for_stage(kind: &str, options: JsValue) -> Result<EngineCore, JsValue> {
+        let (spec, config) = super::transformer::stage_of(kind, &options)?;
+        let triggers = spec.triggers();
+        let stages = [OutputTransformerConfig::from_spec(spec)];
+        Ok(Self {
+            inner: StreamEngine::new(None, &stages)?,
+            encoder: Encoder::default(),
+            input: Vec::new(),
+            error: None,
+            stage: Some((config, triggers)),
+        })
+    }
+
+    /// The engine config of an engine made by `forStage` (else `undefined`).
+    #[wasm_bindgen(js_name = stageConfig)]
+    pub fn stage_config(&self) -> JsValue {
+        self.stage
+            .as_ref()
+            .map_or(JsValue::UNDEFINED, |(config, _)| config.clone())
+    }
+
+    /// The triggers of an engine made by `forStage` (see the module's `stageTriggers`; none
+    /// for other engines).
+    #[wasm_bindgen(js_name = stageTriggers)]
+    pub fn stage_triggers(&self) -> Vec<String> {
+        self.stage
+            .as_ref()
+            .map(|(_, triggers)| triggers.clone())
+            .unwrap_or_default()
     }
 
     fn encoded(&mut self) -> *const u32 {

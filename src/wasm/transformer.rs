@@ -1,5 +1,5 @@
-//! `normalizeConfig`, which checks a config and returns its canonical form; `stageConfig`, the
-//! engine config of one transformer's options; `stageTriggers`, what can change a quiet stage;
+//! `normalizeConfig`, which checks a config and returns its canonical form; one transformer's
+//! options read into its typed options and engine config (for `EngineCore.forStage`);
 //! `fullModuleStages`, the stages this module leaves to the full streaming module.
 //!
 //! Configs and options are read from the JS values in place, into typed options
@@ -9,6 +9,7 @@ use js_sys::Object;
 use wasm_bindgen::prelude::*;
 
 use crate::options::js_value::{set, with_cause};
+use crate::transform::config::StageSpec;
 use crate::transform::{unique_prefix, OutputTransformerConfig, TransformerKind};
 
 /// A config read from JS (see [`OutputTransformerConfig::from_js`]); its error as a JS error
@@ -38,30 +39,19 @@ pub fn normalize_config(value: JsValue) -> Result<JsValue, JsValue> {
     Ok(described(config.kind, &kwargs))
 }
 
-/// The engine config (`{type, kwargs}`) of one transformer from its options (`undefined` and
-/// `null` mean none), checked. A think-tag config gets its block id prefix here, so that the
-/// JS face knows which blocks are its own.
-#[wasm_bindgen(js_name = stageConfig)]
-pub fn stage_config(kind: &str, options: JsValue) -> Result<JsValue, JsValue> {
+/// One transformer's options read once: the typed options (a think-tag stage's id prefix
+/// made when none was given) and the engine config, `{type, kwargs}`, that reads the same.
+pub(super) fn stage_of(kind: &str, options: &JsValue) -> Result<(StageSpec, JsValue), JsValue> {
     let kind = TransformerKind::parse(kind)?;
     let kwargs = Object::new();
-    let id_prefix = OutputTransformerConfig::check_js(kind, &options, &kwargs, "id_prefix")
+    let mut spec = OutputTransformerConfig::read_js(kind, options, &kwargs, "id_prefix")
         .map_err(|e| with_cause(e.into()))?;
-    if kind == TransformerKind::ThinkTag {
-        let prefix = id_prefix.unwrap_or_else(|| unique_prefix("tt"));
+    if let StageSpec::ThinkTag(o) = &mut spec {
+        let prefix = o.id_prefix.take().unwrap_or_else(|| unique_prefix("tt"));
         set(&kwargs, "idPrefix", &JsValue::from_str(&prefix));
+        o.id_prefix = Some(prefix);
     }
-    Ok(described(kind, &kwargs))
-}
-
-/// The strings that can change a think-tag or citation stage while it holds nothing back:
-/// every tag (open and close) of a think-tag stage, the trigger characters of a citation
-/// stage (none for other stages). A chunk in which none of them starts, and no end of which
-/// begins one, passes through such a stage as text of its open block (the JS face's fast
-/// path for short chunks).
-#[wasm_bindgen(js_name = stageTriggers)]
-pub fn stage_triggers(config_value: JsValue) -> Result<Vec<String>, JsValue> {
-    Ok(config(&config_value, None)?.triggers())
+    Ok((spec, described(kind, &kwargs)))
 }
 
 /// The names (both spellings) of the stages this module does not hold (the lean streaming

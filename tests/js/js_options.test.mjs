@@ -14,8 +14,6 @@ import {
   initSync,
   normalizeConfig,
   SseDecoderCore,
-  stageConfig,
-  stageTriggers,
 } from "../../pkg/gen/stream/citeflow_stream.js";
 import * as full from "../../pkg/gen/stream-full/citeflow_stream_full.js";
 
@@ -28,6 +26,29 @@ const { TransformerCore } = full;
 const fullOnly = new Set(fullModuleStages());
 
 const { cases } = JSON.parse(readFileSync(new URL("../fixtures/stage_configs.json", import.meta.url), "utf8"));
+
+/** The engine of one transformer of `kind` from its options, in the module that holds it. */
+const stageEngine = (kind, options) => (fullOnly.has(kind) ? full.EngineCore : EngineCore).forStage(kind, options);
+
+/** What can change a config's stage, as the engine made of its options says. */
+function stageTriggers(config) {
+  const engine = stageEngine(config.type, config.kwargs);
+  try {
+    return engine.stageTriggers();
+  } finally {
+    engine.free();
+  }
+}
+
+/** The config an engine made of one transformer's options read them into. */
+function stageConfig(kind, options) {
+  const engine = stageEngine(kind, options);
+  try {
+    return engine.stageConfig();
+  } finally {
+    engine.free();
+  }
+}
 
 /** What the module makes of `read()`: as the table words an answer. */
 function answer(read, triggers) {

@@ -53,31 +53,20 @@ impl OutputTransformerConfig {
         Ok(Self::from_spec(spec))
     }
 
-    /// Checks the options of a `kind` transformer, read in place, setting each entry read on
-    /// `kept` (but `leave_out`); the think-tag id prefix they give, if any.
-    pub(crate) fn check_js(
+    /// Reads and checks the options of a `kind` transformer, read in place, setting each entry
+    /// read on `kept` (but `leave_out`).
+    pub(crate) fn read_js(
         kind: TransformerKind,
         options: &JsValue,
         kept: &Object,
         leave_out: &'static str,
-    ) -> Result<Option<String>> {
+    ) -> Result<StageSpec> {
         let spec = StageSpec::read(
             kind,
             options_of(kind, options)?.keeping(kept.clone(), leave_out),
         )?;
         spec.check()?;
-        Ok(match spec {
-            StageSpec::ThinkTag(o) => o.id_prefix,
-            _ => None,
-        })
-    }
-
-    /// What can change the stage while it holds nothing back ([`StageSpec::triggers`]).
-    pub(crate) fn triggers(&self) -> Vec<String> {
-        self.spec
-            .as_ref()
-            .map(StageSpec::triggers)
-            .unwrap_or_default()
+        Ok(spec)
     }
 
     /// An event filter's `eventTypes`, from its options read in place.
