@@ -105,6 +105,10 @@ export class Engine {
   #sent = [];
   // The byte lengths of the fields #writeFields wrote.
   #lengths = [0, 0, 0, 0];
+  // For an engine made by `forStage`: its stage's config once `releaseUnused` let its core go
+  // (the core is made again from it at the next use), and whether it has done anything yet.
+  #stage = null;
+  #used = false;
   // The latest answer of the core's isPlainResponse (see #isPlainResponse).
   #plainMemo = { key: -1, type: undefined, valueType: undefined, plain: false };
 
@@ -129,7 +133,31 @@ export class Engine {
    */
   static forStage(kind, options) {
     ready();
-    return new Engine(null, null, lean.EngineCore.forStage(kind, options));
+    const engine = new Engine(null, null, lean.EngineCore.forStage(kind, options));
+    engine.#stage = { config: null };
+    return engine;
+  }
+
+  /**
+   * Frees the core's memory of an engine made by `forStage` that has done nothing yet: its
+   * transformer is only the description of a stage of another engine (a decoder's, a chain's).
+   * Should it be used after all, its core is made again from the same config at its first push.
+   */
+  releaseUnused() {
+    if (this.#stage === null || this.#used || this.#core === null || this.#lead !== "" || this.#deferred !== 0) return;
+    this.#stage.config ??= this.#core.stageConfig();
+    this.#core.free();
+    this.#core = null;
+  }
+
+  /** Makes again the core `releaseUnused` freed (nothing was pushed, so nothing is lost). */
+  #remake() {
+    const { config } = this.#stage;
+    ready();
+    this.#core = lean.EngineCore.forStage(config.type, config.kwargs);
+    this.#epoch = epoch();
+    this.#input = 0;
+    this.#inputSize = 0;
   }
 
   /** The `{type, kwargs}` config of an engine made by `forStage`. */
@@ -361,7 +389,8 @@ export class Engine {
   }
 
   get finishReason() {
-    return this.#finished ? this.#finishReason : this.#core.finishReason() ?? null;
+    if (this.#finished) return this.#finishReason;
+    return this.#core === null ? null : this.#core.finishReason() ?? null;
   }
 
   /** Sends the held half on its own (as U+FFFD, what TextEncoder makes of it), then `next()`. */
@@ -385,6 +414,8 @@ export class Engine {
         "the stream has already finished; create a new transformer or decoder for a new stream",
       );
     }
+    if (this.#core === null) this.#remake();
+    this.#used = true;
   }
 
   /** A step's events; a step returns 0 when it failed, and keeps its error for `takeError`. */

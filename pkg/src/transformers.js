@@ -23,10 +23,16 @@ export const STAGE = Symbol("citeflow.stage");
 export const DEFER = Symbol("citeflow.defer");
 export const PUSH_AFTER_DEFERRED = Symbol("citeflow.pushAfterDeferred");
 export const TAKES_SHOWN = Symbol("citeflow.takesShown");
-// Internal: a stage transformer's engine config, as the core read it.
+// Internal: a stage transformer's engine config, as the core read it; and the method that lets
+// its engine's memory go while another engine runs its stage (stagesOf).
 const CONFIG = Symbol("citeflow.config");
+const RELEASE = Symbol("citeflow.release");
 
-/** The engine configs of these transformers, or null when one of them has none. */
+/**
+ * The engine configs of these transformers, or null when one of them has none. When all have
+ * one, the engine that runs them stands in for them: each lets its own engine's memory go
+ * until it is used itself (see Engine.releaseUnused).
+ */
 export function stagesOf(transformers) {
   const stages = [];
   for (const t of transformers) {
@@ -34,6 +40,7 @@ export function stagesOf(transformers) {
     if (own === null) return null;
     stages.push(...own);
   }
+  for (const t of transformers) if (t instanceof StageTransformer) t[RELEASE]();
   return stages;
 }
 
@@ -171,6 +178,10 @@ export class StageTransformer extends OutputTransformer {
   /** The stage's engine config, `{type, kwargs}`, as the core read it. */
   get [CONFIG]() {
     return this.#config;
+  }
+
+  [RELEASE]() {
+    this.#engine.releaseUnused();
   }
 
   /**

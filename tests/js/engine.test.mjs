@@ -203,14 +203,53 @@ test("a finished stream releases its wasm memory at once (not at garbage collect
     return decoder;
   };
   for (let i = 0; i < 200; i++) run();
-  const before = internals.memoryBytes();
+  const before = internals.stream().memoryBytes();
   for (let i = 0; i < 20000; i++) run();
   assert.ok(
-    internals.memoryBytes() - before < 4 << 20,
-    `wasm memory grew by ${internals.memoryBytes() - before} bytes over 20,000 finished decoders`,
+    internals.stream().memoryBytes() - before < 4 << 20,
+    `wasm memory grew by ${internals.stream().memoryBytes() - before} bytes over 20,000 finished decoders`,
   );
   const last = keep.at(-1);
   assert.equal(last.finishReason, "stop");
   assertCode(() => last.push(body), "STREAM_FINISHED");
   assertCode(() => last.finish(), "STREAM_FINISHED");
+});
+
+test("transformers a decoder or chain runs as its stages hold no wasm memory of their own, and still work alone", async () => {
+  const { internals } = await import("../portable/internals.mjs");
+  const body = new TextEncoder().encode(
+    'data: {"choices":[{"delta":{"content":"<think>x</think>A [1]."},"finish_reason":"stop"}]}\n\n',
+  );
+  const keep = [];
+  const run = () => {
+    const stages = [new ThinkTagOutputTransformer(), new CitationParser({ sourceCount: 2 })];
+    const decoder = new ProviderBodyDecoder("openai", { transformers: stages });
+    decoder.push(body);
+    decoder.finish();
+    keep.push(stages); // still reachable: nothing was left to garbage collection
+  };
+  for (let i = 0; i < 200; i++) run();
+  const before = internals.stream().memoryBytes();
+  for (let i = 0; i < 20000; i++) run();
+  assert.ok(
+    internals.stream().memoryBytes() - before < 4 << 20,
+    `wasm memory grew by ${internals.stream().memoryBytes() - before} bytes over 20,000 decoders' transformers`,
+  );
+  // A transformer a decoder and a chain took as stages, then used on its own, gives what a
+  // new one gives, its ids (its own prefix) and getters included.
+  const think = new ThinkTagOutputTransformer({ idPrefix: "p" });
+  const cite = new CitationParser({ sourceCount: 2 });
+  new ProviderBodyDecoder("openai", { transformers: [think, cite] });
+  new OutputTransformerChain([think, cite]);
+  const chunks = ["<thi", "nk>a</think>B [", "1] c [2](x)."];
+  const alone = (t) => [...chunks.flatMap((c) => t.push(c)), ...t.finish()];
+  assert.deepEqual(alone(think), alone(new ThinkTagOutputTransformer({ idPrefix: "p" })));
+  assert.equal(think.responseId, "p-2");
+  assert.deepEqual(alone(cite), alone(new CitationParser({ sourceCount: 2 })));
+  // One with a prefix of its own making keeps it: its blocks are still its own.
+  const unnamed = new ThinkTagOutputTransformer();
+  new OutputTransformerChain([unnamed]);
+  const events = alone(unnamed);
+  assert.equal(unnamed.thinkingId, events[0].id);
+  assert.ok(unnamed.responseId.startsWith(events[0].id.replace(/-\d+$/, "")));
 });
