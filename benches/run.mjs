@@ -4,13 +4,14 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import * as citations from "./citations.mjs";
 import * as csl from "./csl.mjs";
 import * as pipeline from "./pipeline.mjs";
+import * as setup from "./setup.mjs";
 import * as similarity from "./similarity.mjs";
 import * as startup from "./startup.mjs";
 import * as thinkTag from "./think_tag.mjs";
 
 const quick = process.argv.includes("--quick");
 const results = [];
-for (const bench of [startup, thinkTag, citations, pipeline, similarity, csl]) {
+for (const bench of [startup, thinkTag, citations, pipeline, setup, similarity, csl]) {
   const r = await bench.run(quick ? { runs: 1 } : undefined);
   bench.print(r);
   results.push(r);
