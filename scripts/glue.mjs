@@ -81,6 +81,8 @@ function __citeflowCheckArgument(ok, expected, value) {
 
 // From this many UTF-16 units on, a string argument is encoded by TextEncoder.encodeInto.
 const LONG_STRING = 1024;
+// Up to this many bytes, an ASCII string from wasm is made by a loop (see getStringFromWasm0).
+const SHORT_STRING = 16;
 
 /** The patched glue text; throws when the glue does not have the expected shape. */
 export function patchGlue(text) {
@@ -140,6 +142,41 @@ export function patchGlue(text) {
 ${loop}`,
     1,
     "encode long strings natively",
+  ));
+  // Imports that may throw: wasm-bindgen wraps each in `handleError(f, arguments)`, an
+  // arguments object and an `apply` per call (about twice the cost of the call itself, and a
+  // transformer's set-up makes some thirty such calls to read its options). Each gets its own
+  // try/catch instead, storing the exception as handleError does.
+  const wrapped = (out.match(/return handleError\(function/g) ?? []).length;
+  ({ out } = replaceCounted(
+    out,
+    /function\(\) \{ return handleError\(function \(([^)]*)\) \{\n([\s\S]*?)\n {8}\}, arguments\); \}/g,
+    (_, args, body) =>
+      `function (${args}) { try {\n${body}\n        } catch (e) { wasm.__wbindgen_exn_store(addToExternrefTable0(e)); } }`,
+    wrapped,
+    "imports that may throw catch for themselves",
+  ));
+  // Strings from wasm: short ASCII ones (option keys, type names, ids) by a loop, not by
+  // TextDecoder, whose fixed cost is two to three times the loop's for a token-sized string.
+  ({ out } = replaceCounted(
+    out,
+    /^function getStringFromWasm0\(ptr, len\) \{\n {4}ptr = ptr >>> 0;\n {4}return decodeText\(getUint8ArrayMemory0\(\)\.subarray\(ptr, ptr \+ len\)\);\n\}$/m,
+    `function getStringFromWasm0(ptr, len) {
+    ptr = ptr >>> 0;
+    const memory = getUint8ArrayMemory0();
+    if (len <= ${SHORT_STRING}) {
+        let s = "";
+        for (let i = ptr; i < ptr + len; i++) {
+            const c = memory[i];
+            if (c >= 0x80) return decodeText(memory.subarray(ptr, ptr + len));
+            s += String.fromCharCode(c);
+        }
+        return s;
+    }
+    return decodeText(memory.subarray(ptr, ptr + len));
+}`,
+    1,
+    "short ASCII strings from wasm without TextDecoder",
   ));
   const classes = (out.match(/^export class \w+/gm) ?? []).length;
   if (registries !== classes || registers < classes) {

@@ -144,3 +144,17 @@ test("a stream error reaches the reader", async () => {
     for await (const _ of source.pipeThrough(new ThinkTagOutputTransformer().transformStream()));
   }, (e) => e.code === "INVALID_CHUNK");
 });
+
+test("an id prefix comes back from the core as given: short ASCII strings are read without TextDecoder", () => {
+  // scripts/glue.mjs reads strings from wasm of up to 16 bytes that are ASCII by a loop: each
+  // side of that bound, with NUL and with non-ASCII characters at either end, reads the same.
+  for (
+    const prefix of ["a", "\0x", "ü", "a".repeat(15) + "ü", "ü" + "a".repeat(14), "a".repeat(16), "a".repeat(17), "😀"]
+  ) {
+    const t = new ThinkTagOutputTransformer({ idPrefix: prefix });
+    const events = [...t.push("<think>x</think>y"), ...t.finish()];
+    assert.equal(events[0].id, `${prefix}-1`, JSON.stringify(prefix));
+    assert.equal(t.thinkingId, `${prefix}-1`, JSON.stringify(prefix));
+    assert.equal(t.responseId, `${prefix}-2`, JSON.stringify(prefix));
+  }
+});
