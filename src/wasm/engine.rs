@@ -86,9 +86,10 @@ impl EngineCore {
         })
     }
 
-    /// The engine of one transformer (`"think_tag"`, `"citations"`, …) from its options, read
-    /// once: what `stageConfig`, `stageTriggers` and the constructor given that config make,
-    /// in one call (a transformer's set-up read its options three times).
+    /// The engine of one transformer (`"think_tag"`, `"citations"`, …) from one read of its
+    /// options, keeping its engine config (`{type, kwargs}`: the kwargs as read, and a think-tag
+    /// stage's block id prefix, made here when none was given) and its triggers for the JS face
+    /// (a transformer's set-up read its options three times before).
     #[wasm_bindgen(js_name = forStage)]
     pub fn for_stage(kind: &str, options: JsValue) -> Result<EngineCore, JsValue> {
         let (spec, config) = super::transformer::stage_of(kind, &options)?;
@@ -111,8 +112,9 @@ impl EngineCore {
             .map_or(JsValue::UNDEFINED, |(config, _)| config.clone())
     }
 
-    /// The triggers of an engine made by `forStage` (see the module's `stageTriggers`; none
-    /// for other engines).
+    /// What can change the stage of an engine made by `forStage` while it holds nothing back:
+    /// a think-tag stage's tags, a citation stage's trigger characters (none for other
+    /// stages and other engines).
     #[wasm_bindgen(js_name = stageTriggers)]
     pub fn stage_triggers(&self) -> Vec<String> {
         self.stage
