@@ -105,8 +105,9 @@ export class Engine {
   #sent = [];
   // The byte lengths of the fields #writeFields wrote.
   #lengths = [0, 0, 0, 0];
-  // For an engine made by `forStage`: its stage's config once `releaseUnused` let its core go
-  // (the core is made again from it at the next use), and whether it has done anything yet.
+  // For an engine made by `forStage`: its stage's `{type, kwargs}` config (from which
+  // `releaseUnused`'s freed core is made again at the next use), and whether it has done
+  // anything yet.
   #stage = null;
   #used = false;
   // The latest answer of the core's isPlainResponse (see #isPlainResponse).
@@ -134,7 +135,7 @@ export class Engine {
   static forStage(kind, options) {
     ready();
     const engine = new Engine(null, null, lean.EngineCore.forStage(kind, options));
-    engine.#stage = { config: null };
+    engine.#stage = engine.#core.stageConfig();
     return engine;
   }
 
@@ -144,25 +145,25 @@ export class Engine {
    * Should it be used after all, its core is made again from the same config at its first push.
    */
   releaseUnused() {
-    if (this.#stage === null || this.#used || this.#core === null || this.#lead !== "" || this.#deferred !== 0) return;
-    this.#stage.config ??= this.#core.stageConfig();
+    // Anything pushed, deferred or held marks it used (#open); a freed core is null.
+    if (this.#stage === null || this.#used || this.#core === null) return;
     this.#core.free();
     this.#core = null;
   }
 
-  /** Makes again the core `releaseUnused` freed (nothing was pushed, so nothing is lost). */
+  /**
+   * Makes again the core `releaseUnused` freed (nothing was pushed, so nothing is lost; no
+   * input buffer was asked for), in the instance running now.
+   */
   #remake() {
-    const { config } = this.#stage;
     ready();
-    this.#core = lean.EngineCore.forStage(config.type, config.kwargs);
+    this.#core = lean.EngineCore.forStage(this.#stage.type, this.#stage.kwargs);
     this.#epoch = epoch();
-    this.#input = 0;
-    this.#inputSize = 0;
   }
 
   /** The `{type, kwargs}` config of an engine made by `forStage`. */
   stageConfig() {
-    return this.#core.stageConfig();
+    return this.#stage;
   }
 
   /** What can change the stage of an engine made by `forStage` while it holds nothing back. */

@@ -77,13 +77,21 @@ impl EngineCore {
                 })
             })
             .transpose()?;
-        Ok(Self {
-            inner: StreamEngine::new(format, &configs(stages)?)?,
+        Ok(Self::of(
+            StreamEngine::new(format, &configs(stages)?)?,
+            None,
+        ))
+    }
+
+    /// An engine core around `inner`, with the stage it was made of (`forStage`), if any.
+    fn of(inner: StreamEngine, stage: Option<(JsValue, Vec<String>)>) -> Self {
+        Self {
+            inner,
             encoder: Encoder::default(),
             input: Vec::new(),
             error: None,
-            stage: None,
-        })
+            stage,
+        }
     }
 
     /// The engine of one transformer (`"think_tag"`, `"citations"`, …) from one read of its
@@ -95,13 +103,10 @@ impl EngineCore {
         let (spec, config) = super::transformer::stage_of(kind, &options)?;
         let triggers = spec.triggers();
         let stages = [OutputTransformerConfig::from_spec(spec)];
-        Ok(Self {
-            inner: StreamEngine::new(None, &stages)?,
-            encoder: Encoder::default(),
-            input: Vec::new(),
-            error: None,
-            stage: Some((config, triggers)),
-        })
+        Ok(Self::of(
+            StreamEngine::new(None, &stages)?,
+            Some((config, triggers)),
+        ))
     }
 
     /// The engine config of an engine made by `forStage` (else `undefined`).
