@@ -1,13 +1,18 @@
 // ThinkTagOutputTransformer.push against the AI SDK's extractReasoningMiddleware, on the same
 // ~1 MB transcript cut into 4-character, 64-character and 1 KB chunks, in one process.
 //
-// Two comparisons:
-// - loop: our push loop against the middleware's own transform function called directly
-//   (captured from the TransformStream it builds), so neither side pays for web streams;
+// Three comparisons:
+// - handled: our push loop against the middleware's own transform function called directly
+//   (captured from the TransformStream it builds), so neither side pays for web streams; each
+//   event is handled as it comes and dropped, as a chat UI or a proxy handles a stream (both
+//   sides tally the reasoning characters, the check compares the tallies);
+// - collected: the same loops keeping every event of the transcript in one array, and the
+//   latest run's array kept until the next run: a test of the garbage collector as much as of
+//   the transformer (262,000 retained event objects at 4-character chunks);
 // - streams: our transformStream() against wrapStream(), both through real ReadableStreams.
-// And the floor of the loop: a push that returns each chunk as one event and does nothing else
-// (no scan, no tags, no core), against the same AI SDK transform: the highest ratio any push
-// returning an array of event objects could reach on this input.
+// And the floor of the collected loop: a push that returns each chunk as one event and does
+// nothing else (no scan, no tags, no core), against the same AI SDK transform: the highest ratio
+// any push returning an array of event objects could reach there.
 import { extractReasoningMiddleware } from "ai";
 import { ThinkTagOutputTransformer } from "citeflow";
 import { aiSdkReasoningTransform } from "./peers.mjs";
@@ -23,7 +28,29 @@ export async function run({ runs = 9 } = {}) {
     const pieces = chunk(text, size);
     const deltas = pieces.map((delta) => ({ type: "text-delta", id: "t", delta }));
 
-    // Each side keeps its latest output; the check below reads it outside the timed runs.
+    // Handled: each event as it comes, then dropped; the tallies are checked below.
+    let oursTally = 0;
+    const oursHandled = () => {
+      const t = new ThinkTagOutputTransformer();
+      let n = 0;
+      const handle = (e) => {
+        if (e.type === "thinking") n += e.value.length;
+        else if (e.type === "thinking_start") n++;
+      };
+      for (const p of pieces) for (const e of t.push(p)) handle(e);
+      for (const e of t.finish()) handle(e);
+      oursTally = n;
+    };
+    let theirsTally = 0;
+    const theirsHandled = async () => {
+      const transformer = await aiSdkReasoningTransform();
+      let n = 0;
+      const controller = { enqueue: (c) => c.type === "reasoning-delta" && (n += c.delta.length) };
+      for (const d of deltas) transformer.transform(d, controller);
+      transformer.transform({ type: "text-end", id: "t" }, controller);
+      theirsTally = n;
+    };
+    // Collected: each side keeps its latest output; the check below reads it outside the timed runs.
     let oursOut = [];
     const ours = () => {
       const t = new ThinkTagOutputTransformer();
@@ -55,12 +82,16 @@ export async function run({ runs = 9 } = {}) {
     };
 
     const n = runs;
+    const handled = await compare(oursHandled, theirsHandled, n);
+    // The AI SDK puts its separator ("\n") between reasoning sections; ours counts a block's start.
+    if (oursTally - 1 !== theirsTally) {
+      throw new Error(`reasoning differs: ours ${oursTally - 1}, AI SDK ${theirsTally}`);
+    }
     const loop = await compare(ours, theirs, n);
     const [a, b] = [loop.a, loop.b];
     const oursReasoning = oursOut.reduce((n, e) => n + (e.type === "thinking" ? e.value.length : 0), 0);
     const oursBlocks = oursOut.filter((e) => e.type === "thinking_start").length;
     const theirsReasoning = theirsOut.reduce((n, c) => n + (c.type === "reasoning-delta" ? c.delta.length : 0), 0);
-    // The AI SDK puts its separator ("\n") between reasoning sections.
     if (oursReasoning + oursBlocks - 1 !== theirsReasoning) {
       throw new Error(`reasoning differs: ours ${oursReasoning}, AI SDK ${theirsReasoning}`);
     }
@@ -73,14 +104,14 @@ export async function run({ runs = 9 } = {}) {
     const ceiling = await compare(floor, theirs, n);
     const streams = await compare(oursStream, theirsStream, n);
     const [c, d] = [streams.a, streams.b];
+    const perChunk = (ms) => (ms * 1e6) / pieces.length;
     rows.push({
       chunk: size,
-      citeflowNsPerChunk: (a * 1e6) / pieces.length,
-      aiSdkNsPerChunk: (b * 1e6) / pieces.length,
-      citeflowMBps: MB / (a / 1000),
-      aiSdkMBps: MB / (b / 1000),
-      loopRatio: loop.ratio,
-      floorNsPerChunk: (ceiling.a * 1e6) / pieces.length,
+      handledNsPerChunk: [perChunk(handled.a), perChunk(handled.b)],
+      handledRatio: handled.ratio,
+      collectedNsPerChunk: [perChunk(a), perChunk(b)],
+      collectedRatio: loop.ratio,
+      floorNsPerChunk: perChunk(ceiling.a),
       ceilingRatio: ceiling.ratio,
       citeflowStreamMBps: MB / (c / 1000),
       aiSdkStreamMBps: MB / (d / 1000),
@@ -94,20 +125,20 @@ export function print({ bytes, rows }) {
   console.log(
     `ThinkTag vs AI SDK extractReasoningMiddleware, ${
       (bytes / 1e6).toFixed(2)
-    } MB transcript (MB/s of input; ratio = AI SDK time / citeflow time)`,
+    } MB transcript (ns per chunk citeflow / AI SDK; ratio = AI SDK time / citeflow time; streams in MB/s)`,
   );
   console.log(
-    "| chunk | citeflow push | AI SDK transform | ratio | ns/chunk citeflow / AI SDK | floor ns/chunk (ratio) | citeflow stream | AI SDK wrapStream | ratio |",
+    "| chunk | events handled as they come | ratio | all events collected | ratio | collected floor (ratio) | citeflow stream / AI SDK wrapStream | ratio |",
   );
-  console.log("|---|---|---|---|---|---|---|---|---|");
+  console.log("|---|---|---|---|---|---|---|---|");
+  const ns = ([x, y]) => `${x.toFixed(0)} / ${y.toFixed(0)}`;
   for (const r of rows) {
-    const f = (x) => x.toFixed(1);
     console.log(
-      `| ${r.chunk} | ${f(r.citeflowMBps)} | ${f(r.aiSdkMBps)} | ${r.loopRatio.toFixed(2)} | ${
-        r.citeflowNsPerChunk.toFixed(0)
-      } / ${r.aiSdkNsPerChunk.toFixed(0)} | ${r.floorNsPerChunk.toFixed(0)} (${r.ceilingRatio.toFixed(2)}) | ${
-        f(r.citeflowStreamMBps)
-      } | ${f(r.aiSdkStreamMBps)} | ${r.streamRatio.toFixed(2)} |`,
+      `| ${r.chunk} | ${ns(r.handledNsPerChunk)} | ${r.handledRatio.toFixed(2)} | ${ns(r.collectedNsPerChunk)} | ${
+        r.collectedRatio.toFixed(2)
+      } | ${r.floorNsPerChunk.toFixed(0)} (${r.ceilingRatio.toFixed(2)}) | ${r.citeflowStreamMBps.toFixed(1)} / ${
+        r.aiSdkStreamMBps.toFixed(1)
+      } | ${r.streamRatio.toFixed(2)} |`,
     );
   }
 }
