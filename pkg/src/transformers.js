@@ -238,14 +238,16 @@ export class StageTransformer extends OutputTransformer {
     // Token-sized chunks in one loop.
     if (n < NATIVE_SCAN_MIN && n !== 0) {
       const ascii = this.#ascii;
-      let spaces = true;
-      let i = 0;
-      for (; i < n; i++) {
+      // Without a branch on each character's kind (spaces come anywhere in text): any trigger
+      // or non-ASCII unit sets `hit`, any unit but a space sets `other`.
+      let hit = 0;
+      let other = 0;
+      for (let i = 0; i < n; i++) {
         const c = chunk.charCodeAt(i);
-        if (c >= 128 || ascii[c] !== 0) break;
-        if (c !== 0x20) spaces = false;
+        hit |= c >= 128 ? 1 : ascii[c];
+        other |= c ^ 0x20;
       }
-      if (i === n) return spaces ? QUIET : PLAIN;
+      if (hit === 0) return other === 0 ? QUIET : PLAIN;
     }
     if (!this.#scan(chunk, false)) return NOT_QUIET;
     return NON_ASCII.test(chunk) || !NOT_SPACE.test(chunk) ? QUIET : PLAIN;
