@@ -53,15 +53,15 @@ export function fields(value, code, what) {
   if (value === null || typeof value !== "object" || isArray(value)) {
     throw citeflowError(code, `${what} must be an object; got ${describe(value)}`);
   }
-  const out = {};
   let keys;
   try {
     keys = Object.keys(value);
   } catch (e) {
     throw citeflowError(code, `the keys of ${what} could not be read (see \`cause\`)`, e);
   }
-  for (const key of keys) out[key] = prop(value, key, code, what);
-  return out;
+  // Own keys whatever their names: assigning `out["__proto__"]` would set the copy's
+  // prototype and lose the field (a decision question may be named so).
+  return Object.fromEntries(keys.map((key) => [key, prop(value, key, code, what)]));
 }
 
 /** `fields`, refusing any key not in `allowed` (a misspelt option is an error, not ignored). */

@@ -547,8 +547,6 @@ export function buildEMInvoker(modelId, given) {
   };
 }
 
-const TOP_LOGPROBS = 20;
-
 /** Questions for a decision model (System One wire format). */
 export const DMQuestion = Object.freeze({
   /** A yes/no question answered with a probability (`noul`); criteria `{true, false}` optional. */
@@ -572,7 +570,7 @@ export function buildDMInvoker(modelId, given) {
     "openrouter/typesafe/jev-1.13",
     given,
   );
-  return core.isSystemOneModel(modelId)
+  return core.decisionBackend(modelId) === "system-one"
     ? systemOneInvoker(modelId, transport)
     : lmDecisionInvoker(modelId, options, transport.secrets);
 }
@@ -606,13 +604,9 @@ function systemOneInvoker(modelId, transport) {
   };
 }
 
+// The calls, their settings and the decision made of their answers are the core's
+// (lmDecisionCalls, lmDecisionResult); this sends the calls through the language model.
 function lmDecisionInvoker(modelId, options, secrets) {
-  if (modelId.startsWith("anthropic/")) {
-    throw citeflowError(
-      "INVALID_MODEL_ID",
-      `${modelId}: Anthropic models return no log-probabilities; a decision model is typesafe/<model>, openrouter/typesafe/<model> or an OpenAI-style model`,
-    );
-  }
   const lm = buildLMInvoker(modelId, options);
   return {
     modelId,
@@ -620,32 +614,11 @@ function lmDecisionInvoker(modelId, options, secrets) {
     async invoke(request, options) {
       const { signal } = fields(options, "INVALID_OPTION", "invoke options");
       const { state = null, questions } = checkDecisionRequest(request);
-      if (questions === null || typeof questions !== "object" || Object.keys(questions).length === 0) {
-        throw citeflowError(
-          "INVALID_OPTION",
-          `questions must be an object with at least one question; got ${describe(questions)}`,
-        );
-      }
-      const asked = Object.entries(questions).map(([name, q]) => [name, core.lmDecisionMessages(state, name, q)]);
+      const { calls, options: settings } = core.lmDecisionCalls(state, questions);
       return scrubbing(secrets, async () => {
-        const outputs = await Promise.all(
-          asked.map(([, messages]) =>
-            lm.invoke(messages, { signal, temperature: 0, maxTokens: 1, topLogprobs: TOP_LOGPROBS })
-          ),
-        );
-        // One question per call: the calls' counts summed, each call's own report under raw.
-        const usage = { inputTokens: 0, outputTokens: 0, totalTokens: 0, raw: [] };
-        for (const output of outputs) {
-          usage.inputTokens += output.usage?.inputTokens ?? 0;
-          usage.outputTokens += output.usage?.outputTokens ?? 0;
-          usage.raw.push(output.usage?.raw ?? null);
-        }
-        usage.totalTokens = usage.inputTokens + usage.outputTokens;
-        // Own keys whatever the names (a question named "__proto__" included).
-        const answers = Object.fromEntries(
-          asked.map(([name], i) => [name, core.lmDecisionAnswer(name, questions[name], outputs[i].logprobs ?? null)]),
-        );
-        return { model: modelId, answers, usage };
+        const outputs = await Promise.all(calls.map((messages) => lm.invoke(messages, { ...settings, signal })));
+        const answers = outputs.map((o) => ({ usage: o.usage ?? null, logprobs: o.logprobs ?? null }));
+        return core.lmDecisionResult(modelId, questions, answers);
       });
     },
   };

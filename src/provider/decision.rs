@@ -11,7 +11,7 @@ pub const OPENROUTER_DM_BASE: &str = "https://openrouter.ai/api";
 /// Whether a model id names a System One decision model: `typesafe/<model>` or
 /// `openrouter/typesafe/<model>` (any other id is a language model answering decision
 /// questions through its log-probabilities). The one place this rule lives: the npm package
-/// and the Rust face both ask it.
+/// and the Rust face both ask it through [`super::DecisionBackend::of`].
 pub fn is_system_one(model_id: &str) -> bool {
     model_id.starts_with("typesafe/") || model_id.starts_with("openrouter/typesafe/")
 }
@@ -81,6 +81,17 @@ fn check_question(name: &str, q: &Value) -> Result<(), RequestError> {
     }
 }
 
+/// A decision asks at least one question (whichever backend answers it).
+pub(super) fn some_questions(questions: &Map<String, Value>) -> Result<(), RequestError> {
+    if questions.is_empty() {
+        return Err(RequestError::InvalidOption {
+            option: "questions",
+            reason: "ask at least one question".into(),
+        });
+    }
+    Ok(())
+}
+
 pub fn build_dm_request(
     model_id: &str,
     state: &Value,
@@ -89,12 +100,7 @@ pub fn build_dm_request(
     base_url: Option<&str>,
 ) -> Result<HttpRequest, RequestError> {
     let (base, model) = dm_endpoint(model_id, base_url)?;
-    if questions.is_empty() {
-        return Err(RequestError::InvalidOption {
-            option: "questions",
-            reason: "ask at least one question".into(),
-        });
-    }
+    some_questions(questions)?;
     for (name, q) in questions {
         check_question(name, q)?;
     }

@@ -17,6 +17,7 @@ mod failure;
 mod fast_delta;
 pub mod framing;
 pub mod lm_decision;
+mod lm_decision_calls;
 mod message_reader;
 mod model_id;
 pub mod native_citations;
@@ -44,6 +45,10 @@ pub use failure::{
     RETRY_BASE_MS, RETRY_MAX_MS,
 };
 pub use lm_decision::{lm_decision_answer, lm_decision_messages, yes_probability, TOP_LOGPROBS};
+pub use lm_decision_calls::{
+    lm_decision_call_options, lm_decision_calls, lm_decision_result, DecisionBackend,
+    LmDecisionCall, LmDecisionOutput, CALL_MAX_TOKENS, CALL_TEMPERATURE,
+};
 pub use model_id::{ModelId, Provider};
 pub use request::{
     build_request, enforcement, HttpRequest, LmRequest, Message, ANTHROPIC_BASE, ANTHROPIC_VERSION,

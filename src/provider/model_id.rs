@@ -23,6 +23,12 @@ impl Provider {
         }
     }
 
+    /// Whether its answers can carry log-probabilities (`logprobs`, `top_logprobs`): what a
+    /// language-model decision reads its answers from.
+    pub fn returns_logprobs(self) -> bool {
+        self != Self::Anthropic
+    }
+
     /// The wire format of its streams (see `StreamFormat::parse`).
     pub fn stream_format(self) -> &'static str {
         match self {

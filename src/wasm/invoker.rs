@@ -191,13 +191,7 @@ pub fn build_decision_request(
     base_url: Option<String>,
 ) -> Result<JsValue, JsValue> {
     let state: Value = convert::from_js(state, "INVALID_OPTION", "state")?;
-    let questions: Value = convert::from_js(questions, "INVALID_OPTION", "questions")?;
-    let Value::Object(questions) = questions else {
-        return Err(js_error(
-            "INVALID_OPTION",
-            "questions must be an object {name: question}",
-        ));
-    };
+    let questions = questions_arg(questions)?;
     let http = crate::provider::build_dm_request(
         model_id,
         &state,
@@ -212,39 +206,72 @@ pub fn build_decision_request(
 
 #[wasm_bindgen(js_name = parseDecisionResponse)]
 pub fn parse_decision_response(body: &str, questions: JsValue) -> Result<JsValue, JsValue> {
-    let questions: Value = convert::from_js(questions, "INVALID_OPTION", "questions")?;
-    let Value::Object(questions) = questions else {
-        return Err(js_error("INVALID_OPTION", "questions must be an object"));
-    };
+    let questions = questions_arg(questions)?;
     Ok(convert::to_js(&crate::provider::parse_dm_response(
         body, &questions,
     )?))
 }
 
-/// The messages of one yes/no question for a language-model decision model.
-#[wasm_bindgen(js_name = lmDecisionMessages)]
-pub fn lm_decision_messages(
-    state: JsValue,
-    name: &str,
-    question: JsValue,
-) -> Result<JsValue, JsValue> {
-    let state: Value = convert::from_js(state, "INVALID_OPTION", "state")?;
-    let question: Value = convert::from_js(question, "INVALID_OPTION", "question")?;
-    let messages = crate::provider::lm_decision_messages(&state, name, &question)?;
-    Ok(convert::to_js(&messages))
+/// The questions of a decision request, `{name: question}`, read as JSON.
+fn questions_arg(questions: JsValue) -> Result<serde_json::Map<String, Value>, JsValue> {
+    match convert::from_js::<Value>(questions, "INVALID_OPTION", "questions")? {
+        Value::Object(questions) => Ok(questions),
+        _ => Err(js_error(
+            "INVALID_OPTION",
+            "questions must be an object {name: question}",
+        )),
+    }
 }
 
-/// The System One answer to one question, read from a language model's `logprobs`.
-#[wasm_bindgen(js_name = lmDecisionAnswer)]
-pub fn lm_decision_answer(
-    name: &str,
-    question: JsValue,
-    logprobs: JsValue,
+/// Who answers a decision model id's questions: `"system-one"` or `"language-model"`
+/// (`INVALID_MODEL_ID` for an id neither can be, e.g. an Anthropic model, which returns no
+/// log-probabilities).
+#[wasm_bindgen(js_name = decisionBackend)]
+pub fn decision_backend(model_id: &str) -> Result<String, JsValue> {
+    Ok(crate::provider::DecisionBackend::of(model_id)?
+        .name()
+        .to_owned())
+}
+
+/// The calls of a language-model decision: `{calls: [messages], options}`, one call per
+/// question in the questions' order, each sent with `options` (`temperature`, `maxTokens`,
+/// `topLogprobs`).
+#[wasm_bindgen(js_name = lmDecisionCalls)]
+pub fn lm_decision_calls(state: JsValue, questions: JsValue) -> Result<JsValue, JsValue> {
+    let state: Value = convert::from_js(state, "INVALID_OPTION", "state")?;
+    let questions = questions_arg(questions)?;
+    let calls: Vec<_> = crate::provider::lm_decision_calls(&state, &questions)?
+        .into_iter()
+        .map(|call| call.messages)
+        .collect();
+    Ok(convert::to_js(
+        &json!({ "calls": calls, "options": crate::provider::lm_decision_call_options() }),
+    ))
+}
+
+/// The decision `{model, answers, usage}` made of the calls' answers (`[{usage, logprobs}]`,
+/// one per question in the questions' order).
+#[wasm_bindgen(js_name = lmDecisionResult)]
+pub fn lm_decision_result(
+    model_id: &str,
+    questions: JsValue,
+    answers: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let question: Value = convert::from_js(question, "INVALID_OPTION", "question")?;
-    let logprobs: Value = convert::from_js(logprobs, "INVALID_PROVIDER_DATA", "logprobs")?;
-    Ok(convert::to_js(&crate::provider::lm_decision_answer(
-        name, &question, &logprobs,
+    let questions = questions_arg(questions)?;
+    // `[{usage, logprobs}]`: each call's normalised usage (or null) and its logprobs.
+    let answers: Value = convert::from_js(answers, "INVALID_PROVIDER_DATA", "answers")?;
+    let outputs: Vec<_> = answers
+        .as_array()
+        .map(Vec::as_slice)
+        .unwrap_or_default()
+        .iter()
+        .map(|a| crate::provider::LmDecisionOutput {
+            usage: a.get("usage").filter(|u| !u.is_null()),
+            logprobs: a.get("logprobs").unwrap_or(&Value::Null),
+        })
+        .collect();
+    Ok(convert::to_js(&crate::provider::lm_decision_result(
+        model_id, &questions, &outputs,
     )?))
 }
 

@@ -11,7 +11,7 @@ use wasm_bindgen::prelude::*;
 use super::convert;
 use crate::provider::redact::Secrets;
 use crate::provider::transport::{self, Next, RedirectTarget};
-use crate::provider::{is_system_one, ProviderFailure};
+use crate::provider::ProviderFailure;
 
 /// The secrets of an invoker (its API key, the values of its credential headers and those
 /// values without their scheme), found once when it is built. `headers` is `[[name, value]]`.
@@ -149,10 +149,4 @@ pub fn transport_defaults() -> JsValue {
         "errorBodyBytes": transport::ERROR_BODY_BYTES,
         "emBatchSize": transport::DEFAULT_EM_BATCH_SIZE,
     }))
-}
-
-/// Whether a decision model id speaks System One (`typesafe/…`, `openrouter/typesafe/…`).
-#[wasm_bindgen(js_name = isSystemOneModel)]
-pub fn is_system_one_model(model_id: &str) -> bool {
-    is_system_one(model_id)
 }

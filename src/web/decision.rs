@@ -3,12 +3,12 @@
 use std::rc::Rc;
 
 use futures_util::future::try_join_all;
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 use web_sys::AbortSignal;
 
 use crate::provider::{
-    build_dm_request, is_system_one, lm_decision_answer, lm_decision_messages, parse_dm_response,
-    TOP_LOGPROBS,
+    build_dm_request, lm_decision_calls, lm_decision_result, parse_dm_response, DecisionBackend,
+    LmDecisionOutput, CALL_MAX_TOKENS, CALL_TEMPERATURE, TOP_LOGPROBS,
 };
 
 use super::call::Call;
@@ -69,20 +69,16 @@ impl DmInvoker {
     /// OpenAI-style model id becomes a language-model decision model (Anthropic models give no
     /// log-probabilities and are refused).
     pub fn new(model_id: &str, options: Options) -> Result<Self, Error> {
-        let backend = if is_system_one(model_id) {
-            let mut probe = Map::new();
-            probe.insert("probe".into(), question::noul("probe", None));
-            let state = Value::String(String::new());
-            Backend::SystemOne(Transport::checked(options, |key, base| {
-                build_dm_request(model_id, &state, &probe, key, base)
-            })?)
-        } else if model_id.starts_with("anthropic/") {
-            return Err(Error::new(
-                ErrorCode::InvalidModelId,
-                format!("{model_id}: Anthropic models return no log-probabilities; a decision model is typesafe/<model>, openrouter/typesafe/<model> or an OpenAI-style model"),
-            ));
-        } else {
-            Backend::Lm(LmInvoker::new(model_id, options)?)
+        let backend = match DecisionBackend::of(model_id)? {
+            DecisionBackend::SystemOne => {
+                let mut probe = Map::new();
+                probe.insert("probe".into(), question::noul("probe", None));
+                let state = Value::String(String::new());
+                Backend::SystemOne(Transport::checked(options, |key, base| {
+                    build_dm_request(model_id, &state, &probe, key, base)
+                })?)
+            }
+            DecisionBackend::LanguageModel => Backend::Lm(LmInvoker::new(model_id, options)?),
         };
         Ok(Self {
             model_id: model_id.into(),
@@ -102,12 +98,6 @@ impl DmInvoker {
         questions: &Map<String, Value>,
         signal: Option<&AbortSignal>,
     ) -> Result<Decision, Error> {
-        if questions.is_empty() {
-            return Err(Error::new(
-                ErrorCode::InvalidOption,
-                "questions must have at least one question",
-            ));
-        }
         let value = match &self.backend {
             Backend::SystemOne(transport) => {
                 let http = transport.build(|key, base| {
@@ -146,40 +136,27 @@ impl DmInvoker {
         signal: Option<&AbortSignal>,
     ) -> Result<Value, Error> {
         let secrets = &lm.transport.secrets;
-        let mut calls = Vec::with_capacity(questions.len());
-        for (name, q) in questions {
-            let messages = lm_decision_messages(state, name, q)?;
-            let mut call = Call::messages(messages)
-                .temperature(0.0)
-                .max_tokens(1)
+        let asked = lm_decision_calls(state, questions)?;
+        let calls = asked.into_iter().map(|asked| {
+            let mut call = Call::messages(asked.messages)
+                .temperature(CALL_TEMPERATURE)
+                .max_tokens(CALL_MAX_TOKENS)
                 .top_logprobs(TOP_LOGPROBS);
             if let Some(signal) = signal {
                 call = call.signal(signal);
             }
-            calls.push(lm.invoke(call));
-        }
-        let outputs = try_join_all(calls).await?;
-        let (mut input, mut output) = (0u64, 0u64);
-        let mut raw = Vec::with_capacity(outputs.len());
-        let mut answers = Map::new();
-        for ((name, q), answer) in questions.iter().zip(&outputs) {
-            let usage = answer.usage();
-            input = input.saturating_add(usage.as_ref().and_then(|u| u.input_tokens).unwrap_or(0));
-            output =
-                output.saturating_add(usage.as_ref().and_then(|u| u.output_tokens).unwrap_or(0));
-            raw.push(usage.map(|u| u.raw).unwrap_or(Value::Null));
-            let logprobs = answer.logprobs().cloned().unwrap_or(Value::Null);
-            let decided = lm_decision_answer(name, q, &logprobs)
-                .map_err(|e| Error::from(e).scrub(secrets))?;
-            answers.insert(name.clone(), decided);
-        }
-        let usage = json!({
-            "inputTokens": input,
-            "outputTokens": output,
-            "totalTokens": input.saturating_add(output),
-            "raw": raw,
+            lm.invoke(call)
         });
-        Ok(json!({ "model": &*self.model_id, "answers": answers, "usage": usage }))
+        let outputs = try_join_all(calls).await?;
+        let answers: Vec<LmDecisionOutput<'_>> = outputs
+            .iter()
+            .map(|o| LmDecisionOutput {
+                usage: o.output.extra.get("usage"),
+                logprobs: o.logprobs().unwrap_or(&Value::Null),
+            })
+            .collect();
+        lm_decision_result(&self.model_id, questions, &answers)
+            .map_err(|e| Error::from(e).scrub(secrets))
     }
 }
 

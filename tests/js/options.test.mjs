@@ -94,6 +94,22 @@ test("every option object refuses a misspelt key, and a value of the wrong type,
   await assert.rejects(renderReferences(sources, null, { format: 1 }), refused("format"));
 });
 
+test("an option named __proto__ is a key like any other: refused by name, never a prototype", async () => {
+  const lib = await import("citeflow");
+  const proto = (json) => JSON.parse(json);
+  assert.throws(
+    () =>
+      lib.LMRelevanceFilter.fromConfig(
+        proto('{"modelId": "openai/gpt-4o-mini", "apiKey": "k", "__proto__": {"batchSize": 1}}'),
+      ),
+    refused("__proto__"),
+  );
+  assert.throws(
+    () => lib.LMRelevanceFilter.fromPreset("openai/gpt-4o-mini", proto('{"apiKey": "k", "__proto__": {"x": 1}}')),
+    refused("__proto__"),
+  );
+});
+
 test("transformers that take no options refuse them", () => {
   assert.throws(() => new IdentityOutputTransformer({ eventTypes: ["response"] }), (e) => e.code === "INVALID_OPTION");
   assert.throws(() => new JSONOutputTransformer({ strict: true }), (e) => e.code === "INVALID_OPTION");

@@ -570,5 +570,15 @@ export const invokerCases = {
       dm.invoke({ state: "x", questions: { q: DMQuestion.score("?", Array.from({ length: 11 }, String)) } }),
       (e) => e.code === "INVALID_OPTION",
     );
+    await assert.rejects(dm.invoke({ state: "x", questions: {} }), (e) => e.code === "INVALID_OPTION");
+    // A question may be named anything: "__proto__" is asked and answered as an own key.
+    const named = JSON.parse(
+      '{"__proto__": {"type": "noul", "instructions": "?"}, "b": {"type": "noul", "instructions": "?"}}',
+    );
+    const odd = await dm.invoke({ state: "x", questions: named });
+    assert.deepEqual(Object.keys(odd.answers), ["__proto__", "b"]);
+    assert.equal(Object.getPrototypeOf(odd.answers), Object.prototype);
+    assert.equal(odd.answers["__proto__"].type, "noul");
+    assert.equal(odd.usage.raw.length, 2, "one call per question");
   },
 };

@@ -81,12 +81,10 @@ export function fromModel(Component, build, modelId, options) {
 
 /** `{modelId, ...}` or `(modelId, options)` split into the invoker's options and the rest. */
 export function splitInvokerOptions(options) {
-  const invokerOptions = {};
-  const rest = {};
-  for (const [k, v] of Object.entries(fields(options, "INVALID_OPTION", "the options"))) {
-    (INVOKER_OPTIONS.includes(k) ? invokerOptions : rest)[k] = v;
-  }
-  return [invokerOptions, rest];
+  const entries = Object.entries(fields(options, "INVALID_OPTION", "the options"));
+  // As own keys (fromEntries): an option named "__proto__" reaches the reader that refuses it.
+  const part = (invoker) => Object.fromEntries(entries.filter(([k]) => INVOKER_OPTIONS.includes(k) === invoker));
+  return [part(true), part(false)];
 }
 
 const warned = new Set();
