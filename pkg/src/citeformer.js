@@ -159,12 +159,13 @@ function checkEnforce(enforce, lm) {
  * is asked again with the prompt's rule alone. The options of that second call, or null.
  */
 function promptFallback(options, lm, error) {
-  if (options.enforce !== "auto" || error?.code !== "PROVIDER_ERROR" || error.status !== 400) return null;
   const modelId = prop(lm, "modelId", "INVALID_OPTION", "lmInvoker");
-  const mechanism = typeof modelId === "string" ? core.citationEnforcement("auto", modelId) : "auto";
-  if (mechanism !== "schema" && mechanism !== "tool") return null;
+  const code = error instanceof Error && typeof error.code === "string" ? error.code : undefined;
+  const status = code !== undefined && typeof error.status === "number" ? error.status : undefined;
+  const retry = core.citationFallback(options.enforce, typeof modelId === "string" ? modelId : undefined, code, status);
+  if (retry === undefined) return null;
   const { grammar: _, ...rest } = options;
-  return { ...rest, enforce: "prompt" };
+  return { ...rest, enforce: retry };
 }
 
 export class Citeformer {

@@ -120,6 +120,21 @@ impl Enforce {
 
 /// The schema of a cited answer, its ids filled in by [`citation_schema`] (kept as text: a
 /// `json!` tree of this size costs the module kilobytes of code).
+/// The HTTP status with which a provider refuses a request it cannot serve as asked.
+const BAD_REQUEST: u16 = 400;
+
+impl Enforce {
+    /// `auto`'s fallback: when the provider refuses the structured request `auto` chose for
+    /// it (a schema or a forced tool) with a bad request (`status` 400 of a provider's error:
+    /// a model or server without structured outputs or tools), the call is made once more
+    /// with the prompt's rule alone. `None`: the failure stands (another enforcement, another
+    /// failure, or a mechanism that asks nothing of the provider).
+    pub fn fallback(self, provider: Provider, status: Option<u16>) -> Option<Self> {
+        let structured = self.mechanism(provider).is_ok_and(Mechanism::is_structured);
+        (self == Self::Auto && status == Some(BAD_REQUEST) && structured).then_some(Self::Prompt)
+    }
+}
+
 const SCHEMA: &str = r#"{"type":"object","properties":{"segments":{"type":"array","items":{"type":"object","properties":{"text":{"type":"string","description":"One sentence of the answer, without citation markers."},"citations":{"type":"array","items":{"type":"integer","enum":[]}}},"required":["text","citations"],"additionalProperties":false}}},"required":["segments"],"additionalProperties":false}"#;
 
 /// The schema of a cited answer in the subset every provider's structured output accepts
@@ -174,6 +189,35 @@ mod tests {
             assert_eq!(e.mechanism(p).unwrap_err().code(), "INVALID_OPTION");
         }
         assert_eq!(Enforce::parse("toll").unwrap_err().code(), "INVALID_OPTION");
+    }
+
+    #[test]
+    fn auto_falls_back_to_the_prompt_when_a_structured_request_is_refused() {
+        use Provider::*;
+        for p in [Openai, Openrouter, Anthropic] {
+            assert_eq!(
+                Enforce::Auto.fallback(p, Some(400)),
+                Some(Enforce::Prompt),
+                "{p:?}"
+            );
+            // Another failure (a rate limit, a server error, no status) stands.
+            for status in [None, Some(429), Some(500), Some(401)] {
+                assert_eq!(Enforce::Auto.fallback(p, status), None, "{p:?} {status:?}");
+            }
+        }
+        // A grammar is not a structured request: a server that refuses it refuses the call.
+        assert_eq!(Enforce::Auto.fallback(OpenaiCompatible, Some(400)), None);
+        // Asked for by name, a mechanism's refusal stands.
+        for e in [
+            Enforce::Schema,
+            Enforce::Tool,
+            Enforce::Grammar,
+            Enforce::Prompt,
+        ] {
+            for p in [Openai, Openrouter, Anthropic, OpenaiCompatible] {
+                assert_eq!(e.fallback(p, Some(400)), None, "{e:?} {p:?}");
+            }
+        }
     }
 
     #[test]

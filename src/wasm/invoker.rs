@@ -275,6 +275,29 @@ pub fn lm_decision_result(
     )?))
 }
 
+/// `enforce`'s fallback after a failed call ([`crate::cite::Enforce::fallback`]): the
+/// enforcement to call again with (`"prompt"`), or nothing. `model_id`: the invoker's model
+/// (none for a caller's own invoker: no fallback); `code` and `status`: the failure's.
+#[wasm_bindgen(js_name = citationFallback)]
+pub fn citation_fallback(
+    enforce: &str,
+    model_id: Option<String>,
+    code: Option<String>,
+    status: Option<f64>,
+) -> Result<Option<String>, JsValue> {
+    let enforce = crate::cite::Enforce::parse(enforce)?;
+    let Some(id) = model_id.and_then(|id| ModelId::parse(&id).ok()) else {
+        return Ok(None);
+    };
+    // Only a provider's own answer has a status (PROVIDER_ERROR), a whole number.
+    let status = status
+        .filter(|s| code.as_deref() == Some("PROVIDER_ERROR") && s.fract() == 0.0)
+        .and_then(|s| u16::try_from(s as i64).ok());
+    Ok(enforce
+        .fallback(id.provider, status)
+        .map(|e| e.name().to_owned()))
+}
+
 /// How `enforce` (`auto`, `grammar`, `schema`, `tool`, `prompt`) applies to a model: the
 /// mechanism's name for a model id, or the checked name without one (or with an id that is
 /// not a provider model's: a caller's own invoker). `INVALID_OPTION` for a bad name or a
