@@ -13,7 +13,7 @@ export function citeflowError(code, message, cause) {
 
 export function describe(value) {
   try {
-    if (value === null) return "null";
+    if (value === null || value === undefined) return String(value);
     if (Array.isArray(value)) return "an array";
     if (typeof value === "string") {
       return `the string ${JSON.stringify(value.length > 40 ? value.slice(0, 40) + "…" : value)}`;
