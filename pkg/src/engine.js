@@ -3,6 +3,7 @@
 // and one string, turned into event objects in a single pass (src/engine/ops.rs).
 import * as lean from "../gen/stream/citeflow_stream.js";
 import { citeflowError } from "./errors.js";
+import { freeObject } from "./instance.js";
 import { full } from "./stream_full_runtime.js";
 import { epoch, memory, ready } from "./stream_runtime.js";
 import { isHighSurrogate } from "./surrogates.js";
@@ -340,20 +341,36 @@ export class Engine {
     return this.#objects.length - this.#free.length;
   }
 
-  /** Ends the stream and releases the engine's wasm memory at once. */
+  /**
+   * Ends the stream and releases the engine's wasm memory at once, also when finishing fails
+   * (a provider stream cut short): a stream ends once.
+   */
   finish() {
     this.#open();
     this.#noDeferred();
     if (this.#lead !== "") return this.#flushLead(() => this.finish());
-    const out = this.#step(this.#core.finish());
-    this.#finishReason = this.#core.finishReason() ?? null;
+    try {
+      const out = this.#step(this.#core.finish());
+      this.#finishReason = this.#core.finishReason() ?? null;
+      return out;
+    } finally {
+      this.release();
+    }
+  }
+
+  /**
+   * Lets the engine's wasm memory go now, without finishing: a stream given up on (cancelled,
+   * or failed). Later pushes and `finish()` throw STREAM_FINISHED. Does nothing once finished.
+   */
+  release() {
+    if (this.#finished) return;
     this.#finished = true;
     this.#objects = [];
     this.#free = [];
     this.#sent = [];
-    this.#core.free();
+    const core = this.#core;
     this.#core = null;
-    return out;
+    if (core !== null) freeObject(core);
   }
 
   /**

@@ -114,3 +114,15 @@ function describeFatal(error) {
     return "an exception";
   }
 }
+
+/**
+ * Frees a generated object's wasm memory now; one of an instance replaced since has none left
+ * to free (its pointer throws INSTANCE_RESET, which is not an error here).
+ */
+export function freeObject(object) {
+  try {
+    object.free();
+  } catch (e) {
+    if (e?.code !== "INSTANCE_RESET") throw e;
+  }
+}

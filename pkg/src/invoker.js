@@ -6,6 +6,7 @@ import * as core from "../gen/citeflow.js";
 import { citeflowError, describe, fields, isArray, isInstance, knownFields, list } from "./errors.js";
 import { ready } from "./runtime.js";
 import { ProviderBodyDecoder } from "./sse.js";
+import { transformStreamOf } from "./streams.js";
 import { OutputTransformerChain, OutputTransformerConfig } from "./transformers.js";
 
 const CALL_OPTIONS = ["signal", "responseSchema", "temperature", "maxTokens", "logprobs", "topLogprobs"];
@@ -461,7 +462,8 @@ export function buildLMInvoker(modelId, given) {
             const decoder = new ProviderBodyDecoder(sent.http.streamFormat, {
               transformers: [...first, ...outputTransformers],
             });
-            reader = sent.body.pipeThrough(decoder.transformStream()).getReader();
+            // The decoder itself (a fresh copy would leave this one's engine to the collector).
+            reader = sent.body.pipeThrough(transformStreamOf(decoder)).getReader();
           }
           try {
             const { value, done } = await reader.read();

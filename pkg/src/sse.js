@@ -3,7 +3,8 @@ import * as core from "../gen/stream/citeflow_stream.js";
 import { Engine } from "./engine.js";
 import { citeflowError, describe, isInstance, knownFields, list, prop } from "./errors.js";
 import { ready } from "./stream_runtime.js";
-import { transformStreamOf } from "./streams.js";
+import { RELEASE_STREAM, transformStreamOf } from "./streams.js";
+import { freeObject } from "./instance.js";
 import { OutputTransformer, stagesOf } from "./transformers.js";
 import { holdHalfPair } from "./surrogates.js";
 
@@ -84,14 +85,33 @@ export class SSEDecoder {
   }
 
   push(chunk) {
-    return this.#core.push(this.#utf8.bytes(chunk));
+    return this.#live().push(this.#utf8.bytes(chunk));
   }
 
-  /** Ends the stream; an event cut off before its blank line throws SSE_TRUNCATED. */
+  /**
+   * Ends the stream; an event cut off before its blank line throws SSE_TRUNCATED. Either way the
+   * decoder's wasm memory is released.
+   */
   finish() {
-    const out = this.#core.push(this.#utf8.flush());
-    this.#core.finish();
-    return out;
+    const core = this.#live();
+    try {
+      const out = core.push(this.#utf8.flush());
+      core.finish();
+      return out;
+    } finally {
+      this[RELEASE_STREAM]();
+    }
+  }
+
+  [RELEASE_STREAM]() {
+    const core = this.#core;
+    this.#core = null;
+    if (core !== null) freeObject(core);
+  }
+
+  #live() {
+    if (this.#core === null) throw citeflowError("STREAM_FINISHED", "the SSE decoder has already finished");
+    return this.#core;
   }
 
   /** A TransformStream from bytes (a fetch body) to messages, over a fresh decoder. */
@@ -127,13 +147,21 @@ export class ProviderStreamDecoder {
         `ProviderStreamDecoder.push takes an SSE message {event?, data}; got ${describe(message)}`,
       );
     }
-    const field = (key) => prop(message, key, "INVALID_EVENT", what);
-    return this.#engine.pushMessage(field("event"), data, field("id"), field("retry"));
+    return this.#engine.pushMessage(
+      prop(message, "event", "INVALID_EVENT", what),
+      data,
+      prop(message, "id", "INVALID_EVENT", what),
+      prop(message, "retry", "INVALID_EVENT", what),
+    );
   }
 
   /** Ends the stream: throws STREAM_TRUNCATED if the provider never said it was done. */
   finish() {
     return this.#engine.finish();
+  }
+
+  [RELEASE_STREAM]() {
+    this.#engine.release();
   }
 
   /** Why the model stopped ("stop", "length", "end_turn", …), once it said so. */
@@ -193,9 +221,19 @@ export class ProviderBodyDecoder {
   }
 
   finish() {
-    const out = this.#engine.pushBytes(this.#utf8.flush());
+    let out;
+    try {
+      out = this.#engine.pushBytes(this.#utf8.flush());
+    } catch (error) {
+      this.#engine.release(); // the stream ends here either way
+      throw error;
+    }
     out.push(...this.#engine.finish());
     return out;
+  }
+
+  [RELEASE_STREAM]() {
+    this.#engine.release();
   }
 
   /** Why the model stopped ("stop", "length", "end_turn", …), once it said so. */
@@ -219,5 +257,6 @@ export function decodeProviderStream(body, format, options = {}) {
       `decodeProviderStream takes a ReadableStream of bytes (a fetch Response body); got ${describe(body)}`,
     );
   }
-  return body.pipeThrough(new ProviderBodyDecoder(format, options).transformStream());
+  // The decoder itself (not a fresh copy of it: nothing else uses this one).
+  return body.pipeThrough(transformStreamOf(new ProviderBodyDecoder(format, options)));
 }

@@ -1,13 +1,49 @@
 // Any push/finish machine as a web TransformStream.
 
-/** A TransformStream feeding each chunk to `machine.push` and ending with `machine.finish`. */
+/**
+ * A machine's way to let its wasm memory go at once when its stream is given up on (see
+ * `Engine.release`); machines written in JS have none.
+ */
+export const RELEASE_STREAM = Symbol("citeflow.releaseStream");
+
+function release(machine) {
+  try {
+    machine[RELEASE_STREAM]?.();
+  } catch {
+    // The stream's own error (or its cancellation) is what its reader sees.
+  }
+}
+
+/**
+ * A TransformStream feeding each chunk to `machine.push` and ending with `machine.finish`. A
+ * stream that fails (a push or the finish throws) or is cancelled (its reader cancels, its
+ * writer aborts: a fetch body broken off, a stopped answer) never pushes into its machine
+ * again, so the machine lets its memory go then and there.
+ */
 export function transformStreamOf(machine) {
   return new TransformStream({
     transform(chunk, controller) {
-      for (const out of machine.push(chunk)) controller.enqueue(out);
+      let events;
+      try {
+        events = machine.push(chunk);
+      } catch (error) {
+        release(machine);
+        throw error;
+      }
+      for (const out of events) controller.enqueue(out);
     },
     flush(controller) {
-      for (const out of machine.finish()) controller.enqueue(out);
+      let events;
+      try {
+        events = machine.finish();
+      } catch (error) {
+        release(machine);
+        throw error;
+      }
+      for (const out of events) controller.enqueue(out);
+    },
+    cancel() {
+      release(machine);
     },
   });
 }

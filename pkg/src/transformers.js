@@ -5,7 +5,7 @@ import { citeflowError, describe, isInstance, knownFields, list, noMoreArguments
 import { Engine, fullModule } from "./engine.js";
 import { checkEvent, eventType, toEvent } from "./events.js";
 import { ready } from "./stream_runtime.js";
-import { transformStreamOf } from "./streams.js";
+import { RELEASE_STREAM, transformStreamOf } from "./streams.js";
 import { isHighSurrogate } from "./surrogates.js";
 
 /**
@@ -199,6 +199,10 @@ export class StageTransformer extends OutputTransformer {
 
   finish() {
     return this.#engine.finish();
+  }
+
+  [RELEASE_STREAM]() {
+    this.#engine.release();
   }
 
   /** For a fast path: writes text already shown for the core to see with the next push. */
@@ -523,6 +527,10 @@ export class IdentityOutputTransformer extends OutputTransformer {
     return this.#engine.finish();
   }
 
+  [RELEASE_STREAM]() {
+    this.#engine.release();
+  }
+
   transform(output) {
     return output;
   }
@@ -640,6 +648,12 @@ export class OutputTransformerChain extends OutputTransformer {
     const out = [];
     this.#transformers.forEach((t, i) => out.push(...this.#flow(i + 1, t.finish())));
     return out;
+  }
+
+  [RELEASE_STREAM]() {
+    this.#done = true;
+    if (this.#engine !== null) this.#engine.release();
+    else for (const t of this.#transformers) t[RELEASE_STREAM]?.();
   }
 
   transform(output) {

@@ -215,6 +215,120 @@ test("a finished stream releases its wasm memory at once (not at garbage collect
   assertCode(() => last.finish(), "STREAM_FINISHED");
 });
 
+// A stream given up on (a failed finish, a cancelled or failed transformStream, an invoker's
+// stream stopped mid-answer) lets its wasm memory go at once too, not at garbage collection:
+// every machine below stays reachable, so only the release can have freed it.
+const cutBody = new TextEncoder().encode('data: {"choices":[{"delta":{"content":"<think>x</think>A [1"}}]}\n\n');
+const stageConfigs = () => [OutputTransformerConfig.thinkTag(), OutputTransformerConfig.citations({ sourceCount: 2 })];
+
+async function growth(n, run) {
+  const { internals } = await import("../portable/internals.mjs");
+  for (let i = 0; i < 100; i++) await run();
+  const before = internals.stream().memoryBytes();
+  for (let i = 0; i < n; i++) await run();
+  return internals.stream().memoryBytes() - before;
+}
+
+test("a stream whose finish fails (a provider stream cut short) releases its wasm memory and refuses more input", async () => {
+  const keep = [];
+  const grew = await growth(20000, () => {
+    const decoder = new ProviderBodyDecoder("openai", { transformers: stageConfigs() });
+    decoder.push(cutBody);
+    assertCode(() => decoder.finish(), "STREAM_TRUNCATED");
+    keep.push(decoder);
+  });
+  assert.ok(grew < 4 << 20, `wasm memory grew by ${grew} bytes over 20,000 decoders whose finish failed`);
+  assertCode(() => keep.at(-1).push(cutBody), "STREAM_FINISHED");
+  assertCode(() => keep.at(-1).finish(), "STREAM_FINISHED");
+});
+
+test("a transformStream() cancelled, aborted or failed mid-stream releases its wasm memory", async () => {
+  const keep = [];
+  const machines = [
+    () => new ProviderBodyDecoder("openai", { transformers: stageConfigs() }),
+    () => new ThinkTagOutputTransformer(),
+    () => new CitationParser({ sourceCount: 2 }),
+    () => new OutputTransformerChain([new ThinkTagOutputTransformer(), new CitationParser({ sourceCount: 2 })]),
+  ];
+  const input = (m) => (m instanceof ProviderBodyDecoder ? cutBody : "<think>x</think>A [1");
+  for (
+    const [how, end] of [
+      ["cancelled", ({ reader }) => reader.cancel("stop")],
+      ["aborted", ({ writer }) => writer.abort("stop")],
+    ]
+  ) {
+    for (const make of machines) {
+      const grew = await growth(3000, async () => {
+        const template = make();
+        const stream = template.transformStream();
+        const writer = stream.writable.getWriter();
+        const reader = stream.readable.getReader();
+        writer.write(input(template)).catch(() => {});
+        await reader.read();
+        await end({ writer, reader });
+        try {
+          template.finish(); // the template's own engine (unused): not what is measured
+        } catch {
+          // a decoder given nothing is cut short
+        }
+        keep.push(stream);
+      });
+      assert.ok(
+        grew < 4 << 20,
+        `${how}: wasm memory grew by ${grew} bytes over 3,000 streams of ${make().constructor.name}`,
+      );
+    }
+  }
+  // A push that throws errors the stream: its machine is let go at once too.
+  const grew = await growth(3000, async () => {
+    const stream = new ProviderBodyDecoder("openai").transformStream();
+    const writer = stream.writable.getWriter();
+    const reader = stream.readable.getReader();
+    writer.write(new TextEncoder().encode("data: {not json}\n\n")).catch(() => {});
+    await assert.rejects(reader.read(), (e) => e.code === "INVALID_PROVIDER_DATA");
+    keep.push(stream);
+  });
+  assert.ok(grew < 4 << 20, `failed: wasm memory grew by ${grew} bytes over 3,000 streams`);
+});
+
+test("an invoker's stream stopped mid-answer, and decodeProviderStream, release their wasm memory", async () => {
+  const { buildLMInvoker, decodeProviderStream } = await import("citeflow");
+  const keep = [];
+  // A provider that sends one chunk and then nothing more until the caller gives up.
+  const fetch = async () =>
+    new Response(
+      new ReadableStream({
+        start(controller) {
+          controller.enqueue(cutBody);
+        },
+      }),
+      { headers: { "content-type": "text/event-stream" } },
+    );
+  const lm = buildLMInvoker("openai-compatible/m", {
+    baseUrl: "http://127.0.0.1:9/v1",
+    fetch,
+    outputTransformers: stageConfigs(),
+  });
+  const stopped = await growth(2000, async () => {
+    const stream = lm.stream("Hi");
+    const reader = stream.getReader();
+    await reader.read();
+    await reader.cancel("stop");
+    keep.push(stream);
+  });
+  assert.ok(stopped < 4 << 20, `wasm memory grew by ${stopped} bytes over 2,000 stopped invoker streams`);
+  const whole = new TextEncoder().encode(
+    'data: {"choices":[{"delta":{"content":"A [1]."},"finish_reason":"stop"}]}\n\ndata: [DONE]\n\n',
+  );
+  const decoded = await growth(2000, async () => {
+    const body = new Response(whole).body;
+    const events = decodeProviderStream(body, "openai", { transformers: stageConfigs() });
+    for await (const _ of events);
+    keep.push(events);
+  });
+  assert.ok(decoded < 4 << 20, `wasm memory grew by ${decoded} bytes over 2,000 decoded bodies`);
+});
+
 test("transformers a decoder or chain runs as its stages hold no wasm memory of their own, and still work alone", async () => {
   const { internals } = await import("../portable/internals.mjs");
   const body = new TextEncoder().encode(

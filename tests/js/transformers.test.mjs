@@ -13,6 +13,20 @@ import { assertCode, merged, runStream } from "./helpers.mjs";
 
 const text = (output) => ({ outputs: [{ type: "text", output }] });
 
+test("every exported class is called by its name (consoles and constructor.name show it), an alias by its class's", async () => {
+  for (const entry of ["citeflow", "citeflow/stream"]) {
+    const lib = await import(entry);
+    const classes = Object.entries(lib).filter(([, v]) => typeof v === "function" && /^class\b/.test(String(v)));
+    assert.ok(classes.length > 0, entry);
+    const names = new Set(Object.keys(lib));
+    for (const [key, value] of classes) {
+      assert.ok(value.name === key || names.has(value.name), `${entry}: ${key} is called ${value.name}`);
+    }
+  }
+  const { ThinkTagOutputTransformer: T } = await import("citeflow");
+  assert.equal(new T().constructor.name, "ThinkTagOutputTransformer");
+});
+
 test("event filter keeps base types with their _start/_end variants, as the same objects", () => {
   const f = new EventFilterOutputTransformer(["thinking_start", "status"]);
   assert.deepEqual(f.allowedEventTypes, ["status", "thinking"]);
