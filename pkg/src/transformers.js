@@ -6,6 +6,7 @@ import { Engine, fullModule } from "./engine.js";
 import { checkEvent, eventType, toEvent } from "./events.js";
 import { ready } from "./stream_runtime.js";
 import { RELEASE_STREAM, transformStreamOf } from "./streams.js";
+import { freeObject } from "./instance.js";
 import { isHighSurrogate } from "./surrogates.js";
 
 /**
@@ -469,6 +470,13 @@ export class EventFilterOutputTransformer extends OutputTransformer {
     return [];
   }
 
+  // As CoreTransformer's: only a transformStream()'s own copy is given up on.
+  [RELEASE_STREAM]() {
+    const core = this.#core;
+    this.#core = null;
+    if (core !== null) freeObject(core);
+  }
+
   transform(output) {
     return output;
   }
@@ -492,6 +500,13 @@ class CoreTransformer extends OutputTransformer {
 
   finish() {
     return this.#core.finish();
+  }
+
+  // Only a transformStream()'s own copy is given up on (see streams.js): nothing uses it after.
+  [RELEASE_STREAM]() {
+    const core = this.#core;
+    this.#core = null;
+    if (core !== null) freeObject(core);
   }
 
   transform(output) {

@@ -7,11 +7,13 @@ import assert from "node:assert/strict";
 import {
   CitationParser,
   EventFilterOutputTransformer,
+  JSONOutputTransformer,
   OutputTransformer,
   OutputTransformerChain,
   OutputTransformerConfig,
   ProviderBodyDecoder,
   ThinkTagOutputTransformer,
+  ValidationOutputTransformer,
 } from "citeflow";
 import { assertCode, merged, rng } from "./helpers.mjs";
 
@@ -221,12 +223,15 @@ test("a finished stream releases its wasm memory at once (not at garbage collect
 const cutBody = new TextEncoder().encode('data: {"choices":[{"delta":{"content":"<think>x</think>A [1"}}]}\n\n');
 const stageConfigs = () => [OutputTransformerConfig.thinkTag(), OutputTransformerConfig.citations({ sourceCount: 2 })];
 
+// How much the streaming modules' memory (the lean one's and the full one's) grows over `n` runs.
 async function growth(n, run) {
-  const { internals } = await import("../portable/internals.mjs");
+  const init = (await import("citeflow")).default;
+  const { stream, full } = init[Symbol.for("citeflow.internals")];
+  const bytes = () => stream.memoryBytes() + full.memoryBytes();
   for (let i = 0; i < 100; i++) await run();
-  const before = internals.stream().memoryBytes();
+  const before = bytes();
   for (let i = 0; i < n; i++) await run();
-  return internals.stream().memoryBytes() - before;
+  return bytes() - before;
 }
 
 test("a stream whose finish fails (a provider stream cut short) releases its wasm memory and refuses more input", async () => {
@@ -249,8 +254,19 @@ test("a transformStream() cancelled, aborted or failed mid-stream releases its w
     () => new ThinkTagOutputTransformer(),
     () => new CitationParser({ sourceCount: 2 }),
     () => new OutputTransformerChain([new ThinkTagOutputTransformer(), new CitationParser({ sourceCount: 2 })]),
+    () => new JSONOutputTransformer(),
+    () => new ValidationOutputTransformer({ requiredTypes: ["text"] }),
+    () => new EventFilterOutputTransformer(["response"]),
   ];
-  const input = (m) => (m instanceof ProviderBodyDecoder ? cutBody : "<think>x</think>A [1");
+  // 2 KB of answer: what a stage that keeps the answer's text (JSON extraction) holds.
+  const text = `<think>x</think>${"Some words. ".repeat(170)}A [1`;
+  const input = (
+    m,
+  ) => (m instanceof ProviderBodyDecoder
+    ? cutBody
+    : m instanceof EventFilterOutputTransformer
+    ? { type: "response", value: text, valueType: "text" }
+    : text);
   for (
     const [how, end] of [
       ["cancelled", ({ reader }) => reader.cancel("stop")],
