@@ -116,14 +116,7 @@ impl Enforce {
             )),
         }
     }
-}
 
-/// The schema of a cited answer, its ids filled in by [`citation_schema`] (kept as text: a
-/// `json!` tree of this size costs the module kilobytes of code).
-/// The HTTP status with which a provider refuses a request it cannot serve as asked.
-const BAD_REQUEST: u16 = 400;
-
-impl Enforce {
     /// `auto`'s fallback: when the provider refuses the structured request `auto` chose for
     /// it (a schema or a forced tool) with a bad request (`status` 400 of a provider's error:
     /// a model or server without structured outputs or tools), the call is made once more
@@ -135,6 +128,11 @@ impl Enforce {
     }
 }
 
+/// The HTTP status with which a provider refuses a request it cannot serve as asked.
+const BAD_REQUEST: u16 = 400;
+
+/// The schema of a cited answer, its ids filled in by [`citation_schema`] (kept as text: a
+/// `json!` tree of this size costs the module kilobytes of code).
 const SCHEMA: &str = r#"{"type":"object","properties":{"segments":{"type":"array","items":{"type":"object","properties":{"text":{"type":"string","description":"One sentence of the answer, without citation markers."},"citations":{"type":"array","items":{"type":"integer","enum":[]}}},"required":["text","citations"],"additionalProperties":false}}},"required":["segments"],"additionalProperties":false}"#;
 
 /// The schema of a cited answer in the subset every provider's structured output accepts

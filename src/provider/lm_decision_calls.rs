@@ -72,14 +72,7 @@ pub fn lm_decision_call_options() -> Value {
     ])
 }
 
-/// `usage[key]`, when there is a usage (out of line: a map lookup is sizeable code).
-#[inline(never)]
-fn field<'a>(usage: Option<&'a Value>, key: &str) -> Option<&'a Value> {
-    usage?.get(key)
-}
-
-/// A JSON object of these entries, in order (one place that inserts into a map: each
-/// insertion site of an order-keeping map is sizeable code in the wasm modules).
+/// A JSON object of these entries, in order.
 fn object(entries: Vec<(&str, Value)>) -> Value {
     Value::Object(
         entries
@@ -137,14 +130,11 @@ pub fn lm_decision_result(
     let mut raw = Vec::with_capacity(outputs.len());
     let mut answers = Map::new();
     for ((name, question), answer) in questions.iter().zip(outputs) {
-        let count = |key| {
-            field(answer.usage, key)
-                .and_then(Value::as_u64)
-                .unwrap_or(0)
-        };
+        let field = |key| answer.usage.and_then(|u| u.get(key));
+        let count = |key| field(key).and_then(Value::as_u64).unwrap_or(0);
         input = input.saturating_add(count("inputTokens"));
         output = output.saturating_add(count("outputTokens"));
-        raw.push(field(answer.usage, "raw").cloned().unwrap_or(Value::Null));
+        raw.push(field("raw").cloned().unwrap_or(Value::Null));
         answers.insert(
             name.clone(),
             lm_decision_answer(name, question, answer.logprobs)?,
@@ -174,6 +164,10 @@ mod tests {
 
     fn questions(names: &[&str]) -> Map<String, Value> {
         names.iter().map(|n| ((*n).to_owned(), noul(n))).collect()
+    }
+
+    fn answered<'a>(usage: Option<&'a Value>, logprobs: &'a Value) -> LmDecisionOutput<'a> {
+        LmDecisionOutput { usage, logprobs }
     }
 
     fn yes(p: f64) -> Value {
@@ -247,16 +241,7 @@ mod tests {
         let out = lm_decision_result(
             "openai-compatible/judge",
             &qs,
-            &[
-                LmDecisionOutput {
-                    usage: Some(&usage),
-                    logprobs: &a,
-                },
-                LmDecisionOutput {
-                    usage: None,
-                    logprobs: &b,
-                },
-            ],
+            &[answered(Some(&usage), &a), answered(None, &b)],
         )
         .unwrap();
         assert_eq!(out["model"], "openai-compatible/judge");
@@ -274,30 +259,13 @@ mod tests {
     fn refuses_answers_that_do_not_match_the_questions() {
         let qs = questions(&["a", "b"]);
         let a = yes(0.5);
-        let e = lm_decision_result(
-            "openai/m",
-            &qs,
-            &[LmDecisionOutput {
-                usage: None,
-                logprobs: &a,
-            }],
-        )
-        .unwrap_err();
+        let e = lm_decision_result("openai/m", &qs, &[answered(None, &a)]).unwrap_err();
         assert_eq!(e.code(), "INVALID_OPTION");
         let none = Value::Null;
         let e = lm_decision_result(
             "openai/m",
             &qs,
-            &[
-                LmDecisionOutput {
-                    usage: None,
-                    logprobs: &a,
-                },
-                LmDecisionOutput {
-                    usage: None,
-                    logprobs: &none,
-                },
-            ],
+            &[answered(None, &a), answered(None, &none)],
         )
         .unwrap_err();
         assert_eq!(e.code(), "INVALID_PROVIDER_DATA");
@@ -307,16 +275,7 @@ mod tests {
         let out = lm_decision_result(
             "openai/m",
             &qs,
-            &[
-                LmDecisionOutput {
-                    usage: Some(&odd),
-                    logprobs: &a,
-                },
-                LmDecisionOutput {
-                    usage: Some(&odd),
-                    logprobs: &a,
-                },
-            ],
+            &[answered(Some(&odd), &a), answered(Some(&odd), &a)],
         )
         .unwrap();
         assert_eq!(out["usage"]["inputTokens"], 0);
