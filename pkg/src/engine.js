@@ -147,9 +147,8 @@ export class Engine {
    */
   releaseUnused() {
     // Anything pushed, deferred or held marks it used (#open); a freed core is null.
-    if (this.#stage === null || this.#used || this.#core === null) return;
-    this.#core.free();
-    this.#core = null;
+    if (this.#stage === null || this.#used) return;
+    this.#core = freeObject(this.#core);
   }
 
   /**
@@ -368,9 +367,7 @@ export class Engine {
     this.#objects = [];
     this.#free = [];
     this.#sent = [];
-    const core = this.#core;
-    this.#core = null;
-    if (core !== null) freeObject(core);
+    this.#core = freeObject(this.#core);
   }
 
   /**

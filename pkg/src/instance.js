@@ -116,13 +116,15 @@ function describeFatal(error) {
 }
 
 /**
- * Frees a generated object's wasm memory now; one of an instance replaced since has none left
- * to free (its pointer throws INSTANCE_RESET, which is not an error here).
+ * Frees a generated object's wasm memory now (nothing for null); one of an instance replaced
+ * since has none left to free (its pointer throws INSTANCE_RESET, which is not an error here).
+ * Returns null, for the field that held it: `this.#core = freeObject(this.#core)`.
  */
 export function freeObject(object) {
   try {
-    object.free();
+    object?.free();
   } catch (e) {
     if (e?.code !== "INSTANCE_RESET") throw e;
   }
+  return null;
 }

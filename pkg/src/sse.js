@@ -104,9 +104,7 @@ export class SSEDecoder {
   }
 
   [RELEASE_STREAM]() {
-    const core = this.#core;
-    this.#core = null;
-    if (core !== null) freeObject(core);
+    this.#core = freeObject(this.#core);
   }
 
   #live() {

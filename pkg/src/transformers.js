@@ -472,9 +472,7 @@ export class EventFilterOutputTransformer extends OutputTransformer {
 
   // As CoreTransformer's: only a transformStream()'s own copy is given up on.
   [RELEASE_STREAM]() {
-    const core = this.#core;
-    this.#core = null;
-    if (core !== null) freeObject(core);
+    this.#core = freeObject(this.#core);
   }
 
   transform(output) {
@@ -504,9 +502,7 @@ class CoreTransformer extends OutputTransformer {
 
   // Only a transformStream()'s own copy is given up on (see streams.js): nothing uses it after.
   [RELEASE_STREAM]() {
-    const core = this.#core;
-    this.#core = null;
-    if (core !== null) freeObject(core);
+    this.#core = freeObject(this.#core);
   }
 
   transform(output) {

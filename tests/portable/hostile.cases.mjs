@@ -382,6 +382,12 @@ export function entryPoints({ lib, base }) {
       lm: { make: lm, methods: { invoke: ["Hi"], stream: ["Hi"] } },
       em: { make: em, methods: { invoke: [["Hi"]] } },
       dm: { make: dm, methods: { invoke: [null, { q: { type: "noul", question: "Yes?" } }] } },
+      // A decision model made of a language model: its calls and its decision are the core's
+      // (lmDecisionCalls, lmDecisionResult), the state and questions read there.
+      lmDm: {
+        make: () => lib.buildDMInvoker("openai-compatible/judge", { apiKey: "sk-test", baseUrl: base }),
+        methods: { invoke: [{ state: { query: "q" }, questions: { q: { type: "noul", instructions: "Yes?" } } }] },
+      },
     },
     // The initialisers take wasm modules (bytes, URLs, Modules), not data.
     ignored: new Set(["default", "init", "initFull"]),
