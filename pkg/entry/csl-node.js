@@ -1,11 +1,10 @@
 // citeflow/csl for Node.js and Deno: the module read at import, compiled in the background right
 // after it and instantiated as soon as that is done, or by the first use if that comes first; or
 // by `init(bytes)` where a server bundle moved the module (see entry/node.js).
-import { readFileSync } from "node:fs";
 import initWasm, { initSync } from "../gen/csl/citeflow_csl.js";
 import { INTERNALS } from "../src/module.js";
 import { attachCsl, attachCslLazily, cslInternals, isCslReady, setStyleReader, warmCsl } from "../src/csl.js";
-import { compiledInBackground, readWasm } from "./read-wasm.js";
+import { compiledInBackground, readFileSync, readWasm } from "./read-wasm.js";
 
 const FILE = "citeflow_csl_bg.wasm";
 

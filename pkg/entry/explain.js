@@ -17,9 +17,13 @@ export function noModuleUrl(file, how) {
 
 /** Node.js and Deno: the wasm file was not found beside the package's code. */
 export function notFound(file, how) {
+  // entry/read-wasm.js reads files through process.getBuiltinModule (Node 20.16+, Deno, Bun).
+  const why = typeof globalThis.process?.getBuiltinModule === "function"
+    ? "a bundler moved it?"
+    : "this runtime has no process.getBuiltinModule, which Node has from 20.16";
   return citeflowError(
     "NOT_INITIALIZED",
-    `citeflow could not read ${file} beside its own code (a bundler moved it?). ${how}; ${GUIDE}`,
+    `citeflow could not read ${file} beside its own code (${why}). ${how}; ${GUIDE}`,
   );
 }
 

@@ -5,7 +5,6 @@
 // instantiated as soon as its background compilation is done (entry/stream-node.js). A server
 // bundle that moved them (and kept no file URL to them) leaves the package waiting for
 // `init(bytes)`.
-import { readFileSync } from "node:fs";
 import initWasm, { initSync } from "../gen/citeflow.js";
 import { setCslLoader } from "../src/references.js";
 import { INTERNALS } from "../src/module.js";
@@ -13,7 +12,7 @@ import { attach, attachLazily, internals, isReady } from "../src/runtime.js";
 import { streamInternals } from "../src/stream_runtime.js";
 import { fullInternals } from "../src/stream_full_runtime.js";
 import { notFound } from "./explain.js";
-import { compiledInBackground, readWasm } from "./read-wasm.js";
+import { compiledInBackground, readFileSync, readWasm } from "./read-wasm.js";
 import initStream, { initFull } from "./stream-node.js";
 
 const FILE = "citeflow_bg.wasm";

@@ -1,5 +1,14 @@
 // Node.js and Deno: reads a wasm file of the package, wherever a server bundle left it.
-import { readFileSync } from "node:fs";
+
+/**
+ * `node:fs`'s readFileSync, taken from the runtime's own module table: importing "node:fs" as
+ * an ES module makes Node 20 build its module facade, which reads every export and so loads the
+ * whole streams stack (1.5-4 ms of `import "citeflow"` on a fresh process, more than the
+ * package's own code). `process.getBuiltinModule` is in Node 20.16+, 22.3+, Deno and Bun;
+ * where it is missing, no file is read and the package waits for `init(bytes)`, as where a
+ * bundler moved the files.
+ */
+export const readFileSync = globalThis.process?.getBuiltinModule?.("node:fs")?.readFileSync ?? (() => null);
 
 // What reading a file that is not where the URL says looks like: a bundler's site-relative URL
 // object ("/_next/static/…", which Node refuses), no import.meta.url at all, a non-file URL,

@@ -3,14 +3,13 @@
 // use if that comes first (synchronous code right after the import: it then compiles the module
 // itself); or by `init(bytes)` where a server bundle moved it (see entry/node.js). The full
 // streaming module (stream_full_runtime.js) only at its first use.
-import { readFileSync } from "node:fs";
 import initWasm, { initSync } from "../gen/stream/citeflow_stream.js";
 import initFullWasm, { initSync as initFullSync } from "../gen/stream-full/citeflow_stream_full.js";
 import { INTERNALS } from "../src/module.js";
 import { attachStream, attachStreamLazily, isStreamReady, streamInternals, warmStream } from "../src/stream_runtime.js";
 import { attachFull, attachFullLazily, fullInternals } from "../src/stream_full_runtime.js";
 import { notFound } from "./explain.js";
-import { compiledInBackground, readWasm } from "./read-wasm.js";
+import { compiledInBackground, readFileSync, readWasm } from "./read-wasm.js";
 
 const FILE = "citeflow_stream_bg.wasm";
 
