@@ -2,7 +2,7 @@
 // machine, one trip into wasm per chunk), and the decoding of what each step returns: words
 // and one string, turned into event objects in a single pass (src/engine/ops.rs).
 import * as lean from "../gen/stream/citeflow_stream.js";
-import { citeflowError } from "./errors.js";
+import { citeflowError, streamFinished } from "./errors.js";
 import { freeObject } from "./instance.js";
 import { full } from "./stream_full_runtime.js";
 import { epoch, memory, ready } from "./stream_runtime.js";
@@ -423,12 +423,7 @@ export class Engine {
   }
 
   #open() {
-    if (this.#finished) {
-      throw citeflowError(
-        "STREAM_FINISHED",
-        "the stream has already finished; create a new transformer or decoder for a new stream",
-      );
-    }
+    if (this.#finished) throw streamFinished();
     if (this.#core === null) this.#remake();
     this.#used = true;
   }

@@ -110,3 +110,14 @@ export function isInstance(value, type) {
     return false;
   }
 }
+
+/**
+ * What a push or finish says once the stream has ended: its engine or core was released at
+ * `finish()` (or when the stream was given up on), so nothing is left in wasm to ask.
+ */
+export function streamFinished() {
+  return citeflowError(
+    "STREAM_FINISHED",
+    "the stream has already finished; create a new transformer or decoder for a new stream",
+  );
+}

@@ -1,7 +1,7 @@
 // The output transformers, as JS classes over the wasm core. The core decides; this layer
 // only moves values across the boundary in the cheapest way for each transformer.
 import * as core from "../gen/stream/citeflow_stream.js";
-import { citeflowError, describe, isInstance, knownFields, list, noMoreArguments } from "./errors.js";
+import { citeflowError, describe, isInstance, knownFields, list, noMoreArguments, streamFinished } from "./errors.js";
 import { Engine, fullModule } from "./engine.js";
 import { checkEvent, eventType, toEvent } from "./events.js";
 import { ready } from "./stream_runtime.js";
@@ -432,6 +432,8 @@ export class EventFilterOutputTransformer extends OutputTransformer {
   #core;
   #cache = new Map();
   #done = false;
+  // Kept from the core at finish(), which releases the core.
+  #allowed = null;
 
   constructor(eventTypes) {
     super();
@@ -441,7 +443,7 @@ export class EventFilterOutputTransformer extends OutputTransformer {
   }
 
   get allowedEventTypes() {
-    return this.#core.allowedEventTypes();
+    return this.#allowed ?? this.#core.allowedEventTypes();
   }
 
   fresh() {
@@ -454,7 +456,7 @@ export class EventFilterOutputTransformer extends OutputTransformer {
 
   push(input) {
     const event = toEvent(input);
-    if (this.#done) this.#core.ensureOpen();
+    if (this.#done) throw streamFinished();
     const type = eventType(event);
     let keep = this.#cache.get(type);
     if (keep === undefined) {
@@ -464,14 +466,19 @@ export class EventFilterOutputTransformer extends OutputTransformer {
     return keep ? [event] : [];
   }
 
+  /** Ends the stream and releases the core's wasm memory (the allowed types are kept). */
   finish() {
+    if (this.#done) throw streamFinished();
     this.#core.finish();
+    this.#allowed = this.#core.allowedEventTypes();
     this.#done = true;
+    this.#core = freeObject(this.#core);
     return [];
   }
 
   // As CoreTransformer's: only a transformStream()'s own copy is given up on.
   [RELEASE_STREAM]() {
+    this.#done = true;
     this.#core = freeObject(this.#core);
   }
 
@@ -485,28 +492,47 @@ export class EventFilterOutputTransformer extends OutputTransformer {
  * streaming module (they read JSON trees).
  */
 class CoreTransformer extends OutputTransformer {
+  #config;
   #core;
+  #done = false;
 
   constructor(config) {
     super();
     this.#core = new (fullModule().TransformerCore)(config);
+    this.#config = config;
   }
 
   push(input) {
+    if (this.#done) throw streamFinished();
     return this.#core.push(toEvent(input));
   }
 
+  /** Ends the stream and releases the core's wasm memory, also when finishing fails. */
   finish() {
-    return this.#core.finish();
+    if (this.#done) throw streamFinished();
+    this.#done = true;
+    try {
+      return this.#core.finish();
+    } finally {
+      this.#core = freeObject(this.#core);
+    }
   }
 
   // Only a transformStream()'s own copy is given up on (see streams.js): nothing uses it after.
   [RELEASE_STREAM]() {
+    this.#done = true;
     this.#core = freeObject(this.#core);
   }
 
+  /** A whole output, by this core, or once it is released (finished) by one made for the call. */
   transform(output) {
-    return this.#core.transform(output);
+    if (this.#core !== null) return this.#core.transform(output);
+    const core = new (fullModule().TransformerCore)(this.#config);
+    try {
+      return core.transform(output);
+    } finally {
+      freeObject(core);
+    }
   }
 }
 
