@@ -55,20 +55,26 @@ impl TransformerKind {
 
     /// The canonical (snake_case) name, as the original library spells it.
     pub fn name(self) -> &'static str {
-        match self {
-            Self::Identity => "identity",
-            Self::Json => "json",
-            Self::ThinkTag => "think_tag",
-            Self::EventFilter => "event_filter",
-            Self::Validation => "validation",
-            Self::Citations => "citations",
-            Self::CitedAnswer => "cited_answer",
-        }
+        self.names().0
     }
 
     /// The name's camelCase spelling, which [`Self::parse`] accepts too.
-    pub fn camel_name(self) -> String {
-        camel(self.name())
+    pub fn camel_name(self) -> &'static str {
+        self.names().1
+    }
+
+    /// Both spellings, written out (no case conversion linked into the streaming module;
+    /// a test holds the camelCase ones to the snake_case ones).
+    fn names(self) -> (&'static str, &'static str) {
+        match self {
+            Self::Identity => ("identity", "identity"),
+            Self::Json => ("json", "json"),
+            Self::ThinkTag => ("think_tag", "thinkTag"),
+            Self::EventFilter => ("event_filter", "eventFilter"),
+            Self::Validation => ("validation", "validation"),
+            Self::Citations => ("citations", "citations"),
+            Self::CitedAnswer => ("cited_answer", "citedAnswer"),
+        }
     }
 
     /// Whether this build holds the stage: the lean streaming module (`lean-stream`) leaves
@@ -83,31 +89,16 @@ impl TransformerKind {
     pub fn parse(name: &str) -> Result<Self> {
         Self::ALL
             .into_iter()
-            .find(|k| k.name() == name || camel(k.name()) == name)
+            .find(|k| k.name() == name || k.camel_name() == name)
             .ok_or_else(|| TransformError::UnknownTransformer {
                 name: name.to_owned(),
-                supported: Self::ALL.map(|k| k.name()).join(", "),
+                supported: SUPPORTED.to_owned(),
             })
     }
 }
 
-/// The camelCase spelling of a snake_case name (citeflow's own names, ASCII: no Unicode case
-/// tables linked into the streaming module for them).
-fn camel(snake: &str) -> String {
-    let mut out = String::with_capacity(snake.len());
-    let mut upper = false;
-    for c in snake.chars() {
-        if c == '_' {
-            upper = true;
-        } else if upper {
-            out.push(c.to_ascii_uppercase());
-            upper = false;
-        } else {
-            out.push(c);
-        }
-    }
-    out
-}
+/// The canonical names, as an unknown transformer's error lists them.
+const SUPPORTED: &str = "identity, json, think_tag, event_filter, validation, citations, cited_answer";
 
 /// Reads the options of a transformer that takes none: any key is refused, naming it.
 fn nothing<E: OptionEntries>(owner: &str, entries: E) -> Result<()> {
@@ -512,6 +503,27 @@ mod differential;
 mod tests {
     use super::*;
     use crate::transform::TagPair;
+
+    #[test]
+    fn names_in_both_spellings() {
+        let camel = |snake: &str| {
+            let mut parts = snake.split('_');
+            let mut out = parts.next().unwrap_or_default().to_owned();
+            for part in parts {
+                let mut chars = part.chars();
+                out.extend(chars.next().map(|c| c.to_ascii_uppercase()));
+                out.push_str(chars.as_str());
+            }
+            out
+        };
+        let names: Vec<_> = TransformerKind::ALL.iter().map(|k| k.name()).collect();
+        assert_eq!(SUPPORTED, names.join(", "));
+        for kind in TransformerKind::ALL {
+            assert_eq!(kind.camel_name(), camel(kind.name()));
+            assert_eq!(TransformerKind::parse(kind.name()).unwrap(), kind);
+            assert_eq!(TransformerKind::parse(kind.camel_name()).unwrap(), kind);
+        }
+    }
 
     #[test]
     fn reads_every_form() {

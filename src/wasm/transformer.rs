@@ -62,6 +62,6 @@ pub fn full_module_stages() -> Vec<String> {
     TransformerKind::ALL
         .into_iter()
         .filter(|k| !k.in_this_build())
-        .flat_map(|k| [k.name().to_owned(), k.camel_name()])
+        .flat_map(|k| [k.name().to_owned(), k.camel_name().to_owned()])
         .collect()
 }
