@@ -111,6 +111,9 @@ export async function run({ runs = 7 } = {}) {
   const whole = importOf(runs, "citeflow", FIRST_CORE_CALL);
   const idle = importOf(runs, "citeflow", FIRST_CORE_CALL, IDLE_MS);
   const stream = importOf(runs, "citeflow/stream", FIRST_STREAM_CALL);
+  // What any import costs in this harness (a fresh process's first `import()`, from `-e`):
+  // the pipeline's JS peer, a 6 KB package of plain JS.
+  const peer = importOf(runs, "eventsource-parser");
   return {
     name: "startup",
     modules,
@@ -131,6 +134,9 @@ export async function run({ runs = 7 } = {}) {
     firstStreamCallRangeMs: stream.firstRange,
     firstStreamCallWasmMs: stream.firstWasmMs,
     streamImportJs: jsOf("citeflow/stream"),
+    peerImportMs: peer.ms,
+    peerImportRangeMs: peer.range,
+    peerImportJs: jsOf("eventsource-parser"),
     runs,
     goals: GOALS,
   };
@@ -162,6 +168,11 @@ export function print(r) {
       } ms load, link and run ${js.files} JS files (${js.bytes} B)`,
     );
   }
+  console.log(
+    `  import "eventsource-parser" (the pipeline's JS peer: ${r.peerImportJs.files} JS file, ${r.peerImportJs.bytes} B) ${
+      ms(r.peerImportMs)
+    } ms (${msRange(r.peerImportRangeMs)}): what any first import costs in this harness`,
+  );
   console.log(
     `  then the first call into the core (${FIRST_CORE_CALL}) ${ms(r.firstCoreCallMs)} ms (${
       msRange(r.firstCoreCallRangeMs)

@@ -98,7 +98,8 @@ impl TransformerKind {
 }
 
 /// The canonical names, as an unknown transformer's error lists them.
-const SUPPORTED: &str = "identity, json, think_tag, event_filter, validation, citations, cited_answer";
+const SUPPORTED: &str =
+    "identity, json, think_tag, event_filter, validation, citations, cited_answer";
 
 /// Reads the options of a transformer that takes none: any key is refused, naming it.
 fn nothing<E: OptionEntries>(owner: &str, entries: E) -> Result<()> {
