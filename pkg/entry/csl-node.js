@@ -1,22 +1,20 @@
-// citeflow/csl for Node.js and Deno: the module read at import, compiled in the background right
-// after it and instantiated as soon as that is done, or by the first use if that comes first; or
+// citeflow/csl for Node.js and Deno: the module read and compiled in the background right
+// after the import and instantiated as soon as that is done, or by the first use if that comes first; or
 // by `init(bytes)` where a server bundle moved the module (see entry/node.js).
 import initWasm, { initSync } from "../gen/csl/citeflow_csl.js";
 import { INTERNALS } from "../src/module.js";
 import { attachCsl, attachCslLazily, cslInternals, isCslReady, setStyleReader, warmCsl } from "../src/csl.js";
-import { compiledInBackground, readFileSync, readWasm } from "./read-wasm.js";
+import { compiledInBackground, readFileSync, wasmFile } from "./read-wasm.js";
 
 const FILE = "citeflow_csl_bg.wasm";
 
-const bytes = readWasm(
+const bytes = wasmFile(
   () => readFileSync(new URL("../gen/csl/citeflow_csl_bg.wasm", import.meta.url)),
   import.meta.url,
   "../gen/csl/citeflow_csl_bg.wasm",
 );
-if (bytes !== null) {
-  const module = compiledInBackground(bytes, warmCsl);
-  attachCslLazily(() => initSync({ module: module() }));
-}
+const module = compiledInBackground(bytes, warmCsl);
+attachCslLazily(() => initSync({ module: module() }), () => bytes() !== null);
 
 // The bundled styles are read from disk on first use, so the synchronous renderReferences takes
 // their names as it is. A style module (scripts/styles.mjs) is `export default <JSON string>;`.

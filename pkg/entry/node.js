@@ -1,5 +1,5 @@
-// Node.js and Deno: the core module is read from disk at import time, compiled in the background
-// right after the import, and instantiated on first use (compiled then if the background
+// Node.js and Deno: the core module is read from disk and compiled in the background right
+// after the import (a 0 ms timer), and instantiated on first use (compiled then if the background
 // compilation has not finished): the import does not wait for it, and a first call after any
 // idle moment (a server's first request) pays only the instantiation. The streaming module is
 // instantiated as soon as its background compilation is done (entry/stream-node.js). A server
@@ -12,20 +12,18 @@ import { attach, attachLazily, internals, isReady } from "../src/runtime.js";
 import { streamInternals } from "../src/stream_runtime.js";
 import { fullInternals } from "../src/stream_full_runtime.js";
 import { notFound } from "./explain.js";
-import { compiledInBackground, readFileSync, readWasm } from "./read-wasm.js";
+import { compiledInBackground, readFileSync, wasmFile } from "./read-wasm.js";
 import initStream, { initFull } from "./stream-node.js";
 
 const FILE = "citeflow_bg.wasm";
 
-const bytes = readWasm(
+const bytes = wasmFile(
   () => readFileSync(new URL("../gen/citeflow_bg.wasm", import.meta.url)),
   import.meta.url,
   "../gen/citeflow_bg.wasm",
 );
-if (bytes !== null) {
-  const module = compiledInBackground(bytes);
-  attachLazily(() => initSync({ module: module() }));
-}
+const module = compiledInBackground(bytes);
+attachLazily(() => initSync({ module: module() }), () => bytes() !== null);
 
 setCslLoader((source) =>
   import("./csl-node.js").then(async (m) => {

@@ -25,30 +25,39 @@ function attempt(read) {
 }
 
 /**
- * The bytes of a wasm file of the package: `readEmitted()` is the entry's literal
- * `readFileSync(new URL(name, import.meta.url))`, which works unbundled and where the bundler
- * emitted the file with a file URL (webpack's server output), and which tells tracers (Next.js)
- * to ship the file; else the file `name` beside `moduleUrl`, the entry's own `import.meta.url`,
- * which server bundlers (Next.js with Turbopack) keep as the source file's URL. Null when neither
- * is there: the caller then waits for `init`.
+ * A wasm file of the package, read at the first call (then kept): `readEmitted()` is the entry's
+ * literal `readFileSync(new URL(name, import.meta.url))`, which works unbundled and where the
+ * bundler emitted the file with a file URL (webpack's server output), and which tells tracers
+ * (Next.js) to ship the file; else the file `name` beside `moduleUrl`, the entry's own
+ * `import.meta.url`, which server bundlers (Next.js with Turbopack) keep as the source file's URL.
+ * Null when neither is there: the caller then waits for `init`. Not read at import: reading the
+ * two modules took 1-1.5 ms of `import "citeflow"`; the background compilation reads them right
+ * after it, or the first use if that comes first.
  */
-export function readWasm(readEmitted, moduleUrl, name) {
-  return attempt(readEmitted) ?? attempt(() => readFileSync(new URL(name, moduleUrl)));
+export function wasmFile(readEmitted, moduleUrl, name) {
+  let bytes;
+  return () => {
+    if (bytes === undefined) bytes = attempt(readEmitted) ?? attempt(() => readFileSync(new URL(name, moduleUrl)));
+    return bytes;
+  };
 }
 
 /**
- * Starts compiling `bytes` off the main thread once the importing code has run (a timer, so the
- * import itself pays nothing), then calls `done()` if given; returns what to instantiate: the
- * compiled module if that finished, else the bytes (compiled then, on the caller's thread). A
- * failure there is left to the caller's own compilation to report.
+ * Starts compiling the file `bytesOf()` off the main thread once the importing code has run (a
+ * timer, so the import itself pays nothing; the file is read then), then calls `done()` if given;
+ * returns what to instantiate: the compiled module if that finished, else the bytes (compiled
+ * then, on the caller's thread). A failure there is left to the caller's own compilation to
+ * report.
  */
-export function compiledInBackground(bytes, done) {
+export function compiledInBackground(bytesOf, done) {
   let compiled = null;
   setTimeout(() => {
+    const bytes = bytesOf();
+    if (bytes === null) return;
     WebAssembly.compile(bytes).then((module) => {
       compiled = module;
       done?.();
     }, () => {});
   }, 0);
-  return () => compiled ?? bytes;
+  return () => compiled ?? bytesOf();
 }

@@ -1,4 +1,4 @@
-// citeflow/stream for Node.js and Deno: the streaming module, read at import, compiled in the
+// citeflow/stream for Node.js and Deno: the streaming module, read and compiled in the
 // background right after the import and instantiated as soon as that is done, or by the first
 // use if that comes first (synchronous code right after the import: it then compiles the module
 // itself); or by `init(bytes)` where a server bundle moved it (see entry/node.js). The full
@@ -9,29 +9,27 @@ import { INTERNALS } from "../src/module.js";
 import { attachStream, attachStreamLazily, isStreamReady, streamInternals, warmStream } from "../src/stream_runtime.js";
 import { attachFull, attachFullLazily, fullInternals } from "../src/stream_full_runtime.js";
 import { notFound } from "./explain.js";
-import { compiledInBackground, readFileSync, readWasm } from "./read-wasm.js";
+import { compiledInBackground, readFileSync, wasmFile } from "./read-wasm.js";
 
 const FILE = "citeflow_stream_bg.wasm";
 
-const bytes = readWasm(
+const bytes = wasmFile(
   () => readFileSync(new URL("../gen/stream/citeflow_stream_bg.wasm", import.meta.url)),
   import.meta.url,
   "../gen/stream/citeflow_stream_bg.wasm",
 );
-if (bytes !== null) {
-  const module = compiledInBackground(bytes, warmStream);
-  attachStreamLazily(() => initSync({ module: module() }));
-}
+const module = compiledInBackground(bytes, warmStream);
+attachStreamLazily(() => initSync({ module: module() }), () => bytes() !== null);
 
 // The full streaming module: read, compiled and instantiated at its first use, which most programs
 // never make. Where a server bundle moved it, that use is NOT_INITIALIZED until `initFull(bytes)`.
 const FULL_FILE = "citeflow_stream_full_bg.wasm";
 attachFullLazily(() => {
-  const fullBytes = readWasm(
+  const fullBytes = wasmFile(
     () => readFileSync(new URL("../gen/stream-full/citeflow_stream_full_bg.wasm", import.meta.url)),
     import.meta.url,
     "../gen/stream-full/citeflow_stream_full_bg.wasm",
-  );
+  )();
   if (fullBytes === null) throw notFound(FULL_FILE, 'Pass it to initFull() of "citeflow/stream" or "citeflow"');
   return initFullSync({ module: fullBytes });
 });

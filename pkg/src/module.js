@@ -17,6 +17,8 @@ export const INTERNALS = Symbol.for("citeflow.internals");
 export function moduleRuntime(glue, name, notReady) {
   let exports = null;
   let pending = null;
+  // Whether `pending` can make the instance (its module's bytes were found), asked once.
+  let available = null;
   const instance = guardInstance(glue, name, (fresh) => {
     exports = fresh;
   });
@@ -33,26 +35,33 @@ export function moduleRuntime(glue, name, notReady) {
       );
     }
   }
+  const canMake = () => pending !== null && (available === null || available());
   const ready = () => {
     if (exports !== null) return;
-    if (pending === null) throw citeflowError("NOT_INITIALIZED", notReady);
+    if (!canMake()) throw citeflowError("NOT_INITIALIZED", notReady);
     instantiate();
   };
   return {
     attach(wasmExports) {
       exports = wasmExports;
       pending = null;
+      available = null;
     },
-    /** `make()` returns the instance's exports; called by the first `ready()`. */
-    attachLazily(make) {
-      if (exports === null) pending = make;
+    /**
+     * `make()` returns the instance's exports; called by the first `ready()`, if `found()` (asked
+     * then, or by `isReady()`: whether the module's bytes are there) says it can.
+     */
+    attachLazily(make, found = null) {
+      if (exports !== null) return;
+      pending = make;
+      available = found;
     },
     /**
      * Instantiates now if a first use would (a background compilation just finished); a failure
      * is left for that first use to report.
      */
     warm() {
-      if (exports !== null || pending === null) return;
+      if (exports !== null || !canMake()) return;
       try {
         exports = pending();
         pending = null;
@@ -61,7 +70,7 @@ export function moduleRuntime(glue, name, notReady) {
       }
     },
     /** Usable without `init`: instantiated, or able to instantiate on first use. */
-    isReady: () => exports !== null || pending !== null,
+    isReady: () => exports !== null || canMake(),
     ready,
     memory: () => exports.memory,
     /** How many times the instance was replaced: an object made since lives in the current one. */
