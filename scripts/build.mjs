@@ -34,7 +34,16 @@ for (const [name, mod] of Object.entries(manifest.modules)) {
   const features = mod.features.length ? ["--features", mod.features.join(",")] : [];
   // A module may set its own opt-level (cargo keeps each variant's build cached).
   const profile = mod["opt-level"] ? { CARGO_PROFILE_RELEASE_OPT_LEVEL: mod["opt-level"] } : {};
-  run("cargo", ["build", "--lib", "--release", "--target", target, ...features], { ...toolchainEnv, ...profile });
+  // And its own code generation flags: cargo's `target.<triple>.rustflags`, which cargo adds to
+  // those of .cargo/config.toml (RUSTFLAGS would replace them).
+  const flags = mod.rustflags
+    ? { [`CARGO_TARGET_${target.toUpperCase().replaceAll("-", "_")}_RUSTFLAGS`]: mod.rustflags.join(" ") }
+    : {};
+  run("cargo", ["build", "--lib", "--release", "--target", target, ...features], {
+    ...toolchainEnv,
+    ...profile,
+    ...flags,
+  });
   const compiled = join(root, "target", target, "release", "citeflow.wasm");
   // Exports without several results: compiling them in V8 needs no wrapper per signature
   // (scripts/return_slots.mjs; measured: the streaming module's compile 3.5 -> 2.1 ms).

@@ -52,6 +52,7 @@ fn run_of(s: &[u8], from: usize, b: u8) -> usize {
 const ONES: u64 = 0x0101_0101_0101_0101;
 
 /// The UTF-16 length of `bytes` (whole UTF-8 characters).
+#[inline]
 fn units16(bytes: &[u8]) -> usize {
     if bytes.is_ascii() {
         bytes.len()

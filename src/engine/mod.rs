@@ -277,6 +277,7 @@ impl StreamEngine {
         Ok(self.step())
     }
 
+    #[inline]
     fn step(&mut self) -> Step<'_> {
         if self.any_kept {
             self.collect_kept();
@@ -322,6 +323,7 @@ impl StreamEngine {
     }
 
     /// Feeds `self.out` through the stages from `from` on; the result is in `self.out`.
+    #[inline]
     fn run(&mut self, from: usize) -> Result<()> {
         for stage in self.stages.iter_mut().skip(from) {
             self.next.clear();

@@ -373,6 +373,7 @@ impl Cx {
         (phase == Phase::Content || text.is_empty()).then_some((kind, phase))
     }
 
+    #[inline]
     fn typed(&mut self, view: EventView<'_>) -> Option<Piece> {
         let (kind, phase) = Self::plain(view)?;
         let text = view.text.unwrap_or_default();

@@ -358,6 +358,7 @@ impl SseDecoder {
     /// chunk) starts with LF LF (its end, then the blank line that dispatches the event): the
     /// event's data, as [`Self::line_done`] would leave it after copying the line, and the
     /// bytes after the blank line. Else `None`.
+    #[inline]
     fn whole_event<'l, 'b>(&self, line: &'l [u8], tail: &'b [u8]) -> Option<(&'l str, &'b [u8])> {
         let value = line.strip_prefix(b"data:")?;
         let after = tail.strip_prefix(b"\n\n")?;
