@@ -4,7 +4,7 @@
 import initWasm, { initSync } from "../gen/csl/citeflow_csl.js";
 import { INTERNALS } from "../src/module.js";
 import { attachCsl, attachCslLazily, cslInternals, isCslReady, setStyleReader, warmCsl } from "../src/csl.js";
-import { compiledInBackground, readFileSync, wasmFile } from "./read-wasm.js";
+import { compiledInBackground, notFound, readFileSync, wasmFile } from "./read-wasm.js";
 
 const FILE = "citeflow_csl_bg.wasm";
 
@@ -40,7 +40,6 @@ export default async function init(input) {
   if (isCslReady()) return;
   if (input === undefined) {
     // Loaded only here: an import less on the way to the first rendered list.
-    const { notFound } = await import("./explain.js");
     throw notFound(
       FILE,
       'Pass it to init() of "citeflow/csl", or to setCslWasmUrl() of "citeflow" before the first renderReferences',

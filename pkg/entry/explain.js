@@ -5,25 +5,13 @@
 // "/_next/static/…" path, in its server bundle too.
 import { citeflowError } from "../src/errors.js";
 
-const GUIDE = 'see "Using a bundler" in the citeflow README';
+export const GUIDE = 'see "Using a bundler" in the citeflow README';
 
 /** The error for a bundle without `import.meta.url` (esbuild's iife and cjs formats). */
 export function noModuleUrl(file, how) {
   return citeflowError(
     "NOT_INITIALIZED",
     `citeflow cannot locate ${file}: this bundle has no import.meta.url (esbuild empties import.meta unless --format=esm). ${how}; ${GUIDE}`,
-  );
-}
-
-/** Node.js and Deno: the wasm file was not found beside the package's code. */
-export function notFound(file, how) {
-  // entry/read-wasm.js reads files through process.getBuiltinModule (Node 20.16+, Deno, Bun).
-  const why = typeof globalThis.process?.getBuiltinModule === "function"
-    ? "a bundler moved it?"
-    : "this runtime has no process.getBuiltinModule, which Node has from 20.16";
-  return citeflowError(
-    "NOT_INITIALIZED",
-    `citeflow could not read ${file} beside its own code (${why}). ${how}; ${GUIDE}`,
   );
 }
 

@@ -11,8 +11,7 @@ import { INTERNALS } from "../src/module.js";
 import { attach, attachLazily, internals, isReady } from "../src/runtime.js";
 import { streamInternals } from "../src/stream_runtime.js";
 import { fullInternals } from "../src/stream_full_runtime.js";
-import { notFound } from "./explain.js";
-import { compiledInBackground, readFileSync, wasmFile } from "./read-wasm.js";
+import { compiledInBackground, notFound, readFileSync, wasmFile } from "./read-wasm.js";
 import initStream, { initFull } from "./stream-node.js";
 
 const FILE = "citeflow_bg.wasm";

@@ -1,4 +1,6 @@
 // Node.js and Deno: reads a wasm file of the package, wherever a server bundle left it.
+import { citeflowError } from "../src/errors.js";
+import { GUIDE } from "./explain.js";
 
 /**
  * `node:fs`'s readFileSync, taken from the runtime's own module table: importing "node:fs" as
@@ -8,7 +10,19 @@
  * where it is missing, no file is read and the package waits for `init(bytes)`, as where a
  * bundler moved the files.
  */
-export const readFileSync = globalThis.process?.getBuiltinModule?.("node:fs")?.readFileSync ?? (() => null);
+const fs = globalThis.process?.getBuiltinModule?.("node:fs");
+export const readFileSync = fs?.readFileSync ?? (() => null);
+
+/** The wasm file was not found beside the package's code (or this runtime reads no files). */
+export function notFound(file, how) {
+  const why = fs === undefined
+    ? "this runtime has no process.getBuiltinModule, which Node has from 20.16"
+    : "a bundler moved it?";
+  return citeflowError(
+    "NOT_INITIALIZED",
+    `citeflow could not read ${file} beside its own code (${why}). ${how}; ${GUIDE}`,
+  );
+}
 
 // What reading a file that is not where the URL says looks like: a bundler's site-relative URL
 // object ("/_next/static/…", which Node refuses), no import.meta.url at all, a non-file URL,
@@ -25,19 +39,24 @@ function attempt(read) {
 }
 
 /**
- * A wasm file of the package, read at the first call (then kept): `readEmitted()` is the entry's
+ * The bytes of a wasm file of the package: `readEmitted()` is the entry's
  * literal `readFileSync(new URL(name, import.meta.url))`, which works unbundled and where the
  * bundler emitted the file with a file URL (webpack's server output), and which tells tracers
  * (Next.js) to ship the file; else the file `name` beside `moduleUrl`, the entry's own
  * `import.meta.url`, which server bundlers (Next.js with Turbopack) keep as the source file's URL.
- * Null when neither is there: the caller then waits for `init`. Not read at import: reading the
- * two modules took 1-1.5 ms of `import "citeflow"`; the background compilation reads them right
- * after it, or the first use if that comes first.
+ * Null when neither is there: the caller then waits for `init`. The entries read at the first
+ * need (`wasmFile`), not at import: reading the two modules took 1-1.5 ms of `import "citeflow"`;
+ * the background compilation reads them right after it, or the first use if that comes first.
  */
+export function readWasm(readEmitted, moduleUrl, name) {
+  return attempt(readEmitted) ?? attempt(() => readFileSync(new URL(name, moduleUrl)));
+}
+
+/** `readWasm` made at the first call and kept. */
 export function wasmFile(readEmitted, moduleUrl, name) {
   let bytes;
   return () => {
-    if (bytes === undefined) bytes = attempt(readEmitted) ?? attempt(() => readFileSync(new URL(name, moduleUrl)));
+    if (bytes === undefined) bytes = readWasm(readEmitted, moduleUrl, name);
     return bytes;
   };
 }

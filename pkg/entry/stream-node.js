@@ -8,8 +8,7 @@ import initFullWasm, { initSync as initFullSync } from "../gen/stream-full/citef
 import { INTERNALS } from "../src/module.js";
 import { attachStream, attachStreamLazily, isStreamReady, streamInternals, warmStream } from "../src/stream_runtime.js";
 import { attachFull, attachFullLazily, fullInternals } from "../src/stream_full_runtime.js";
-import { notFound } from "./explain.js";
-import { compiledInBackground, readFileSync, wasmFile } from "./read-wasm.js";
+import { compiledInBackground, notFound, readFileSync, readWasm, wasmFile } from "./read-wasm.js";
 
 const FILE = "citeflow_stream_bg.wasm";
 
@@ -25,11 +24,11 @@ attachStreamLazily(() => initSync({ module: module() }), () => bytes() !== null)
 // never make. Where a server bundle moved it, that use is NOT_INITIALIZED until `initFull(bytes)`.
 const FULL_FILE = "citeflow_stream_full_bg.wasm";
 attachFullLazily(() => {
-  const fullBytes = wasmFile(
+  const fullBytes = readWasm(
     () => readFileSync(new URL("../gen/stream-full/citeflow_stream_full_bg.wasm", import.meta.url)),
     import.meta.url,
     "../gen/stream-full/citeflow_stream_full_bg.wasm",
-  )();
+  );
   if (fullBytes === null) throw notFound(FULL_FILE, 'Pass it to initFull() of "citeflow/stream" or "citeflow"');
   return initFullSync({ module: fullBytes });
 });

@@ -17,7 +17,7 @@ export const INTERNALS = Symbol.for("citeflow.internals");
 export function moduleRuntime(glue, name, notReady) {
   let exports = null;
   let pending = null;
-  // Whether `pending` can make the instance (its module's bytes were found), asked once.
+  // Whether `pending` can make the instance (its module's bytes were found); null: it can.
   let available = null;
   const instance = guardInstance(glue, name, (fresh) => {
     exports = fresh;

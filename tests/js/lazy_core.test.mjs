@@ -11,6 +11,18 @@ import { fileURLToPath } from "node:url";
 
 const pkg = fileURLToPath(new URL("../../pkg/", import.meta.url));
 
+/** A copy of the package's JS and streaming module in a scratch folder, with no core wasm file. */
+function packageWithoutCore(prefix) {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  cpSync(join(pkg, "dist"), join(dir, "dist"), { recursive: true });
+  mkdirSync(join(dir, "gen", "stream"), { recursive: true });
+  copyFileSync(
+    join(pkg, "gen", "stream", "citeflow_stream_bg.wasm"),
+    join(dir, "gen", "stream", "citeflow_stream_bg.wasm"),
+  );
+  return dir;
+}
+
 /** Runs `code` (an ES module, importing the package as `entry`) in a fresh Node process; its JSON output. */
 function fresh(code, entry = "citeflow", before = "") {
   const counting = before + `
@@ -74,14 +86,8 @@ console.log(JSON.stringify({ atImport, after: reads.sort(), ok }));
 });
 
 test("a package whose core wasm file is gone is not ready, NOT_INITIALIZED at the first use, until init(bytes)", () => {
-  const dir = mkdtempSync(join(tmpdir(), "citeflow-gone-"));
+  const dir = packageWithoutCore("citeflow-gone-");
   try {
-    cpSync(join(pkg, "dist"), join(dir, "dist"), { recursive: true });
-    mkdirSync(join(dir, "gen", "stream"), { recursive: true });
-    copyFileSync(
-      join(pkg, "gen", "stream", "citeflow_stream_bg.wasm"),
-      join(dir, "gen", "stream", "citeflow_stream_bg.wasm"),
-    );
     const r = fresh(
       `
 const { readFileSync } = await import("node:fs");
@@ -180,14 +186,8 @@ console.log(JSON.stringify({ checked: report.citationsChecked }));
 });
 
 test("a core module that does not compile is NOT_INITIALIZED at the first use (with the cause), until init(bytes)", () => {
-  const dir = mkdtempSync(join(tmpdir(), "citeflow-lazy-"));
+  const dir = packageWithoutCore("citeflow-lazy-");
   try {
-    cpSync(join(pkg, "dist"), join(dir, "dist"), { recursive: true });
-    mkdirSync(join(dir, "gen", "stream"), { recursive: true });
-    copyFileSync(
-      join(pkg, "gen", "stream", "citeflow_stream_bg.wasm"),
-      join(dir, "gen", "stream", "citeflow_stream_bg.wasm"),
-    );
     writeFileSync(join(dir, "gen", "citeflow_bg.wasm"), new Uint8Array([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0, 0xff]));
     const r = fresh(
       `
