@@ -176,9 +176,20 @@ pub(crate) type Keys = [(&'static str, u8)];
 /// the key as given; its reason ends with ` (owner options)`.
 pub(crate) fn fields<E: OptionEntries>(
     owner: &str,
-    mut entries: E,
+    entries: E,
     keys: &Keys,
     mut fill: impl FnMut(u8, Read<E::Value>) -> Result<(), Refusal>,
+) -> Result<(), OptionError> {
+    entries_by_slot(owner, entries, keys, &mut fill)
+}
+
+/// [`fields`]' loop, one copy per source of values (not one per options object's `fill`).
+#[inline(never)]
+fn entries_by_slot<E: OptionEntries>(
+    owner: &str,
+    mut entries: E,
+    keys: &Keys,
+    fill: &mut dyn FnMut(u8, Read<E::Value>) -> Result<(), Refusal>,
 ) -> Result<(), OptionError> {
     let mut given = 0u64;
     while let Some((key, value)) = entries.next_entry() {
