@@ -575,6 +575,12 @@ export type StreamFormat = "openai" | "openrouter" | "openai-compatible" | "anth
  */
 export class ProviderStreamDecoder {
   constructor(format: StreamFormat);
+  /**
+   * The message is framed again as SSE text for the engine, so it is held to `SSEDecoder`'s
+   * default limits (a data line up to 1 MiB, the data up to 8 MiB: SSE_LINE_TOO_LONG,
+   * SSE_EVENT_TOO_LARGE), CRLF and CR in `data` read as LF, and a line break in `event` or `id`
+   * is refused (INVALID_EVENT).
+   */
   push(message: SSEMessage): Event[];
   /** Throws STREAM_TRUNCATED when the provider never marked the end. */
   finish(): Event[];

@@ -181,13 +181,6 @@ export class Engine {
     return this.#step(this.#core.pushBytes(bytes.length));
   }
 
-  /** One SSE message of the engine's provider format, by its fields as read (the core checks them). */
-  pushMessage(event, data, id, retry) {
-    this.#open();
-    this.#noDeferred();
-    return this.#step(this.#core.pushMessage(event, data, id, retry));
-  }
-
   /**
    * A chunk of answer text, as a `response` event with this id (after the text `defer` wrote,
    * whose first `skip` UTF-16 units of `response` text the caller has shown already: they are

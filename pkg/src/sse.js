@@ -119,6 +119,44 @@ export class SSEDecoder {
 }
 
 /**
+ * An SSE message object `{event?, data, id?, retry?}` as the SSE text that frames to it again,
+ * for the engine's own framing (one way into the core for every provider stream). Each line of
+ * `data` becomes a data line: CRLF and a lone CR read back as LF, as every SSE framer reads
+ * them (in JSON they can only be whitespace). `event` and `id` are one line each, so a line
+ * break in them is refused rather than let it start a field of its own.
+ */
+function wireOf(message) {
+  const what = "the SSE message";
+  const data = message === null || typeof message !== "object"
+    ? undefined
+    : prop(message, "data", "INVALID_EVENT", what);
+  if (typeof data !== "string") {
+    throw citeflowError(
+      "INVALID_EVENT",
+      `ProviderStreamDecoder.push takes an SSE message {event?, data}; got ${describe(message)}`,
+    );
+  }
+  let wire = "";
+  for (const field of ["event", "id"]) {
+    const value = prop(message, field, "INVALID_EVENT", what);
+    if (value === undefined || value === null) continue;
+    if (typeof value !== "string") throw invalidMessage(`\`${field}\` must be a string`);
+    if (/[\r\n]/.test(value)) throw invalidMessage(`\`${field}\` must be one line (it holds a line break)`);
+    wire += `${field}: ${value}\n`;
+  }
+  const retry = prop(message, "retry", "INVALID_EVENT", what);
+  if (retry !== undefined && retry !== null) {
+    if (!Number.isSafeInteger(retry) || retry < 0) throw invalidMessage("`retry` must be a whole number ≥ 0");
+    wire += `retry: ${retry}\n`;
+  }
+  return `${wire}data: ${data.replace(/\r\n?|\n/g, "\ndata: ")}\n\n`;
+}
+
+function invalidMessage(why) {
+  return citeflowError("INVALID_EVENT", `invalid SSE message {event?, data}: ${why}`);
+}
+
+/**
  * Provider SSE messages → citeflow events (OpenAI-style or Anthropic wire format), on the
  * streaming engine (the provider decoding of `ProviderBodyDecoder`, fed framed messages).
  */
@@ -135,22 +173,7 @@ export class ProviderStreamDecoder {
 
   /** Events from one SSE message. */
   push(message) {
-    const what = "the SSE message";
-    const data = message === null || typeof message !== "object"
-      ? undefined
-      : prop(message, "data", "INVALID_EVENT", what);
-    if (typeof data !== "string") {
-      throw citeflowError(
-        "INVALID_EVENT",
-        `ProviderStreamDecoder.push takes an SSE message {event?, data}; got ${describe(message)}`,
-      );
-    }
-    return this.#engine.pushMessage(
-      prop(message, "event", "INVALID_EVENT", what),
-      data,
-      prop(message, "id", "INVALID_EVENT", what),
-      prop(message, "retry", "INVALID_EVENT", what),
-    );
+    return this.#engine.pushBytes(encoder.encode(wireOf(message)));
   }
 
   /** Ends the stream: throws STREAM_TRUNCATED if the provider never said it was done. */

@@ -11,7 +11,7 @@ use wasm_bindgen::prelude::*;
 use super::errors::js_error;
 use crate::engine::{ops::Encoder, Cx, Field, KeptEvent, StreamEngine};
 use crate::json_escape::Quoted;
-use crate::provider::{Given, SseMessage, StreamFormat};
+use crate::provider::StreamFormat;
 use crate::transform::OutputTransformerConfig;
 
 /// The largest chunk one step takes through the input buffer.
@@ -195,20 +195,6 @@ impl EngineCore {
         self.answer(step)
     }
 
-    /// One SSE message of the engine's provider format, its fields as the caller read them
-    /// (`event`, `data`, `id`, `retry`: checked here); 0 for an error (`takeError`).
-    #[wasm_bindgen(js_name = pushMessage)]
-    pub fn push_message(
-        &mut self,
-        event: JsValue,
-        data: JsValue,
-        id: JsValue,
-        retry: JsValue,
-    ) -> *const u32 {
-        let step = self.try_push_message([event, data, id, retry]);
-        self.answer(step)
-    }
-
     /// A chunk of answer text (a `response` event with this id); 0 for an error.
     #[wasm_bindgen(js_name = pushText)]
     pub fn push_text(&mut self, text: &str, id: Option<String>) -> *const u32 {
@@ -320,18 +306,6 @@ impl EngineCore {
         Ok(self.encoded())
     }
 
-    fn try_push_message(&mut self, fields: [JsValue; 4]) -> Result<*const u32, JsValue> {
-        let message = SseMessage::from_fields(fields.map(|v| given(&v))).map_err(|e| {
-            js_error(
-                "INVALID_EVENT",
-                &format!("invalid SSE message {{event?, data}}: {e}"),
-            )
-        })?;
-        let step = self.inner.push_message(&message)?;
-        self.encoder.encode(step);
-        Ok(self.encoded())
-    }
-
     fn try_push_text(&mut self, text: &str, id: Option<String>) -> Result<*const u32, JsValue> {
         let step = self.inner.push_text(text, id.as_deref())?;
         self.encoder.encode(step);
@@ -407,25 +381,5 @@ fn kept(handle: u32, [ty, id, value, value_type]: [&str; 4], shape: u32) -> Kept
         value: field(2, value),
         value_type: field(3, value_type),
         extra: shape & EXTRA != 0,
-    }
-}
-
-/// A field of an SSE message as JS gave it (a value the caller read already: reading it here
-/// runs none of the caller's code).
-fn given(value: &JsValue) -> Given {
-    /// 2^53: every whole number below it is exact as a JS number.
-    const EXACT: f64 = 9_007_199_254_740_992.0;
-    if value.is_undefined() {
-        Given::Absent
-    } else if value.is_null() {
-        Given::Null
-    } else if let Some(s) = value.as_string() {
-        Given::Text(s)
-    } else {
-        match value.as_f64() {
-            // Whole, ≥ 0 and exact: the conversion is exact.
-            Some(n) if n.fract() == 0.0 && (0.0..EXACT).contains(&n) => Given::Whole(n as u64),
-            _ => Given::Other,
-        }
     }
 }

@@ -66,6 +66,50 @@ test("a full client-side pipeline: bytes → SSE → OpenAI deltas → think tag
   assert.equal(answer.slice(...cite.span), "[1]");
 });
 
+// ProviderStreamDecoder frames each message again for the engine: fed SSEDecoder's messages
+// of a fixture, it gives the fixture's events, and a message's own line breaks stay inside it.
+for (const c of cases.filter((c) => c.error === undefined)) {
+  test(`fixture through SSEDecoder + ProviderStreamDecoder: ${c.name}`, () => {
+    const sse = new SSEDecoder();
+    const messages = [...sse.push(c.sse), ...sse.finish()];
+    const d = new ProviderStreamDecoder(c.format);
+    const events = messages.flatMap((m) => d.push(m));
+    events.push(...d.finish());
+    assert.deepEqual(events.map((e) => [e.type, e.value]), c.events);
+  });
+}
+
+test("ProviderStreamDecoder: a message's line breaks stay in its data, its one-line fields are checked", () => {
+  const chunk = { choices: [{ index: 0, delta: { content: "a\nb" } }] };
+  for (const eol of ["\n", "\r\n", "\r"]) {
+    const data = JSON.stringify(chunk, null, 2).replaceAll("\n", eol);
+    const events = new ProviderStreamDecoder("openai").push({ event: "message", data, id: "7", retry: 0 });
+    assert.deepEqual(events.map((e) => [e.type, e.value]), [["response_start", ""], ["response", "a\nb"]], eol);
+  }
+  // A blank line inside `data` does not end the message: a second message cannot be smuggled in.
+  const two = `${JSON.stringify(chunk)}\n\ndata: ${JSON.stringify(chunk)}`;
+  assertCode(() => new ProviderStreamDecoder("openai").push({ data: two }), "INVALID_PROVIDER_DATA");
+  for (
+    const bad of [
+      { data: "{}", event: "message\ndata: [DONE]" },
+      { data: "{}", id: "1\r" },
+      { data: "{}", event: 1 },
+      { data: "{}", id: {} },
+      { data: "{}", retry: -1 },
+      { data: "{}", retry: 1.5 },
+      { data: "{}", retry: "5" },
+      { data: 5 },
+      {},
+    ]
+  ) assertCode(() => new ProviderStreamDecoder("openai").push(bad), "INVALID_EVENT");
+  // Held to the byte decoders' default limits, as documented.
+  const long = JSON.stringify({ choices: [{ index: 0, delta: { content: "a".repeat(1 << 20) } }] });
+  assertCode(() => new ProviderStreamDecoder("openai").push({ data: long }), "SSE_LINE_TOO_LONG");
+  // Anthropic's pings are told by their event name.
+  const anthropic = new ProviderStreamDecoder("anthropic");
+  assert.deepEqual(anthropic.push({ event: "ping", data: '{"type": "ping"}' }), []);
+});
+
 test("finish reason, and bad input", () => {
   const d = new ProviderStreamDecoder("openai");
   d.push({ data: JSON.stringify({ choices: [{ index: 0, delta: {}, finish_reason: "length" }] }) });

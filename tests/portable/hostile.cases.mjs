@@ -248,7 +248,7 @@ export function entryPoints({ lib, base }) {
       ProviderStreamDecoder: {
         args: () => ["openai"],
         make: () => new lib.ProviderStreamDecoder("openai"),
-        // Every field of an SSE message made hostile in turn (the core checks each).
+        // Every field of an SSE message made hostile in turn (each checked before it is framed).
         methods: { push: [{ event: "message", data: "[DONE]", id: "1", retry: 1000 }] },
       },
       ProviderBodyDecoder: {
