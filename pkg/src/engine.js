@@ -51,7 +51,7 @@ let fullOnly = null;
 function runtimeOf(stages) {
   if (!Array.isArray(stages) || stages.length === 0) return LEAN;
   ready();
-  fullOnly ??= new Set(lean.fullModuleStages());
+  fullOnly ??= new Set(lean.fullModuleStages().split(",").filter((name) => name !== ""));
   for (const stage of stages) {
     let type;
     try {
