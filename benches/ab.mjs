@@ -52,6 +52,26 @@ for (const [size, { chunks, provider }] of Object.entries(bodies)) {
   };
 }
 
+// The SSE decoder alone, and provider decoding fed messages an SSE parser framed already.
+const sseChunks = bodies["1 KB"].chunks;
+workloads["SSEDecoder, 1 KB chunks"] = (m) => {
+  const d = new m.SSEDecoder();
+  let n = 0;
+  for (const c of sseChunks) n += d.push(c).length;
+  return n + d.finish().length;
+};
+let messages = null;
+workloads["ProviderStreamDecoder, messages"] = (m) => {
+  if (messages === null) {
+    const sse = new A.SSEDecoder();
+    messages = sseChunks.flatMap((c) => sse.push(c));
+  }
+  const d = new m.ProviderStreamDecoder(bodies["1 KB"].provider);
+  let n = 0;
+  for (const message of messages) n += d.push(message).length;
+  return n + d.finish().length;
+};
+
 for (const [name, work] of Object.entries(workloads)) {
   if (!name.includes(only)) continue;
   const [a, b] = [work(A), work(B)];

@@ -182,6 +182,20 @@ export class Engine {
   }
 
   /**
+   * Response body text in three parts, as `pushBytes` of their UTF-8 one after another
+   * (written straight into the input buffer: no joined string, no byte array).
+   */
+  pushBodyText(head, body, tail) {
+    this.#open();
+    this.#noDeferred();
+    if (this.#lead !== "") return this.#flushLead(() => this.pushBodyText(head, body, tail));
+    let n = this.#write(head, 0);
+    n += this.#write(body, n);
+    n += this.#write(tail, n);
+    return this.#step(this.#core.pushBytes(n));
+  }
+
+  /**
    * A chunk of answer text, as a `response` event with this id (after the text `defer` wrote,
    * whose first `skip` UTF-16 units of `response` text the caller has shown already: they are
    * left out of the events returned). Before all of it, the caller showed `shown` bytes of

@@ -118,8 +118,13 @@ export class SSEDecoder {
   }
 }
 
+function hasLineBreak(s) {
+  return s.indexOf("\n") !== -1 || s.indexOf("\r") !== -1;
+}
+
 /**
- * An SSE message object `{event?, data, id?, retry?}` as the SSE text that frames to it again,
+ * An SSE message object `{event?, data, id?, retry?}` as the SSE text that frames to it again
+ * (its fields' lines up to `data: `, then its data lines; the blank line that ends it follows),
  * for the engine's own framing (one way into the core for every provider stream). Each line of
  * `data` becomes a data line: CRLF and a lone CR read back as LF, as every SSE framer reads
  * them (in JSON they can only be whitespace). `event` and `id` are one line each, so a line
@@ -141,7 +146,7 @@ function wireOf(message) {
     const value = prop(message, field, "INVALID_EVENT", what);
     if (value === undefined || value === null) continue;
     if (typeof value !== "string") throw invalidMessage(`\`${field}\` must be a string`);
-    if (/[\r\n]/.test(value)) throw invalidMessage(`\`${field}\` must be one line (it holds a line break)`);
+    if (hasLineBreak(value)) throw invalidMessage(`\`${field}\` must be one line (it holds a line break)`);
     wire += `${field}: ${value}\n`;
   }
   const retry = prop(message, "retry", "INVALID_EVENT", what);
@@ -149,7 +154,8 @@ function wireOf(message) {
     if (!Number.isSafeInteger(retry) || retry < 0) throw invalidMessage("`retry` must be a whole number ≥ 0");
     wire += `retry: ${retry}\n`;
   }
-  return `${wire}data: ${data.replace(/\r\n?|\n/g, "\ndata: ")}\n\n`;
+  const lines = hasLineBreak(data) ? data.replace(/\r\n?|\n/g, "\ndata: ") : data;
+  return [`${wire}data: `, lines];
 }
 
 function invalidMessage(why) {
@@ -173,7 +179,8 @@ export class ProviderStreamDecoder {
 
   /** Events from one SSE message. */
   push(message) {
-    return this.#engine.pushBytes(encoder.encode(wireOf(message)));
+    const [head, lines] = wireOf(message);
+    return this.#engine.pushBodyText(head, lines, "\n\n");
   }
 
   /** Ends the stream: throws STREAM_TRUNCATED if the provider never said it was done. */

@@ -90,26 +90,19 @@ pub(crate) fn boolean<V: OptionValue>(read: Read<V>) -> Result<bool, Refusal> {
     }
 }
 
-/// A value that must be a (finite) number.
-#[cfg_attr(
-    not(all(target_arch = "wasm32", feature = "wasm-stream-module")),
-    allow(dead_code)
-)]
-#[inline(never)]
-pub(crate) fn number<V: OptionValue>(read: Read<V>) -> Result<f64, Refusal> {
-    // Whole numbers beyond 2^53 round, as JS numbers would.
-    match read {
-        Read::Unsigned(n) => Ok(n as f64),
-        Read::Signed(n) => Ok(n as f64),
-        Read::Float(n) => Ok(n),
-        other => Err(wrong_type(&other, "a number")),
-    }
+/// A count: a whole number from 0 to 2^32 - 1 (JS numbers may arrive as floats, `3.0`).
+pub(crate) fn count<V: OptionValue>(read: Read<V>) -> Result<u32, Refusal> {
+    whole_from(read, 0, "a whole number from 0 to 4294967295")
 }
 
-/// A count: a whole number from 0 to 2^32 - 1 (JS numbers may arrive as floats, `3.0`).
+/// A whole number from `min` to 2^32 - 1 (JS numbers may arrive as floats, `3.0`), refused as
+/// not `expected` (which says so).
 #[inline(never)]
-pub(crate) fn count<V: OptionValue>(read: Read<V>) -> Result<u32, Refusal> {
-    const EXPECTED: &str = "a whole number from 0 to 4294967295";
+pub(crate) fn whole_from<V: OptionValue>(
+    read: Read<V>,
+    min: u32,
+    expected: &'static str,
+) -> Result<u32, Refusal> {
     let n = match read {
         Read::Unsigned(n) => u32::try_from(n).ok(),
         Read::Signed(_) => None,
@@ -118,9 +111,10 @@ pub(crate) fn count<V: OptionValue>(read: Read<V>) -> Result<u32, Refusal> {
             Some(n as u32)
         }
         Read::Float(_) => None,
-        ref other => return Err(wrong_type(other, EXPECTED)),
+        ref other => return Err(wrong_type(other, expected)),
     };
-    n.ok_or_else(|| Refusal::invalid_value(unexpected(&read), &EXPECTED))
+    n.filter(|&n| n >= min)
+        .ok_or_else(|| Refusal::invalid_value(unexpected(&read), &expected))
 }
 
 /// A named choice (an enum deriving `Deserialize` by name): a string, read by
@@ -421,7 +415,20 @@ mod tests {
         assert_eq!(style, crate::cite::MarkerStyle::Paren);
         let e = choice::<_, crate::cite::MarkerStyle>(json!("angle").read().unwrap()).unwrap_err();
         assert!(e.to_string().contains("bracket"), "{e}");
-        assert_eq!(number(json!(-2).read().unwrap()).unwrap(), -2.0);
+        let limit = |v: Value| whole_from(v.read().unwrap(), 1, "a whole number from 1");
+        assert_eq!(limit(json!(1)).unwrap(), 1);
+        assert_eq!(limit(json!(4_294_967_295.0)).unwrap(), u32::MAX);
+        for v in [json!(0), json!(-2), json!(1.5), json!(4_294_967_296_u64)] {
+            let e = limit(v.clone()).unwrap_err().to_string();
+            assert!(
+                e.contains("invalid value") && e.ends_with("expected a whole number from 1"),
+                "{v}: {e}"
+            );
+        }
+        assert!(limit(json!("3"))
+            .unwrap_err()
+            .to_string()
+            .contains("invalid type"));
         assert!(boolean(json!(0).read().unwrap()).is_err());
     }
 }
