@@ -102,6 +102,17 @@ test("ProviderStreamDecoder: a message's line breaks stay in its data, its one-l
       {},
     ]
   ) assertCode(() => new ProviderStreamDecoder("openai").push(bad), "INVALID_EVENT");
+  // A message far larger than the engine's input buffer so far: its fields' lines, written
+  // before the buffer grows for its data, are still there.
+  const grown = new ProviderStreamDecoder("openai");
+  grown.push({ data: JSON.stringify(chunk) });
+  const big = "é".repeat(200_000);
+  const [text] = grown.push({
+    event: "message",
+    id: "9",
+    data: JSON.stringify({ choices: [{ delta: { content: big } }] }),
+  });
+  assert.equal(text.value, big);
   // Held to the byte decoders' default limits, as documented.
   const long = JSON.stringify({ choices: [{ index: 0, delta: { content: "a".repeat(1 << 20) } }] });
   assertCode(() => new ProviderStreamDecoder("openai").push({ data: long }), "SSE_LINE_TOO_LONG");
