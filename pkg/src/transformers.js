@@ -425,25 +425,29 @@ export class ThinkTagOutputTransformer extends StageTransformer {
   }
 }
 
-/** Keeps the listed event types (and their _start/_end variants); passes the very objects pushed. */
+/**
+ * Keeps the listed event types (and their _start/_end variants); passes the very objects pushed.
+ * Runs on an engine of its one stage: a probe event of each new type goes through it, and its
+ * answer for that type is kept (the filter decides by type alone).
+ */
 export class EventFilterOutputTransformer extends OutputTransformer {
   static #CACHE_LIMIT = 256;
   #eventTypes;
-  #core;
+  #engine;
   #cache = new Map();
-  #done = false;
-  // Kept from the core at finish(), which releases the core.
-  #allowed = null;
+  // The kept base types, as the core has them (sorted, without repeats).
+  #allowed;
 
   constructor(eventTypes) {
     super();
     ready();
-    this.#core = new core.EventFilterCore({ eventTypes });
+    this.#engine = Engine.forStage("event_filter", { eventTypes });
+    this.#allowed = this.#engine.stageTriggers();
     this.#eventTypes = list(eventTypes, "INVALID_OPTION", "eventTypes");
   }
 
   get allowedEventTypes() {
-    return this.#allowed ?? this.#core.allowedEventTypes();
+    return [...this.#allowed];
   }
 
   fresh() {
@@ -456,30 +460,27 @@ export class EventFilterOutputTransformer extends OutputTransformer {
 
   push(input) {
     const event = toEvent(input);
-    if (this.#done) throw streamFinished();
     const type = eventType(event);
     let keep = this.#cache.get(type);
     if (keep === undefined) {
-      keep = this.#core.accepts(type);
+      // A probe of this type (the event itself could be half a surrogate pair the engine
+      // holds back): the filter keeps it or not by its type alone.
+      keep = this.#engine.pushEvent({ type, value: "x" }).length !== 0;
       if (this.#cache.size < EventFilterOutputTransformer.#CACHE_LIMIT) this.#cache.set(type, keep);
+    } else {
+      this.#engine.ensureLive();
     }
     return keep ? [event] : [];
   }
 
-  /** Ends the stream and releases the core's wasm memory (the allowed types are kept). */
+  /** Ends the stream and releases the engine's wasm memory (the allowed types are kept). */
   finish() {
-    if (this.#done) throw streamFinished();
-    this.#core.finish();
-    this.#allowed = this.#core.allowedEventTypes();
-    this.#done = true;
-    this.#core = freeObject(this.#core);
-    return [];
+    return this.#engine.finish();
   }
 
   // As CoreTransformer's: only a transformStream()'s own copy is given up on.
   [RELEASE_STREAM]() {
-    this.#done = true;
-    this.#core = freeObject(this.#core);
+    this.#engine.release();
   }
 
   transform(output) {

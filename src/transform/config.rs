@@ -330,9 +330,10 @@ impl StageSpec {
         })
     }
 
-    /// The strings that can change the stage while it holds nothing back: every tag (open
-    /// and close) of a think-tag stage, the trigger characters of a citation stage; none for
-    /// other stages (see the streaming module's `EngineCore.stageTriggers`).
+    /// The strings a stage answers to: for a think-tag stage every tag (open and close) and
+    /// for a citation stage its trigger characters (what can change the stage while it holds
+    /// nothing back); for an event filter the base types it keeps, sorted; none for other
+    /// stages (see the streaming module's `EngineCore.stageTriggers`).
     #[cfg_attr(
         not(all(target_arch = "wasm32", feature = "wasm-stream-module")),
         allow(dead_code)
@@ -348,6 +349,10 @@ impl StageSpec {
                 .into_iter()
                 .map(|b| char::from(b).to_string())
                 .collect(),
+            // Checked when read: the filter builds.
+            Self::EventFilter(types) => EventFilterOutputTransformer::new(types)
+                .map(|f| f.allowed_event_types().map(str::to_owned).collect())
+                .unwrap_or_default(),
             _ => Vec::new(),
         }
     }

@@ -117,9 +117,10 @@ impl EngineCore {
             .map_or(JsValue::UNDEFINED, |(config, _)| config.clone())
     }
 
-    /// What can change the stage of an engine made by `forStage` while it holds nothing back:
-    /// a think-tag stage's tags, a citation stage's trigger characters (none for other
-    /// stages and other engines).
+    /// The strings the stage of an engine made by `forStage` answers to: a think-tag stage's
+    /// tags and a citation stage's trigger characters (what can change the stage while it
+    /// holds nothing back), an event filter's kept base types (none for other stages and
+    /// other engines).
     #[wasm_bindgen(js_name = stageTriggers)]
     pub fn stage_triggers(&self) -> Vec<String> {
         self.stage

@@ -14,8 +14,6 @@ mod csl;
 #[cfg(feature = "wasm-stream-module")]
 mod engine;
 mod errors;
-#[cfg(feature = "wasm-stream-module")]
-mod event_filter;
 #[cfg(not(any(feature = "wasm-csl-module", feature = "wasm-stream-module")))]
 mod invoker;
 #[cfg(not(any(feature = "wasm-csl-module", feature = "wasm-stream-module")))]

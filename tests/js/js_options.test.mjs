@@ -9,7 +9,6 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import {
   EngineCore,
-  EventFilterCore,
   fullModuleStages,
   initSync,
   normalizeConfig,
@@ -117,7 +116,7 @@ test("callers' code that throws while an option is read: a coded error with the 
     [() => stageConfig("think_tag", { tags: [getter("open")] }), "INVALID_OPTION", "tags"],
     [() => stageConfig("think_tag", { tags: Object.defineProperty([], 0, { get: boom }) }), "INVALID_OPTION", "tags"],
     [() => stageConfig("citations", { toJSON: boom }), "INVALID_OPTION", "options"],
-    [() => new EventFilterCore(getter("eventTypes")), "INVALID_OPTION", "eventTypes"],
+    [() => EngineCore.forStage("event_filter", getter("eventTypes")), "INVALID_OPTION", "eventTypes"],
     [() => new SseDecoderCore(getter("maxLineBytes")), "INVALID_OPTION", "maxLineBytes"],
     [() => normalizeConfig(getter("type")), "INVALID_CONFIG", "type"],
     [() => normalizeConfig({ type: "think_tag", kwargs: getter("idPrefix") }), "INVALID_OPTION", "idPrefix"],
@@ -157,7 +156,10 @@ test("what JSON cannot hold is refused, naming the option; what JSON leaves out 
   const sparse = [];
   sparse.length = 2 ** 32 - 1;
   refused({ tags: sparse }, "tags", "more than");
-  assert.throws(() => new EventFilterCore({ eventTypes: sparse }), coded("INVALID_OPTION", "eventTypes"));
+  assert.throws(
+    () => EngineCore.forStage("event_filter", { eventTypes: sparse }),
+    coded("INVALID_OPTION", "eventTypes"),
+  );
   refused({ tags: { length: 2, 0: "a", 1: "b" } }, "tags", "expected a list of tag pairs");
   refused("tags", "options", "must be an object");
   refused([], "options", "must be an object");

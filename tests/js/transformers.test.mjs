@@ -27,6 +27,18 @@ test("every exported class is called by its name (consoles and constructor.name 
   assert.equal(new T().constructor.name, "ThinkTagOutputTransformer");
 });
 
+test("event filter: its answer for a type does not depend on the first event of that type", () => {
+  // Half a surrogate pair, an empty text, a huge value: each passes whole, and so does the next.
+  for (const first of ["\ud83d", "", "x".repeat(1 << 20)]) {
+    const f = new EventFilterOutputTransformer(["response"]);
+    const event = { type: "response", value: first };
+    assert.equal(f.push(event)[0], event);
+    assert.equal(f.push({ type: "response", value: "a" }).length, 1);
+    assert.equal(f.push({ type: "thinking", value: first }).length, 0);
+    assert.deepEqual(f.finish(), []);
+  }
+});
+
 test("event filter keeps base types with their _start/_end variants, as the same objects", () => {
   const f = new EventFilterOutputTransformer(["thinking_start", "status"]);
   assert.deepEqual(f.allowedEventTypes, ["status", "thinking"]);

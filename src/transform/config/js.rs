@@ -68,17 +68,4 @@ impl OutputTransformerConfig {
         spec.check()?;
         Ok(spec)
     }
-
-    /// An event filter's `eventTypes`, from its options read in place.
-    pub(crate) fn event_types_js(options: &JsValue) -> Result<Vec<String>> {
-        match StageSpec::read(
-            TransformerKind::EventFilter,
-            options_of(TransformerKind::EventFilter, options)?,
-        )? {
-            StageSpec::EventFilter(types) => Ok(types),
-            _ => Err(TransformError::InvalidConfig(
-                "not an event filter".to_owned(),
-            )),
-        }
-    }
 }
