@@ -1,7 +1,6 @@
 //! The engine's events: typed [`Piece`]s whose text lives in one [`Arena`] per step, and the
 //! [`Ids`] table that names blocks without a string per event.
 
-use std::collections::BTreeMap;
 use std::ops::Range;
 
 use crate::cite::Citation;
@@ -192,16 +191,24 @@ impl Arena {
     }
 }
 
-/// Block ids seen by one engine, interned once each.
+/// Block ids seen by one engine, numbered in order of use. A string is looked up among the
+/// `RECENT` (32) ids numbered last (a stream names few blocks at a time: the same id token after
+/// token, a handful of blocks interleaved); one not among them gets a new number, even if it
+/// had one before. So interning costs at most `RECENT` (32) short comparisons whatever the
+/// stream sends (a stream of unique ids too, which a search tree made O(log n) and 4.7 KB of
+/// code), numbers stay equal for equal strings wherever a stream uses no more than
+/// `RECENT` (32) ids at a time, and the table grows only with what the stream itself sends.
 #[derive(Debug, Clone)]
 pub struct Ids {
     names: Vec<String>,
-    index: BTreeMap<String, IdRef>,
     /// Unique per table, so a stage can tell whether an [`IdRef`] it kept is of this table.
     generation: u64,
     /// The id interned last: a stream names the same block token after token.
     last: IdRef,
 }
+
+/// How many of the latest numbered ids a string is looked up among.
+pub const RECENT: usize = 32;
 
 impl Default for Ids {
     fn default() -> Self {
@@ -209,7 +216,6 @@ impl Default for Ids {
         static NEXT: AtomicU64 = AtomicU64::new(1);
         Self {
             names: Vec::new(),
-            index: BTreeMap::new(),
             generation: NEXT.fetch_add(1, Ordering::Relaxed),
             last: 0,
         }
@@ -221,13 +227,14 @@ impl Ids {
         if self.name(self.last) == Some(id) {
             return self.last;
         }
-        let n = match self.index.get(id) {
-            Some(found) => *found,
+        let from = self.names.len().saturating_sub(RECENT);
+        let tail = self.names.get(from..).unwrap_or_default();
+        let n = match tail.iter().rposition(|name| name == id) {
+            // Numbers start at 1; a table of more than 2^32 - 1 ids is not reachable.
+            Some(at) => u32::try_from(from + at + 1).unwrap_or(u32::MAX),
             None => {
                 self.names.push(id.to_owned());
-                let n = u32::try_from(self.names.len()).unwrap_or(u32::MAX);
-                self.index.insert(id.to_owned(), n);
-                n
+                u32::try_from(self.names.len()).unwrap_or(u32::MAX)
             }
         };
         self.last = n;
@@ -483,5 +490,52 @@ impl NumberedId {
                 id
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Ids, RECENT};
+
+    #[test]
+    fn equal_strings_get_one_number_while_few_are_in_use() {
+        let mut ids = Ids::default();
+        let names: Vec<String> = (0..RECENT).map(|i| format!("block-{i}")).collect();
+        let first: Vec<u32> = names.iter().map(|n| ids.intern(n)).collect();
+        assert_eq!(first, (1..=RECENT as u32).collect::<Vec<_>>());
+        // Interleaved in any order, again and again: the same numbers, no new entries.
+        for round in 0..3 {
+            for (i, n) in names.iter().enumerate().rev().skip(round) {
+                assert_eq!(ids.intern(n), first[i]);
+            }
+        }
+        assert_eq!(ids.len(), RECENT);
+        assert_eq!(ids.name(first[3]), Some("block-3"));
+        assert_eq!(ids.intern_opt(None), 0);
+        assert_eq!(ids.name(0), None);
+    }
+
+    #[test]
+    fn an_id_out_of_the_recent_ones_gets_a_new_number_with_its_string() {
+        let mut ids = Ids::default();
+        let a = ids.intern("a");
+        for i in 0..RECENT {
+            ids.intern(&format!("other-{i}"));
+        }
+        let again = ids.intern("a");
+        assert_ne!(again, a);
+        assert_eq!(ids.name(again), Some("a"));
+        assert_eq!(ids.name(a), Some("a"));
+        assert_eq!(ids.intern("a"), again);
+    }
+
+    #[test]
+    fn a_stream_of_unique_ids_grows_the_table_by_one_each() {
+        let mut ids = Ids::default();
+        for i in 0..100_000u32 {
+            assert_eq!(ids.intern(&i.to_string()), i + 1);
+        }
+        assert_eq!(ids.len(), 100_000);
+        assert_eq!(ids.name(77_778), Some("77777"));
     }
 }

@@ -416,3 +416,34 @@ test("transformers a decoder or chain runs as its stages hold no wasm memory of 
   assert.equal(unnamed.thinkingId, events[0].id);
   assert.ok(unnamed.responseId.startsWith(events[0].id.replace(/-\d+$/, "")));
 });
+
+test("block ids come back as given when a stream interleaves more blocks than the engine looks up by number", () => {
+  // The engine numbers an id once among the 32 it numbered last; an id out of those gets a new
+  // number with the same string. Each event's id must come back as sent, whatever the number.
+  const sent = [];
+  for (let round = 0; round < 3; round++) {
+    for (let i = 0; i < 40; i++) {
+      const id = round === 1 ? `block-${39 - i}` : `block-${i}`;
+      sent.push({ type: "response", id, value: `r${round} [${i % 3}] ` });
+      sent.push({ type: "thinking", id: `why-${i}`, value: `t${i} ` });
+    }
+  }
+  for (let unique = 0; unique < 2000; unique++) {
+    sent.push({ type: "response", id: `once-${unique}`, value: `${unique} ` });
+  }
+  const runs = [
+    new CitationParser({ sourceCount: 3 }),
+    new OutputTransformerChain([new CitationParser({ sourceCount: 3 })]),
+  ];
+  for (const transformer of runs) {
+    const got = [];
+    for (const e of sent) got.push(...transformer.push(e));
+    got.push(...transformer.finish());
+    const texts = got.filter((e) => e.type === "response" || e.type === "thinking");
+    assert.deepEqual(
+      texts.map((e) => [e.type, e.id, e.value]),
+      sent.map((e) => [e.type, e.id, e.value]),
+    );
+    assert.equal(got.filter((e) => e.type === "citation").length, 120);
+  }
+});
