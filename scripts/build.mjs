@@ -39,10 +39,20 @@ for (const [name, mod] of Object.entries(manifest.modules)) {
   const flags = mod.rustflags
     ? { [`CARGO_TARGET_${target.toUpperCase().replaceAll("-", "_")}_RUSTFLAGS`]: mod.rustflags.join(" ") }
     : {};
-  run("cargo", ["build", "--lib", "--release", "--target", target, ...features], {
+  // And its own build of the standard library (`build-std`, with `build-std-features`): cargo's
+  // unstable -Zbuild-std, allowed on the stable toolchain by RUSTC_BOOTSTRAP for this build only.
+  // Needs the std sources (rustup's rust-src, or the Debian toolchain's, installed by setup.sh).
+  const std = mod["build-std"]
+    ? [
+      `-Zbuild-std=${mod["build-std"].join(",")}`,
+      `-Zbuild-std-features=${(mod["build-std-features"] ?? []).join(",")}`,
+    ]
+    : [];
+  run("cargo", ["build", "--lib", "--release", "--target", target, ...features, ...std], {
     ...toolchainEnv,
     ...profile,
     ...flags,
+    ...(std.length ? { RUSTC_BOOTSTRAP: "1" } : {}),
   });
   const compiled = join(root, "target", target, "release", "citeflow.wasm");
   // Exports without several results: compiling them in V8 needs no wrapper per signature

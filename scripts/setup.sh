@@ -60,6 +60,26 @@ else
   has_wasm_std $LINKED_TOOLCHAIN || { echo "setup: the wasm32 std build did not produce a usable sysroot" >&2; exit 1; }
 fi
 
+# --- 1b. the standard library's sources --------------------------------------------------------
+# The lean streaming module builds std itself (`build-std` in wasm-pack.toml): rustup's
+# rust-src, or the Debian toolchain's rust-web-src (its sources under /usr/lib/rustlib/src).
+toolchain=$(cat target/wasm-toolchain 2>/dev/null || true)
+has_std_src() {
+  local sysroot
+  sysroot=$(RUSTUP_TOOLCHAIN=${toolchain:-${RUSTUP_TOOLCHAIN:-}} rustc --print sysroot 2>/dev/null) || return 1
+  [ -f "$sysroot/lib/rustlib/src/rust/library/std/Cargo.toml" ]
+}
+if has_std_src; then
+  log "std sources present"
+elif [ -n "$toolchain" ]; then
+  apt_install rust-web-src
+  has_std_src || { echo "setup: no std sources for the linked toolchain (rust-web-src)" >&2; exit 1; }
+else
+  log "adding rust-src (the std sources the lean streaming module is built from)"
+  timeout 300 rustup component add rust-src
+  has_std_src || { echo "setup: rustup could not add rust-src" >&2; exit 1; }
+fi
+
 # --- 2. wasm-bindgen CLI, exactly the version in Cargo.lock ---------------------------------
 want=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, ""); print; exit }' Cargo.lock)
 have=$(wasm-bindgen --version 2>/dev/null | awk '{print $2}' || true)

@@ -21,8 +21,8 @@ export function guardInstance(glue, name, onReplace) {
   const state = { epoch: 0, replacements: 0, lastFatal: null };
   let replacing = false;
 
-  function replace(error) {
-    notePanic(glue, error);
+  function replace(error, key) {
+    noteTrap(glue, error, key);
     state.lastFatal = error;
     if (replacing) return;
     replacing = true;
@@ -38,13 +38,13 @@ export function guardInstance(glue, name, onReplace) {
 
   // Every call into wasm goes through one of these: with up to six arguments (each step's
   // export) without collecting them into an array and spreading it again.
-  function guarded(f) {
+  function guarded(f, key) {
     if (f.length > 6) {
       return function (...args) {
         try {
           return f(...args);
         } catch (error) {
-          replace(error);
+          replace(error, key);
           throw error;
         }
       };
@@ -53,7 +53,7 @@ export function guardInstance(glue, name, onReplace) {
       try {
         return f(a, b, c, d, e, g);
       } catch (error) {
-        replace(error);
+        replace(error, key);
         throw error;
       }
     };
@@ -63,7 +63,7 @@ export function guardInstance(glue, name, onReplace) {
   // hash table, looked up on every call.
   glue.__citeflowSetGuard((exports) =>
     Object.fromEntries(
-      Object.entries(exports).map(([key, value]) => [key, typeof value === "function" ? guarded(value) : value]),
+      Object.entries(exports).map(([key, value]) => [key, typeof value === "function" ? guarded(value, key) : value]),
     )
   );
 
@@ -93,15 +93,16 @@ export function guardInstance(glue, name, onReplace) {
 }
 
 /**
- * A trap that a panic caused (a bug in the core) says which: the module noted the panic's
- * message before it trapped, read here from the old instance's memory before it is replaced.
+ * A trap (a bug in the core) says where: the export it happened in, and, when a panic caused
+ * it, the panic's message, which the module noted before it trapped (read here from the old
+ * instance's memory before it is replaced). The lean streaming module compiles its panics as
+ * plain traps (its size goal; see wasm-pack.toml): it notes none, the export still tells.
  */
-function notePanic(glue, error) {
+function noteTrap(glue, error, key) {
   if (!(error instanceof WebAssembly.RuntimeError)) return;
   const message = glue.__citeflowPanicMessage();
-  if (message === "") return;
   try {
-    error.message = `${error.message} (${message})`;
+    error.message = `${error.message} (in \`${key}\`)${message === "" ? "" : ` (${message})`}`;
   } catch {
     // A frozen error keeps its own message.
   }
