@@ -11,6 +11,7 @@ import { patchGlue } from "./glue.mjs";
 import { bundle } from "./bundle.mjs";
 import { writeStyleModules } from "./styles.mjs";
 import { patchReturnSlots, withoutTargetFeatures } from "./return_slots.mjs";
+import { withoutUncallableEntries } from "./table_entries.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const manifest = parse(readFileSync(join(root, "wasm-pack.toml"), "utf8"));
@@ -66,6 +67,10 @@ for (const [name, mod] of Object.entries(manifest.modules)) {
   writeFileSync(glue, patchReturnSlots(patchGlue(readFileSync(glue, "utf8"))));
   const wasm = join(outDir, `${mod["out-name"]}_bg.wasm`);
   const raw = statSync(wasm).size;
+  // Table entries nothing can call (js-sys's closure shims; scripts/table_entries.mjs).
+  const { bytes: callable, replaced } = withoutUncallableEntries(readFileSync(wasm));
+  if (replaced) writeFileSync(wasm, callable);
+  console.log(`${name}: ${replaced} uncallable table entries pointed at one trap`);
   run(join(root, "node_modules", ".bin", "wasm-opt"), [...mod["wasm-opt"], wasm, "-o", wasm]);
   const bytes = readFileSync(wasm);
   const gzip = gzipSync(bytes, { level: 9 }).length;
