@@ -12,6 +12,7 @@ import { bundle } from "./bundle.mjs";
 import { writeStyleModules } from "./styles.mjs";
 import { patchReturnSlots, withoutTargetFeatures } from "./return_slots.mjs";
 import { withoutUncallableEntries } from "./table_entries.mjs";
+import { shortenNames } from "./short_names.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const manifest = parse(readFileSync(join(root, "wasm-pack.toml"), "utf8"));
@@ -72,6 +73,11 @@ for (const [name, mod] of Object.entries(manifest.modules)) {
   if (replaced) writeFileSync(wasm, callable);
   console.log(`${name}: ${replaced} uncallable table entries pointed at one trap`);
   run(join(root, "node_modules", ".bin", "wasm-opt"), [...mod["wasm-opt"], wasm, "-o", wasm]);
+  // Short import and export names, in the module and its glue (scripts/short_names.mjs).
+  const short = shortenNames(readFileSync(wasm), readFileSync(glue, "utf8"), mod["out-name"]);
+  writeFileSync(wasm, short.bytes);
+  writeFileSync(glue, short.glue);
+  console.log(`${name}: ${short.imports} imports and ${short.exports} exports given short names`);
   const bytes = readFileSync(wasm);
   const gzip = gzipSync(bytes, { level: 9 }).length;
   sizes[name] = { bindgenBytes: raw, bytes: bytes.length, gzipBytes: gzip, maxGzipBytes: mod["max-gzip-bytes"] };

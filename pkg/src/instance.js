@@ -60,12 +60,11 @@ export function guardInstance(glue, name, onReplace) {
   }
 
   // Made in one go (fromEntries): an object given this many keys one by one would keep them in a
-  // hash table, looked up on every call.
-  glue.__citeflowSetGuard((exports) =>
-    Object.fromEntries(
-      Object.entries(exports).map(([key, value]) => [key, typeof value === "function" ? guarded(value, key) : value]),
-    )
-  );
+  // hash table, looked up on every call. The module's exports have short names
+  // (scripts/short_names.mjs); a trap's message names the export by its original.
+  const names = glue.__citeflowExportNames ?? {};
+  const guardedEntry = ([key, value]) => [key, typeof value === "function" ? guarded(value, names[key] ?? key) : value];
+  glue.__citeflowSetGuard((exports) => Object.fromEntries(Object.entries(exports).map(guardedEntry)));
 
   // Every generated class keeps its pointer in `__wbg_ptr`: record which instance it belongs to.
   for (const value of Object.values(glue)) {
