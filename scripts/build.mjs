@@ -13,6 +13,7 @@ import { writeStyleModules } from "./styles.mjs";
 import { patchReturnSlots, withoutTargetFeatures } from "./return_slots.mjs";
 import { withoutUncallableEntries } from "./table_entries.mjs";
 import { shortenNames } from "./short_names.mjs";
+import { lowMemoryInUse } from "./low_memory.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const manifest = parse(readFileSync(join(root, "wasm-pack.toml"), "utf8"));
@@ -72,6 +73,10 @@ for (const [name, mod] of Object.entries(manifest.modules)) {
   const { bytes: callable, replaced } = withoutUncallableEntries(readFileSync(wasm));
   if (replaced) writeFileSync(wasm, callable);
   console.log(`${name}: ${replaced} uncallable table entries pointed at one trap`);
+  if (mod["wasm-opt"].includes("--low-memory-unused")) {
+    const why = lowMemoryInUse(readFileSync(wasm));
+    if (why !== null) throw new Error(`${name}: wasm-opt's --low-memory-unused does not hold: ${why}`);
+  }
   run(join(root, "node_modules", ".bin", "wasm-opt"), [...mod["wasm-opt"], wasm, "-o", wasm]);
   // Short import and export names, in the module and its glue (scripts/short_names.mjs).
   const short = shortenNames(readFileSync(wasm), readFileSync(glue, "utf8"), mod["out-name"]);
