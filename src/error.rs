@@ -3,43 +3,33 @@
 //! Every variant has a stable [`TransformError::code`] that the JS binding copies onto the
 //! thrown `Error` as `error.code`, so callers can branch on it without parsing messages.
 
-use thiserror::Error;
-
-use crate::json_escape::Quoted;
+use crate::text::{cat, decimal, quoted};
 
 /// What went wrong while configuring or running an output transformer.
-#[derive(Debug, Clone, PartialEq, Error)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum TransformError {
     /// An option has a value the transformer cannot use.
-    #[error("invalid option `{option}`: {reason}")]
     InvalidOption { option: String, reason: String },
 
     /// An event filter was given an empty or blank event type.
-    #[error("event type cannot be empty or blank (got {} at index {index})", Quoted(.got))]
     EmptyEventType { index: usize, got: String },
 
     /// A config names a transformer type that does not exist.
-    #[error("unknown output transformer type {}; supported types: {supported}", Quoted(.name))]
     UnknownTransformer { name: String, supported: String },
 
     /// A config has the wrong shape.
-    #[error("invalid output transformer config: {0}")]
     InvalidConfig(String),
 
     /// `push` or `finish` was called after `finish`.
-    #[error("{transformer} has already finished; create a new transformer for a new stream")]
     StreamFinished { transformer: &'static str },
 
     /// An event does not have the shape the transformer needs.
-    #[error("invalid event: {0}")]
     InvalidEvent(String),
 
     /// An `LMOutput` does not have the expected shape.
-    #[error("invalid LMOutput: {0}")]
     InvalidOutput(String),
 
     /// The validation transformer found required output types missing.
-    #[error("output validation failed: expected {mode} of [{required}] but found [{found}]")]
     ValidationFailed {
         mode: &'static str,
         required: String,
@@ -62,6 +52,51 @@ impl TransformError {
         }
     }
 
+    /// What went wrong, in words (its `Display`), composed without `core::fmt`
+    /// ([`crate::text`]).
+    #[cold]
+    #[inline(never)]
+    pub fn message(&self) -> String {
+        match self {
+            Self::InvalidOption { option, reason } => {
+                cat(&["invalid option `", option, "`: ", reason])
+            }
+            Self::EmptyEventType { index, got } => cat(&[
+                "event type cannot be empty or blank (got ",
+                &quoted(got),
+                " at index ",
+                decimal(*index).as_str(),
+                ")",
+            ]),
+            Self::UnknownTransformer { name, supported } => cat(&[
+                "unknown output transformer type ",
+                &quoted(name),
+                "; supported types: ",
+                supported,
+            ]),
+            Self::InvalidConfig(why) => cat(&["invalid output transformer config: ", why]),
+            Self::StreamFinished { transformer } => cat(&[
+                transformer,
+                " has already finished; create a new transformer for a new stream",
+            ]),
+            Self::InvalidEvent(why) => cat(&["invalid event: ", why]),
+            Self::InvalidOutput(why) => cat(&["invalid LMOutput: ", why]),
+            Self::ValidationFailed {
+                mode,
+                required,
+                found,
+            } => cat(&[
+                "output validation failed: expected ",
+                mode,
+                " of [",
+                required,
+                "] but found [",
+                found,
+                "]",
+            ]),
+        }
+    }
+
     pub(crate) fn option(option: &str, reason: impl Into<String>) -> Self {
         Self::InvalidOption {
             option: option.to_owned(),
@@ -69,6 +104,8 @@ impl TransformError {
         }
     }
 }
+
+crate::text::display_by_message!(TransformError);
 
 /// An option the options reader refused (`crate::options`), as the transformer's error.
 impl From<crate::options::OptionError> for TransformError {

@@ -15,49 +15,34 @@ pub(crate) fn short_escape(letter: u8) -> Option<u8> {
     })
 }
 
+/// How serde_json escapes each control character: by its short escape where JSON has one,
+/// else as `\u00XX` (lower-case hex).
+#[rustfmt::skip]
+const CONTROL: [&str; 32] = [
+    "\\u0000", "\\u0001", "\\u0002", "\\u0003", "\\u0004", "\\u0005", "\\u0006", "\\u0007",
+    "\\b", "\\t", "\\n", "\\u000b", "\\f", "\\r", "\\u000e", "\\u000f",
+    "\\u0010", "\\u0011", "\\u0012", "\\u0013", "\\u0014", "\\u0015", "\\u0016", "\\u0017",
+    "\\u0018", "\\u0019", "\\u001a", "\\u001b", "\\u001c", "\\u001d", "\\u001e", "\\u001f",
+];
+
 /// Appends `text` as a JSON string, escaped as serde_json writes it: `"`, `\` and the control
-/// characters, by their short escape where JSON has one, else as `\u00XX`.
+/// characters ([`CONTROL`]).
 pub(crate) fn write_string(text: &str, out: &mut String) {
     out.push('"');
     let mut run = 0;
     for (at, b) in text.bytes().enumerate() {
-        let short = match b {
-            b'"' => '"',
-            b'\\' => '\\',
-            b'\n' => 'n',
-            b'\r' => 'r',
-            b'\t' => 't',
-            0x08 => 'b',
-            0x0c => 'f',
-            0..=0x1f => '\0',
+        let escape = match b {
+            b'"' => "\\\"",
+            b'\\' => "\\\\",
+            0..=0x1f => CONTROL.get(usize::from(b)).copied().unwrap_or_default(),
             _ => continue,
         };
         out.push_str(text.get(run..at).unwrap_or_default());
+        out.push_str(escape);
         run = at + 1;
-        out.push('\\');
-        if short == '\0' {
-            out.push_str("u00");
-            for digit in [b >> 4, b & 15] {
-                out.push(char::from_digit(u32::from(digit), 16).unwrap_or('0'));
-            }
-        } else {
-            out.push(short);
-        }
     }
     out.push_str(text.get(run..).unwrap_or_default());
     out.push('"');
-}
-
-/// A string quoted for a message, as JSON writes it (what a caller gave, shown without
-/// `{:?}`, whose Unicode tables the streaming module does not otherwise need).
-pub(crate) struct Quoted<'a>(pub &'a str);
-
-impl std::fmt::Display for Quoted<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        let mut out = String::with_capacity(self.0.len() + 2);
-        write_string(self.0, &mut out);
-        f.write_str(&out)
-    }
 }
 
 #[cfg(test)]

@@ -79,6 +79,7 @@ mod options;
 pub mod provider;
 pub mod reference;
 pub mod source_item;
+mod text;
 pub mod transform;
 pub mod utf16;
 

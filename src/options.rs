@@ -54,14 +54,14 @@ fn read_from<'de, T: Deserialize<'de>>(
         option: last
             .take()
             .map_or_else(|| "options".to_owned(), |k: &str| k.to_owned()),
-        reason: format!("{e} ({owner} options)"),
+        reason: crate::text::cat(&[&e.to_string(), " (", owner, " options)"]),
     })
 }
 
 /// A named choice (an enum deriving `Deserialize`) read from its name, as [`read`] reads it:
 /// one list of names for both. The error lists the names.
-pub(crate) fn choice<T: DeserializeOwned>(name: &str) -> Result<T, de::value::Error> {
-    T::deserialize(name.into_deserializer())
+pub(crate) fn choice<T: DeserializeOwned>(name: &str) -> Result<T, Refusal> {
+    T::deserialize(IntoDeserializer::<Refusal>::into_deserializer(name))
 }
 
 /// A named choice as an option: a string read by [`choice`], `null` as absent. For

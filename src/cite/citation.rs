@@ -6,6 +6,7 @@ use serde_json::{Map, Value};
 use super::marker::{MarkerId, MarkerStyle};
 use super::scanner::{Found, MarkerScanner};
 use crate::json_escape::write_string;
+use crate::text::push_decimal;
 
 /// One cited source at one marker. A group such as `[1, 2]` gives one citation per id, all
 /// with the group's marker and span.
@@ -126,13 +127,13 @@ impl Field<'_> {
 
     fn write(&self, out: &mut String) {
         match *self {
-            Field::Count(n) => out.push_str(&n.to_string()),
+            Field::Count(n) => push_decimal(out, n as u64),
             Field::Text(s) => write_string(s, out),
             Field::Span([start, end]) => {
                 out.push('[');
-                out.push_str(&start.to_string());
+                push_decimal(out, start as u64);
                 out.push(',');
-                out.push_str(&end.to_string());
+                push_decimal(out, end as u64);
                 out.push(']');
             }
             Field::Flag(b) => out.push_str(if b { "true" } else { "false" }),
@@ -169,7 +170,7 @@ impl ParseOptions {
     pub(crate) fn citations<'a>(&'a self, found: &'a Found) -> impl Iterator<Item = Citation> + 'a {
         let span = [found.span16.start, found.span16.end];
         self.cited_ids(found).map(move |(source_id, valid)| {
-            Citation::at_marker(source_id, found.marker.to_string(), span, valid)
+            Citation::at_marker(source_id, found.marker.as_str().to_owned(), span, valid)
         })
     }
 

@@ -88,7 +88,7 @@ impl Enforce {
     }
 
     pub fn parse(name: &str) -> Result<Self> {
-        crate::options::choice(name).map_err(|e| CiteError::option("enforce", e.to_string()))
+        crate::options::choice(name).map_err(|e| CiteError::option("enforce", e.text()))
     }
 
     /// The mechanism for a provider; asking for one the provider has not is an error (never

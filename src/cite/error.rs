@@ -1,24 +1,20 @@
 //! Errors of the citation domain.
 
-use thiserror::Error;
+use crate::text::{cat, display_by_message};
 
 /// What went wrong while parsing, checking or exporting citations.
-#[derive(Debug, Clone, PartialEq, Error)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum CiteError {
     /// An option has a value that cannot be used.
-    #[error("invalid option `{option}`: {reason}")]
     InvalidOption { option: String, reason: String },
 
     /// A grammar was asked for with no sources to cite.
-    #[error("a citation grammar needs at least one source (sourceCount is 0)")]
     NoSources,
 
     /// `push` or `finish` after `finish`.
-    #[error("CitationParser has already finished; create a new parser for a new stream")]
     StreamFinished,
 
     /// An event does not have the shape the parser needs.
-    #[error("invalid event: {0}")]
     InvalidEvent(String),
 }
 
@@ -33,6 +29,25 @@ impl CiteError {
         }
     }
 
+    /// What went wrong, in words (its `Display`), composed without `core::fmt`.
+    #[cold]
+    #[inline(never)]
+    pub fn message(&self) -> String {
+        match self {
+            Self::InvalidOption { option, reason } => {
+                cat(&["invalid option `", option, "`: ", reason])
+            }
+            Self::NoSources => {
+                "a citation grammar needs at least one source (sourceCount is 0)".to_owned()
+            }
+            Self::StreamFinished => {
+                "CitationParser has already finished; create a new parser for a new stream"
+                    .to_owned()
+            }
+            Self::InvalidEvent(why) => cat(&["invalid event: ", why]),
+        }
+    }
+
     pub(crate) fn option(option: &str, reason: impl Into<String>) -> Self {
         Self::InvalidOption {
             option: option.to_owned(),
@@ -40,6 +55,8 @@ impl CiteError {
         }
     }
 }
+
+display_by_message!(CiteError);
 
 /// An option the options reader refused (`crate::options`), as the citation error.
 impl From<crate::options::OptionError> for CiteError {

@@ -31,7 +31,7 @@ pub enum GrammarFormat {
 
 impl GrammarFormat {
     pub fn parse(name: &str) -> Result<Self> {
-        crate::options::choice(name).map_err(|e| CiteError::option("format", e.to_string()))
+        crate::options::choice(name).map_err(|e| CiteError::option("format", e.text()))
     }
 }
 

@@ -69,7 +69,7 @@ impl MarkerStyle {
     }
 
     pub fn parse(name: &str) -> Result<Self> {
-        crate::options::choice(name).map_err(|e| CiteError::option("markerStyle", e.to_string()))
+        crate::options::choice(name).map_err(|e| CiteError::option("markerStyle", e.text()))
     }
 
     /// The byte that opens a marker.

@@ -35,7 +35,7 @@ impl Policy {
     }
 
     pub fn parse(name: &str) -> Result<Self> {
-        crate::options::choice(name).map_err(|e| CiteError::option("policy", e.to_string()))
+        crate::options::choice(name).map_err(|e| CiteError::option("policy", e.text()))
     }
 }
 

@@ -40,8 +40,6 @@ pub use stage::{finish_events, push_event, EventStage, Stage};
 
 use std::mem;
 
-use thiserror::Error;
-
 use crate::error::TransformError;
 use crate::event::Event;
 use crate::provider::stream::EventSink;
@@ -49,15 +47,35 @@ use crate::provider::{ProviderByteStream, SseMessage, StreamError, StreamFormat}
 use crate::transform::{Lifecycle, OutputTransformerConfig};
 
 /// What went wrong in a step of the engine: in the provider's stream or in a stage.
-#[derive(Debug, Clone, PartialEq, Error)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum EngineError {
-    #[error(transparent)]
-    Stream(#[from] StreamError),
-    #[error(transparent)]
-    Transform(#[from] TransformError),
+    Stream(StreamError),
+    Transform(TransformError),
 }
 
+impl From<StreamError> for EngineError {
+    fn from(e: StreamError) -> Self {
+        Self::Stream(e)
+    }
+}
+
+impl From<TransformError> for EngineError {
+    fn from(e: TransformError) -> Self {
+        Self::Transform(e)
+    }
+}
+
+crate::text::display_by_message!(EngineError);
+
 impl EngineError {
+    /// What went wrong, in words (its `Display`): the failing part's message.
+    pub fn message(&self) -> String {
+        match self {
+            Self::Stream(e) => e.message(),
+            Self::Transform(e) => e.message(),
+        }
+    }
+
     pub fn code(&self) -> &'static str {
         match self {
             Self::Stream(e) => e.code(),

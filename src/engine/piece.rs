@@ -124,9 +124,10 @@ impl<'a> Generic<'a> {
     /// The text of a `response` event, or the error a stage that reads it gives.
     pub fn response_text(&self) -> crate::error::Result<&'a str> {
         self.text.map_err(|got| {
-            crate::error::TransformError::InvalidEvent(format!(
-                "a `response` event needs a string value, got {got}"
-            ))
+            crate::error::TransformError::InvalidEvent(crate::text::cat(&[
+                "a `response` event needs a string value, got ",
+                got,
+            ]))
         })
     }
 }
@@ -292,10 +293,13 @@ impl Cx {
             #[cfg(not(feature = "lean-stream"))]
             None => Ok(Piece::Event(Box::new(event))),
             #[cfg(feature = "lean-stream")]
-            None => Err(crate::error::TransformError::InvalidEvent(format!(
-                "a `{}` event whole needs the full streaming module",
-                event.kind
-            ))),
+            None => Err(crate::error::TransformError::InvalidEvent(
+                crate::text::cat(&[
+                    "a `",
+                    &event.kind,
+                    "` event whole needs the full streaming module",
+                ]),
+            )),
         }
     }
 
@@ -485,7 +489,8 @@ impl NumberedId {
         match self.seen {
             Some((generation, seen, id)) if generation == ids.generation && seen == n => id,
             _ => {
-                let id = ids.intern(&format!("{prefix}-{n}"));
+                let digits = crate::text::Decimal::new(u64::from(n));
+                let id = ids.intern(&crate::text::cat(&[prefix, "-", digits.as_str()]));
                 self.seen = Some((ids.generation, n, id));
                 id
             }

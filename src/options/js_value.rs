@@ -16,11 +16,11 @@
 use std::cell::Cell;
 
 use js_sys::{Array, Object};
-use serde::de::Error as _;
 use wasm_bindgen::prelude::*;
 
-use super::reader::{Entry, OptionEntries, OptionValue, Read};
+use super::reader::{refused, Entry, OptionEntries, OptionValue, Read};
 use super::{OptionError, Refusal};
+use crate::text::{cat, decimal, Decimal};
 
 /// How deeply a value may nest (objects and arrays) before it is refused.
 pub(crate) const MAX_DEPTH: usize = 128;
@@ -49,7 +49,7 @@ thread_local! {
 
 fn threw(exception: JsValue) -> Refusal {
     THROWN.with(|t| t.set(Some(exception)));
-    Refusal::custom("threw an exception when read (see `cause`)")
+    Refusal::new("threw an exception when read (see `cause`)".to_owned())
 }
 
 /// Forgets any exception caught before: each reader of a whole value starts with it.
@@ -72,7 +72,7 @@ pub(crate) fn set(target: &JsValue, key: &str, value: &JsValue) {
 
 /// An array index as the property key it is (`"0"`, `"1"`, …): see src/wasm/convert.rs.
 fn index_key(i: u32) -> JsValue {
-    JsValue::from_str(&i.to_string())
+    JsValue::from_str(Decimal::new(u64::from(i)).as_str())
 }
 
 /// Whether `value` is an object and not an array (`Array.isArray` can throw: a revoked `Proxy`).
@@ -139,9 +139,11 @@ impl Items {
             .as_f64()
             .unwrap_or(0.0);
         if length > f64::from(MAX_ITEMS) {
-            return Err(Refusal::custom(format!(
-                "holds more than {MAX_ITEMS} items"
-            )));
+            return Err(Refusal::new(cat(&[
+                "holds more than ",
+                Decimal::new(u64::from(MAX_ITEMS)).as_str(),
+                " items",
+            ])));
         }
         Ok(Self {
             array,
@@ -218,10 +220,7 @@ impl Entries {
     /// options; an array or a primitive is refused ("`owner` options must be an object").
     pub(crate) fn options(owner: &str, value: &JsValue) -> Result<Self, OptionError> {
         forget_thrown();
-        let read = |e: Refusal| OptionError {
-            option: "options".to_owned(),
-            reason: format!("{e} ({owner} options)"),
-        };
+        let read = |e: Refusal| refused(owner, "options", e);
         let value = json_form(value.clone()).map_err(read)?;
         if value.is_null() || left_out(&value) {
             return Ok(Self::none());
@@ -229,7 +228,7 @@ impl Entries {
         if !is_plain_object(&value).map_err(read)? {
             return Err(OptionError {
                 option: "options".to_owned(),
-                reason: format!("{owner} options must be an object"),
+                reason: cat(&[owner, " options must be an object"]),
             });
         }
         Self::object(value).map_err(read)
@@ -310,7 +309,7 @@ impl OptionValue for JsVal {
         if let Some(n) = value.as_f64() {
             // Integers as integers (as serde_json reads them), other finite numbers as floats.
             return if !n.is_finite() {
-                Err(Refusal::custom("is not a finite number"))
+                Err(Refusal::new("is not a finite number".to_owned()))
             } else if n.fract() != 0.0 || n.abs() > EXACT {
                 Ok(Read::Float(n))
             } else if n >= 0.0 {
@@ -323,15 +322,17 @@ impl OptionValue for JsVal {
             return Ok(Read::Bool(b));
         }
         if value.is_bigint() {
-            return Err(Refusal::custom("is a BigInt; use a number"));
+            return Err(Refusal::new("is a BigInt; use a number".to_owned()));
         }
         if !value.is_object() {
             return Ok(Read::Null);
         }
         if self.depth >= MAX_DEPTH {
-            return Err(Refusal::custom(format!(
-                "is nested more than {MAX_DEPTH} levels deep"
-            )));
+            return Err(Refusal::new(cat(&[
+                "is nested more than ",
+                decimal(MAX_DEPTH).as_str(),
+                " levels deep",
+            ])));
         }
         if js_is_array(&value).map_err(threw)? {
             return Ok(Read::List(Items::of(value, self.depth + 1)?));

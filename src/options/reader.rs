@@ -8,10 +8,11 @@
 //! derived readers, one per options struct and per source, were the largest part of the
 //! streaming module after provider decoding (about 40 KB before gzip).
 
-use serde::de::{self, Error as _, Unexpected};
+use serde::de::{self, Unexpected};
 use serde_json::Value;
 
 use super::{JsonEntries, OptionError, Refusal};
+use crate::text::cat;
 
 /// One value, told apart once.
 pub(crate) enum Read<V: OptionValue> {
@@ -69,7 +70,7 @@ fn unexpected<V: OptionValue>(read: &Read<V>) -> Unexpected<'_> {
 /// `read` refused as not `expected`.
 #[inline(never)]
 pub(crate) fn wrong_type<V: OptionValue>(read: &Read<V>, expected: &str) -> Refusal {
-    Refusal::invalid_type(unexpected(read), &expected)
+    Refusal::wrong_type(unexpected(read), expected)
 }
 
 /// A value that must be a string.
@@ -114,14 +115,14 @@ pub(crate) fn whole_from<V: OptionValue>(
         ref other => return Err(wrong_type(other, expected)),
     };
     n.filter(|&n| n >= min)
-        .ok_or_else(|| Refusal::invalid_value(unexpected(&read), &expected))
+        .ok_or_else(|| Refusal::wrong_value(unexpected(&read), expected))
 }
 
 /// A named choice (an enum deriving `Deserialize` by name): a string, read by
 /// [`super::choice`], whose error lists the names.
 #[inline(never)]
 pub(crate) fn choice<V: OptionValue, T: de::DeserializeOwned>(read: Read<V>) -> Result<T, Refusal> {
-    super::choice(&string(read)?).map_err(Refusal::custom)
+    super::choice(&string(read)?)
 }
 
 /// A list of strings.
@@ -203,10 +204,11 @@ fn entries_by_slot<E: OptionEntries>(
 fn slot(name: &str, keys: &Keys, given: &mut u64) -> Result<u8, Refusal> {
     match keys.iter().find(|(k, _)| *k == name) {
         None => Err(unknown_field(name, keys)),
-        Some(&(_, slot)) if *given & (1 << slot) != 0 => Err(Refusal::custom(format!(
-            "duplicate field `{}`",
-            first_name(keys, slot)
-        ))),
+        Some(&(_, slot)) if *given & (1 << slot) != 0 => Err(Refusal::new(cat(&[
+            "duplicate field `",
+            first_name(keys, slot),
+            "`",
+        ]))),
         Some(&(_, slot)) => {
             *given |= 1 << slot;
             Ok(slot)
@@ -216,10 +218,10 @@ fn slot(name: &str, keys: &Keys, given: &mut u64) -> Result<u8, Refusal> {
 
 /// The key `name` of `owner`'s options refused.
 #[inline(never)]
-fn refused(owner: &str, name: &str, e: Refusal) -> OptionError {
+pub(crate) fn refused(owner: &str, name: &str, e: Refusal) -> OptionError {
     OptionError {
         option: name.to_owned(),
-        reason: format!("{e} ({owner} options)"),
+        reason: cat(&[e.text(), " (", owner, " options)"]),
     }
 }
 
@@ -235,7 +237,7 @@ fn first_name(keys: &Keys, slot: u8) -> &'static str {
 #[inline(never)]
 fn unknown_field(name: &str, keys: &Keys) -> Refusal {
     if keys.is_empty() {
-        return Refusal::custom("takes no options");
+        return Refusal::new("takes no options".to_owned());
     }
     let mut expected = String::new();
     for (i, (key, _)) in keys.iter().enumerate() {
@@ -246,9 +248,12 @@ fn unknown_field(name: &str, keys: &Keys) -> Refusal {
         expected.push_str(key);
         expected.push('`');
     }
-    Refusal::custom(format!(
-        "unknown field `{name}`, expected one of {expected}"
-    ))
+    Refusal::new(cat(&[
+        "unknown field `",
+        name,
+        "`, expected one of ",
+        &expected,
+    ]))
 }
 
 /// JSON values, read by reference.

@@ -6,6 +6,7 @@
 //! transformers after the decoder see the same shape whichever provider answered.
 
 use super::stream::EventSink;
+use crate::text::cat;
 
 /// Blocks around the deltas of a stream that sends none.
 #[derive(Debug, Clone, Default)]
@@ -26,14 +27,14 @@ impl DeltaFraming {
             return;
         }
         self.close(id, out);
-        out.text_event(&format!("{kind}_start"), id.as_deref(), "");
+        out.text_event(&cat(&[kind, "_start"]), id.as_deref(), "");
         self.open = Some(kind);
     }
 
     /// Closes the open block, if any (the answer is complete).
     pub fn close(&mut self, id: &Option<String>, out: &mut dyn EventSink) {
         if let Some(kind) = self.open.take() {
-            out.text_event(&format!("{kind}_end"), id.as_deref(), "");
+            out.text_event(&cat(&[kind, "_end"]), id.as_deref(), "");
         }
     }
 }

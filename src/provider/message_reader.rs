@@ -15,6 +15,7 @@
 //! [`Reader::enter`], so the nesting limit bounds the stack too. Which field a key fills is
 //! looked up in one key table per shape.
 
+use crate::text::{cat, decimal};
 use std::borrow::Cow;
 use std::fmt;
 
@@ -35,9 +36,16 @@ pub(crate) struct ReadError {
     pub what: &'static str,
 }
 
+impl ReadError {
+    /// Why and where, in words (its `Display`), composed without `core::fmt`.
+    pub(crate) fn message(&self) -> String {
+        cat(&[self.what, " at byte ", decimal(self.offset).as_str()])
+    }
+}
+
 impl fmt::Display for ReadError {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        write!(f, "{} at byte {}", self.what, self.offset)
+        f.write_str(&self.message())
     }
 }
 

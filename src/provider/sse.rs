@@ -18,7 +18,8 @@
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use thiserror::Error;
+
+use crate::text::{cat, decimal, display_by_message};
 
 /// The longest line accepted, in bytes.
 pub const DEFAULT_MAX_LINE_BYTES: usize = 1 << 20;
@@ -157,25 +158,39 @@ impl SseMessage {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SseError {
-    #[error(
-        "an SSE line is longer than {limit} bytes; the stream is not SSE or the limit is too low"
-    )]
     LineTooLong { limit: usize },
-    #[error(
-        "an SSE event is larger than {limit} bytes (data lines without the blank line that ends an event); the stream is not SSE or the limit is too low"
-    )]
     EventTooLarge { limit: usize },
-    #[error(
-        "the SSE stream ended inside an event ({pending} bytes not terminated by a blank line)"
-    )]
     Truncated { pending: usize },
-    #[error("the SSE decoder has already finished")]
     Finished,
 }
 
 impl SseError {
+    /// What went wrong, in words (its `Display`), composed without `core::fmt`.
+    #[cold]
+    #[inline(never)]
+    pub fn message(&self) -> String {
+        match self {
+            Self::LineTooLong { limit } => cat(&[
+                "an SSE line is longer than ",
+                decimal(*limit).as_str(),
+                " bytes; the stream is not SSE or the limit is too low",
+            ]),
+            Self::EventTooLarge { limit } => cat(&[
+                "an SSE event is larger than ",
+                decimal(*limit).as_str(),
+                " bytes (data lines without the blank line that ends an event); the stream is not SSE or the limit is too low",
+            ]),
+            Self::Truncated { pending } => cat(&[
+                "the SSE stream ended inside an event (",
+                decimal(*pending).as_str(),
+                " bytes not terminated by a blank line)",
+            ]),
+            Self::Finished => "the SSE decoder has already finished".to_owned(),
+        }
+    }
+
     pub fn code(&self) -> &'static str {
         match self {
             Self::LineTooLong { .. } => "SSE_LINE_TOO_LONG",
@@ -185,6 +200,8 @@ impl SseError {
         }
     }
 }
+
+display_by_message!(SseError);
 
 /// The incremental decoder.
 #[derive(Debug, Clone)]

@@ -16,7 +16,6 @@
 use std::borrow::Cow;
 
 use serde_json::Value;
-use thiserror::Error;
 
 #[cfg(not(feature = "lean-stream"))]
 use super::fast_delta;
@@ -30,7 +29,7 @@ use super::usage::{normalize_text, UsageParts};
 use super::wire::{Choices, Message};
 use crate::cite::Citation;
 use crate::event::{types, Event};
-use crate::json_escape::Quoted;
+use crate::text::{cat, decimal, display_by_message, quoted, Decimal};
 
 /// Which wire format the stream speaks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -75,28 +74,62 @@ pub const STRUCTURED_DELTA: &str = "structured_delta";
 /// out at once, spanning the block so far.
 pub const MAX_HELD_CITATIONS: usize = 1024;
 
-#[derive(Debug, Clone, PartialEq, Error)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum StreamError {
-    #[error("{provider} stream error{}: {message}", code.as_ref().map(|c| format!(" ({c})")).unwrap_or_default())]
     Provider {
         provider: &'static str,
         message: String,
         code: Option<String>,
     },
-    #[error("the {provider} stream ended before its end marker: the answer is incomplete")]
-    Truncated { provider: &'static str },
-    #[error("the {provider} stream sent data that is not the expected JSON: {detail}")]
+    Truncated {
+        provider: &'static str,
+    },
     InvalidData {
         provider: &'static str,
         detail: String,
     },
-    #[error("the stream decoder has already finished")]
     Finished,
-    #[error(transparent)]
-    Sse(#[from] SseError),
+    Sse(SseError),
 }
 
+impl From<SseError> for StreamError {
+    fn from(e: SseError) -> Self {
+        Self::Sse(e)
+    }
+}
+
+display_by_message!(StreamError);
+
 impl StreamError {
+    /// What went wrong, in words (its `Display`), composed without `core::fmt`.
+    #[cold]
+    #[inline(never)]
+    pub fn message(&self) -> String {
+        match self {
+            Self::Provider {
+                provider,
+                message,
+                code,
+            } => match code {
+                Some(code) => cat(&[provider, " stream error (", code, "): ", message]),
+                None => cat(&[provider, " stream error: ", message]),
+            },
+            Self::Truncated { provider } => cat(&[
+                "the ",
+                provider,
+                " stream ended before its end marker: the answer is incomplete",
+            ]),
+            Self::InvalidData { provider, detail } => cat(&[
+                "the ",
+                provider,
+                " stream sent data that is not the expected JSON: ",
+                detail,
+            ]),
+            Self::Finished => "the stream decoder has already finished".to_owned(),
+            Self::Sse(e) => e.message(),
+        }
+    }
+
     pub fn code(&self) -> &'static str {
         match self {
             Self::Provider { .. } => "PROVIDER_ERROR",
@@ -230,7 +263,7 @@ impl ProviderStreamDecoder {
     #[cold]
     #[inline(never)]
     fn not_json(&self, e: &ReadError, data: &str) -> StreamError {
-        self.invalid(format!("{e} in {}", Quoted(truncate(data))))
+        self.invalid(cat(&[&e.message(), " in ", &quoted(truncate(data))]))
     }
 
     /// [`Self::invalid`] with a fixed detail.
@@ -476,9 +509,11 @@ impl ProviderStreamDecoder {
                 } else if self.blocks.len() < MAX_CONTENT_BLOCKS {
                     self.blocks.push((index, kind));
                 } else {
-                    return Err(self.invalid(format!(
-                        "more than {MAX_CONTENT_BLOCKS} content blocks in one message"
-                    )));
+                    return Err(self.invalid(cat(&[
+                        "more than ",
+                        decimal(MAX_CONTENT_BLOCKS).as_str(),
+                        " content blocks in one message",
+                    ])));
                 }
                 match kind {
                     BlockKind::Text => {
@@ -553,9 +588,11 @@ impl ProviderStreamDecoder {
                             _ => false,
                         };
                         if too_large {
-                            return Err(self.invalid(format!(
-                                "a tool_use input larger than {MAX_TOOL_INPUT_BYTES} bytes"
-                            )));
+                            return Err(self.invalid(cat(&[
+                                "a tool_use input larger than ",
+                                decimal(MAX_TOOL_INPUT_BYTES).as_str(),
+                                " bytes",
+                            ])));
                         }
                     }
                     // signature_delta: nothing to show.
@@ -582,7 +619,10 @@ impl ProviderStreamDecoder {
                         };
                         let text = if json.trim().is_empty() { "{}" } else { &json };
                         raw_json::check(text).map_err(|e| {
-                            self.invalid(format!("a tool_use input that is not JSON: {e}"))
+                            self.invalid(cat(&[
+                                "a tool_use input that is not JSON: ",
+                                &e.message(),
+                            ]))
                         })?;
                         out.json(types::STRUCTURED, id, text);
                     }
@@ -701,7 +741,11 @@ fn owned(s: &str) -> String {
 /// The id of an Anthropic message's content block (formatted in one place, not where asked).
 #[inline(never)]
 fn block_id(message_id: Option<&str>, index: u64) -> Option<String> {
-    Some(format!("{}-{index}", message_id.unwrap_or("msg")))
+    Some(cat(&[
+        message_id.unwrap_or("msg"),
+        "-",
+        Decimal::new(index).as_str(),
+    ]))
 }
 
 fn truncate(s: &str) -> &str {

@@ -15,6 +15,7 @@ use serde_json::{Map, Value};
 
 use super::raw_json;
 use crate::json_escape::write_string;
+use crate::text::push_decimal;
 
 /// An object whose counts [`Counted::of`] reads: parsed, or as its entries' text (a stream's
 /// usage, read without building a tree).
@@ -151,26 +152,6 @@ pub fn normalize_text(raw: &str) -> String {
     out.push_str(raw);
     out.push('}');
     out
-}
-
-/// `n` in decimal digits, appended to `out` (what `n.to_string()` writes, without the
-/// formatting machinery).
-fn push_decimal(out: &mut String, mut n: u64) {
-    let mut digits = [0u8; 20];
-    let mut len = 0;
-    for slot in digits.iter_mut().rev() {
-        // A digit: `n % 10` is below 10.
-        *slot = b'0' + (n % 10) as u8;
-        len += 1;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    let start = digits.len() - len;
-    for &d in digits.get(start..).unwrap_or_default() {
-        out.push(char::from(d));
-    }
 }
 
 /// Usage reported in parts (Anthropic streams: input tokens with `message_start`, output

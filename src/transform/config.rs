@@ -18,11 +18,11 @@ use crate::engine::EventStage;
 use crate::engine::Stage;
 use crate::error::{Result, TransformError};
 use crate::event::ItemKind;
-use crate::json_escape::Quoted;
 use crate::options;
 use crate::options::reader::{
     boolean, fields, object, optional, string, strings, Keys, OptionEntries, OptionValue,
 };
+use crate::text::{cat, quoted};
 
 #[cfg(all(target_arch = "wasm32", feature = "wasm-stream-module"))]
 mod js;
@@ -110,6 +110,16 @@ fn unknown(name: &str) -> TransformError {
     }
 }
 
+/// A config that is neither a type name nor a `{type, kwargs}` object (`kind`: what it is).
+#[cold]
+#[inline(never)]
+fn not_a_config(kind: &str) -> TransformError {
+    TransformError::InvalidConfig(cat(&[
+        "expected a type name or a {type, kwargs} object, got ",
+        kind,
+    ]))
+}
+
 /// The canonical names, as an unknown transformer's error lists them.
 const SUPPORTED: &str =
     "identity, json, think_tag, event_filter, validation, citations, cited_answer";
@@ -184,7 +194,7 @@ fn validation_from<E: OptionEntries>(entries: E) -> Result<(Vec<ItemKind>, Valid
             ItemKind::parse(n).ok_or_else(|| {
                 TransformError::option(
                     "requiredTypes",
-                    format!("{} is not one of text, thinking, structured", Quoted(n)),
+                    cat(&[&quoted(n), " is not one of text, thinking, structured"]),
                 )
             })
         })
@@ -192,7 +202,7 @@ fn validation_from<E: OptionEntries>(entries: E) -> Result<(Vec<ItemKind>, Valid
     let mode = match mode {
         None => ValidationMode::default(),
         Some(m) => ValidationMode::parse(&m).ok_or_else(|| {
-            TransformError::option("mode", format!("{} is not \"all\" or \"any\"", Quoted(&m)))
+            TransformError::option("mode", cat(&[&quoted(&m), " is not \"all\" or \"any\""]))
         })?,
     };
     Ok((kinds, mode))
@@ -220,7 +230,7 @@ fn cite_options<E: OptionEntries>(entries: E) -> Result<CiteOptions> {
         CiteError::InvalidOption { option, reason } => {
             TransformError::InvalidOption { option, reason }
         }
-        other => TransformError::InvalidConfig(other.to_string()),
+        other => TransformError::InvalidConfig(other.message()),
     })
 }
 
@@ -295,10 +305,11 @@ impl StageSpec {
     /// The refusal of a stage this build leaves out ([`TransformerKind::in_this_build`]).
     #[cfg(feature = "lean-stream")]
     fn not_in_this_build(&self) -> TransformError {
-        TransformError::InvalidConfig(format!(
-            "the {} stage is in the full streaming module, not this one",
-            self.kind().name()
-        ))
+        TransformError::InvalidConfig(cat(&[
+            "the ",
+            self.kind().name(),
+            " stage is in the full streaming module, not this one",
+        ]))
     }
 
     /// Checks what the transformer's constructor checks, without building it (so that a
@@ -361,23 +372,39 @@ impl StageSpec {
 /// A config object, `{type, kwargs}`, from either source: its type name and its kwargs'
 /// entries (`None` when not given or `null`); any other key refused, naming it.
 fn described<E: OptionEntries>(mut entries: E) -> Result<(String, Option<E>)> {
-    let refused = |option: &str, reason: &dyn std::fmt::Display| {
-        TransformError::InvalidConfig(format!("`{option}`: {reason} (transformer config options)"))
+    let refused = |option: &str, reason: &str| {
+        TransformError::InvalidConfig(cat(&[
+            "`",
+            option,
+            "`: ",
+            reason,
+            " (transformer config options)",
+        ]))
     };
     let (mut kind, mut kwargs) = (None, None);
     while let Some((key, value)) = entries.next_entry() {
         let key = key.as_ref();
         let value = || value.and_then(OptionValue::read);
         match key {
-            "type" => kind = Some(value().and_then(string).map_err(|e| refused(key, &e))?),
-            "kwargs" => kwargs = value().and_then(object).map_err(|e| refused(key, &e))?,
+            "type" => {
+                kind = Some(
+                    value()
+                        .and_then(string)
+                        .map_err(|e| refused(key, e.text()))?,
+                )
+            }
+            "kwargs" => {
+                kwargs = value()
+                    .and_then(object)
+                    .map_err(|e| refused(key, e.text()))?
+            }
             _ => {
-                let why = format!("unknown field `{key}`, expected `type` or `kwargs`");
+                let why = cat(&["unknown field `", key, "`, expected `type` or `kwargs`"]);
                 return Err(refused(key, &why));
             }
         }
     }
-    let kind = kind.ok_or_else(|| refused("options", &"missing field `type`"))?;
+    let kind = kind.ok_or_else(|| refused("options", "missing field `type`"))?;
     Ok((kind, kwargs))
 }
 
@@ -466,12 +493,7 @@ impl OutputTransformerConfig {
                 let kwargs = kwargs.map(|k| k.map.clone()).unwrap_or_default();
                 Self::new(TransformerKind::parse(&kind)?, kwargs)
             }
-            other => {
-                return Err(TransformError::InvalidConfig(format!(
-                    "expected a type name or a {{type, kwargs}} object, got {}",
-                    json_kind(other)
-                )))
-            }
+            other => return Err(not_a_config(json_kind(other))),
         };
         config.spec()?.check()?;
         Ok(config)

@@ -81,7 +81,8 @@ impl Lifecycle {
 pub(crate) fn unique_prefix(tag: &str) -> String {
     use std::sync::atomic::{AtomicU32, Ordering};
     static NEXT: AtomicU32 = AtomicU32::new(1);
-    format!("{tag}{}", NEXT.fetch_add(1, Ordering::Relaxed))
+    let n = crate::text::Decimal::new(u64::from(NEXT.fetch_add(1, Ordering::Relaxed)));
+    crate::text::cat(&[tag, n.as_str()])
 }
 
 /// Names the JSON kind of a value, for error messages.

@@ -10,8 +10,8 @@ use wasm_bindgen::prelude::*;
 
 use super::errors::js_error;
 use crate::engine::{ops::Encoder, Cx, Field, KeptEvent, StreamEngine};
-use crate::json_escape::Quoted;
 use crate::provider::StreamFormat;
+use crate::text::{cat, decimal, quoted, utf8_error};
 use crate::transform::OutputTransformerConfig;
 
 /// The largest chunk one step takes through the input buffer.
@@ -41,7 +41,7 @@ fn configs(stages: JsValue) -> Result<Vec<OutputTransformerConfig>, JsValue> {
     let refused = |e: Refusal| {
         with_cause(js_error(
             "INVALID_CONFIG",
-            &format!("invalid the transformer configs: {e}"),
+            &cat(&["invalid the transformer configs: ", e.text()]),
         ))
     };
     let mut items = match js_value::array_items(&stages) {
@@ -49,10 +49,10 @@ fn configs(stages: JsValue) -> Result<Vec<OutputTransformerConfig>, JsValue> {
         None => {
             return Err(js_error(
                 "INVALID_CONFIG",
-                &format!(
-                    "invalid the transformer configs: expected an array, got {}",
-                    js_value::kind_of(&stages)
-                ),
+                &cat(&[
+                    "invalid the transformer configs: expected an array, got ",
+                    js_value::kind_of(&stages),
+                ]),
             ))
         }
     };
@@ -73,7 +73,7 @@ impl EngineCore {
         let format = format
             .map(|name| {
                 StreamFormat::parse(&name).ok_or_else(|| {
-                    js_error("UNKNOWN_PROVIDER", &format!("unknown stream format {}; use \"openai\", \"openrouter\", \"openai-compatible\" or \"anthropic\"", Quoted(&name)))
+                    js_error("UNKNOWN_PROVIDER", &cat(&["unknown stream format ", &quoted(&name), "; use \"openai\", \"openrouter\", \"openai-compatible\" or \"anthropic\""]))
                 })
             })
             .transpose()?;
@@ -144,7 +144,13 @@ impl EngineCore {
         if max > MAX_INPUT_BYTES {
             return Err(js_error(
                 "INVALID_CHUNK",
-                &format!("a chunk of {max} bytes is more than one step takes ({MAX_INPUT_BYTES})"),
+                &cat(&[
+                    "a chunk of ",
+                    decimal(max).as_str(),
+                    " bytes is more than one step takes (",
+                    decimal(MAX_INPUT_BYTES).as_str(),
+                    ")",
+                ]),
             ));
         }
         if self.input.len() < max {
@@ -292,7 +298,7 @@ impl EngineCore {
         let text = std::str::from_utf8(bytes).map_err(|e| {
             js_error(
                 "INVALID_CHUNK",
-                &format!("the chunk is not valid UTF-8: {e}"),
+                &cat(&["the chunk is not valid UTF-8: ", &utf8_error(&e)]),
             )
         })?;
         let step = self.inner.push_text(text, id.as_deref())?;

@@ -45,25 +45,23 @@ pub fn js_error_with_cause(code: &str, message: &str, cause: JsValue) -> JsValue
     error
 }
 
-/// Every core error type has a stable `code()`; each becomes a JS error the same way.
+/// Every core error type has a stable `code()`; each becomes a JS error the same way, its
+/// message from `message()` where it composes one without `core::fmt` (the streaming
+/// modules' errors, [`crate::text`]), else from its `Display`.
 macro_rules! js_errors_from {
-    ($($error:ty),+ $(,)?) => {
+    ($text:ident: $($error:ty),+ $(,)?) => {
         $(impl From<$error> for JsValue {
             fn from(err: $error) -> Self {
-                js_error(err.code(), &err.to_string())
+                js_error(err.code(), &err.$text())
             }
         })+
     };
 }
 
+js_errors_from!(message: EngineError, TransformError, CiteError, SseError, StreamError);
 js_errors_from!(
-    EngineError,
-    TransformError,
-    CiteError,
-    RequestError,
+    to_string: RequestError,
     ReferenceError,
-    SseError,
-    StreamError,
     ChunkError,
     SimilarityError,
     FilterError,

@@ -9,6 +9,7 @@ use super::{OutputTransformerConfig, StageSpec, TransformerKind};
 use crate::error::{Result, TransformError};
 use crate::options::js_value::{forget_thrown, is_plain_object, json_form, kind_of, Entries};
 use crate::options::Refusal;
+use crate::text::cat;
 
 /// Who takes the options of a `kind` transformer, as messages name it.
 fn owner(kind: TransformerKind) -> &'static str {
@@ -30,7 +31,7 @@ impl OutputTransformerConfig {
     /// as read (for the canonical form).
     pub(crate) fn from_js(value: &JsValue, kept: Option<&Object>) -> Result<Self> {
         forget_thrown();
-        let config = |e: Refusal| TransformError::InvalidConfig(format!("the config {e}"));
+        let config = |e: Refusal| TransformError::InvalidConfig(cat(&["the config ", e.text()]));
         let value = &json_form(value.clone()).map_err(config)?;
         let spec = if let Some(name) = value.as_string() {
             StageSpec::read(TransformerKind::parse(&name)?, Entries::none())?
@@ -44,10 +45,7 @@ impl OutputTransformerConfig {
             };
             StageSpec::read(kind, entries)?
         } else {
-            return Err(TransformError::InvalidConfig(format!(
-                "expected a type name or a {{type, kwargs}} object, got {}",
-                kind_of(value)
-            )));
+            return Err(super::not_a_config(kind_of(value)));
         };
         spec.check()?;
         Ok(Self::from_spec(spec))

@@ -2,10 +2,9 @@
 //! `</reasoning>`), `[open, close]` or `{open, close}` of strings, read from either source of
 //! options (see [`crate::options::reader`]) with one message for every shape refused.
 
-use serde::de::Error as _;
-
 use crate::options::reader::{string, wrong_type, OptionEntries, OptionValue, Read};
 use crate::options::Refusal;
+use crate::text::{cat, decimal};
 use crate::transform::TagPair;
 
 /// The tag pairs, in order.
@@ -21,10 +20,15 @@ pub(super) fn tag_list<V: OptionValue>(read: Read<V>) -> Result<Vec<TagPair>, Re
 }
 
 /// Why the pair at index `i` is refused (`why` after the shapes it may take, empty or ` (…)`).
+#[cold]
+#[inline(never)]
 fn refused(i: usize, why: &str) -> Refusal {
-    Refusal::custom(format!(
-        "tag pair {i} must be a name, [open, close] or {{open, close}} of strings{why}"
-    ))
+    Refusal::new(cat(&[
+        "tag pair ",
+        decimal(i).as_str(),
+        " must be a name, [open, close] or {open, close} of strings",
+        why,
+    ]))
 }
 
 /// The pair at index `i` of the list.
@@ -54,16 +58,20 @@ fn pair<V: OptionValue>(i: usize, read: Read<V>) -> Result<TagPair, Refusal> {
                     _ => {
                         return Err(refused(
                             i,
-                            &format!(
-                                " (`{key}`: unknown field `{key}`, expected `open` or `close`)"
-                            ),
+                            &cat(&[
+                                " (`",
+                                key,
+                                "`: unknown field `",
+                                key,
+                                "`, expected `open` or `close`)",
+                            ]),
                         ))
                     }
                 };
                 let tag = value
                     .and_then(OptionValue::read)
                     .and_then(string)
-                    .map_err(|e| refused(i, &format!(" (`{key}`: {e})")))?;
+                    .map_err(|e| refused(i, &cat(&[" (`", key, "`: ", e.text(), ")"])))?;
                 *slot = Some(tag);
             }
             match (open, close) {

@@ -1,7 +1,7 @@
 //! Tag pairs and the matching of tags at a position, for any number of configured pairs.
 
 use crate::error::{Result, TransformError};
-use crate::json_escape::Quoted;
+use crate::text::{cat, decimal, quoted};
 
 /// The default opening tag.
 pub const DEFAULT_OPEN: &str = "<think>";
@@ -25,7 +25,7 @@ impl TagPair {
 
     /// `<name>` / `</name>`.
     pub fn xml(name: &str) -> Self {
-        Self::new(format!("<{name}>"), format!("</{name}>"))
+        Self::new(cat(&["<", name, ">"]), cat(&["</", name, ">"]))
     }
 }
 
@@ -66,16 +66,19 @@ impl TagSet {
             if pair.open.is_empty() || pair.close.is_empty() {
                 return Err(TransformError::option(
                     "tags",
-                    format!("tag pair {i} has an empty tag"),
+                    cat(&["tag pair ", decimal(i).as_str(), " has an empty tag"]),
                 ));
             }
             if pair.open == pair.close {
                 return Err(TransformError::option(
                     "tags",
-                    format!(
-                        "tag pair {i} uses {} both to open and to close",
-                        Quoted(&pair.open)
-                    ),
+                    cat(&[
+                        "tag pair ",
+                        decimal(i).as_str(),
+                        " uses ",
+                        &quoted(&pair.open),
+                        " both to open and to close",
+                    ]),
                 ));
             }
         }

@@ -1,0 +1,129 @@
+//! Messages composed without `core::fmt`: pieces joined in one allocation ([`cat`]), whole
+//! numbers as decimal digits on the stack ([`Decimal`]) and strings quoted as JSON writes them
+//! ([`quoted`]).
+//!
+//! The lean streaming module (what a chat UI loads) has no other use for the formatting
+//! machinery: `format!` and derived `Display` impls were ~4 KB of its gzip size (issue 11).
+//! Error types keep their `Display` impls for Rust callers; those write the same text.
+
+use crate::json_escape::write_string;
+
+/// The pieces, joined.
+#[inline(never)]
+pub(crate) fn cat(pieces: &[&str]) -> String {
+    let mut out = String::with_capacity(pieces.iter().map(|p| p.len()).sum());
+    for piece in pieces {
+        out.push_str(piece);
+    }
+    out
+}
+
+/// `text` quoted as JSON writes it (what a caller gave, shown without `{:?}`).
+#[inline(never)]
+pub(crate) fn quoted(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    write_string(text, &mut out);
+    out
+}
+
+/// A whole number's decimal digits (what its `Display` writes).
+pub(crate) struct Decimal(String);
+
+impl Decimal {
+    #[inline(never)]
+    pub(crate) fn new(n: u64) -> Self {
+        let mut digits = String::with_capacity(20);
+        push_decimal(&mut digits, n);
+        Self(digits)
+    }
+
+    /// The digits.
+    pub(crate) fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// `n`'s digits (a `usize` always fits `u64` on the targets this builds for).
+pub(crate) fn decimal(n: usize) -> Decimal {
+    Decimal::new(n as u64)
+}
+
+/// Appends `n`'s decimal digits to `out`.
+#[inline(never)]
+pub(crate) fn push_decimal(out: &mut String, mut n: u64) {
+    let mut digits = [0u8; 20];
+    let mut start = digits.len();
+    for slot in digits.iter_mut().rev() {
+        // A digit: `n % 10` is below 10.
+        *slot = b'0' + (n % 10) as u8;
+        start -= 1;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    for &digit in digits.get(start..).unwrap_or_default() {
+        out.push(char::from(digit));
+    }
+}
+
+/// What a `Utf8Error`'s `Display` writes.
+#[cfg_attr(
+    not(all(target_arch = "wasm32", feature = "wasm-stream-module")),
+    allow(dead_code)
+)]
+#[cold]
+#[inline(never)]
+pub(crate) fn utf8_error(e: &std::str::Utf8Error) -> String {
+    let at = decimal(e.valid_up_to());
+    match e.error_len() {
+        Some(n) => cat(&[
+            "invalid utf-8 sequence of ",
+            decimal(n).as_str(),
+            " bytes from index ",
+            at.as_str(),
+        ]),
+        None => cat(&["incomplete utf-8 byte sequence from index ", at.as_str()]),
+    }
+}
+
+/// `Display` and `Error` for error types whose `message()` composes their text.
+macro_rules! display_by_message {
+    ($($error:ty),+ $(,)?) => {
+        $(impl std::fmt::Display for $error {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(&self.message())
+            }
+        }
+
+        impl std::error::Error for $error {})+
+    };
+}
+pub(crate) use display_by_message;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn digits_are_what_display_writes() {
+        for n in [0, 1, 9, 10, 99, 100, 12345, u64::from(u32::MAX), u64::MAX] {
+            assert_eq!(Decimal::new(n).as_str(), n.to_string());
+        }
+    }
+
+    #[test]
+    fn utf8_errors_read_as_their_display() {
+        for bytes in [&b"ab\xff"[..], b"a\xe2\x82", b"\xc3\x28x", b"\xf0\x9f\x98"] {
+            let e = std::str::from_utf8(bytes).unwrap_err();
+            assert_eq!(utf8_error(&e), e.to_string());
+        }
+    }
+
+    #[test]
+    fn pieces_join_and_quote() {
+        assert_eq!(cat(&[]), "");
+        assert_eq!(cat(&["a", "", "bc"]), "abc");
+        assert_eq!(quoted("a\"b\n"), "\"a\\\"b\\n\"");
+    }
+}
