@@ -52,8 +52,7 @@ impl TransformError {
         }
     }
 
-    /// What went wrong, in words (its `Display`), composed without `core::fmt`
-    /// ([`crate::text`]).
+    /// What went wrong, in words (its `Display`), composed without `core::fmt`.
     #[cold]
     #[inline(never)]
     pub fn message(&self) -> String {

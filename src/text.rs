@@ -6,6 +6,8 @@
 //! machinery: `format!` and derived `Display` impls were ~4 KB of its gzip size (issue 11).
 //! Error types keep their `Display` impls for Rust callers; those write the same text.
 
+use std::borrow::Cow;
+
 use crate::json_escape::write_string;
 
 /// The pieces, joined.
@@ -16,6 +18,19 @@ pub(crate) fn cat(pieces: &[&str]) -> String {
         out.push_str(piece);
     }
     out
+}
+
+/// Each name in backticks, `separator` between them: "`a`, `b`".
+#[inline(never)]
+pub(crate) fn ticked(names: &[&str], separator: &str) -> String {
+    let mut pieces = Vec::with_capacity(names.len() * 4);
+    for (i, name) in names.iter().enumerate() {
+        if i > 0 {
+            pieces.push(separator);
+        }
+        pieces.extend(["`", name, "`"]);
+    }
+    cat(&pieces)
 }
 
 /// `text` quoted as JSON writes it (what a caller gave, shown without `{:?}`).
@@ -50,20 +65,36 @@ pub(crate) fn decimal(n: usize) -> Decimal {
 
 /// Appends `n`'s decimal digits to `out`.
 #[inline(never)]
-pub(crate) fn push_decimal(out: &mut String, mut n: u64) {
-    let mut digits = [0u8; 20];
-    let mut start = digits.len();
-    for slot in digits.iter_mut().rev() {
-        // A digit: `n % 10` is below 10.
-        *slot = b'0' + (n % 10) as u8;
-        start -= 1;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
+pub(crate) fn push_decimal(out: &mut String, n: u64) {
+    if n >= 10 {
+        push_decimal(out, n / 10);
     }
-    for &digit in digits.get(start..).unwrap_or_default() {
-        out.push(char::from(digit));
+    // A digit: `n % 10` is below 10.
+    out.push(char::from(b'0' + (n % 10) as u8));
+}
+
+/// `bytes` as text, each invalid sequence replaced by U+FFFD: what `String::from_utf8_lossy`
+/// gives (the same rule, `Utf8Error::error_len`, marks where each one ends), with the check
+/// `from_utf8` already links (the lossy decoder's own is ~1.1 KB of the lean module's code).
+pub(crate) fn lossy(bytes: &[u8]) -> Cow<'_, str> {
+    let mut rest = bytes;
+    let mut out = String::new();
+    loop {
+        match std::str::from_utf8(rest) {
+            Ok(text) if out.is_empty() && text.len() == bytes.len() => return Cow::Borrowed(text),
+            Ok(text) => {
+                out.push_str(text);
+                return Cow::Owned(out);
+            }
+            Err(e) => {
+                let (valid, after) = rest.split_at(e.valid_up_to());
+                out.push_str(std::str::from_utf8(valid).unwrap_or_default());
+                out.push(char::REPLACEMENT_CHARACTER);
+                rest = after
+                    .get(e.error_len().unwrap_or(after.len())..)
+                    .unwrap_or_default();
+            }
+        }
     }
 }
 
@@ -113,6 +144,38 @@ mod tests {
     }
 
     #[test]
+    fn lossy_text_is_what_from_utf8_lossy_gives() {
+        let cases: [&[u8]; 9] = [
+            b"",
+            b"plain",
+            "\u{e9}\u{1f600}".as_bytes(),
+            b"ab\xff",
+            b"\xffab\xfe",
+            b"a\xe2\x82",
+            b"\xc3\x28x",
+            b"\xf0\x9f\x98\xf0\x9f\x98\x80",
+            b"\xed\xa0\x80\xc0\xafz",
+        ];
+        for bytes in cases {
+            assert_eq!(lossy(bytes), String::from_utf8_lossy(bytes), "{bytes:?}");
+        }
+        // Every sequence of up to three bytes from a set that covers each kind of lead and
+        // continuation byte.
+        let set = [
+            0x00, 0x41, 0x7f, 0x80, 0xbf, 0xc0, 0xc2, 0xdf, 0xe0, 0xed, 0xef, 0xf0, 0xf4, 0xf5,
+            0xff,
+        ];
+        for &a in &set {
+            for &b in &set {
+                for &c in &set {
+                    let bytes = [a, b, c];
+                    assert_eq!(lossy(&bytes), String::from_utf8_lossy(&bytes), "{bytes:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
     fn utf8_errors_read_as_their_display() {
         for bytes in [&b"ab\xff"[..], b"a\xe2\x82", b"\xc3\x28x", b"\xf0\x9f\x98"] {
             let e = std::str::from_utf8(bytes).unwrap_err();
@@ -125,5 +188,7 @@ mod tests {
         assert_eq!(cat(&[]), "");
         assert_eq!(cat(&["a", "", "bc"]), "abc");
         assert_eq!(quoted("a\"b\n"), "\"a\\\"b\\n\"");
+        assert_eq!(ticked(&[], ", "), "");
+        assert_eq!(ticked(&["a", "b", "c"], ", "), "`a`, `b`, `c`");
     }
 }

@@ -12,7 +12,7 @@ use serde::de::{self, Unexpected};
 use serde_json::Value;
 
 use super::{JsonEntries, OptionError, Refusal};
-use crate::text::cat;
+use crate::text::{cat, ticked};
 
 /// One value, told apart once.
 pub(crate) enum Read<V: OptionValue> {
@@ -239,20 +239,12 @@ fn unknown_field(name: &str, keys: &Keys) -> Refusal {
     if keys.is_empty() {
         return Refusal::new("takes no options".to_owned());
     }
-    let mut expected = String::new();
-    for (i, (key, _)) in keys.iter().enumerate() {
-        if i > 0 {
-            expected.push_str(", ");
-        }
-        expected.push('`');
-        expected.push_str(key);
-        expected.push('`');
-    }
+    let names: Vec<&str> = keys.iter().map(|(key, _)| *key).collect();
     Refusal::new(cat(&[
         "unknown field `",
         name,
         "`, expected one of ",
-        &expected,
+        &ticked(&names, ", "),
     ]))
 }
 

@@ -6,7 +6,7 @@ use std::fmt;
 
 use serde::de::{self, Unexpected};
 
-use crate::text::{cat, quoted, Decimal};
+use crate::text::{cat, quoted, ticked, Decimal};
 
 /// Why a value was refused.
 #[derive(Debug)]
@@ -102,21 +102,10 @@ impl de::Error for Refusal {
 #[cold]
 #[inline(never)]
 fn one_of(names: &[&str]) -> String {
-    if names.is_empty() {
-        return "there are no variants".to_owned();
+    match names.len() {
+        0 => "there are no variants".to_owned(),
+        2 => cat(&["expected ", &ticked(names, " or ")]),
+        1 => cat(&["expected ", &ticked(names, "")]),
+        _ => cat(&["expected one of ", &ticked(names, ", ")]),
     }
-    let mut out = String::from(if names.len() > 2 {
-        "expected one of "
-    } else {
-        "expected "
-    });
-    for (i, name) in names.iter().enumerate() {
-        if i > 0 {
-            out.push_str(if names.len() == 2 { " or " } else { ", " });
-        }
-        out.push('`');
-        out.push_str(name);
-        out.push('`');
-    }
-    out
 }

@@ -447,10 +447,7 @@ impl SseDecoder {
             return Ok(false);
         }
         // Valid UTF-8 (the usual case) is checked at word speed; anything else is read lossily.
-        let line = match std::str::from_utf8(line) {
-            Ok(text) => std::borrow::Cow::Borrowed(text),
-            Err(_) => String::from_utf8_lossy(line),
-        };
+        let line = crate::text::lossy(line);
         // At the first colon, found as a byte (an ASCII byte is never inside a character).
         let colon = line.bytes().position(|b| b == b':');
         let (field, value) = match colon.and_then(|i| Some((line.get(..i)?, line.get(i + 1..)?))) {
