@@ -3,7 +3,7 @@
 //! Every variant has a stable [`TransformError::code`] that the JS binding copies onto the
 //! thrown `Error` as `error.code`, so callers can branch on it without parsing messages.
 
-use crate::text::{cat, decimal, quoted};
+use crate::text::{cat, decimal, invalid_option, quoted};
 
 /// What went wrong while configuring or running an output transformer.
 #[derive(Debug, Clone, PartialEq)]
@@ -57,9 +57,7 @@ impl TransformError {
     #[inline(never)]
     pub fn message(&self) -> String {
         match self {
-            Self::InvalidOption { option, reason } => {
-                cat(&["invalid option `", option, "`: ", reason])
-            }
+            Self::InvalidOption { option, reason } => invalid_option(option, reason),
             Self::EmptyEventType { index, got } => cat(&[
                 "event type cannot be empty or blank (got ",
                 &quoted(got),

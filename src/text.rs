@@ -20,6 +20,11 @@ pub(crate) fn cat(pieces: &[&str]) -> String {
     out
 }
 
+/// The words of every refused option: "invalid option `name`: reason".
+pub(crate) fn invalid_option(option: &str, reason: &str) -> String {
+    cat(&["invalid option `", option, "`: ", reason])
+}
+
 /// Each name in backticks, `separator` between them: "`a`, `b`".
 #[inline(never)]
 pub(crate) fn ticked(names: &[&str], separator: &str) -> String {
@@ -135,6 +140,14 @@ pub(crate) use display_by_message;
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_invalid_option_is_named_in_backticks() {
+        assert_eq!(
+            invalid_option("idPrefix", "must not be empty"),
+            "invalid option `idPrefix`: must not be empty"
+        );
+    }
 
     #[test]
     fn digits_are_what_display_writes() {

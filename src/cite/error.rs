@@ -1,6 +1,6 @@
 //! Errors of the citation domain.
 
-use crate::text::{cat, display_by_message};
+use crate::text::{cat, display_by_message, invalid_option};
 
 /// What went wrong while parsing, checking or exporting citations.
 #[derive(Debug, Clone, PartialEq)]
@@ -34,9 +34,7 @@ impl CiteError {
     #[inline(never)]
     pub fn message(&self) -> String {
         match self {
-            Self::InvalidOption { option, reason } => {
-                cat(&["invalid option `", option, "`: ", reason])
-            }
+            Self::InvalidOption { option, reason } => invalid_option(option, reason),
             Self::NoSources => {
                 "a citation grammar needs at least one source (sourceCount is 0)".to_owned()
             }

@@ -350,12 +350,8 @@ pub fn options_coded<T: serde::de::DeserializeOwned>(
             ))
         }
     };
-    crate::options::read(owner, &map).map_err(|e| {
-        js_error(
-            code,
-            &format!("invalid option `{}`: {}", e.option, e.reason),
-        )
-    })
+    crate::options::read(owner, &map)
+        .map_err(|e| js_error(code, &crate::text::invalid_option(&e.option, &e.reason)))
 }
 
 #[cfg_attr(

@@ -79,7 +79,7 @@ pub fn invoker_options(builder: &str, options: JsValue) -> Result<JsValue, JsVal
         crate::options::derived::read_taking(builder, &map, takes).map_err(|e| {
             js_error(
                 "INVALID_OPTION",
-                &format!("invalid option `{}`: {}", e.option, e.reason),
+                &crate::text::invalid_option(&e.option, &e.reason),
             )
         })?;
     Ok(convert::to_js(&json!({

@@ -105,7 +105,7 @@ pub fn relevance_options(kind: &str, owner: &str, options: JsValue) -> Result<Js
     let settings = filter::options::settings(kind, owner, &map).map_err(|e| {
         js_error(
             "INVALID_OPTION",
-            &format!("invalid option `{}`: {}", e.option, e.reason),
+            &crate::text::invalid_option(&e.option, &e.reason),
         )
     })?;
     if let Some(q) = &settings.relevance_question {
