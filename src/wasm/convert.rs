@@ -350,8 +350,13 @@ pub fn options_coded<T: serde::de::DeserializeOwned>(
             ))
         }
     };
-    crate::options::read(owner, &map)
-        .map_err(|e| js_error(code, &crate::text::invalid_option(&e.option, &e.reason)))
+    crate::options::read(owner, &map).map_err(|e| option_error(code, &e))
+}
+
+/// The options reader's refusal as a JS `Error` of `code`: "invalid option `name`: reason".
+#[cfg(not(any(feature = "wasm-csl-module", feature = "wasm-stream-module")))]
+pub fn option_error(code: &str, e: &crate::options::OptionError) -> JsValue {
+    js_error(code, &crate::text::invalid_option(&e.option, &e.reason))
 }
 
 #[cfg_attr(

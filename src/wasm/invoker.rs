@@ -75,13 +75,8 @@ pub fn invoker_options(builder: &str, options: JsValue) -> Result<JsValue, JsVal
         .find(|(name, _)| *name == builder)
         .map_or(&[""; 2], |(_, keys)| keys);
     let map = convert::options(options, builder)?;
-    let o: BuilderOptions =
-        crate::options::derived::read_taking(builder, &map, takes).map_err(|e| {
-            js_error(
-                "INVALID_OPTION",
-                &crate::text::invalid_option(&e.option, &e.reason),
-            )
-        })?;
+    let o: BuilderOptions = crate::options::derived::read_taking(builder, &map, takes)
+        .map_err(|e| convert::option_error("INVALID_OPTION", &e))?;
     Ok(convert::to_js(&json!({
         "apiKey": o.api_key,
         "baseUrl": o.base_url,

@@ -102,12 +102,8 @@ pub fn relevance_options(kind: &str, owner: &str, options: JsValue) -> Result<Js
             ))
         }
     };
-    let settings = filter::options::settings(kind, owner, &map).map_err(|e| {
-        js_error(
-            "INVALID_OPTION",
-            &crate::text::invalid_option(&e.option, &e.reason),
-        )
-    })?;
+    let settings = filter::options::settings(kind, owner, &map)
+        .map_err(|e| convert::option_error("INVALID_OPTION", &e))?;
     if let Some(q) = &settings.relevance_question {
         filter::decision_batch(DecisionKind::Filter, "", &[], 0, Some(q))?;
     }
