@@ -3,6 +3,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import * as citations from "./citations.mjs";
 import * as csl from "./csl.mjs";
+import * as goals from "./goals.mjs";
 import * as pipeline from "./pipeline.mjs";
 import * as setup from "./setup.mjs";
 import * as similarity from "./similarity.mjs";
@@ -16,6 +17,7 @@ for (const bench of [startup, thinkTag, citations, pipeline, setup, similarity, 
   bench.print(r);
   results.push(r);
 }
+goals.print(results);
 mkdirSync(new URL("./results/", import.meta.url), { recursive: true });
 writeFileSync(
   new URL("./results/latest.json", import.meta.url),

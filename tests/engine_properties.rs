@@ -326,6 +326,40 @@ fn shown_text_is_passed_by_length_only_where_reading_it_would_do_the_same() {
     assert_eq!(done.pass_shown(1).unwrap_err().code(), "STREAM_FINISHED");
 }
 
+/// What the JS fast path relies on to hold a marker's start itself (pkg/src/citation_parser.js):
+/// while the engine takes shown text, its scanner is in plain text with nothing undecided, so
+/// an opener, then ASCII digits and perhaps the closer, at the end of a chunk is held back and
+/// the text before it released. Inside code the engine does not take shown text.
+#[test]
+fn while_shown_text_is_taken_a_marker_start_at_the_end_is_held() {
+    for start in ["[", "[1", "[12", "[123456789", "[0]", "[3]", "[12]"] {
+        for before in [
+            "a",
+            "x [1] y",
+            "`code` then",
+            "see http://a.b/ and",
+            "a\n\n",
+        ] {
+            let mut engine = StreamEngine::new(None, &[cite_config()]).unwrap();
+            if !engine.push_text(before, None).unwrap().takes_shown {
+                continue;
+            }
+            let step = engine.push_text(&format!(" {start}"), None).unwrap();
+            assert!(step.holds, "{before:?} then {start:?}");
+            let events = step_events(&step);
+            let text: String = events.iter().filter_map(|e| e.value.as_str()).collect();
+            assert_eq!(text, " ", "{before:?} then {start:?}");
+        }
+    }
+    for code in ["`code", "```\nfenced"] {
+        let mut engine = StreamEngine::new(None, &[cite_config()]).unwrap();
+        assert!(
+            !engine.push_text(code, None).unwrap().takes_shown,
+            "{code:?}"
+        );
+    }
+}
+
 fn think_config() -> OutputTransformerConfig {
     OutputTransformerConfig::from_value(&json!("think_tag")).unwrap()
 }

@@ -4,6 +4,7 @@ import { RESPONSE } from "./events.js";
 import {
   DEFER,
   HOLDS,
+  IS_TRIGGER,
   NOT_QUIET,
   PLAIN,
   PUSH_AFTER_DEFERRED,
@@ -18,6 +19,28 @@ const DEFER_LIMIT = 4096;
 // Text the core moves past by its length goes with a step before it counts this many bytes
 // (the count crosses as a wasm32 usize).
 const SHOWN_LIMIT = 2 ** 30;
+// A marker's start held here: an opener and at most this many digits.
+const HELD_DIGITS = 9;
+const CLOSER = 0x5d; // ]
+
+/**
+ * Whether `chunk` from `at` (an opener) to its end is what the core holds back in normal text
+ * with nothing undecided: the opener alone, or with ASCII digits, or with digits and the closer
+ * (a marker waiting for the next character, which may make it a link or a reference
+ * definition). src/cite/marker.rs (`read_enclosed`) reads these as undecided.
+ */
+function isMarkerStart(chunk, at) {
+  const n = chunk.length;
+  let i = at + 1;
+  while (i < n && i - at <= HELD_DIGITS) {
+    const c = chunk.charCodeAt(i);
+    if (c < 0x30 || c > 0x39) break;
+    i++;
+  }
+  const digits = i - at - 1;
+  if (digits > HELD_DIGITS) return false;
+  return i === n || (digits > 0 && i === n - 1 && chunk.charCodeAt(i) === CLOSER);
+}
 
 /**
  * Finds markers in the answer as it streams; emits a `citation` event as each completes.
@@ -36,11 +59,17 @@ export class CitationParser extends StageTransformer {
   #deferred = 0;
   #takesShown = false;
   #shown = 0;
+  // Whether a marker's start at the end of a chunk waits in the core's input (written after
+  // the deferred text, not shown) instead of in the core (#holdStart), and whether this
+  // stage's opener is `[` (the only one held so).
+  #held = false;
+  #brackets;
 
   constructor(options = {}) {
     ready();
     super("citations", options);
     this.#options = options;
+    this.#brackets = this[IS_TRIGGER]("[");
   }
 
   push(input) {
@@ -62,7 +91,47 @@ export class CitationParser extends StageTransformer {
       }
       return [{ id: null, type: RESPONSE, value: input, valueType: "text" }];
     }
+    if (this.#takesShown && this.#brackets && this.#deferred < DEFER_LIMIT) {
+      const out = this.#holdStart(input);
+      if (out !== null) return out;
+    }
     return this.#send(input);
+  }
+
+  /**
+   * A chunk whose only trigger is a marker's start at its end (`word [`, ` [12`, ` [3]`), while
+   * the core's latest step said it can move past shown text (then its scanner is in normal
+   * text, nothing undecided: it would hold that start back, and release the text before it):
+   * the text before it is shown as a quiet chunk is, and the start is written into the core's
+   * input without a step, to go to the core with the next chunk. Saves the step such a chunk
+   * cost (the next chunk makes one in any case: the core would hold the start). Null where the
+   * chunk is not such a chunk.
+   */
+  #holdStart(input) {
+    const at = input.lastIndexOf("[");
+    if (at === -1 || !isMarkerStart(input, at)) return null;
+    const head = at === 0 ? "" : input.slice(0, at);
+    const kind = head === "" ? PLAIN : this.quietKind(head);
+    if (kind === NOT_QUIET) return null;
+    this.ensureLive();
+    // Until the held start goes to the core, every chunk goes with it.
+    this.#quiet = false;
+    this.#takesShown = false;
+    this.#held = true;
+    if (head === "") {
+      this[DEFER](input);
+      return [];
+    }
+    if (kind === PLAIN && this.#deferred === 0 && this.#shown < SHOWN_LIMIT) {
+      this.#shown += head.length;
+    } else {
+      this[DEFER](head);
+      this.#deferred += head.length;
+    }
+    // After the deferred text, which the core's step leaves out of its events; the held start
+    // is not left out (it was not shown).
+    this[DEFER](input.slice(at));
+    return [{ id: null, type: RESPONSE, value: head, valueType: "text" }];
   }
 
   finish() {
@@ -73,7 +142,7 @@ export class CitationParser extends StageTransformer {
   }
 
   #flush() {
-    return this.#deferred === 0 && this.#shown === 0 ? [] : this.#send("");
+    return this.#deferred === 0 && this.#shown === 0 && !this.#held ? [] : this.#send("");
   }
 
   /**
@@ -82,6 +151,7 @@ export class CitationParser extends StageTransformer {
    * it is not shown again. Afterwards the core's step says whether it holds anything back.
    */
   #send(text) {
+    this.#held = false;
     const out = this[PUSH_AFTER_DEFERRED](text, this.#deferred, this.#shown);
     this.#deferred = 0;
     this.#shown = 0;

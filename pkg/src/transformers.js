@@ -116,6 +116,8 @@ export const QUIET = 1;
 export const PLAIN = 2;
 // Internal: see StageTransformer[HOLDS].
 export const HOLDS = Symbol("citeflow.holds");
+// Internal: see StageTransformer[IS_TRIGGER].
+export const IS_TRIGGER = Symbol("citeflow.isTrigger");
 
 // The fast path's tables of each set of triggers seen (most transformers share the default
 // ones): made once, not per transformer (a 128-byte Uint8Array has its memory outside the JS
@@ -243,19 +245,27 @@ export class StageTransformer extends OutputTransformer {
     // Token-sized chunks in one loop.
     if (n < NATIVE_SCAN_MIN && n !== 0) {
       const ascii = this.#ascii;
-      // Without a branch on each character's kind (spaces come anywhere in text): any trigger
-      // or non-ASCII unit sets `hit`, any unit but a space sets `other`.
+      // Without a branch on each character's kind (spaces come anywhere in text): an ASCII
+      // trigger sets bit 1 of `hit` and a non-ASCII unit bit 2 (the table's entries are 0 or
+      // 1); any unit but a space sets `other`.
       let hit = 0;
       let other = 0;
       for (let i = 0; i < n; i++) {
         const c = chunk.charCodeAt(i);
-        hit |= c >= 128 ? 1 : ascii[c];
+        hit |= c >= 128 ? 2 : ascii[c];
         other |= c ^ 0x20;
       }
       if (hit === 0) return other === 0 ? QUIET : PLAIN;
+      if ((hit & 1) !== 0) return NOT_QUIET;
     }
     if (!this.#scan(chunk, false)) return NOT_QUIET;
     return NON_ASCII.test(chunk) || !NOT_SPACE.test(chunk) ? QUIET : PLAIN;
+  }
+
+  /** Whether `char` (one UTF-16 unit) starts one of the stage's trigger strings. */
+  [IS_TRIGGER](char) {
+    const c = char.charCodeAt(0);
+    return c < 128 ? this.#ascii[c] === 1 : this.#wide.includes(c);
   }
 
   /**

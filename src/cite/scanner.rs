@@ -180,9 +180,12 @@ impl MarkerScanner {
     }
 
     /// Whether plain text may be passed over by its length alone ([`Self::pass_plain`]):
-    /// nothing is undecided, and the text is not in a URL (which a space in it would end).
+    /// nothing is undecided, and the text is normal text: not in a URL (which a space in it
+    /// would end), nor in code. The JS fast path relies on the last: while this holds, a
+    /// bracket opener followed by ASCII digits (then perhaps the closer) at the end of the text
+    /// seen so far is undecided, so held back (see `pkg/src/citation_parser.js`).
     pub fn passes_plain(&self) -> bool {
-        self.pending.is_empty() && self.context != Context::Url
+        self.pending.is_empty() && self.context == Context::Normal
     }
 
     /// Moves past `bytes` bytes of plain text without seeing it: ASCII, none of the

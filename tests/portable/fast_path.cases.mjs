@@ -307,6 +307,53 @@ export const fastPathCases = {
     }
   },
 
+  // A chunk ending in a marker's start (`[`, `[12`, `[3]`) after a step that left the core in
+  // plain text is answered without the core, its start held for the next chunk: whatever
+  // follows (a link, a reference definition, another marker, code, a URL, the end).
+  async "property: a marker's start held for the next chunk gives the engine's events, any split"({ lib, assert }) {
+    const random = rng(0x5ea7);
+    const pieces = [
+      "word ",
+      " ",
+      "[",
+      "[1",
+      "[12]",
+      "[0]",
+      "[3]",
+      "]",
+      "4",
+      "1234567890",
+      "(",
+      "(x)",
+      ":",
+      ": ",
+      ",",
+      " 2]",
+      "-",
+      "–",
+      "^",
+      "`",
+      "```",
+      "\n",
+      "http://a/",
+      "é",
+      "😀",
+      ".",
+    ];
+    for (let round = 0; round < 600; round++) {
+      const text = Array.from({ length: Math.floor(random() * 40) }, () => pieces[Math.floor(random() * pieces.length)])
+        .join("");
+      const options = { sourceCount: 1 + (round % 5), markerStyle: round % 5 === 4 ? "paren" : "bracket" };
+      const chunks = cuts(text, random, 10);
+      // Now and then an event object, and the start of the stream made plain first (a step
+      // that lets the fast path take chunks).
+      if (round % 3 === 0) chunks.unshift("a [1] b");
+      if (round % 11 === 0 && chunks.length > 3) chunks.splice(3, 0, { type: "status", value: "x" });
+      const [alone, engine] = bothWays(lib, lib.CitationParser, options, chunks);
+      assert.deepEqual(alone, engine, JSON.stringify({ options, chunks }));
+    }
+  },
+
   async "long plain runs wait for the core at most DEFER_LIMIT units, and spans stay exact"({ lib, assert }) {
     const text = "plain ".repeat(3000) + "[1] end.";
     const chunks = text.match(/.{1,4}/gs);
@@ -334,10 +381,15 @@ export const fastPathCases = {
     const counting = new lib.CitationParser();
     counting.push("[1].");
     counting.push(" plain");
+    // A marker's start held for the next chunk: the chunk is answered without the core.
+    const holding = new lib.CitationParser();
+    holding.push("[1].");
+    assert.deepEqual(holding.push(" see [2").map((e) => e.value), [" see "]);
     assert.throws(() => internals.stream().forceTrap(), (e) => e instanceof WebAssembly.RuntimeError);
     throwsCode(assert, () => quiet.push(" words"), "INSTANCE_RESET");
     throwsCode(assert, () => parser.push(" words"), "INSTANCE_RESET");
     throwsCode(assert, () => counting.push(" words"), "INSTANCE_RESET");
+    throwsCode(assert, () => holding.push("]"), "INSTANCE_RESET");
     assert.deepEqual(new lib.ThinkTagOutputTransformer().push("fresh").map((e) => e.type), [
       "response_start",
       "response",

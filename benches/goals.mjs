@@ -1,0 +1,79 @@
+// The performance goals the package is held to (the streaming engine's issue, #11), read off one
+// `make bench` run's results and printed as one table: each goal, what this run measured, and
+// whether that meets it. It reports; it asserts nothing (timing never decides a test).
+//
+// Think tags are held to the goal with each event handled as it comes (the transformer against
+// the middleware's own transform, neither paying for web streams): the shapes that also keep
+// every event, or go through web streams, are printed beside it, with what bounds them (README,
+// "Think tags").
+
+const byName = (results) => Object.fromEntries(results.map((r) => [r.name, r]));
+const times = (x) => `${x.toFixed(2)}×`;
+const lowest = (xs) => Math.min(...xs);
+
+/** The goals as rows of `[goal, measured, met]` (met: true, false, or null when only reported). */
+export function goals(results) {
+  const r = byName(results);
+  const rows = [];
+  const pipeline = r.pipeline?.rows ?? [];
+  for (const chunkBytes of [1024, 128]) {
+    const at = pipeline.filter((p) => p.chunkBytes === chunkBytes).map((p) => p.ratio);
+    if (at.length === 0) continue;
+    const measured = `${times(lowest(at))} (lowest of ${at.length} bodies)`;
+    rows.push(
+      chunkBytes === 1024
+        ? ["pipeline, SSE bytes → events → think tags → citations, 1 KB chunks: ≥ 2×", measured, lowest(at) >= 2]
+        : ["the same at 128 B chunks: reported", measured, null],
+    );
+  }
+  for (const t of r["think-tag"]?.rows ?? []) {
+    rows.push([
+      `think tags, ${t.chunk}-character chunks, events handled as they come: ≥ 2×`,
+      `${times(t.handledRatio)} (collected ${times(t.collectedRatio)}, floor ${times(t.ceilingRatio)}; web streams ${
+        times(t.streamRatio)
+      })`,
+      t.handledRatio >= 2,
+    ]);
+  }
+  const cite = Object.fromEntries((r.citations?.rows ?? []).map((c) => [c.name, c.ratio]));
+  for (
+    const [name, label] of [
+      ["streamed parse (4-char chunks)", "streamed citations, 4-character chunks"],
+      ["dedup (whole text)", "dedup, whole text"],
+      ["policy check (whole text)", "policy check, whole text"],
+    ]
+  ) {
+    if (cite[name] !== undefined) rows.push([`${label}: ≥ 1×`, times(cite[name]), cite[name] >= 1]);
+  }
+  const s = r.startup;
+  if (s !== undefined) {
+    const m = s.modules.stream;
+    rows.push(
+      [
+        `streaming module: ≤ ${s.goals.streamGzipBytes} B gzip`,
+        `${m.gzipBytes} B`,
+        m.gzipBytes <= s.goals.streamGzipBytes,
+      ],
+      [
+        `its compile + instantiate in Node: ≤ ${s.goals.streamInstantiateMs} ms`,
+        `${m.instantiateMs.toFixed(2)} ms`,
+        m.instantiateMs <= s.goals.streamInstantiateMs,
+      ],
+      [
+        `import "citeflow": ≤ ${s.goals.importMs} ms`,
+        `${s.importMs.toFixed(2)} ms (the harness's smallest import: ${s.peerImportMs.toFixed(2)} ms)`,
+        s.importMs <= s.goals.importMs,
+      ],
+    );
+  }
+  return rows;
+}
+
+export function print(results) {
+  console.log("Goals (issue 11), this run:");
+  console.log("| goal | measured | met |");
+  console.log("|---|---|---|");
+  for (const [goal, measured, met] of goals(results)) {
+    console.log(`| ${goal} | ${measured} | ${met === null ? "reported" : met ? "yes" : "no"} |`);
+  }
+}
