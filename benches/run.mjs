@@ -17,7 +17,7 @@ for (const bench of [startup, thinkTag, citations, pipeline, setup, similarity, 
   bench.print(r);
   results.push(r);
 }
-goals.print(results);
+goals.print(results, quick);
 mkdirSync(new URL("./results/", import.meta.url), { recursive: true });
 writeFileSync(
   new URL("./results/latest.json", import.meta.url),
