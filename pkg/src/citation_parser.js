@@ -38,7 +38,6 @@ function isMarkerStart(chunk, at) {
     i++;
   }
   const digits = i - at - 1;
-  if (digits > HELD_DIGITS) return false;
   return i === n || (digits > 0 && i === n - 1 && chunk.charCodeAt(i) === CLOSER);
 }
 
@@ -82,13 +81,7 @@ export class CitationParser extends StageTransformer {
     }
     let quiet;
     if (this.#quiet && this.#deferred < DEFER_LIMIT && (quiet = this.quietKind(input)) !== NOT_QUIET) {
-      if (quiet === PLAIN && this.#takesShown && this.#deferred === 0 && this.#shown < SHOWN_LIMIT) {
-        this.ensureLive();
-        this.#shown += input.length;
-      } else {
-        this[DEFER](input);
-        this.#deferred += input.length;
-      }
+      this.#show(input, quiet);
       return [{ id: null, type: RESPONSE, value: input, valueType: "text" }];
     }
     if (this.#takesShown && this.#brackets && this.#deferred < DEFER_LIMIT) {
@@ -110,28 +103,41 @@ export class CitationParser extends StageTransformer {
   #holdStart(input) {
     const at = input.lastIndexOf("[");
     if (at === -1 || !isMarkerStart(input, at)) return null;
-    const head = at === 0 ? "" : input.slice(0, at);
-    const kind = head === "" ? PLAIN : this.quietKind(head);
-    if (kind === NOT_QUIET) return null;
-    this.ensureLive();
-    // Until the held start goes to the core, every chunk goes with it.
-    this.#quiet = false;
-    this.#takesShown = false;
-    this.#held = true;
-    if (head === "") {
+    if (at === 0) {
       this[DEFER](input);
+      this.#holding();
       return [];
     }
-    if (kind === PLAIN && this.#deferred === 0 && this.#shown < SHOWN_LIMIT) {
-      this.#shown += head.length;
-    } else {
-      this[DEFER](head);
-      this.#deferred += head.length;
-    }
+    const head = input.slice(0, at);
+    const kind = this.quietKind(head);
+    if (kind === NOT_QUIET) return null;
+    this.#show(head, kind);
     // After the deferred text, which the core's step leaves out of its events; the held start
     // is not left out (it was not shown).
     this[DEFER](input.slice(at));
+    this.#holding();
     return [{ id: null, type: RESPONSE, value: head, valueType: "text" }];
+  }
+
+  /**
+   * Shows quiet text without the core: counted, where the core can move past it by its length
+   * (`kind` PLAIN, nothing deferred before it), else written into its input (deferred).
+   */
+  #show(text, kind) {
+    if (kind === PLAIN && this.#takesShown && this.#deferred === 0 && this.#shown < SHOWN_LIMIT) {
+      this.ensureLive();
+      this.#shown += text.length;
+    } else {
+      this[DEFER](text);
+      this.#deferred += text.length;
+    }
+  }
+
+  /** A marker's start waits in the core's input: until it goes, every chunk goes with it. */
+  #holding() {
+    this.#quiet = false;
+    this.#takesShown = false;
+    this.#held = true;
   }
 
   finish() {
