@@ -2,6 +2,7 @@
 //! transformers' event API), for any split of its input: text chunks, or provider SSE bytes
 //! cut anywhere. And what it packs for JS (words and one string) decodes to those events.
 
+use citeflow::cite::citation::Citation;
 use citeflow::cite::{MarkerScanner, MarkerStyle};
 use citeflow::engine::{ops, Step, StreamEngine};
 use citeflow::event::Event;
@@ -239,6 +240,13 @@ const SHOWN_PIECES: &[&str] = &[
     "[2](u)",
     "[1]:",
     "é",
+    // Simple markers with the character that decides them (see `simple_marker`).
+    "[1] ",
+    "[2]x",
+    "[0].",
+    "[3] a",
+    "[007] ",
+    "[123456789],",
 ];
 
 /// Chunks of one to three pieces each (cut at random places, most chunks would hold a trigger).
@@ -257,8 +265,30 @@ fn passable(chunk: &str) -> bool {
         && !chunk.bytes().any(|b| triggers.contains(&b))
 }
 
+/// A chunk the JS fast path decides itself (pkg/src/simple_markers.js) while the engine takes
+/// shown text: a simple marker (an opener, one to nine ASCII digits, the closer) that the next
+/// character, neither `(` nor `:`, makes a citation, then ASCII text with none of the
+/// scanner's triggers. Its marker's length and id.
+fn simple_marker(chunk: &str) -> Option<(usize, u32)> {
+    let digits = chunk.strip_prefix('[')?;
+    let n = digits.bytes().take_while(u8::is_ascii_digit).count();
+    let rest = digits.get(n..)?.strip_prefix(']')?;
+    let triggers = MarkerScanner::triggers(MarkerStyle::Bracket);
+    let simple = (1..=9).contains(&n)
+        && !rest.is_empty()
+        && rest.is_ascii()
+        && !rest.starts_with('(')
+        && !rest.bytes().any(|b| triggers.contains(&b));
+    if !simple {
+        return None;
+    }
+    let id = digits.get(..n)?.parse().ok()?;
+    Some((n + 2, id))
+}
+
 /// Every chunk pushed, against chunks the engine said it could take passed by their length
-/// (shown by the caller, as a JS fast path does): the same text and the same citations.
+/// (shown by the caller, as a JS fast path does, which also decides simple markers itself and
+/// makes their citations): the same text and the same citations.
 fn check_shown(chunks: &[&str]) {
     let mut whole = StreamEngine::new(None, &[cite_config()]).unwrap();
     let mut expected = Vec::new();
@@ -269,11 +299,22 @@ fn check_shown(chunks: &[&str]) {
 
     let mut engine = StreamEngine::new(None, &[cite_config()]).unwrap();
     let mut got = Vec::new();
-    let (mut takes, mut shown) = (false, 0);
+    let (mut takes, mut shown, mut at) = (false, 0, 0);
     for chunk in chunks {
+        let offset = at;
+        at += chunk.encode_utf16().count();
         if takes && passable(chunk) {
             shown += chunk.len();
             got.push(Event::text("response", None, *chunk));
+            continue;
+        }
+        if let Some((len, id)) = simple_marker(chunk).filter(|_| takes) {
+            shown += chunk.len();
+            got.push(Event::text("response", None, *chunk));
+            let marker = chunk[..len].to_owned();
+            let cite =
+                Citation::at_marker(id, marker, [offset, offset + len], (1..=2).contains(&id));
+            got.push(Event::json("citation", None, cite.to_json()));
             continue;
         }
         if shown > 0 {

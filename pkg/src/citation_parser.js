@@ -1,14 +1,17 @@
 // The streaming citation parser: a stage of the core's engine, like the transformers.
 import { ready } from "./stream_runtime.js";
 import { RESPONSE } from "./events.js";
+import { citationEvent, isOpener, markerAt, NOT_SIMPLE, UNDECIDED } from "./simple_markers.js";
 import {
+  ASCII_TRIGGERS,
+  CONFIG,
   DEFER,
   HOLDS,
-  IS_TRIGGER,
   NOT_QUIET,
   PLAIN,
   PUSH_AFTER_DEFERRED,
   registerCitationParser,
+  SPACES,
   STAGE,
   StageTransformer,
   TAKES_SHOWN,
@@ -19,27 +22,8 @@ const DEFER_LIMIT = 4096;
 // Text the core moves past by its length goes with a step before it counts this many bytes
 // (the count crosses as a wasm32 usize).
 const SHOWN_LIMIT = 2 ** 30;
-// A marker's start held here: an opener and at most this many digits.
-const HELD_DIGITS = 9;
-const CLOSER = 0x5d; // ]
 
-/**
- * Whether `chunk` from `at` (an opener) to its end is what the core holds back in normal text
- * with nothing undecided: the opener alone, or with ASCII digits, or with digits and the closer
- * (a marker waiting for the next character, which may make it a link or a reference
- * definition). src/cite/marker.rs (`read_enclosed`) reads these as undecided.
- */
-function isMarkerStart(chunk, at) {
-  const n = chunk.length;
-  let i = at + 1;
-  while (i < n && i - at <= HELD_DIGITS) {
-    const c = chunk.charCodeAt(i);
-    if (c < 0x30 || c > 0x39) break;
-    i++;
-  }
-  const digits = i - at - 1;
-  return i === n || (digits > 0 && i === n - 1 && chunk.charCodeAt(i) === CLOSER);
-}
+const textEvent = (value) => ({ id: null, type: RESPONSE, value, valueType: "text" });
 
 /**
  * Finds markers in the answer as it streams; emits a `citation` event as each completes.
@@ -58,17 +42,25 @@ export class CitationParser extends StageTransformer {
   #deferred = 0;
   #takesShown = false;
   #shown = 0;
-  // Whether a marker's start at the end of a chunk waits in the core's input (written after
-  // the deferred text, not shown) instead of in the core (#holdStart), and whether this
-  // stage's opener is `[` (the only one held so).
-  #held = false;
-  #brackets;
+  // While the core takes shown text, in a stage whose opener is `[` (#triggers, else null):
+  // simple markers (`[3]`) the fast path decides itself (simple_markers.js), and a
+  // marker's start at the end of a chunk, held here (not shown) until the next chunk decides
+  // it (#start), with its offset in the answer; UTF-16 units of answer text pushed so far
+  // (#seen: the offset of the next chunk; the core's spans count the same units); the stage's
+  // source count as the core read it (null: none).
+  #triggers;
+  #start = "";
+  #startAt = 0;
+  #seen = 0;
+  #sourceCount;
 
   constructor(options = {}) {
     ready();
     super("citations", options);
     this.#options = options;
-    this.#brackets = this[IS_TRIGGER]("[");
+    const triggers = this[ASCII_TRIGGERS]();
+    this.#triggers = triggers !== null && triggers[0x5b] === 1 ? triggers : null;
+    this.#sourceCount = this[CONFIG].kwargs.sourceCount ?? null;
   }
 
   push(input) {
@@ -79,65 +71,102 @@ export class CitationParser extends StageTransformer {
       for (const e of super.push(input)) out.push(e);
       return out;
     }
-    let quiet;
-    if (this.#quiet && this.#deferred < DEFER_LIMIT && (quiet = this.quietKind(input)) !== NOT_QUIET) {
-      this.#show(input, quiet);
-      return [{ id: null, type: RESPONSE, value: input, valueType: "text" }];
-    }
-    if (this.#takesShown && this.#brackets && this.#deferred < DEFER_LIMIT) {
-      const out = this.#holdStart(input);
-      if (out !== null) return out;
+    const offset = this.#seen;
+    this.#seen = offset + input.length;
+    if (this.#quiet && this.#deferred < DEFER_LIMIT) {
+      let quiet;
+      if (this.#start === "" && (quiet = this.quietKind(input)) !== NOT_QUIET) {
+        this.#show(input, quiet);
+        return [textEvent(input)];
+      }
+      if (this.#takesShown && this.#triggers !== null && input.length !== 0) {
+        const out = this.#read(input, offset);
+        if (out !== null) return out;
+      }
     }
     return this.#send(input);
   }
 
   /**
-   * A chunk whose only trigger is a marker's start at its end (`word [`, ` [12`, ` [3]`), while
-   * the core's latest step said it can move past shown text (then its scanner is in normal
-   * text, nothing undecided: it would hold that start back, and release the text before it):
-   * the text before it is shown as a quiet chunk is, and the start is written into the core's
-   * input without a step, to go to the core with the next chunk. Saves the step such a chunk
-   * cost (the next chunk makes one in any case: the core would hold the start). Null where the
-   * chunk is not such a chunk.
+   * A chunk (after the held start, if any) read here, while the core's latest step said it
+   * takes shown text: quiet text, simple markers the character after them decides, and perhaps
+   * a marker's start at its end, held for the next chunk. Shown text and decided markers are
+   * counted (the core's scanner is in the same state after a decided marker as after plain
+   * text of its length: `MarkerScanner::pass_plain`); the text after the last marker may be
+   * deferred. Null, changing nothing, for a chunk the core must read (any other trigger, a
+   * marker that is not simple, one after text that cannot be counted, half a surrogate pair at
+   * the end): then the held start goes to the core before it.
    */
-  #holdStart(input) {
-    const at = input.lastIndexOf("[");
-    if (at === -1 || !isMarkerStart(input, at)) return null;
-    if (at === 0) {
-      this[DEFER](input);
-      this.#holding();
-      return [];
+  #read(input, offset) {
+    const start = this.#start;
+    const text = start === "" ? input : start + input;
+    const base = start === "" ? offset : this.#startAt;
+    const triggers = this.#triggers;
+    const n = text.length;
+    // Decided markers' [start, end) pairs; where the text after the last one starts; where a
+    // held start begins (n: none).
+    let marks = null;
+    let after = 0;
+    let held = n;
+    for (let i = 0; i < n;) {
+      let wide = false;
+      let j = i;
+      for (; j < n; j++) {
+        const c = text.charCodeAt(j);
+        if (c >= 128) wide = true;
+        else if (triggers[c] !== 0) break;
+      }
+      if (j === n) break;
+      if (!isOpener(text.charCodeAt(j))) return null;
+      const end = markerAt(text, j);
+      if (end === UNDECIDED) {
+        held = j;
+        break;
+      }
+      // A marker is counted as shown: so is all before it, which must be ASCII.
+      if (end === NOT_SIMPLE || wide) return null;
+      (marks ??= []).push(j, end);
+      i = after = end;
     }
-    const head = input.slice(0, at);
-    const kind = this.quietKind(head);
+    if (marks !== null && (this.#deferred !== 0 || this.#shown + after >= SHOWN_LIMIT)) return null;
+    // The text after the last marker holds no trigger; it may end in half a surrogate pair.
+    const tail = text.slice(after, held);
+    const kind = tail === "" ? PLAIN : this.quietKind(tail);
     if (kind === NOT_QUIET) return null;
-    this.#show(head, kind);
-    // After the deferred text, which the core's step leaves out of its events; the held start
-    // is not left out (it was not shown).
-    this[DEFER](input.slice(at));
-    this.#holding();
-    return [{ id: null, type: RESPONSE, value: head, valueType: "text" }];
+    this.ensureLive();
+    this.#shown += after;
+    if (tail !== "") this.#show(tail, kind);
+    if (held !== n) {
+      this.#start = text.slice(held);
+      this.#startAt = base + held;
+    } else {
+      this.#start = "";
+    }
+    const out = held === 0 ? [] : [textEvent(held === n ? text : text.slice(0, held))];
+    if (marks !== null) {
+      for (let k = 0; k < marks.length; k += 2) {
+        out.push(citationEvent(text, marks[k], marks[k + 1], base + marks[k], this.#sourceCount));
+      }
+    }
+    return out;
   }
 
   /**
    * Shows quiet text without the core: counted, where the core can move past it by its length
-   * (`kind` PLAIN, nothing deferred before it), else written into its input (deferred).
+   * (`kind` PLAIN, or SPACES after counted text: the counted run is then not only spaces;
+   * nothing deferred before it), else written into its input (deferred).
    */
   #show(text, kind) {
-    if (kind === PLAIN && this.#takesShown && this.#deferred === 0 && this.#shown < SHOWN_LIMIT) {
+    if (
+      (kind === PLAIN || (kind === SPACES && this.#shown !== 0)) && this.#takesShown && this.#deferred === 0 &&
+      this.#shown < SHOWN_LIMIT
+    ) {
       this.ensureLive();
       this.#shown += text.length;
     } else {
       this[DEFER](text);
       this.#deferred += text.length;
     }
-  }
-
-  /** A marker's start waits in the core's input: until it goes, every chunk goes with it. */
-  #holding() {
-    this.#quiet = false;
-    this.#takesShown = false;
-    this.#held = true;
   }
 
   finish() {
@@ -148,7 +177,7 @@ export class CitationParser extends StageTransformer {
   }
 
   #flush() {
-    return this.#deferred === 0 && this.#shown === 0 && !this.#held ? [] : this.#send("");
+    return this.#deferred === 0 && this.#shown === 0 && this.#start === "" ? [] : this.#send("");
   }
 
   /**
@@ -157,7 +186,12 @@ export class CitationParser extends StageTransformer {
    * it is not shown again. Afterwards the core's step says whether it holds anything back.
    */
   #send(text) {
-    this.#held = false;
+    if (this.#start !== "") {
+      // After the deferred text, which the core's step leaves out of its events; the held
+      // start is not left out (it was not shown).
+      this[DEFER](this.#start);
+      this.#start = "";
+    }
     const out = this[PUSH_AFTER_DEFERRED](text, this.#deferred, this.#shown);
     this.#deferred = 0;
     this.#shown = 0;

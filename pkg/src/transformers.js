@@ -26,7 +26,7 @@ export const PUSH_AFTER_DEFERRED = Symbol("citeflow.pushAfterDeferred");
 export const TAKES_SHOWN = Symbol("citeflow.takesShown");
 // Internal: a stage transformer's engine config, as the core read it; and the method that lets
 // its engine's memory go while another engine runs its stage (stagesOf).
-const CONFIG = Symbol("citeflow.config");
+export const CONFIG = Symbol("citeflow.config");
 const RELEASE = Symbol("citeflow.release");
 
 /**
@@ -114,10 +114,11 @@ const NOT_SPACE = /[^ ]/;
 export const NOT_QUIET = 0;
 export const QUIET = 1;
 export const PLAIN = 2;
+export const SPACES = 3;
 // Internal: see StageTransformer[HOLDS].
 export const HOLDS = Symbol("citeflow.holds");
-// Internal: see StageTransformer[IS_TRIGGER].
-export const IS_TRIGGER = Symbol("citeflow.isTrigger");
+// Internal: see StageTransformer[ASCII_TRIGGERS].
+export const ASCII_TRIGGERS = Symbol("citeflow.asciiTriggers");
 
 // The fast path's tables of each set of triggers seen (most transformers share the default
 // ones): made once, not per transformer (a 128-byte Uint8Array has its memory outside the JS
@@ -238,7 +239,8 @@ export class StageTransformer extends OutputTransformer {
   /**
    * Whether `chunk` (a string) holds no trigger character at all, nor half a surrogate pair at
    * its end: NOT_QUIET if it does; else PLAIN when it is ASCII and not only spaces (what the core
-   * can move past by its length, see [TAKES_SHOWN]), QUIET when not.
+   * can move past by its length, see [TAKES_SHOWN]), SPACES when it is only spaces, QUIET when
+   * it is not ASCII.
    */
   quietKind(chunk) {
     const n = chunk.length;
@@ -255,17 +257,20 @@ export class StageTransformer extends OutputTransformer {
         hit |= c >= 128 ? 2 : ascii[c];
         other |= c ^ 0x20;
       }
-      if (hit === 0) return other === 0 ? QUIET : PLAIN;
+      if (hit === 0) return other === 0 ? SPACES : PLAIN;
       if ((hit & 1) !== 0) return NOT_QUIET;
     }
     if (!this.#scan(chunk, false)) return NOT_QUIET;
-    return NON_ASCII.test(chunk) || !NOT_SPACE.test(chunk) ? QUIET : PLAIN;
+    if (NON_ASCII.test(chunk)) return QUIET;
+    return NOT_SPACE.test(chunk) ? PLAIN : SPACES;
   }
 
-  /** Whether `char` (one UTF-16 unit) starts one of the stage's trigger strings. */
-  [IS_TRIGGER](char) {
-    const c = char.charCodeAt(0);
-    return c < 128 ? this.#ascii[c] === 1 : this.#wide.includes(c);
+  /**
+   * The stage's triggers as a table of the ASCII units (1: a trigger), when every trigger is
+   * one ASCII character (a citation stage's); else null.
+   */
+  [ASCII_TRIGGERS]() {
+    return this.#triggers.every((t) => t.length === 1 && t.charCodeAt(0) < 128) ? this.#ascii : null;
   }
 
   /**

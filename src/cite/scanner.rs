@@ -181,9 +181,12 @@ impl MarkerScanner {
 
     /// Whether plain text may be passed over by its length alone ([`Self::pass_plain`]):
     /// nothing is undecided, and the text is normal text: not in a URL (which a space in it
-    /// would end), nor in code. The JS fast path relies on the last: while this holds, a
-    /// bracket opener followed by ASCII digits (then perhaps the closer) at the end of the text
-    /// seen so far is undecided, so held back (see `pkg/src/citation_parser.js`).
+    /// would end), nor in code. The JS fast path relies on the last (see
+    /// `pkg/src/simple_markers.js`): while this holds, a bracket opener followed by ASCII
+    /// digits (then perhaps the closer) at the end of the text seen so far is undecided, so
+    /// held back; and a simple marker (`[3]`) that the next character makes a citation leaves
+    /// the scanner as passing that many bytes of plain text does, so the fast path may decide
+    /// it, make its citation and count it as passed.
     pub fn passes_plain(&self) -> bool {
         self.pending.is_empty() && self.context == Context::Normal
     }
@@ -191,7 +194,9 @@ impl MarkerScanner {
     /// Moves past `bytes` bytes of plain text without seeing it: ASCII, none of the
     /// [`Self::triggers`], not only spaces. Feeding that text would do the same (it decides
     /// nothing and ends no context; the line holds more than spaces now) when
-    /// [`Self::passes_plain`]; otherwise this returns false and does nothing.
+    /// [`Self::passes_plain`]; otherwise this returns false and does nothing. (Text with simple
+    /// markers decided by the caller, see [`Self::passes_plain`], moves the scanner the same,
+    /// but for the markers it would find.)
     pub fn pass_plain(&mut self, bytes: usize) -> bool {
         if !self.passes_plain() {
             return false;

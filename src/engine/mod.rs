@@ -330,8 +330,10 @@ impl StreamEngine {
     /// Moves past `bytes` bytes of answer text (no id) that the caller has shown already
     /// without a step, by its length alone: ASCII text holding none of the stage's trigger
     /// characters and not only spaces, shown while [`Step::takes_shown`] said so (a JS fast
-    /// path's text, which then needs no copying into wasm). Returns false, changing nothing,
-    /// when the engine cannot.
+    /// path's text, which then needs no copying into wasm). The JS citation fast path also
+    /// counts simple markers it decided and made citations of itself, which move the scanner
+    /// as plain text of their length does (`MarkerScanner::passes_plain`; tested by
+    /// tests/engine_properties.rs). Returns false, changing nothing, when the engine cannot.
     pub fn pass_shown(&mut self, bytes: usize) -> Result<bool> {
         self.lifecycle.check()?;
         if !self.takes_shown() {

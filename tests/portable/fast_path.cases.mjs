@@ -230,11 +230,14 @@ export const fastPathCases = {
     assert.equal(think.passesWhole("x </thi"), false);
     assert.equal(think.passesWhole("x </think> y"), false);
     assert.equal(think.passesWhole("<think>"), false);
-    // quietKind: 0 a trigger, 1 quiet, 2 quiet, ASCII and not only spaces.
+    // quietKind: 0 a trigger, 1 quiet and not ASCII, 2 ASCII and not only spaces, 3 spaces.
     assert.equal(think.quietKind("x < y"), 0);
     assert.equal(think.quietKind("x y"), 2);
-    assert.equal(think.quietKind("  "), 1);
+    assert.equal(think.quietKind("  "), 3);
     assert.equal(think.quietKind("é y"), 1);
+    assert.equal(think.quietKind("  " + "words ".repeat(4)), 2);
+    assert.equal(think.quietKind(" ".repeat(12)), 3);
+    assert.equal(think.quietKind(" ".repeat(12) + "é"), 1);
     // Long chunks (scanned by the runtime's string search) answer the same.
     const pad = "words and more words ".repeat(3);
     assert.equal(think.passesWhole(pad + "x < y" + pad), true);
@@ -245,7 +248,7 @@ export const fastPathCases = {
     assert.equal(think.passesWhole(pad + "\ud83d"), false);
     assert.equal(think.quietKind(pad + "x < y"), 0);
     assert.equal(think.quietKind(pad), 2);
-    assert.equal(think.quietKind(" ".repeat(40)), 1);
+    assert.equal(think.quietKind(" ".repeat(40)), 3);
     assert.equal(think.quietKind(pad + "é"), 1);
   },
 
@@ -352,6 +355,84 @@ export const fastPathCases = {
       const [alone, engine] = bothWays(lib, lib.CitationParser, options, chunks);
       assert.deepEqual(alone, engine, JSON.stringify({ options, chunks }));
     }
+  },
+
+  // Simple markers (`[3]`) decided by the fast path itself once the next character rules out
+  // a link or a reference definition (pkg/src/simple_markers.js), with everything near them
+  // that is not simple: groups, ranges, footnotes, leading zeros, ids of nine and ten digits,
+  // adjacent markers, spaces at a line's start, code, URLs, text that is not ASCII before and
+  // after a marker (spans in UTF-16 units), half a surrogate pair, event objects, and options
+  // with and without a source count.
+  async "property: simple markers decided by the fast path give the engine's events, any split"({ lib, assert }) {
+    const random = rng(0x51e9);
+    const pieces = [
+      "word ",
+      "w",
+      " ",
+      "  ",
+      ". ",
+      "[1]",
+      "[3]",
+      "[12]",
+      "[0]",
+      "[007]",
+      "[123456789]",
+      "[1234567890]",
+      "[2",
+      "[",
+      "]",
+      "5",
+      "(",
+      "(x)",
+      ":",
+      "[1, 2]",
+      "[1-3]",
+      "[^1]",
+      "[]",
+      "`",
+      "```",
+      "\n",
+      "\n  ",
+      "http://a/",
+      "é",
+      "😀",
+      "\ud83d",
+    ];
+    const counts = [undefined, 0, 1, 3, 8, 200];
+    for (let round = 0; round < 800; round++) {
+      const text = Array.from({ length: Math.floor(random() * 50) }, () => pieces[Math.floor(random() * pieces.length)])
+        .join("");
+      const sourceCount = counts[round % counts.length];
+      const options = sourceCount === undefined ? {} : { sourceCount };
+      const chunks = cuts(text, random, 14);
+      // Mostly after a step that leaves the core in plain text (the fast path takes chunks).
+      if (round % 4 !== 0) chunks.unshift("Plain [1] text");
+      if (round % 13 === 0 && chunks.length > 4) chunks.splice(4, 0, { type: "status", value: "x" });
+      const [alone, engine] = bothWays(lib, lib.CitationParser, options, chunks);
+      assert.deepEqual(alone, engine, JSON.stringify({ options, chunks }));
+    }
+  },
+
+  async "markers the fast path decides have the engine's spans and ids after long text"({ lib, assert }) {
+    // Text that is not ASCII (written into the core's input) at the start and near the end.
+    const text = "é " + "plain words [3] ".repeat(400) + "[0][05] 😀 [9]: x [2](y) [123456789]. end";
+    const chunks = text.match(/.{1,4}/gsu);
+    const options = { sourceCount: 8 };
+    const [alone, engine] = bothWays(lib, lib.CitationParser, options, chunks).map((calls) => calls.flat());
+    assert.deepEqual(alone, engine);
+    const cites = alone.filter((e) => e.type === "citation").map((e) => e.value);
+    assert.equal(cites.length, 403);
+    assert.deepEqual(cites[399], {
+      sourceId: 3,
+      marker: "[3]",
+      span: [2 + 399 * 16 + 12, 2 + 399 * 16 + 15],
+      valid: true,
+    });
+    assert.deepEqual(cites.slice(400).map((c) => [c.sourceId, c.marker, c.valid]), [
+      [0, "[0]", false],
+      [5, "[05]", true],
+      [123456789, "[123456789]", false],
+    ]);
   },
 
   async "long plain runs wait for the core at most DEFER_LIMIT units, and spans stay exact"({ lib, assert }) {
