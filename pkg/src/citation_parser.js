@@ -182,8 +182,10 @@ export class CitationParser extends StageTransformer {
 
   /**
    * Feeds the core `text` after the text the fast path showed (in one step): the core releases
-   * that shown text first and whole (it holds no trigger and held nothing back before it), and
-   * it is not shown again. Afterwards the core's step says whether it holds anything back.
+   * that shown text first and whole (it holds no trigger but the simple markers the fast path
+   * decided and made citations of, which the core moves past by their length, and held nothing
+   * back before it), and it is not shown again; then a held start, then `text`. Afterwards the
+   * core's step says whether it holds anything back.
    */
   #send(text) {
     if (this.#start !== "") {
