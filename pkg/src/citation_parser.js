@@ -1,7 +1,7 @@
 // The streaming citation parser: a stage of the core's engine, like the transformers.
 import { ready } from "./stream_runtime.js";
-import { RESPONSE } from "./events.js";
-import { citationEvent, isOpener, markerAt, NOT_SIMPLE, UNDECIDED } from "./simple_markers.js";
+import { responseText } from "./events.js";
+import { markerAt, NOT_SIMPLE, OPENER, simpleCitation, UNDECIDED } from "./simple_markers.js";
 import {
   ASCII_TRIGGERS,
   CONFIG,
@@ -22,8 +22,6 @@ const DEFER_LIMIT = 4096;
 // Text the core moves past by its length goes with a step before it counts this many bytes
 // (the count crosses as a wasm32 usize).
 const SHOWN_LIMIT = 2 ** 30;
-
-const textEvent = (value) => ({ id: null, type: RESPONSE, value, valueType: "text" });
 
 /**
  * Finds markers in the answer as it streams; emits a `citation` event as each completes.
@@ -59,7 +57,7 @@ export class CitationParser extends StageTransformer {
     super("citations", options);
     this.#options = options;
     const triggers = this[ASCII_TRIGGERS]();
-    this.#triggers = triggers !== null && triggers[0x5b] === 1 ? triggers : null;
+    this.#triggers = triggers !== null && triggers[OPENER] === 1 ? triggers : null;
     this.#sourceCount = this[CONFIG].kwargs.sourceCount ?? null;
   }
 
@@ -77,7 +75,7 @@ export class CitationParser extends StageTransformer {
       let quiet;
       if (this.#start === "" && (quiet = this.quietKind(input)) !== NOT_QUIET) {
         this.#show(input, quiet);
-        return [textEvent(input)];
+        return [responseText(input)];
       }
       if (this.#takesShown && this.#triggers !== null && input.length !== 0) {
         const out = this.#read(input, offset);
@@ -117,7 +115,7 @@ export class CitationParser extends StageTransformer {
         else if (triggers[c] !== 0) break;
       }
       if (j === n) break;
-      if (!isOpener(text.charCodeAt(j))) return null;
+      if (text.charCodeAt(j) !== OPENER) return null;
       const end = markerAt(text, j);
       if (end === UNDECIDED) {
         held = j;
@@ -142,10 +140,10 @@ export class CitationParser extends StageTransformer {
     } else {
       this.#start = "";
     }
-    const out = held === 0 ? [] : [textEvent(held === n ? text : text.slice(0, held))];
+    const out = held === 0 ? [] : [responseText(held === n ? text : text.slice(0, held))];
     if (marks !== null) {
       for (let k = 0; k < marks.length; k += 2) {
-        out.push(citationEvent(text, marks[k], marks[k + 1], base + marks[k], this.#sourceCount));
+        out.push(simpleCitation(text, marks[k], marks[k + 1], base + marks[k], this.#sourceCount));
       }
     }
     return out;

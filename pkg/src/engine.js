@@ -3,6 +3,7 @@
 // and one string, turned into event objects in a single pass (src/engine/ops.rs).
 import * as lean from "../gen/stream/citeflow_stream.js";
 import { citeflowError, streamFinished } from "./errors.js";
+import { citationEvent } from "./events.js";
 import { freeObject } from "./instance.js";
 import { full } from "./stream_full_runtime.js";
 import { epoch, memory, ready } from "./stream_runtime.js";
@@ -480,17 +481,13 @@ export class Engine {
           i += 3;
           break;
         case CITATION:
-          out[out.length] = {
-            id: null,
-            type: "citation",
-            value: {
-              sourceId: w[i + 1],
-              marker: text.slice(w[i + 5], w[i + 6]),
-              span: [w[i + 2], w[i + 3]],
-              valid: w[i + 4] === 1,
-            },
-            valueType: "json",
-          };
+          out[out.length] = citationEvent(
+            w[i + 1],
+            text.slice(w[i + 5], w[i + 6]),
+            w[i + 2],
+            w[i + 3],
+            w[i + 4] === 1,
+          );
           i += 7;
           break;
         case START:

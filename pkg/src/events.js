@@ -26,6 +26,17 @@ export function eventValue(event) {
   return prop(event, "value", "INVALID_EVENT", "the event");
 }
 
+/** The event of a bare string pushed: answer text with no id. */
+export const responseText = (value) => ({ id: null, type: RESPONSE, value, valueType: "text" });
+
+/** A `citation` event: what the core's step and the citation fast path both return. */
+export const citationEvent = (sourceId, marker, start, end, valid) => ({
+  id: null,
+  type: "citation",
+  value: { sourceId, marker, span: [start, end], valid },
+  valueType: "json",
+});
+
 export function toEvent(input) {
-  return typeof input === "string" ? { id: null, type: RESPONSE, value: input, valueType: "text" } : checkEvent(input);
+  return typeof input === "string" ? responseText(input) : checkEvent(input);
 }

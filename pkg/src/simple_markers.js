@@ -10,10 +10,11 @@
 // - an id is valid when it is at least 1 and at most the source count (when there is one).
 // tests/portable/fast_path.cases.mjs holds the fast path to the core alone, push by push, for
 // any split of marker-dense text, in every runtime.
+import { citationEvent } from "./events.js";
 
 // The core reads ids of any length; up to nine digits an id is a JS number and fits u32.
 const MAX_DIGITS = 9;
-const OPENER = 0x5b; // [
+export const OPENER = 0x5b; // [
 const CLOSER = 0x5d; // ]
 const LINK = 0x28; // (
 const DEFINITION = 0x3a; // :
@@ -42,24 +43,12 @@ export function markerAt(text, at) {
   return next === LINK || next === DEFINITION ? NOT_SIMPLE : i + 1;
 }
 
-/** Whether `c` (a UTF-16 unit) is the opener `markerAt` reads. */
-export const isOpener = (c) => c === OPENER;
-
 /**
  * The `citation` event of the simple marker `text[start..end]` at `offset` in the answer
  * (UTF-16 units), as the core's step returns it; `sourceCount`: the stage's, or null.
  */
-export function citationEvent(text, start, end, offset, sourceCount) {
+export function simpleCitation(text, start, end, offset, sourceCount) {
   const sourceId = Number(text.slice(start + 1, end - 1));
-  return {
-    id: null,
-    type: "citation",
-    value: {
-      sourceId,
-      marker: text.slice(start, end),
-      span: [offset, offset + end - start],
-      valid: sourceId >= 1 && (sourceCount === null || sourceId <= sourceCount),
-    },
-    valueType: "json",
-  };
+  const valid = sourceId >= 1 && (sourceCount === null || sourceId <= sourceCount);
+  return citationEvent(sourceId, text.slice(start, end), offset, offset + end - start, valid);
 }

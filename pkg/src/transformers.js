@@ -130,12 +130,13 @@ function scanTable(triggers) {
   const key = JSON.stringify(triggers);
   let table = SCAN_TABLES.get(key);
   if (table !== undefined) return table;
-  table = { triggers, ascii: new Uint8Array(128), wide: [], firsts: [] };
+  table = { triggers, ascii: new Uint8Array(128), wide: [], firsts: [], singleAscii: true };
   for (const t of triggers) {
     const c = t.charCodeAt(0);
     if (c < 128) table.ascii[c] = 1;
     else table.wide.push(c);
     if (!table.firsts.includes(t[0])) table.firsts.push(t[0]);
+    if (t.length !== 1 || c >= 128) table.singleAscii = false;
   }
   if (SCAN_TABLES.size < SCAN_TABLES_LIMIT) SCAN_TABLES.set(key, table);
   return table;
@@ -166,6 +167,8 @@ export class StageTransformer extends OutputTransformer {
   #ascii;
   #wide;
   #firsts;
+  // Whether every trigger is one ASCII character (see [ASCII_TRIGGERS]).
+  #singleAscii;
 
   /** `kind`: the stage's type name; `options`: its options, read once by the core. */
   constructor(kind, options) {
@@ -177,6 +180,7 @@ export class StageTransformer extends OutputTransformer {
     this.#ascii = table.ascii;
     this.#wide = table.wide;
     this.#firsts = table.firsts;
+    this.#singleAscii = table.singleAscii;
   }
 
   /** The stage's engine config, `{type, kwargs}`, as the core read it. */
@@ -270,7 +274,7 @@ export class StageTransformer extends OutputTransformer {
    * one ASCII character (a citation stage's); else null.
    */
   [ASCII_TRIGGERS]() {
-    return this.#triggers.every((t) => t.length === 1 && t.charCodeAt(0) < 128) ? this.#ascii : null;
+    return this.#singleAscii ? this.#ascii : null;
   }
 
   /**
