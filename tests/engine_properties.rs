@@ -16,7 +16,7 @@ mod ops_decode;
 use ops_decode::{decode, NoHandles};
 #[path = "support/streams.rs"]
 mod streams;
-use streams::{cases, cut_bounds, THINK_PIECES};
+use streams::{cases, cut_bounds, piece, THINK_PIECES};
 
 const CITE_PIECES: &[&str] = &[
     "[", "]", "1", "2", "[1]", "(2)", " ", ".", "é", "😀", "[1, 2]", "\n\n",
@@ -25,8 +25,8 @@ const CITE_PIECES: &[&str] = &[
 fn text() -> impl Strategy<Value = String> {
     prop::collection::vec(
         prop_oneof![
-            prop::sample::select(THINK_PIECES),
-            prop::sample::select(CITE_PIECES)
+            piece(THINK_PIECES),
+            piece(CITE_PIECES)
         ],
         0..40,
     )

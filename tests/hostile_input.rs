@@ -28,7 +28,7 @@ use serde_json::{Map, Number, Value};
 
 #[path = "support/streams.rs"]
 mod streams;
-use streams::cases;
+use streams::{cases, piece};
 
 /// The deepest JSON the JS binding lets through.
 const MAX_DEPTH: usize = 128;
@@ -144,7 +144,7 @@ fn prose() -> impl Strategy<Value = String> {
 /// leniently.
 fn text() -> impl Strategy<Value = String> {
     prop_oneof![
-        3 => prop::collection::vec(prop::sample::select(SHARP), 0..48).prop_map(|v| v.concat()),
+        3 => prop::collection::vec(piece(SHARP), 0..48).prop_map(|v| v.concat()),
         3 => prose(),
         2 => any::<String>(),
         1 => prop::collection::vec(any::<u8>(), 0..96)

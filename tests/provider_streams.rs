@@ -10,7 +10,7 @@ use serde_json::Value;
 
 #[path = "support/streams.rs"]
 mod streams;
-use streams::provider_cases as cases;
+use streams::{piece, provider_cases as cases};
 
 /// Events decoded from `pieces`, and the error code the stream ended with, if any; the same
 /// from the decoder as the lean streaming module runs it (no `fast_delta` reader).
@@ -154,7 +154,7 @@ proptest! {
     /// gives the same events and the same error; nothing panics.
     #[test]
     fn any_split_with_empty_chunks_decodes_the_same(
-        parts in prop::collection::vec(prop::sample::select(PIECES), 0..40),
+        parts in prop::collection::vec(piece(PIECES), 0..40),
         cuts in prop::collection::vec(any::<usize>(), 0..10),
         empties in prop::collection::vec(any::<usize>(), 0..4),
         anthropic in any::<bool>(),

@@ -15,7 +15,7 @@ use proptest::prelude::*;
 #[path = "support/streams.rs"]
 mod streams;
 use serde_json::Value;
-use streams::{cases, cut_bounds, stream_citations, THINK_PIECES};
+use streams::{cases, cut_bounds, piece, stream_citations, THINK_PIECES};
 
 // ---------------------------------------------------------------------------------------
 // Splitting
@@ -55,7 +55,7 @@ fn cuts() -> impl Strategy<Value = (Vec<usize>, Vec<usize>)> {
 }
 
 fn from_pieces(alphabet: &'static [&'static str], max: usize) -> impl Strategy<Value = String> {
-    prop::collection::vec(prop::sample::select(alphabet), 0..max).prop_map(|v| v.concat())
+    prop::collection::vec(piece(alphabet), 0..max).prop_map(|v| v.concat())
 }
 
 /// Runs events through a transformer, finishing it.

@@ -8,7 +8,7 @@ use proptest::prelude::*;
 #[path = "support/streams.rs"]
 mod streams;
 use serde_json::Value;
-use streams::{cut_bounds, THINK_PIECES};
+use streams::{cut_bounds, piece, THINK_PIECES};
 
 fn fixtures() -> Vec<Value> {
     let text = std::fs::read_to_string(concat!(
@@ -178,7 +178,7 @@ fn every_fixture_split_at_every_boundary_matches_the_whole() {
 }
 
 fn transcript() -> impl Strategy<Value = String> {
-    prop::collection::vec(prop::sample::select(THINK_PIECES), 0..40).prop_map(|v| v.concat())
+    prop::collection::vec(piece(THINK_PIECES), 0..40).prop_map(|v| v.concat())
 }
 
 fn any_options() -> impl Strategy<Value = ThinkTagOptions> {

@@ -33,7 +33,9 @@ const ENCODE_INTO_MIN = 128;
 // TextDecoder, whose fixed cost dominates token-sized steps.
 const SHORT_TEXT = 16;
 const encoder = new TextEncoder();
-const decoder = new TextDecoder();
+// `ignoreBOM`: a step's text may begin with U+FEFF, which is model text like any other (a
+// default decoder would drop it and shift every later slice).
+const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
 // What kind of value a field of an event object is, as `pushHandle`'s `shape` numbers it
 // (`JS_KINDS` in src/engine/handle.rs; null is 2, an array 9): four bits per field, `type`,
 // `id`, `value`, `valueType` from the lowest, then EXTRA.

@@ -30,7 +30,8 @@ fn agree(data: &str) -> bool {
 
 /// Pieces of a JSON string's contents without escapes.
 const PLAIN: &[&str] = &[
-    "the ", "study", " ", "[1]", "<think>", "</think>", "é", "😀", "\u{7f}", "'",
+    "the ", "study", " ", "[1]", "<think>", "</think>", "é", "😀", "\u{7f}", "'", "\u{feff}",
+    "\u{fffe}", "\u{fdd0}", "\u{10ffff}",
 ];
 
 /// Pieces of a JSON string's contents: text, and every kind of escape.
@@ -46,6 +47,13 @@ const PIECES: &[&str] = &[
     "中文",
     "\u{7f}",
     "\u{2028}",
+    "\u{feff}",
+    "\u{fffe}",
+    "\u{fdef}",
+    "\u{1fffe}",
+    r"\uFEFF",
+    r"\uFFFE",
+    r"\udbff\udfff",
     r"\n",
     r#"\""#,
     r"\\",

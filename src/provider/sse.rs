@@ -698,6 +698,8 @@ mod tests {
         b"data: a longer line of data than the small limits take\n\n",
         b"data: \xff\xfe\n\n",
         b"data: \xC3\xA9\n\n",
+        b"data: \xEF\xBB\xBFx\xEF\xBF\xBE\n\n",
+        b"data: \xEF\xB7\x90\xF4\x8F\xBF\xBF\n\n",
         b"data: y\n",
         b"data: z\r\n\r\n",
         b"data\n\n",

@@ -15,7 +15,7 @@ import {
   ThinkTagOutputTransformer,
   ValidationOutputTransformer,
 } from "citeflow";
-import { assertCode, merged, rng } from "./helpers.mjs";
+import { assertCode, merged, pickPiece, rng } from "./helpers.mjs";
 
 const PIECES = [
   "<think>",
@@ -43,7 +43,7 @@ const PIECES = [
 function randomText(random) {
   let s = "";
   const n = Math.floor(random() * 40);
-  for (let i = 0; i < n; i++) s += PIECES[Math.floor(random() * PIECES.length)];
+  for (let i = 0; i < n; i++) s += pickPiece(random, PIECES);
   return s;
 }
 

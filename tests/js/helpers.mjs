@@ -2,6 +2,7 @@
 import { readFileSync } from "node:fs";
 
 export { rng } from "../portable/rng.mjs";
+export { pickPiece } from "../portable/odd_characters.mjs";
 
 export const thinkTagCases =
   JSON.parse(readFileSync(new URL("../fixtures/think_tag.json", import.meta.url), "utf8")).cases;
