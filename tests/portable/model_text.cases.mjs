@@ -138,6 +138,29 @@ export const modelTextCases = {
     }
   },
 
+  "an invoker's stream keeps a byte-order mark, whatever the network split": async ({ lib, assert }) => {
+    const pieces = [`${BOM}Paris [1]`, ` is ${BOM}`, `${BOM}big.`];
+    const bytes = openaiBody(pieces);
+    for (const size of [1, 2, 3, 5, 64]) {
+      const fetch = () => {
+        const parts = [];
+        for (let i = 0; i < bytes.length; i += size) parts.push(bytes.slice(i, i + size));
+        const body = new ReadableStream({
+          pull(controller) {
+            if (parts.length) controller.enqueue(parts.shift());
+            else controller.close();
+          },
+        });
+        return Promise.resolve(new Response(body, { headers: { "content-type": "text/event-stream" } }));
+      };
+      const lm = lib.buildLMInvoker("openai-compatible/m", { baseUrl: "http://127.0.0.1:9/v1", fetch });
+      const events = [];
+      for await (const e of lm.stream("q")) events.push(e);
+      assert.equal(textOf(events, "response"), pieces.join(""), `chunks of ${size} bytes`);
+      assert.equal(events.filter((e) => e.type === "usage").length, 1, `chunks of ${size} bytes`);
+    }
+  },
+
   "SSE data keeps a byte-order mark and noncharacters": ({ lib, assert }) => {
     for (const odd of ODD_CHARACTERS) {
       const bytes = new TextEncoder().encode(`data: ${odd}x${odd}\n\n`);
