@@ -23,14 +23,8 @@ const CITE_PIECES: &[&str] = &[
 ];
 
 fn text() -> impl Strategy<Value = String> {
-    prop::collection::vec(
-        prop_oneof![
-            piece(THINK_PIECES),
-            piece(CITE_PIECES)
-        ],
-        0..40,
-    )
-    .prop_map(|v| v.concat())
+    prop::collection::vec(prop_oneof![piece(THINK_PIECES), piece(CITE_PIECES)], 0..40)
+        .prop_map(|v| v.concat())
 }
 
 fn configs(filter: bool) -> Vec<OutputTransformerConfig> {

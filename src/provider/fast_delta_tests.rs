@@ -30,8 +30,20 @@ fn agree(data: &str) -> bool {
 
 /// Pieces of a JSON string's contents without escapes.
 const PLAIN: &[&str] = &[
-    "the ", "study", " ", "[1]", "<think>", "</think>", "é", "😀", "\u{7f}", "'", "\u{feff}",
-    "\u{fffe}", "\u{fdd0}", "\u{10ffff}",
+    "the ",
+    "study",
+    " ",
+    "[1]",
+    "<think>",
+    "</think>",
+    "é",
+    "😀",
+    "\u{7f}",
+    "'",
+    "\u{feff}",
+    "\u{fffe}",
+    "\u{fdd0}",
+    "\u{10ffff}",
 ];
 
 /// Pieces of a JSON string's contents: text, and every kind of escape.
