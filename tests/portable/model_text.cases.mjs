@@ -155,7 +155,8 @@ export const modelTextCases = {
       };
       const lm = lib.buildLMInvoker("openai-compatible/m", { baseUrl: "http://127.0.0.1:9/v1", fetch });
       const events = [];
-      for await (const e of lm.stream("q")) events.push(e);
+      const reader = lm.stream("q").getReader(); // WebKit's streams are not async iterable
+      for (let r = await reader.read(); !r.done; r = await reader.read()) events.push(r.value);
       assert.equal(textOf(events, "response"), pieces.join(""), `chunks of ${size} bytes`);
       assert.equal(events.filter((e) => e.type === "usage").length, 1, `chunks of ${size} bytes`);
     }
