@@ -32,7 +32,7 @@ thread_local! {
 /// The collation is the host's code (a page may have patched `Intl.Collator`), and it may
 /// render again: that inner call installs its own collation and puts the outer one back when
 /// it ends (calls nest like a stack), and the collation is taken out of the cell before it is
-/// called ([`rank_texts`]), so no borrow is held while it runs.
+/// called (in `rank_texts`), so no borrow is held while it runs.
 pub fn with_collator<T>(collator: Collator, f: impl FnOnce() -> T) -> T {
     let outer = COLLATOR.with(|c| c.replace(Some(collator)));
     let out = f();
