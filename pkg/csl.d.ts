@@ -73,6 +73,10 @@ export interface RenderOptions {
  * The reference list of the cited sources, in the style's order. `citations`: Citation objects or
  * source ids in order of citation (numeric styles number by first citation; invalid ids are
  * skipped); `null`/omitted renders every source.
+ *
+ * Sorting asks the host's `Intl.Collator`. Code it runs (a patched collator, a getter of the
+ * options) may call `renderReferences` again: that call renders with its own arguments, and this
+ * one then finishes with its own.
  */
 export function renderReferences(
   sources: SourceInput[],

@@ -87,6 +87,12 @@ export type CiteflowErrorCode =
   | "TOO_MANY_SOURCES"
   /** This object lived in a wasm instance replaced after a fatal error: create a new one. */
   | "INSTANCE_RESET"
+  /**
+   * A stream object (transformer, parser, decoder) was called by a callback that one of its own
+   * calls was running (a getter, Proxy trap or `toJSON` of the value given to it): its state is
+   * in use. That running call goes on unharmed: call the object again once it has returned.
+   */
+  | "REENTRANT_CALL"
   /** A result could not be converted to JS (a bug, please report it). */
   | "INTERNAL"
   /** A base class method a subclass must provide (`evaluate` of a custom reference formatter). */
@@ -161,7 +167,15 @@ export interface LMOutput {
 
 // ---- output transformers ------------------------------------------------------------------
 
-/** The shape every output transformer shares. */
+/**
+ * The shape every output transformer shares.
+ *
+ * Re-entry: a callback citeflow runs during a call (a getter, Proxy trap or `toJSON` of an event
+ * or output given, an `onEvent` listener) may call any citeflow function or another object. A
+ * call back into the very transformer whose call runs the callback either completes first (when
+ * citeflow reads the value before touching the transformer's state) or throws REENTRANT_CALL;
+ * either way the running call finishes with its own result.
+ */
 export abstract class OutputTransformer {
   /** Transforms a whole output. */
   transform(output: LMOutput): LMOutput;

@@ -6,6 +6,7 @@ import {
   ASCII_TRIGGERS,
   CONFIG,
   DEFER,
+  ENSURE_IDLE,
   HOLDS,
   NOT_QUIET,
   PLAIN,
@@ -62,6 +63,8 @@ export class CitationParser extends StageTransformer {
   }
 
   push(input) {
+    // Before any field changes: an event's getter that pushes into this parser is refused.
+    this[ENSURE_IDLE]();
     if (typeof input !== "string") {
       const out = this.#flush();
       this.#objects = true;
@@ -168,6 +171,7 @@ export class CitationParser extends StageTransformer {
   }
 
   finish() {
+    this[ENSURE_IDLE]();
     const out = this.#flush();
     this.#quiet = false;
     for (const e of super.finish()) out.push(e);

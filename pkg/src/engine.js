@@ -2,7 +2,7 @@
 // machine, one trip into wasm per chunk), and the decoding of what each step returns: words
 // and one string, turned into event objects in a single pass (src/engine/ops.rs).
 import * as lean from "../gen/stream/citeflow_stream.js";
-import { citeflowError, streamFinished } from "./errors.js";
+import { citeflowError, reentrantCall, streamFinished } from "./errors.js";
 import { citationEvent } from "./events.js";
 import { freeObject } from "./instance.js";
 import { full } from "./stream_full_runtime.js";
@@ -116,6 +116,11 @@ export class Engine {
   #used = false;
   // The latest answer of the core's isPlainResponse (see #isPlainResponse).
   #plainMemo = { key: -1, type: undefined, valueType: undefined, plain: false };
+  // Whether the engine is running the caller's code now: reading a pushed event object's fields
+  // (here, or in the core for an engine that takes events whole) or copying one (#decode). A
+  // getter, Proxy trap or toJSON that calls the engine then gets REENTRANT_CALL (#open): its
+  // state is in use, and the core's object is borrowed by the step under way.
+  #busy = false;
 
   /**
    * `format`: a provider stream format for byte input, or null; `stages`: transformer configs.
@@ -297,13 +302,19 @@ export class Engine {
   pushEvent(event) {
     this.#open();
     this.#noDeferred();
-    const fields = readEvent(event);
+    this.#busy = true;
+    let fields;
+    try {
+      fields = readEvent(event);
+    } finally {
+      this.#busy = false;
+    }
     if (typeof fields.value === "string" && this.#isPlainResponse(fields)) {
       // As a chunk of text: a chunk's half of a surrogate pair waits for the next one.
       return this.pushText(fields.value, fields.id ?? null);
     }
     if (this.#lead !== "") return this.#flushLead(() => this.pushEvent(event));
-    if (!this.#takesHandles) return this.#step(this.#core.pushEvent(event));
+    if (!this.#takesHandles) return this.#step(this.#pushWhole(event));
     let handle = this.#free.pop();
     if (handle === undefined) handle = this.#objects.length;
     this.#objects[handle] = event;
@@ -311,6 +322,16 @@ export class Engine {
     this.#writeFields(fields);
     const n = this.#lengths;
     return this.#step(this.#core.pushHandle(handle, fields.shape, n[0], n[1], n[2], n[3]));
+  }
+
+  /** An event object into the core, which reads its fields itself (the caller's code runs then). */
+  #pushWhole(event) {
+    this.#busy = true;
+    try {
+      return this.#core.pushEvent(event);
+    } finally {
+      this.#busy = false;
+    }
   }
 
   /**
@@ -372,6 +393,7 @@ export class Engine {
    * or failed). Later pushes and `finish()` throw STREAM_FINISHED. Does nothing once finished.
    */
   release() {
+    if (this.#busy) throw reentrantCall("this stream object");
     if (this.#finished) return;
     this.#finished = true;
     this.#objects = [];
@@ -414,6 +436,7 @@ export class Engine {
   }
 
   get finishReason() {
+    if (this.#busy) throw reentrantCall("this stream object");
     if (this.#finished) return this.#finishReason;
     return this.#core === null ? null : this.#core.finishReason() ?? null;
   }
@@ -433,6 +456,7 @@ export class Engine {
   }
 
   #open() {
+    if (this.#busy) throw reentrantCall("this stream object");
     if (this.#finished) throw streamFinished();
     if (this.#core === null) this.#remake();
     this.#used = true;
@@ -461,7 +485,9 @@ export class Engine {
     const ids = this.#ids;
     const out = [];
     let kept = null;
-    let failure = null;
+    // Event copies to make once the step's answer is read (`out` index, object, value): making
+    // one runs the caller's getters, which may call into this module and grow its memory.
+    let copies = null;
     for (let i = at + HEADER; i < end;) {
       switch (w[i]) {
         case TEXT: {
@@ -510,13 +536,11 @@ export class Engine {
           out.push(this.#kept(w[i + 1]));
           i += 2;
           break;
-        case HANDLE_TEXT: {
-          const copy = this.#copy(w[i + 1], text.slice(w[i + 2], w[i + 3]));
-          if (copy instanceof Error) failure ??= copy;
-          else out.push(copy);
+        case HANDLE_TEXT:
+          (copies ??= []).push(out.length, this.#kept(w[i + 1]), text.slice(w[i + 2], w[i + 3]));
+          out.push(null);
           i += 4;
           break;
-        }
         case RAW: {
           const value = text.slice(w[i + 4], w[i + 5]);
           const json = w[i + 6] === 1;
@@ -539,21 +563,28 @@ export class Engine {
       }
     }
     if (this.#sent.length !== 0) this.#release(kept);
-    if (failure !== null) throw failure;
+    if (copies !== null) this.#copyAll(out, copies);
     return out;
   }
 
   /**
-   * A copy of the event object kept as `handle` with `value` (its own enumerable fields, as
-   * spread copies them); the coded error when reading them threw.
+   * Puts in `out` the copies `#decode` listed: each event object with its new `value` (its own
+   * enumerable fields, as spread copies them). A getter that throws gives the coded error.
    */
-  #copy(handle, value) {
-    const original = this.#kept(handle);
+  #copyAll(out, copies) {
+    this.#busy = true;
     try {
-      return { ...original, value };
+      for (let k = 0; k < copies.length; k += 3) out[copies[k]] = { ...copies[k + 1], value: copies[k + 2] };
     } catch (e) {
-      return citeflowError("INVALID_EVENT", "copying an event object's fields threw an exception (see `cause`)", e);
+      throw citeflowError("INVALID_EVENT", "copying an event object's fields threw an exception (see `cause`)", e);
+    } finally {
+      this.#busy = false;
     }
+  }
+
+  /** Throws REENTRANT_CALL while the engine runs the caller's code (see #busy). */
+  refuseReentry() {
+    if (this.#busy) throw reentrantCall("this stream object");
   }
 
   /** The event object kept as `handle`. */

@@ -121,3 +121,16 @@ export function streamFinished() {
     "the stream has already finished; create a new transformer or decoder for a new stream",
   );
 }
+
+/**
+ * What a call on a stream object throws while another call on that object is running: a
+ * callback of the caller's that the running call made (a getter, `Proxy` trap or `toJSON` of
+ * the value pushed) called the same object again. The object's state is left as it was, and the
+ * running call goes on; `what` names the object ("this JSONOutputTransformer").
+ */
+export function reentrantCall(what) {
+  return citeflowError(
+    "REENTRANT_CALL",
+    `${what} is in the middle of a call: a callback of yours that the call ran (a getter, Proxy trap or toJSON of the value given) called it again; call it once that call has returned`,
+  );
+}

@@ -5,7 +5,7 @@
 // and function calls `ready()` before touching the glue. A broken instance is replaced by a
 // fresh one (see instance.js).
 import { citeflowError } from "./errors.js";
-import { guardInstance } from "./instance.js";
+import { guardInstance, STACK_POINTER } from "./instance.js";
 
 /**
  * Where each entry's `init` keeps the package's internal state for its tests (instances,
@@ -89,6 +89,13 @@ export function moduleRuntime(glue, name, notReady) {
       memoryBytes() {
         ready();
         return exports.memory.buffer.byteLength;
+      },
+      /** The instance's shadow stack pointer (between calls: where each call's frames start). */
+      stackPointer() {
+        ready();
+        const names = glue.__citeflowExportNames ?? {};
+        const key = Object.keys(names).find((k) => names[k] === STACK_POINTER) ?? STACK_POINTER;
+        return exports[key](0);
       },
       glue,
     },

@@ -1,7 +1,16 @@
 // The output transformers, as JS classes over the wasm core. The core decides; this layer
 // only moves values across the boundary in the cheapest way for each transformer.
 import * as core from "../gen/stream/citeflow_stream.js";
-import { citeflowError, describe, isInstance, knownFields, list, noMoreArguments, streamFinished } from "./errors.js";
+import {
+  citeflowError,
+  describe,
+  isInstance,
+  knownFields,
+  list,
+  noMoreArguments,
+  reentrantCall,
+  streamFinished,
+} from "./errors.js";
 import { Engine, fullModule } from "./engine.js";
 import { checkEvent, eventType, toEvent } from "./events.js";
 import { ready } from "./stream_runtime.js";
@@ -119,6 +128,8 @@ export const SPACES = 3;
 export const HOLDS = Symbol("citeflow.holds");
 // Internal: see StageTransformer[ASCII_TRIGGERS].
 export const ASCII_TRIGGERS = Symbol("citeflow.asciiTriggers");
+// Internal: see StageTransformer[ENSURE_IDLE].
+export const ENSURE_IDLE = Symbol("citeflow.ensureIdle");
 
 // The fast path's tables of each set of triggers seen (most transformers share the default
 // ones): made once, not per transformer (a 128-byte Uint8Array has its memory outside the JS
@@ -352,6 +363,14 @@ export class StageTransformer extends OutputTransformer {
   ensureLive() {
     this.#engine.ensureLive();
   }
+
+  /**
+   * Throws REENTRANT_CALL while the engine runs the caller's code (a getter of an event being
+   * pushed): for a subclass to call before it changes its own state in a push.
+   */
+  [ENSURE_IDLE]() {
+    this.#engine.refuseReentry();
+  }
 }
 
 export class ThinkTagOutputTransformer extends StageTransformer {
@@ -510,11 +529,16 @@ export class EventFilterOutputTransformer extends OutputTransformer {
 /**
  * Transformers whose events cross into the core and back (extra fields are kept), in the full
  * streaming module (they read JSON trees).
+ *
+ * The core reads an event or output itself, so the caller's getters, Proxy traps and toJSON
+ * run while the core's object is borrowed by the call: one that calls this transformer again
+ * gets REENTRANT_CALL here, before the core is entered (another transformer works).
  */
 class CoreTransformer extends OutputTransformer {
   #config;
   #core;
   #done = false;
+  #busy = false;
 
   constructor(config) {
     super();
@@ -523,12 +547,20 @@ class CoreTransformer extends OutputTransformer {
   }
 
   push(input) {
+    this.#idle();
     if (this.#done) throw streamFinished();
-    return this.#core.push(toEvent(input));
+    const event = toEvent(input);
+    this.#busy = true;
+    try {
+      return this.#core.push(event);
+    } finally {
+      this.#busy = false;
+    }
   }
 
   /** Ends the stream and releases the core's wasm memory, also when finishing fails. */
   finish() {
+    this.#idle();
     if (this.#done) throw streamFinished();
     this.#done = true;
     try {
@@ -540,13 +572,26 @@ class CoreTransformer extends OutputTransformer {
 
   // Only a transformStream()'s own copy is given up on (see streams.js): nothing uses it after.
   [RELEASE_STREAM]() {
+    this.#idle();
     this.#done = true;
     this.#core = freeObject(this.#core);
   }
 
+  #idle() {
+    if (this.#busy) throw reentrantCall(`this ${this.constructor.name}`);
+  }
+
   /** A whole output, by this core, or once it is released (finished) by one made for the call. */
   transform(output) {
-    if (this.#core !== null) return this.#core.transform(output);
+    this.#idle();
+    if (this.#core !== null) {
+      this.#busy = true;
+      try {
+        return this.#core.transform(output);
+      } finally {
+        this.#busy = false;
+      }
+    }
     const core = new (fullModule().TransformerCore)(this.#config);
     try {
       return core.transform(output);

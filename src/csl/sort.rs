@@ -2,6 +2,7 @@
 
 use std::cell::RefCell;
 use std::cmp::Ordering;
+use std::rc::Rc;
 
 use super::item;
 use super::render::{is_numeric, Renderer};
@@ -12,7 +13,7 @@ use super::xml::Node;
 pub enum Key {
     Text(String),
     Num(i64),
-    /// A text's rank in the host's collation order (see [`set_collator`]).
+    /// A text's rank in the host's collation order (see [`with_collator`]).
     Rank(u32),
 }
 
@@ -20,15 +21,23 @@ pub enum Key {
 /// (texts the collation finds equal share a rank); `None` if it cannot tell.
 /// The wasm build installs one that asks `Intl.Collator`; without one, texts compare by code
 /// point after [`fold`].
-pub type Collator = Box<dyn Fn(&str, &[String]) -> Option<Vec<u32>>>;
+pub type Collator = Rc<dyn Fn(&str, &[String]) -> Option<Vec<u32>>>;
 
 thread_local! {
     static COLLATOR: RefCell<Option<Collator>> = const { RefCell::new(None) };
 }
 
-/// Installs (or with `None` removes) the host's collation.
-pub fn set_collator(collator: Option<Collator>) {
-    COLLATOR.with(|c| *c.borrow_mut() = collator);
+/// Runs `f` with `collator` as the host's collation, then puts back the one installed before.
+///
+/// The collation is the host's code (a page may have patched `Intl.Collator`), and it may
+/// render again: that inner call installs its own collation and puts the outer one back when
+/// it ends (calls nest like a stack), and the collation is taken out of the cell before it is
+/// called (in `rank_texts`), so no borrow is held while it runs.
+pub fn with_collator<T>(collator: Collator, f: impl FnOnce() -> T) -> T {
+    let outer = COLLATOR.with(|c| c.replace(Some(collator)));
+    let out = f();
+    COLLATOR.with(|c| c.replace(outer));
+    out
 }
 
 /// The order of `n` entries by the keys of a `<sort>` (`descending[k]` for key k), each
@@ -105,11 +114,9 @@ fn rank_texts(keys: &mut [Option<Key>], lang: &str) {
     if texts.len() < 2 || english && texts.iter().all(|t| t.is_ascii()) {
         return;
     }
-    let ranks = COLLATOR.with(|c| {
-        c.borrow()
-            .as_ref()
-            .and_then(|collate| collate(lang, &texts))
-    });
+    // Taken out of the cell first: the collation may sort again (see `with_collator`).
+    let collate = COLLATOR.with(|c| c.borrow().clone());
+    let ranks = collate.and_then(|collate| collate(lang, &texts));
     let Some(ranks) = ranks.filter(|r| r.len() == texts.len()) else {
         return;
     };
@@ -296,9 +303,9 @@ mod tests {
             "code point order without a collator"
         );
         // A collator that puts č right after c (and is asked once, with the distinct texts).
-        let asked = std::rc::Rc::new(RefCell::new(Vec::new()));
+        let asked = Rc::new(RefCell::new(Vec::new()));
         let seen = asked.clone();
-        set_collator(Some(Box::new(move |lang, texts| {
+        let collator: Collator = Rc::new(move |lang, texts| {
             seen.borrow_mut().push((lang.to_owned(), texts.to_vec()));
             let rank = |t: &str| match t {
                 "cole" => 0,
@@ -306,23 +313,71 @@ mod tests {
                 _ => 2,
             };
             Some(texts.iter().map(|t| rank(t)).collect())
-        })));
-        assert_eq!(
-            sorted(&["zeta", "čapek", "cole", "zeta"], "cs", &mut keys),
-            [2, 1, 0, 3]
-        );
-        assert_eq!(asked.borrow().len(), 1);
-        assert_eq!(asked.borrow()[0].1, ["zeta", "čapek", "cole", "zeta"]);
-        // English keys in ASCII need no collator: code point order is collation order.
-        assert_eq!(sorted(&["zeta", "cole"], "en-US", &mut keys), [1, 0]);
-        assert_eq!(asked.borrow().len(), 1);
+        });
+        with_collator(collator, || {
+            assert_eq!(
+                sorted(&["zeta", "čapek", "cole", "zeta"], "cs", &mut keys),
+                [2, 1, 0, 3]
+            );
+            assert_eq!(asked.borrow().len(), 1);
+            assert_eq!(asked.borrow()[0].1, ["zeta", "čapek", "cole", "zeta"]);
+            // English keys in ASCII need no collator: code point order is collation order.
+            assert_eq!(sorted(&["zeta", "cole"], "en-US", &mut keys), [1, 0]);
+            assert_eq!(asked.borrow().len(), 1);
+        });
         // A collator that cannot tell leaves code point order.
-        set_collator(Some(Box::new(|_, _| None)));
+        with_collator(Rc::new(|_, _| None), || {
+            assert_eq!(
+                sorted(&["zeta", "čapek", "cole"], "cs", &mut keys),
+                [2, 0, 1]
+            );
+        });
+    }
+
+    /// A collation by a fixed list of texts (ranks by position; unlisted texts last).
+    fn listed(order: &'static [&'static str]) -> Collator {
+        Rc::new(move |_, texts| {
+            let rank = |t: &String| order.iter().position(|o| o == t).unwrap_or(order.len());
+            Some(texts.iter().map(|t| rank(t) as u32).collect())
+        })
+    }
+
+    #[test]
+    fn a_collator_that_sorts_again_gets_its_own_collation_and_the_outer_keeps_its_own() {
+        // The host's collation is user code (a page may patch `Intl.Collator`): it may render
+        // another list, which installs its own collator while the outer one is running.
+        let texts = ["é", "b", "a"];
+        let inner: Rc<RefCell<Vec<Vec<usize>>>> = Default::default();
+        let seen = inner.clone();
+        let outer: Collator = Rc::new(move |lang, keys| {
+            let order = with_collator(listed(&["b", "é", "a"]), || {
+                sort_lazily(3, &[false], lang, |e, _| {
+                    Some(Key::Text(texts[e].to_owned()))
+                })
+            });
+            seen.borrow_mut().push(order);
+            listed(&["a", "é", "b"])(lang, keys)
+        });
+        let order = with_collator(outer, || {
+            sort_lazily(3, &[false], "fr", |e, _| {
+                Some(Key::Text(texts[e].to_owned()))
+            })
+        });
         assert_eq!(
-            sorted(&["zeta", "čapek", "cole"], "cs", &mut keys),
-            [2, 0, 1]
+            order,
+            [2, 0, 1],
+            "the outer sort by its own collation: a é b"
         );
-        set_collator(None);
+        assert_eq!(
+            *inner.borrow(),
+            [vec![1, 0, 2]],
+            "the inner sort by its own: b é a"
+        );
+        // Each call removes what it installed: without a collator, code point order.
+        let after = sort_lazily(3, &[false], "fr", |e, _| {
+            Some(Key::Text(texts[e].to_owned()))
+        });
+        assert_eq!(after, [2, 1, 0]);
     }
 
     #[test]

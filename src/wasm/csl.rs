@@ -76,9 +76,9 @@ pub fn render_references(
             .and_then(|xml| xml.as_string())
     };
     let cited = cited(citations)?;
-    set_collator(collate.clone());
-    let refs = reference::render_references_with(&sources, cited.as_deref(), &render, &load);
-    sort::set_collator(None);
+    let refs = sort::with_collator(host_collation(collate.clone()), || {
+        reference::render_references_with(&sources, cited.as_deref(), &render, &load)
+    });
     Ok(convert::to_js(&refs?))
 }
 
@@ -96,10 +96,12 @@ fn read_sources(sources: &JsValue) -> Result<Vec<Value>, JsValue> {
     }
 }
 
-/// Sorting asks the host's collation for the duration of one call (a collator that throws or
-/// answers something else leaves the texts in code point order).
-fn set_collator(collate: js_sys::Function) {
-    sort::set_collator(Some(Box::new(move |lang: &str, texts: &[String]| {
+/// The host's collation, which sorting asks for the duration of one call (a collator that
+/// throws or answers something else leaves the texts in code point order). It may call
+/// `renderReferences` again (a page that patched `Intl.Collator`): that call renders with its
+/// own collation and this one's is back when it returns ([`sort::with_collator`]).
+fn host_collation(collate: js_sys::Function) -> sort::Collator {
+    std::rc::Rc::new(move |lang: &str, texts: &[String]| {
         let texts: js_sys::Array = texts.iter().map(|t| JsValue::from_str(t)).collect();
         let ranks = collate
             .call2(&JsValue::NULL, &JsValue::from_str(lang), &texts)
@@ -107,7 +109,7 @@ fn set_collator(collate: js_sys::Function) {
         let ranks = ranks.dyn_into::<js_sys::Uint32Array>().ok()?;
         // Read one by one: `to_vec` brings an assertion and its formatting along.
         Some((0..ranks.length()).map(|i| ranks.get_index(i)).collect())
-    })));
+    })
 }
 
 /// The file of a bundled style (`gen/styles/<file>.js` in the package), for JS to load it:

@@ -6,7 +6,7 @@ import init from "citeflow";
 import initCsl, { loadStyle } from "citeflow/csl";
 
 const INTERNALS = Symbol.for("citeflow.internals");
-const { core, stream } = init[INTERNALS];
+const { core, stream, full } = init[INTERNALS];
 const { csl } = initCsl[INTERNALS];
 
 export const internals = {
@@ -15,4 +15,7 @@ export const internals = {
   memoryBytes: core.memoryBytes,
   csl: () => ({ state: csl.instanceState, forceTrap: csl.forceTrap, loadStyle }),
   stream: () => ({ state: stream.instanceState, forceTrap: stream.forceTrap, memoryBytes: stream.memoryBytes }),
+  full: () => ({ state: full.instanceState, forceTrap: full.forceTrap }),
+  /** Each module's shadow stack pointer (core, streaming, full streaming, CSL), between calls. */
+  stackPointers: () => [core.stackPointer(), stream.stackPointer(), full.stackPointer(), csl.stackPointer()],
 };
