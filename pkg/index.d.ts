@@ -51,6 +51,12 @@ export type CiteflowErrorCode =
   | "INVALID_CHUNK"
   | "INVALID_EVENT"
   | "INVALID_OUTPUT"
+  /**
+   * An option refused: a key not taken, a value of the wrong type or range, a function where
+   * data goes (options cross into wasm as data, and only the keys documented as taking a
+   * function take one: `onEvent`, `fetch`, `toCslItem`, `judge`, `eventEmitter`,
+   * `chunkFormat`, `formatChunkFunc`, `formatReferencesFunc`), or an extra positional argument.
+   */
   | "INVALID_OPTION"
   | "INVALID_CONFIG"
   | "UNKNOWN_TRANSFORMER"
@@ -187,7 +193,7 @@ export abstract class OutputTransformer {
   transformStream(): TransformStream<EventInput, Event>;
   /** A fresh copy with the same options and new stream state. */
   fresh(): this;
-  /** The listener `emit` and `emitFinish` hand events to (the original's event emitter). */
+  /** The listener `emit` and `emitFinish` hand events to (the original's event emitter); also an option of every transformer's constructor. */
   onEvent: ((event: Event) => void) | null;
   /** `push`, each released event handed to `onEvent` (INVALID_OPTION when none is set). */
   emit(input: EventInput): void;
@@ -195,20 +201,28 @@ export abstract class OutputTransformer {
   emitFinish(): void;
 }
 
+/**
+ * A transformer's listener: `emit` and `emitFinish` hand it each event they release (the
+ * seeds' `event_emitter`). Configs are data and take none.
+ */
+export interface ListenerOptions {
+  onEvent?: ((event: Event) => void) | null;
+}
+
 export class IdentityOutputTransformer extends OutputTransformer {
-  constructor();
+  constructor(options?: ListenerOptions);
 }
 
 /** Keeps the listed base types with their `_start`/`_end` variants (exact, case-sensitive). */
 export class EventFilterOutputTransformer extends OutputTransformer {
-  constructor(eventTypes: string[]);
+  constructor(eventTypes: string[], options?: ListenerOptions);
   /** The base types kept, sorted. */
   readonly allowedEventTypes: string[];
 }
 
 /** Text holding one JSON object becomes a structured item; in a stream, a `structured` event at the end. */
 export class JSONOutputTransformer extends OutputTransformer {
-  constructor();
+  constructor(options?: ListenerOptions);
 }
 
 /** A tag pair: a name (`"reasoning"` means `<reasoning>`/`</reasoning>`), `[open, close]`, or `{open, close}`. */
@@ -225,7 +239,7 @@ export interface ThinkTagOptions {
 
 /** Splits `<think>` reasoning from the answer, even when tags are cut across chunks. */
 export class ThinkTagOutputTransformer extends OutputTransformer {
-  constructor(options?: ThinkTagOptions);
+  constructor(options?: ThinkTagOptions & ListenerOptions);
   /** Whether the stream is inside a thinking block now. */
   readonly thinking: boolean;
   /** The id of the latest response block (null before the first). */
@@ -243,7 +257,7 @@ export interface ValidationOptions {
 
 /** Throws VALIDATION_FAILED when required item types are missing (on transform, or on finish for streams). */
 export class ValidationOutputTransformer extends OutputTransformer {
-  constructor(options: ValidationOptions);
+  constructor(options: ValidationOptions & ListenerOptions);
 }
 
 /**
@@ -252,11 +266,8 @@ export class ValidationOutputTransformer extends OutputTransformer {
  * transformer written in JS runs each member on its own.
  */
 export class OutputTransformerChain extends OutputTransformer {
-  constructor(transformers: OutputTransformer[], options?: { onEvent?: ((event: Event) => void) | null });
-  static fromConfigs(
-    configs: OutputTransformerConfigInput[],
-    options?: { onEvent?: ((event: Event) => void) | null },
-  ): OutputTransformerChain;
+  constructor(transformers: OutputTransformer[], options?: ListenerOptions);
+  static fromConfigs(configs: OutputTransformerConfigInput[], options?: ListenerOptions): OutputTransformerChain;
   readonly transformers: OutputTransformer[];
 }
 
@@ -383,7 +394,7 @@ export function citationGrammar(options: GrammarOptions): string;
 
 /** Finds markers in the answer (`response` events) as it streams; a `citation` event (value: Citation) follows each. */
 export class CitationParser extends OutputTransformer {
-  constructor(options?: CitationOptions);
+  constructor(options?: CitationOptions & ListenerOptions);
   /** Whole outputs gain `citations` over their text items. */
   transform(output: LMOutput): LMOutput & { citations: Citation[] };
 }
@@ -748,7 +759,15 @@ export interface DMInvoker {
  */
 export function buildDMInvoker(
   modelId: string,
-  options?: Omit<InvokerOptions, "outputTransformers" | "fallbackLms">,
+  options?: Omit<InvokerOptions, "outputTransformers" | "fallbackLms"> & {
+    /**
+     * The most HTTP requests one `invoke` has in flight at once (a whole number ≥ 1, default
+     * 10): a language model is asked one question per request, so 100 questions go 10 at a
+     * time; a System One model answers a call's questions in one request. Answers keep the
+     * questions' order; after a failed request no waiting one starts.
+     */
+    maxConcurrency?: number;
+  },
 ): DMInvoker;
 
 // ---- relevance: chunks, filters, reference formatters ------------------------------------------
@@ -874,7 +893,7 @@ export class SimilarityBasedRelevanceFilter extends SimilarityRelevanceFilter {}
 interface LMComponentOptions {
   /** Chunks per model call (default 5). */
   batchSize?: number;
-  /** Calls in flight at most (default 10). */
+  /** Model calls in flight at most, each one HTTP request (default 10). */
   maxConcurrency?: number;
   /** Tried in order when the main LM fails. */
   fallbackLms?: LMLike[];
@@ -913,7 +932,11 @@ export interface DMComponentOptions {
   contextConfig?: ContextConfig | ContextConfigOptions;
   /** Chunks per call (default 5). */
   batchSize?: number;
-  /** Calls in flight at most (default 10). */
+  /**
+   * HTTP requests in flight at most, for one `filter`/`format` call across all its batches
+   * (default 10): one per batch for a System One model (and one per call of a model of your
+   * own), one per question for a decision model built on a language model.
+   */
   maxConcurrency?: number;
 }
 /** One decision-model call per batch, one `noul` question per chunk; keeps probability ≥ threshold in input order. */

@@ -9,6 +9,7 @@ export type {
   EventInput,
   EventType,
   ItemType,
+  ListenerOptions,
   LMOutput,
   OutputItem,
   OutputTransformerConfigInput,

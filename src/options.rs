@@ -16,6 +16,13 @@ use serde::de::{self, DeserializeOwned, DeserializeSeed, IntoDeserializer, MapAc
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
+/// Why a function found in an options object is refused, wherever it is: options cross into
+/// the core as data, where a function would be dropped without a word. The keys that take a
+/// function (an `onEvent` listener, a `fetch`, a judge) are taken out in JS before the object
+/// crosses.
+#[cfg(all(target_arch = "wasm32", not(feature = "web")))]
+pub(crate) const FUNCTION_REFUSED: &str = "got a function, which is not taken here";
+
 /// Which option was refused and why (each caller wraps it in its own coded error).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct OptionError {

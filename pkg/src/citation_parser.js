@@ -1,4 +1,5 @@
 // The streaming citation parser: a stage of the core's engine, like the transformers.
+import { noMoreArguments } from "./errors.js";
 import { ready } from "./stream_runtime.js";
 import { responseText } from "./events.js";
 import { markerAt, NOT_SIMPLE, OPENER, simpleCitation, UNDECIDED } from "./simple_markers.js";
@@ -13,6 +14,7 @@ import {
   PUSH_AFTER_DEFERRED,
   registerCitationParser,
   SPACES,
+  splitListener,
   STAGE,
   StageTransformer,
   TAKES_SHOWN,
@@ -53,10 +55,14 @@ export class CitationParser extends StageTransformer {
   #seen = 0;
   #sourceCount;
 
-  constructor(options = {}) {
+  /** `options.onEvent`: the listener of `emit` / `emitFinish`; the core reads the rest. */
+  constructor(options = {}, ...more) {
+    noMoreArguments([options, ...more], 1, "CitationParser");
     ready();
-    super("citations", options);
-    this.#options = options;
+    const [onEvent, own] = splitListener(options, "CitationParser");
+    super("citations", own);
+    if (onEvent !== null) this.onEvent = onEvent;
+    this.#options = own;
     const triggers = this[ASCII_TRIGGERS]();
     this.#triggers = triggers !== null && triggers[OPENER] === 1 ? triggers : null;
     this.#sourceCount = this[CONFIG].kwargs.sourceCount ?? null;

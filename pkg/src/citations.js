@@ -1,14 +1,17 @@
 // Citation markers in whole texts (the streaming CitationParser is in citation_parser.js).
 import * as core from "../gen/citeflow.js";
+import { noMoreArguments } from "./errors.js";
 import { citationList, policyReport } from "./packed.js";
 import { ready } from "./runtime.js";
 
-export function parseCitations(text, options) {
+export function parseCitations(text, options, ...more) {
+  noMoreArguments([text, options, ...more], 2, "parseCitations");
   ready();
   return citationList(text, core.parseCitations(text, options, true));
 }
 
-export function deduplicateAdjacentCites(text, options) {
+export function deduplicateAdjacentCites(text, options, ...more) {
+  noMoreArguments([text, options, ...more], 2, "deduplicateAdjacentCites");
   ready();
   return applyEdits(text, core.deduplicateAdjacentCites(text, options, true));
 }
@@ -32,17 +35,20 @@ function applyEdits(text, edits) {
   return parts.join("");
 }
 
-export function checkPolicy(text, options) {
+export function checkPolicy(text, options, ...more) {
+  noMoreArguments([text, options, ...more], 2, "checkPolicy");
   ready();
   return policyReport(text, core.checkPolicy(text, options, true));
 }
 
-export function citationGrammar(options) {
+export function citationGrammar(options, ...more) {
+  noMoreArguments([options, ...more], 1, "citationGrammar");
   ready();
   return core.citationGrammar(options);
 }
 
-export function splitSentences(text) {
+export function splitSentences(text, ...more) {
+  noMoreArguments([text, ...more], 1, "splitSentences");
   ready();
   return core.splitSentences(text);
 }

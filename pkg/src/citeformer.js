@@ -3,7 +3,17 @@
 // `invoke(messages, options)` (and optionally `stream(...)`) is a model.
 import * as core from "../gen/citeflow.js";
 import { citationGrammar, deduplicateAdjacentCites, parseCitations } from "./citations.js";
-import { citeflowError, describe, fields, isArray, isInstance, knownFields, list, prop } from "./errors.js";
+import {
+  citeflowError,
+  describe,
+  fields,
+  isArray,
+  isInstance,
+  knownFields,
+  list,
+  noMoreArguments,
+  prop,
+} from "./errors.js";
 import { renderReferences } from "./references.js";
 import { cslItemOf } from "./relevance/chunks.js";
 import { componentOptions } from "./relevance/options.js";
@@ -55,7 +65,8 @@ function answerOf(output) {
   };
 }
 
-export function lexicalJudge(premise, hypothesis) {
+export function lexicalJudge(premise, hypothesis, ...more) {
+  noMoreArguments([premise, hypothesis, ...more], 2, "lexicalJudge");
   ready();
   return core.lexicalEntailment(premise, hypothesis);
 }
@@ -63,13 +74,20 @@ export function lexicalJudge(premise, hypothesis) {
 export class GenerationResult {
   #markerStyle;
 
-  constructor(args) {
-    const { text, citations, references, sources, usage, markerStyle } = knownFields(
+  constructor(args, ...more) {
+    noMoreArguments([args, ...more], 1, "GenerationResult");
+    const given = knownFields(
       args,
       ["text", "citations", "references", "sources", "usage", "markerStyle"],
       "INVALID_OPTION",
       "GenerationResult's fields",
     );
+    for (const [key, value] of Object.entries(given)) {
+      if (typeof value === "function") {
+        throw citeflowError("INVALID_OPTION", `GenerationResult's \`${key}\` is data; got a function`);
+      }
+    }
+    const { text, citations, references, sources, usage, markerStyle } = given;
     this.schemaVersion = SCHEMA_VERSION;
     this.text = text;
     this.citations = citations;
@@ -84,7 +102,8 @@ export class GenerationResult {
    * and coverage (each uncited sentence against each source), scored by `judge(premise,
    * hypothesis)` (sync or async, a number in [0, 1]; default the offline lexical judge).
    */
-  async verify(args) {
+  async verify(args, ...more) {
+    noMoreArguments([args, ...more], 1, "verify");
     // The core reads the threshold (a number from 0 to 1, 0.5 when absent) and refuses unknown
     // keys; the judge is a JS callback.
     const { settings: { threshold }, own: { judge = lexicalJudge } } = componentOptions(
@@ -136,7 +155,8 @@ export class GenerationResult {
 }
 
 /** Safe HTML: the answer with each marker a link to its reference entry, then the list. */
-export function renderCitedHtml(result, options) {
+export function renderCitedHtml(result, options, ...more) {
+  noMoreArguments([result, options, ...more], 2, "renderCitedHtml");
   ready();
   const what = "renderCitedHtml's result (a GenerationResult or {text, citations, references})";
   const { text, citations, references } = isInstance(result, GenerationResult)
@@ -177,8 +197,10 @@ export class Citeformer {
   #deduplicate;
   #enforce;
 
-  constructor(args) {
-    // The core checks the plain options (and refuses unknown keys); the JS-only ones are here.
+  constructor(args, ...more) {
+    noMoreArguments([args, ...more], 1, "Citeformer");
+    // The core checks the plain options (and refuses unknown keys, and a function anywhere in
+    // them); the JS-only ones are here.
     const {
       lmInvoker,
       toCslItem = (source) => cslItemOf(metadataOf(source)),
@@ -233,7 +255,8 @@ export class Citeformer {
   }
 
   /** What the model is sent: messages with the numbered sources, and the grammar of the policy. */
-  request(args) {
+  request(args, ...more) {
+    noMoreArguments([args, ...more], 1, "Citeformer.request");
     const { messages, options } = this.#plan(args);
     return { messages, options };
   }
@@ -276,7 +299,8 @@ export class Citeformer {
     };
   }
 
-  async generate(args) {
+  async generate(args, ...more) {
+    noMoreArguments([args, ...more], 1, "Citeformer.generate");
     const { messages, options, sources, markerStyle } = this.#plan(args);
     let output;
     try {
@@ -290,7 +314,8 @@ export class Citeformer {
     return this.#result(text, sources, usage, markerStyle, native);
   }
 
-  stream(args) {
+  stream(args, ...more) {
+    noMoreArguments([args, ...more], 1, "Citeformer.stream");
     const { messages, options, sources, markerStyle } = this.#plan(args);
     return new StreamingResult(
       this,
@@ -303,7 +328,8 @@ export class Citeformer {
   }
 
   /** Builds the result for an answer text (used by generate and stream). */
-  result(text, sources, usage = null) {
+  result(text, sources, usage = null, ...more) {
+    noMoreArguments([text, sources, usage, ...more], 3, "Citeformer.result");
     return this.#result(text, sources, usage, this.#markerStyle, []);
   }
 

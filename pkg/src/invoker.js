@@ -3,7 +3,8 @@
 // transport's rules (which redirects are followed, the limits, the secrets kept out of errors
 // and their redaction: src/wasm/transport.rs); this file only moves bytes, waits, and cancels.
 import * as core from "../gen/citeflow.js";
-import { citeflowError, describe, fields, isArray, isInstance, knownFields, list } from "./errors.js";
+import { citeflowError, describe, fields, isArray, isInstance, knownFields, list, noMoreArguments } from "./errors.js";
+import { Gate } from "./gate.js";
 import { ready } from "./runtime.js";
 import { ProviderBodyDecoder } from "./sse.js";
 import { transformStreamOf } from "./streams.js";
@@ -143,9 +144,12 @@ const JS_ONLY = ["headers", "fetch", "outputTransformers", "fallbackLms"];
 /**
  * What every invoker builder checks first: the id's type, the options' shape; the core reads
  * the plain options (names, types). Returns the options (a plain snapshot, with `batchSize`
- * as read) and the transport built from them.
+ * and `maxConcurrency` as read) and the transport built from them. `args`: the builder's
+ * arguments, `(modelId, options)`.
  */
-function invokerSetup(builder, modelId, example, given) {
+function invokerSetup(builder, example, args) {
+  noMoreArguments(args, 2, builder);
+  const [modelId, given] = args;
   ready();
   if (typeof modelId !== "string") {
     throw citeflowError("INVALID_MODEL_ID", `a model id is a string like "${example}"; got ${describe(modelId)}`);
@@ -154,7 +158,10 @@ function invokerSetup(builder, modelId, example, given) {
   // The JS-only values stay here; the core sees only that they were given.
   const plain = Object.fromEntries(Object.entries(options).map(([k, v]) => [k, JS_ONLY.includes(k) ? null : v]));
   const read = core.invokerOptions(builder, plain);
-  return [{ ...options, batchSize: read.batchSize ?? undefined }, transportOptions(options, read)];
+  return [
+    { ...options, batchSize: read.batchSize ?? undefined, maxConcurrency: read.maxConcurrency ?? undefined },
+    transportOptions(options, read),
+  ];
 }
 
 /**
@@ -342,8 +349,9 @@ async function fetchWithRetries({ http, transport, signal, stream }) {
  * An LM invoker for `openai/<model>`, `anthropic/<model>`, `openrouter/<vendor>/<model>` or
  * `openai-compatible/<model>` (with `baseUrl`).
  */
-export function buildLMInvoker(modelId, given) {
-  const [options, transport] = invokerSetup("buildLMInvoker", modelId, "openai/gpt-4o-mini", given);
+export function buildLMInvoker(...args) {
+  const [options, transport] = invokerSetup("buildLMInvoker", "openai/gpt-4o-mini", args);
+  const modelId = args[0];
   const { apiKey, baseUrl, secrets } = transport;
   const { outputTransformers = [], fallbackLms = [] } = options;
   if (!Array.isArray(fallbackLms) || !fallbackLms.every((f) => f && typeof f.invoke === "function")) {
@@ -395,7 +403,8 @@ export function buildLMInvoker(modelId, given) {
   return {
     modelId,
     /** A whole answer: LMOutput `{outputs, usage, finishReason}`. Fallbacks are tried in order. */
-    async invoke(input, callOptions = {}) {
+    async invoke(input, callOptions = {}, ...more) {
+      noMoreArguments([input, callOptions, ...more], 2, "invoke");
       try {
         return await invokeOnce(input, callOptions);
       } catch (error) {
@@ -411,7 +420,8 @@ export function buildLMInvoker(modelId, given) {
       }
     },
     /** A ReadableStream (async-iterable) of events; a cut stream ends in an error. */
-    stream(input, callOptions = {}) {
+    stream(input, callOptions = {}, ...more) {
+      noMoreArguments([input, callOptions, ...more], 2, "stream");
       const messages = toMessages(input);
       let reader = null;
       let finish = null;
@@ -506,13 +516,9 @@ async function scrubbing(secrets, run) {
  * An embedding invoker (OpenAI-style `/embeddings`: `openai/`, `openrouter/`,
  * `openai-compatible/`): texts in, Float32Arrays out in input order, in batches.
  */
-export function buildEMInvoker(modelId, given) {
-  const [options, transport] = invokerSetup(
-    "buildEMInvoker",
-    modelId,
-    "openai/text-embedding-3-small",
-    given,
-  );
+export function buildEMInvoker(...args) {
+  const [options, transport] = invokerSetup("buildEMInvoker", "openai/text-embedding-3-small", args);
+  const modelId = args[0];
   const { apiKey, baseUrl, secrets } = transport;
   const { batchSize = transportDefaults().emBatchSize } = options;
   core.checkBatchSize(batchSize);
@@ -520,8 +526,9 @@ export function buildEMInvoker(modelId, given) {
   return {
     modelId,
     /** One text → one Float32Array; a list → a list, in the same order. */
-    async invoke(texts, options) {
-      const { signal } = fields(options, "INVALID_OPTION", "invoke options");
+    async invoke(texts, options, ...more) {
+      noMoreArguments([texts, options, ...more], 2, "invoke");
+      const { signal } = callOptionsOf(options);
       const items = typeof texts === "string"
         ? [texts]
         : isArray(texts)
@@ -549,14 +556,26 @@ export function buildEMInvoker(modelId, given) {
   };
 }
 
+/** The options of one call of an embedding or decision invoker: `{signal}`. */
+const callOptionsOf = (options) => knownFields(options, ["signal"], "INVALID_OPTION", "invoke options");
+
 /** Questions for a decision model (System One wire format). */
 export const DMQuestion = Object.freeze({
   /** A yes/no question answered with a probability (`noul`); criteria `{true, false}` optional. */
-  noul: (instructions, criteria) => ({ type: "noul", instructions, ...(criteria === undefined ? {} : { criteria }) }),
+  noul: (instructions, criteria, ...more) => {
+    noMoreArguments([instructions, criteria, ...more], 2, "DMQuestion.noul");
+    return { type: "noul", instructions, ...(criteria === undefined ? {} : { criteria }) };
+  },
   /** Pick one label of `{label: description}`. */
-  choice: (instructions, criteria) => ({ type: "choice", instructions, criteria }),
+  choice: (instructions, criteria, ...more) => {
+    noMoreArguments([instructions, criteria, ...more], 2, "DMQuestion.choice");
+    return { type: "choice", instructions, criteria };
+  },
   /** Place on a scale of levels (lowest first). */
-  score: (instructions, levels) => ({ type: "score", instructions, criteria: levels }),
+  score: (instructions, levels, ...more) => {
+    noMoreArguments([instructions, levels, ...more], 2, "DMQuestion.score");
+    return { type: "score", instructions, criteria: levels };
+  },
 });
 
 /**
@@ -565,13 +584,9 @@ export const DMQuestion = Object.freeze({
  * becomes a language-model decision model: each question is one call answered with one token
  * (Yes/No, an option's letter, a level's digit), read from that token's log-probabilities.
  */
-export function buildDMInvoker(modelId, given) {
-  const [options, transport] = invokerSetup(
-    "buildDMInvoker",
-    modelId,
-    "openrouter/typesafe/jev-1.13",
-    given,
-  );
+export function buildDMInvoker(...args) {
+  const [options, transport] = invokerSetup("buildDMInvoker", "openrouter/typesafe/jev-1.13", args);
+  const modelId = args[0];
   return core.decisionBackend(modelId) === "system-one"
     ? systemOneInvoker(modelId, transport)
     : lmDecisionInvoker(modelId, options, transport.secrets);
@@ -581,7 +596,10 @@ function checkDecisionRequest(request) {
   if (request === null || typeof request !== "object") {
     throw citeflowError("INVALID_OPTION", `a decision model takes {state, questions}; got ${describe(request)}`);
   }
-  const { state, questions } = fields(request, "INVALID_OPTION", "the decision request");
+  const { state, questions } = knownFields(request, ["state", "questions"], "INVALID_OPTION", "the decision request");
+  if (typeof state === "function") {
+    throw citeflowError("INVALID_OPTION", "the decision request's `state` is data; got a function");
+  }
   const snapshot = questions !== null && typeof questions === "object"
     ? fields(questions, "INVALID_OPTION", "the questions")
     : questions;
@@ -594,8 +612,9 @@ function systemOneInvoker(modelId, transport) {
   return {
     modelId,
     /** `{state, questions: {name: question}}` → `{model, answers: {name: answer}, usage}`. */
-    async invoke(request, options) {
-      const { signal } = fields(options, "INVALID_OPTION", "invoke options");
+    async invoke(request, options, ...more) {
+      noMoreArguments([request, options, ...more], 2, "invoke");
+      const { signal } = callOptionsOf(options);
       const { state, questions } = checkDecisionRequest(request);
       const http = core.buildDecisionRequest(modelId, state ?? null, questions, apiKey, baseUrl);
       return scrubbing(secrets, async () => {
@@ -606,22 +625,49 @@ function systemOneInvoker(modelId, transport) {
   };
 }
 
+// Decision models built on a language model, each with how it decides under a caller's gate
+// (a relevance component's: its maxConcurrency counts their requests, not their calls).
+const DECIDE_WITHIN = new WeakMap();
+
+/**
+ * `dm.invoke(request, options)` with its HTTP requests waiting their turn at `gate`: each of a
+ * language-model decision's requests; one call of any other decision model (System One sends
+ * one request per call, and a model of your own is one call).
+ */
+export function decideWithin(gate, dm, request, options) {
+  const decide = DECIDE_WITHIN.get(dm);
+  return decide === undefined ? gate.run(() => dm.invoke(request, options)) : decide(request, options, gate);
+}
+
 // The calls, their settings and the decision made of their answers are the core's
-// (lmDecisionCalls, lmDecisionResult); this sends the calls through the language model.
+// (lmDecisionCalls, lmDecisionResult); this sends the calls through the language model, at most
+// `maxConcurrency` (read by the core) in flight, and takes the answers back in the questions'
+// order.
 function lmDecisionInvoker(modelId, options, secrets) {
-  const lm = buildLMInvoker(modelId, options);
-  return {
+  const { maxConcurrency, batchSize: _, ...lmOptions } = options;
+  const lm = buildLMInvoker(modelId, lmOptions);
+  async function decide(request, options, outer) {
+    const { signal } = callOptionsOf(options);
+    const { state = null, questions } = checkDecisionRequest(request);
+    const { calls, options: settings } = core.lmDecisionCalls(state, questions);
+    const own = new Gate(maxConcurrency);
+    const ask = (messages) => lm.invoke(messages, { ...settings, signal });
+    return scrubbing(secrets, async () => {
+      const outputs = await Promise.all(
+        calls.map((messages) => own.run(() => outer === null ? ask(messages) : outer.run(() => ask(messages)))),
+      );
+      const answers = outputs.map((o) => ({ usage: o.usage ?? null, logprobs: o.logprobs ?? null }));
+      return core.lmDecisionResult(modelId, questions, answers);
+    });
+  }
+  const dm = {
     modelId,
     /** Same contract as a System One model. */
-    async invoke(request, options) {
-      const { signal } = fields(options, "INVALID_OPTION", "invoke options");
-      const { state = null, questions } = checkDecisionRequest(request);
-      const { calls, options: settings } = core.lmDecisionCalls(state, questions);
-      return scrubbing(secrets, async () => {
-        const outputs = await Promise.all(calls.map((messages) => lm.invoke(messages, { ...settings, signal })));
-        const answers = outputs.map((o) => ({ usage: o.usage ?? null, logprobs: o.logprobs ?? null }));
-        return core.lmDecisionResult(modelId, questions, answers);
-      });
+    async invoke(request, options, ...more) {
+      noMoreArguments([request, options, ...more], 2, "invoke");
+      return decide(request, options, null);
     },
   };
+  DECIDE_WITHIN.set(dm, decide);
+  return dm;
 }

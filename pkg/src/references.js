@@ -1,6 +1,6 @@
 // References from the main entry: the CSL module is loaded on first use, so a user never
 // initialises two modules by hand and the core download stays small.
-import { citeflowError, describe } from "./errors.js";
+import { citeflowError, describe, noMoreArguments } from "./errors.js";
 
 let loader = null;
 let loaded = null;
@@ -16,7 +16,8 @@ export function setCslLoader(load) {
  * (esbuild): a URL, a `Response`, bytes or a compiled `WebAssembly.Module`, as `init` takes.
  * Only the first load reads it, so call it before the first `renderReferences`.
  */
-export function setCslWasmUrl(source) {
+export function setCslWasmUrl(source, ...more) {
+  noMoreArguments([source, ...more], 1, "setCslWasmUrl");
   if (!isWasmSource(source)) {
     throw citeflowError(
       "INVALID_ARGUMENT",
@@ -67,13 +68,15 @@ function bundledStyleOf(csl, options) {
 }
 
 /** Renders the reference list of the cited sources; loads citeflow/csl (and the style) on first use. */
-export async function renderReferences(sources, citations, options) {
+export async function renderReferences(sources, citations, options, ...more) {
+  noMoreArguments([sources, citations, options, ...more], 3, "renderReferences");
   const csl = await loadCsl();
   const style = bundledStyleOf(csl, options);
   if (style !== null) await csl.loadStyle(style);
   return csl.renderReferences(sources, citations, options);
 }
 
-export async function bundledStyleNames() {
+export async function bundledStyleNames(...more) {
+  noMoreArguments(more, 0, "bundledStyleNames");
   return (await loadCsl()).bundledStyleNames();
 }

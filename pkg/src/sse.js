@@ -1,7 +1,7 @@
 // Server-sent events from network bytes: the decoder providers' streams go through.
 import * as core from "../gen/stream/citeflow_stream.js";
 import { Engine } from "./engine.js";
-import { citeflowError, describe, isInstance, knownFields, list, prop } from "./errors.js";
+import { citeflowError, describe, isInstance, knownFields, list, noMoreArguments, prop } from "./errors.js";
 import { ready } from "./stream_runtime.js";
 import { RELEASE_STREAM, transformStreamOf } from "./streams.js";
 import { freeObject } from "./instance.js";
@@ -78,7 +78,8 @@ export class SSEDecoder {
   #utf8 = new Utf8Chunks("SSEDecoder");
 
   /** `maxLineBytes` (default 1 MiB) bounds one line, `maxEventBytes` (default 8 MiB) one event's data. */
-  constructor(options = {}) {
+  constructor(options = {}, ...more) {
+    noMoreArguments([options, ...more], 1, "SSEDecoder");
     ready();
     this.#core = new core.SseDecoderCore(options); // the core reads and checks the options
     this.#options = options;
@@ -170,7 +171,9 @@ export class ProviderStreamDecoder {
   #engine;
   #format;
 
-  constructor(format) {
+  /** `format`: the provider's wire format; it takes no options. */
+  constructor(format, ...more) {
+    noMoreArguments([format, ...more], 1, "ProviderStreamDecoder");
     ready();
     formatName(format, "ProviderStreamDecoder");
     this.#engine = new Engine(format, []);
@@ -235,7 +238,8 @@ export class ProviderBodyDecoder {
   #utf8 = new Utf8Chunks("ProviderBodyDecoder");
 
   /** `transformers`: configs or built transformers (ThinkTag, CitationParser, a chain, …) applied in order. */
-  constructor(format, options = {}) {
+  constructor(format, options = {}, ...more) {
+    noMoreArguments([format, options, ...more], 2, "ProviderBodyDecoder");
     ready();
     formatName(format, "ProviderBodyDecoder");
     const { transformers } = knownFields(options, ["transformers"], "INVALID_OPTION", "ProviderBodyDecoder options");
@@ -275,7 +279,8 @@ export class ProviderBodyDecoder {
 }
 
 /** A provider's streamed response body (a fetch body) as a stream of citeflow events. */
-export function decodeProviderStream(body, format, options = {}) {
+export function decodeProviderStream(body, format, options = {}, ...more) {
+  noMoreArguments([body, format, options, ...more], 3, "decodeProviderStream");
   if (
     body === null || typeof body !== "object" ||
     typeof prop(body, "pipeThrough", "INVALID_OPTION", "the body") !== "function"

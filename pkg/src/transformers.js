@@ -4,6 +4,7 @@ import * as core from "../gen/stream/citeflow_stream.js";
 import {
   citeflowError,
   describe,
+  fields,
   isInstance,
   knownFields,
   list,
@@ -155,6 +156,39 @@ function scanTable(triggers) {
 
 // Each transformer's onEvent listener (a WeakMap, so subclasses written in JS need no field).
 const LISTENERS = new WeakMap();
+
+/**
+ * A transformer's options split into its `onEvent` listener (JS's: `emit` and `emitFinish`
+ * call it) and the rest, which the core reads (refusing a function anywhere in them, as it
+ * refuses an unknown key). Options without an own `onEvent` go to the core as given (and a
+ * value that is not an options object is refused there; a function here, where the seeds
+ * took an emitter as the argument itself, with the way to give one).
+ */
+export function splitListener(options, owner) {
+  if (typeof options === "function") {
+    throw citeflowError(
+      "INVALID_OPTION",
+      `${owner} takes an options object, not a function; a listener goes in {onEvent: (event) => …}`,
+    );
+  }
+  let own = false;
+  try {
+    own = options !== null && typeof options === "object" && Object.hasOwn(options, "onEvent");
+  } catch (e) {
+    throw citeflowError("INVALID_OPTION", `reading ${owner} options threw an exception (see \`cause\`)`, e);
+  }
+  if (!own) return [null, options];
+  const { onEvent, ...rest } = fields(options, "INVALID_OPTION", `${owner} options`);
+  return [onEvent ?? null, rest];
+}
+
+/**
+ * The `{onEvent}` options of a transformer whose other options are its arguments (JSON,
+ * identity, event filter): anything else is refused.
+ */
+function listenerOnly(options, owner) {
+  return knownFields(options, ["onEvent"], "INVALID_OPTION", `${owner} options`).onEvent ?? null;
+}
 
 /**
  * A transformer that is one stage of its own engine: push and finish are the engine's, a whole
@@ -382,10 +416,14 @@ export class ThinkTagOutputTransformer extends StageTransformer {
   #responseId = null;
   #thinkingId = null;
 
-  constructor(options = {}) {
+  /** `options.onEvent`: the listener of `emit` / `emitFinish`; the core reads the rest. */
+  constructor(options = {}, ...more) {
+    noMoreArguments([options, ...more], 1, "ThinkTagOutputTransformer");
     ready();
-    super("think_tag", options);
-    this.#options = options;
+    const [onEvent, own] = splitListener(options, "ThinkTagOutputTransformer");
+    super("think_tag", own);
+    if (onEvent !== null) this.onEvent = onEvent;
+    this.#options = own;
     // The core names this transformer's blocks `{idPrefix}-{n}`.
     this.#own = this[CONFIG].kwargs.idPrefix + "-";
   }
@@ -476,9 +514,12 @@ export class EventFilterOutputTransformer extends OutputTransformer {
   // The kept base types, as the core has them (sorted, without repeats).
   #allowed;
 
-  constructor(eventTypes) {
+  /** `options.onEvent`: the listener of `emit` / `emitFinish`. */
+  constructor(eventTypes, options = {}, ...more) {
+    noMoreArguments([eventTypes, options, ...more], 2, "EventFilterOutputTransformer");
     super();
     ready();
+    this.onEvent = listenerOnly(options, "EventFilterOutputTransformer");
     this.#engine = Engine.forStage("event_filter", { eventTypes });
     this.#allowed = this.#engine.stageTriggers();
     this.#eventTypes = list(eventTypes, "INVALID_OPTION", "eventTypes");
@@ -605,9 +646,11 @@ export class IdentityOutputTransformer extends OutputTransformer {
   // An engine of the one identity stage, for the stream's lifecycle (events pass here).
   #engine;
 
-  constructor(...args) {
-    noMoreArguments(args, 0, "IdentityOutputTransformer");
+  /** `options.onEvent`: the listener of `emit` / `emitFinish`. */
+  constructor(options = {}, ...more) {
+    noMoreArguments([options, ...more], 1, "IdentityOutputTransformer");
     super();
+    this.onEvent = listenerOnly(options, "IdentityOutputTransformer");
     this.#engine = new Engine(null, [{ type: "identity" }]);
   }
 
@@ -639,9 +682,12 @@ export class IdentityOutputTransformer extends OutputTransformer {
 }
 
 export class JSONOutputTransformer extends CoreTransformer {
-  constructor(...args) {
-    noMoreArguments(args, 0, "JSONOutputTransformer");
+  /** `options.onEvent`: the listener of `emit` / `emitFinish`. */
+  constructor(options = {}, ...more) {
+    noMoreArguments([options, ...more], 1, "JSONOutputTransformer");
+    const onEvent = listenerOnly(options, "JSONOutputTransformer");
     super("json");
+    if (onEvent !== null) this.onEvent = onEvent;
   }
 
   fresh() {
@@ -656,9 +702,13 @@ export class JSONOutputTransformer extends CoreTransformer {
 export class ValidationOutputTransformer extends CoreTransformer {
   #options;
 
-  constructor(options) {
-    super({ type: "validation", kwargs: options });
-    this.#options = options;
+  /** `options.onEvent`: the listener of `emit` / `emitFinish`; the core reads the rest. */
+  constructor(options, ...more) {
+    noMoreArguments([options, ...more], 1, "ValidationOutputTransformer");
+    const [onEvent, own] = splitListener(options, "ValidationOutputTransformer");
+    super({ type: "validation", kwargs: own });
+    if (onEvent !== null) this.onEvent = onEvent;
+    this.#options = own;
   }
 
   fresh() {
@@ -686,7 +736,7 @@ export class OutputTransformerChain extends OutputTransformer {
     noMoreArguments([transformers, options, ...more], 2, "OutputTransformerChain");
     super();
     const { onEvent = null } = knownFields(options, ["onEvent"], "INVALID_OPTION", "OutputTransformerChain options");
-    this.onEvent = onEvent;
+    if (onEvent !== null) this.onEvent = onEvent;
     const items = list(transformers, "INVALID_OPTION", "OutputTransformerChain's transformers");
     items.forEach((t, i) => {
       if (!isInstance(t, OutputTransformer)) {
@@ -699,7 +749,8 @@ export class OutputTransformerChain extends OutputTransformer {
     this.#engine = stages === null ? null : new Engine(null, stages);
   }
 
-  static fromConfigs(configs, options = {}) {
+  static fromConfigs(configs, options = {}, ...more) {
+    noMoreArguments([configs, options, ...more], 2, "OutputTransformerChain.fromConfigs");
     return new OutputTransformerChain(
       list(configs, "INVALID_CONFIG", "fromConfigs' configs").map((c) => OutputTransformerConfig.fromConfig(c).build()),
       options,
@@ -772,7 +823,8 @@ export function registerCitationParser(build) {
 
 /** A transformer described as data: `{type, kwargs}`. */
 export class OutputTransformerConfig {
-  constructor(type, kwargs = {}) {
+  constructor(type, kwargs = {}, ...more) {
+    noMoreArguments([type, kwargs, ...more], 2, "OutputTransformerConfig");
     ready();
     const canonical = core.normalizeConfig({ type, kwargs });
     this.type = canonical.type;
@@ -780,32 +832,39 @@ export class OutputTransformerConfig {
     Object.freeze(this);
   }
 
-  static identity() {
+  static identity(...more) {
+    noMoreArguments(more, 0, "OutputTransformerConfig.identity");
     return new OutputTransformerConfig("identity");
   }
 
-  static json() {
+  static json(...more) {
+    noMoreArguments(more, 0, "OutputTransformerConfig.json");
     return new OutputTransformerConfig("json");
   }
 
-  static thinkTag(options = {}) {
+  static thinkTag(options = {}, ...more) {
+    noMoreArguments([options, ...more], 1, "OutputTransformerConfig.thinkTag");
     return new OutputTransformerConfig("think_tag", options);
   }
 
-  static eventFilter(eventTypes) {
+  static eventFilter(eventTypes, ...more) {
+    noMoreArguments([eventTypes, ...more], 1, "OutputTransformerConfig.eventFilter");
     return new OutputTransformerConfig("event_filter", { eventTypes });
   }
 
-  static validation(options) {
+  static validation(options, ...more) {
+    noMoreArguments([options, ...more], 1, "OutputTransformerConfig.validation");
     return new OutputTransformerConfig("validation", options);
   }
 
-  static citations(options = {}) {
+  static citations(options = {}, ...more) {
+    noMoreArguments([options, ...more], 1, "OutputTransformerConfig.citations");
     return new OutputTransformerConfig("citations", options);
   }
 
   /** From a type name, a `{type, kwargs}` object, or a config. */
-  static fromConfig(config) {
+  static fromConfig(config, ...more) {
+    noMoreArguments([config, ...more], 1, "OutputTransformerConfig.fromConfig");
     if (isInstance(config, OutputTransformerConfig)) return config;
     ready();
     const canonical = core.normalizeConfig(config);

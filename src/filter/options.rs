@@ -14,7 +14,8 @@ use crate::options::OptionError;
 
 const DEFAULT_THRESHOLD: f64 = 0.5;
 const DEFAULT_BATCH_SIZE: u32 = 5;
-const DEFAULT_MAX_CONCURRENCY: u32 = 10;
+/// HTTP requests in flight at most (the decision models' default: one bound for both).
+const DEFAULT_MAX_CONCURRENCY: u32 = crate::provider::DEFAULT_MAX_CONCURRENCY as u32;
 
 /// Every relevance component's plain options, defaults filled in by [`settings`] (`null`: not
 /// one of the component's options, or none). One struct for all of them (one derived struct

@@ -4,11 +4,13 @@
 //! the way.
 //!
 //! What is read follows JSON's rules, as the JSON copy did: `toJSON` is honoured; an object's
-//! keys are `Object.keys` in order, and a key whose value is `undefined`, a function or a
-//! symbol is left out; in an array (and as a whole value) those read as `null`. A number reads as an
+//! keys are `Object.keys` in order, and a key whose value is `undefined` or a symbol is left
+//! out; in an array (and as a whole value) those read as `null`. A number reads as an
 //! integer when it is whole and within ±2^53, else as a float. What JSON cannot hold is
 //! refused with an error worded as [`Refusal`] words the others: a `BigInt`, `NaN` and the
-//! infinities, nesting deeper than [`MAX_DEPTH`], arrays longer than [`MAX_ITEMS`]. Every JS
+//! infinities, nesting deeper than [`MAX_DEPTH`], arrays longer than [`MAX_ITEMS`]. A function,
+//! at any depth, is refused too ([`FUNCTION_REFUSED`]): JSON would drop it, and an option
+//! dropped without a word is a listener never called or a limit never applied. Every JS
 //! operation that can run the caller's code (getters, `Proxy` traps) is an import marked
 //! `catch`: an exception becomes an error (its value kept for [`with_cause`]), never an unwind
 //! through wasm frames.
@@ -19,7 +21,7 @@ use js_sys::{Array, Object};
 use wasm_bindgen::prelude::*;
 
 use super::reader::{refused, Entry, OptionEntries, OptionValue, Read};
-use super::{OptionError, Refusal};
+use super::{OptionError, Refusal, FUNCTION_REFUSED};
 use crate::text::{cat, decimal, Decimal};
 
 /// How deeply a value may nest (objects and arrays) before it is refused.
@@ -99,9 +101,14 @@ pub(crate) fn json_form(value: JsValue) -> Result<JsValue, Refusal> {
     js_apply(&to_json, &value, &Array::of1(&JsValue::from_str(""))).map_err(threw)
 }
 
-/// What JSON leaves out of an object (and reads as `null` elsewhere).
+/// What JSON leaves out of an object (and reads as `null` elsewhere); functions are refused
+/// (see the module's note).
 fn left_out(value: &JsValue) -> bool {
-    value.is_undefined() || value.is_function() || value.is_symbol()
+    value.is_undefined() || value.is_symbol()
+}
+
+fn function_refused() -> Refusal {
+    Refusal::new(FUNCTION_REFUSED.to_owned())
 }
 
 /// What kind of value this is, for messages ("a string", "an object", …); what JSON leaves
@@ -217,7 +224,8 @@ impl Entries {
     }
 
     /// An options object's entries: `undefined`, `null` (and what JSON leaves out) are no
-    /// options; an array or a primitive is refused ("`owner` options must be an object").
+    /// options; an array, a function or a primitive is refused ("`owner` options must be an
+    /// object").
     pub(crate) fn options(owner: &str, value: &JsValue) -> Result<Self, OptionError> {
         forget_thrown();
         let read = |e: Refusal| refused(owner, "options", e);
@@ -266,6 +274,9 @@ impl OptionEntries for Entries {
             };
             if left_out(&value) {
                 continue;
+            }
+            if value.is_function() {
+                return Some((key, Err(function_refused())));
             }
             if let Some((kept, leave_out)) = &self.kept {
                 if key != *leave_out {
@@ -323,6 +334,9 @@ impl OptionValue for JsVal {
         }
         if value.is_bigint() {
             return Err(Refusal::new("is a BigInt; use a number".to_owned()));
+        }
+        if value.is_function() {
+            return Err(function_refused());
         }
         if !value.is_object() {
             return Ok(Read::Null);

@@ -8,7 +8,20 @@ use serde_json::{Map, Value};
 
 use super::decision::some_questions;
 use super::lm_decision::{lm_decision_answer, lm_decision_messages, TOP_LOGPROBS};
+use super::transport::check_whole;
 use super::{is_system_one, Message, ModelId, RequestError};
+
+/// The most HTTP requests one call has in flight at once, by default: one decision's
+/// questions (a language model is asked one per request), and one relevance component's
+/// call across all its batches and their questions (`maxConcurrency`).
+pub const DEFAULT_MAX_CONCURRENCY: usize = 10;
+
+/// Checks a `maxConcurrency` (a number, as JS gives it): a whole number ≥ 1.
+pub fn check_max_concurrency(n: f64) -> Result<usize, RequestError> {
+    check_whole("maxConcurrency", n, 1)?;
+    // Whole, ≥ 1 and at most 2^53 − 1: the conversion saturates only past usize::MAX.
+    Ok(n as usize)
+}
 
 /// Who answers a decision model's questions.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -56,7 +69,9 @@ pub const CALL_TEMPERATURE: f64 = 0.0;
 pub const CALL_MAX_TOKENS: u64 = 1;
 
 /// One call of a language-model decision: the question it asks and its messages. Each call
-/// is sent with [`CALL_TEMPERATURE`], [`CALL_MAX_TOKENS`] and [`TOP_LOGPROBS`] alternatives.
+/// is sent with [`CALL_TEMPERATURE`], [`CALL_MAX_TOKENS`] and [`TOP_LOGPROBS`] alternatives;
+/// at most `maxConcurrency` ([`DEFAULT_MAX_CONCURRENCY`]) of one decision's calls are in
+/// flight at once, and the answers are taken back in the questions' order.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LmDecisionCall {
     pub name: String,
@@ -231,6 +246,18 @@ mod tests {
             lm_decision_call_options(),
             json!({"temperature": 0.0, "maxTokens": 1, "topLogprobs": 20})
         );
+    }
+
+    #[test]
+    fn max_concurrency_is_a_whole_number_of_requests_from_one() {
+        assert_eq!(DEFAULT_MAX_CONCURRENCY, 10);
+        assert_eq!(check_max_concurrency(1.0).unwrap(), 1);
+        assert_eq!(check_max_concurrency(40.0).unwrap(), 40);
+        for bad in [0.0, -1.0, 1.5, f64::NAN, f64::INFINITY] {
+            let e = check_max_concurrency(bad).unwrap_err();
+            assert_eq!(e.code(), "INVALID_OPTION", "{bad}");
+            assert!(e.to_string().contains("maxConcurrency"), "{e}");
+        }
     }
 
     #[test]

@@ -46,8 +46,9 @@ pub use failure::{
 };
 pub use lm_decision::{lm_decision_answer, lm_decision_messages, yes_probability, TOP_LOGPROBS};
 pub use lm_decision_calls::{
-    lm_decision_call_options, lm_decision_calls, lm_decision_result, DecisionBackend,
-    LmDecisionCall, LmDecisionOutput, CALL_MAX_TOKENS, CALL_TEMPERATURE,
+    check_max_concurrency, lm_decision_call_options, lm_decision_calls, lm_decision_result,
+    DecisionBackend, LmDecisionCall, LmDecisionOutput, CALL_MAX_TOKENS, CALL_TEMPERATURE,
+    DEFAULT_MAX_CONCURRENCY,
 };
 pub use model_id::{ModelId, Provider};
 pub use request::{

@@ -4,7 +4,9 @@
 //! would keep), bounded depth and size, cycles reported, and every JS operation that could run
 //! user code (getters, `Proxy` traps, `toJSON`) called through imports marked `catch`, so a
 //! throwing getter becomes a `CiteflowError` instead of unwinding through wasm frames (which
-//! would leak the shadow stack and, repeated, poison the instance).
+//! would leak the shadow stack and, repeated, poison the instance). An options object is read
+//! by [`options_to_json`], which refuses a function anywhere in it where JSON would drop it (an
+//! option dropped without a word is a listener never called, a limit never applied).
 //!
 //! Rust → JS: JSON text and the engine's `JSON.parse`, which is fast for many small objects
 //! and, unlike property assignment, keeps a `__proto__` key as an own data property.
@@ -51,6 +53,8 @@ enum Problem {
     Threw(JsValue),
     NotFinite,
     BigInt,
+    /// A function in an options object.
+    Function,
 }
 
 enum Segment {
@@ -107,10 +111,13 @@ impl ReadError {
             Problem::Threw(_) => "threw an exception when read (see `cause`)".to_owned(),
             Problem::NotFinite => "is not a finite number".to_owned(),
             Problem::BigInt => "is a BigInt; use a number".to_owned(),
+            Problem::Function => format!("is refused: {}", crate::options::FUNCTION_REFUSED),
         };
         let message = format!("invalid {what}: {at} {problem}");
         match self.problem {
             Problem::Threw(cause) => js_error_with_cause(code, &message, cause),
+            // An option of the wrong kind, whatever the object's domain.
+            Problem::Function => js_error("INVALID_OPTION", &message),
             _ => js_error(code, &message),
         }
     }
@@ -125,11 +132,13 @@ fn is_identifier(key: &str) -> bool {
 }
 
 /// Reads a JS value as JSON data, by `JSON.stringify`'s rules: `toJSON` is honoured; in objects,
-/// `undefined`, functions and symbols are left out; in arrays they become `null`.
+/// `undefined`, functions and symbols are left out; in arrays they become `null`. Reading an
+/// options object (`options`), a function is refused wherever it is.
 struct Reader {
     /// The objects and arrays being read, outermost first: for telling a cycle from depth.
     ancestors: Vec<JsValue>,
     nodes: usize,
+    options: bool,
 }
 
 impl Reader {
@@ -152,6 +161,9 @@ impl Reader {
         }
         if value.is_bigint() {
             return Err(ReadError::new(Problem::BigInt));
+        }
+        if self.options && value.is_function() {
+            return Err(ReadError::new(Problem::Function));
         }
         if !value.is_object() {
             // undefined, functions, symbols
@@ -260,9 +272,22 @@ fn number(n: f64) -> Result<Value, ReadError> {
 
 /// Reads any JS value as JSON data (see [`Reader`]); `undefined` reads as `null`.
 pub fn js_to_json(value: &JsValue, code: &str, what: &str) -> Result<Value, JsValue> {
+    read_json(value, code, what, false)
+}
+
+/// Reads an options object as JSON data, as [`js_to_json`] does, but a function anywhere in
+/// it is an `INVALID_OPTION` error naming where it is. (The streaming modules read their
+/// options in place: [`crate::options::js_value`].)
+#[cfg(not(feature = "wasm-stream-module"))]
+pub fn options_to_json(value: &JsValue, code: &str, what: &str) -> Result<Value, JsValue> {
+    read_json(value, code, what, true)
+}
+
+fn read_json(value: &JsValue, code: &str, what: &str, options: bool) -> Result<Value, JsValue> {
     let mut reader = Reader {
         ancestors: Vec::new(),
         nodes: 0,
+        options,
     };
     match reader.read(value) {
         Ok(v) => Ok(v.unwrap_or(Value::Null)),
@@ -312,7 +337,7 @@ pub fn options(value: JsValue, owner: &str) -> Result<Map<String, Value>, JsValu
     if value.is_undefined() || value.is_null() {
         return Ok(Map::new());
     }
-    match from_js::<Value>(value, "INVALID_OPTION", &format!("{owner} options"))? {
+    match options_to_json(&value, "INVALID_OPTION", &format!("{owner} options"))? {
         Value::Object(map) => Ok(map),
         _ => Err(crate::error::TransformError::option(
             "options",
@@ -340,7 +365,7 @@ pub fn options_coded<T: serde::de::DeserializeOwned>(
     owner: &str,
     code: &str,
 ) -> Result<T, JsValue> {
-    let map = match js_to_json(&value, code, &format!("{owner} options"))? {
+    let map = match options_to_json(&value, code, &format!("{owner} options"))? {
         Value::Null => Map::new(),
         Value::Object(map) => map,
         _ => {

@@ -11,7 +11,7 @@ use crate::reference::{self, RenderOptions};
 /// `renderReferences` options (see [`RenderOptions::from_map`]); `undefined` and `null` mean
 /// the defaults.
 fn render_options(value: JsValue) -> Result<RenderOptions, JsValue> {
-    match convert::js_to_json(&value, "INVALID_OPTION", "renderReferences options")? {
+    match convert::options_to_json(&value, "INVALID_OPTION", "renderReferences options")? {
         Value::Null => Ok(RenderOptions::default()),
         Value::Object(map) => Ok(RenderOptions::from_map(&map)?),
         _ => Err(js_error(

@@ -12,8 +12,9 @@ use wasm_bindgen::prelude::*;
 use super::convert;
 use super::errors::js_error;
 use crate::provider::{
-    answer_failure, build_embeddings_request, build_request, cited_output, classify_failure,
-    enforcement, parse_embeddings, parse_response, CiteRequest, LmRequest, ModelId, Provider,
+    answer_failure, build_embeddings_request, build_request, check_max_concurrency, cited_output,
+    classify_failure, enforcement, parse_embeddings, parse_response, CiteRequest, LmRequest,
+    ModelId, Provider, DEFAULT_MAX_CONCURRENCY,
 };
 
 fn provider(name: &str) -> Result<Provider, JsValue> {
@@ -39,6 +40,8 @@ struct BuilderOptions {
     max_response_bytes: Option<f64>,
     #[serde(default)]
     batch_size: Option<f64>,
+    #[serde(default)]
+    max_concurrency: Option<f64>,
     // JS-only: passed as `null` so that a builder that does not take one refuses it.
     #[serde(default)]
     #[allow(dead_code)] // checked in JS
@@ -62,12 +65,13 @@ const BUILDER_KEYS: [(&str, [&str; 2]); 3] = [
         [TRANSPORT_KEYS, "outputTransformers fallbackLms"],
     ),
     ("buildEMInvoker", [TRANSPORT_KEYS, "batchSize"]),
-    ("buildDMInvoker", [TRANSPORT_KEYS, ""]),
+    ("buildDMInvoker", [TRANSPORT_KEYS, "maxConcurrency"]),
 ];
 
 /// An invoker builder's plain options (`builder`: its name), read by the one options reader
 /// (a key it does not take or a value of the wrong type refused, naming the key):
-/// `{apiKey, baseUrl, timeoutMs, maxRetries, maxResponseBytes, batchSize}`, `null` for absent.
+/// `{apiKey, baseUrl, timeoutMs, maxRetries, maxResponseBytes, batchSize, maxConcurrency}`,
+/// `null` for absent; a decision model's `maxConcurrency` checked, its default filled in.
 #[wasm_bindgen(js_name = invokerOptions)]
 pub fn invoker_options(builder: &str, options: JsValue) -> Result<JsValue, JsValue> {
     let takes = BUILDER_KEYS
@@ -77,6 +81,11 @@ pub fn invoker_options(builder: &str, options: JsValue) -> Result<JsValue, JsVal
     let map = convert::options(options, builder)?;
     let o: BuilderOptions = crate::options::derived::read_taking(builder, &map, takes)
         .map_err(|e| convert::option_error("INVALID_OPTION", &e))?;
+    let max_concurrency = match o.max_concurrency {
+        Some(n) => Some(check_max_concurrency(n)?),
+        None if builder == "buildDMInvoker" => Some(DEFAULT_MAX_CONCURRENCY),
+        None => None,
+    };
     Ok(convert::to_js(&json!({
         "apiKey": o.api_key,
         "baseUrl": o.base_url,
@@ -84,6 +93,7 @@ pub fn invoker_options(builder: &str, options: JsValue) -> Result<JsValue, JsVal
         "maxRetries": o.max_retries,
         "maxResponseBytes": o.max_response_bytes,
         "batchSize": o.batch_size,
+        "maxConcurrency": max_concurrency,
     })))
 }
 

@@ -92,7 +92,7 @@ pub fn format_references(items: JsValue) -> Result<String, JsValue> {
 #[wasm_bindgen(js_name = relevanceOptions)]
 pub fn relevance_options(kind: &str, owner: &str, options: JsValue) -> Result<JsValue, JsValue> {
     let what = format!("{owner} options");
-    let map = match convert::js_to_json(&options, "INVALID_OPTION", &what)? {
+    let map = match convert::options_to_json(&options, "INVALID_OPTION", &what)? {
         Value::Null => serde_json::Map::new(),
         Value::Object(map) => map,
         _ => {

@@ -2,13 +2,14 @@
 
 use std::rc::Rc;
 
-use futures_util::future::try_join_all;
+use futures_util::stream::{self, StreamExt, TryStreamExt};
 use serde_json::{Map, Value};
 use web_sys::AbortSignal;
 
+use crate::provider::transport::check_at_least_one;
 use crate::provider::{
     build_dm_request, lm_decision_calls, lm_decision_result, parse_dm_response, DecisionBackend,
-    LmDecisionOutput, CALL_MAX_TOKENS, CALL_TEMPERATURE, TOP_LOGPROBS,
+    LmDecisionOutput, CALL_MAX_TOKENS, CALL_TEMPERATURE, DEFAULT_MAX_CONCURRENCY, TOP_LOGPROBS,
 };
 
 use super::call::Call;
@@ -50,6 +51,7 @@ enum Backend {
 pub struct DmInvoker {
     model_id: Rc<str>,
     backend: Backend,
+    max_concurrency: usize,
 }
 
 /// A decision model's answers.
@@ -83,7 +85,24 @@ impl DmInvoker {
         Ok(Self {
             model_id: model_id.into(),
             backend,
+            max_concurrency: DEFAULT_MAX_CONCURRENCY,
         })
+    }
+
+    /// The most HTTP requests one [`invoke`](Self::invoke) has in flight at once (default 10,
+    /// at least 1): a language model is asked one question per request, so a decision of 100
+    /// questions sends 10 at a time by default; a System One model answers all of a call's
+    /// questions in one request. The answers keep the questions' order whatever order the
+    /// requests finish in. (A browser also opens at most 6 HTTP/1.1 connections to one
+    /// origin.)
+    pub fn with_max_concurrency(mut self, max_concurrency: usize) -> Result<Self, Error> {
+        self.max_concurrency = check_at_least_one("maxConcurrency", max_concurrency)?;
+        Ok(self)
+    }
+
+    /// The most HTTP requests one call has in flight at once.
+    pub fn max_concurrency(&self) -> usize {
+        self.max_concurrency
     }
 
     /// The model id it was built with.
@@ -147,7 +166,12 @@ impl DmInvoker {
             }
             lm.invoke(call)
         });
-        let outputs = try_join_all(calls).await?;
+        // At most `max_concurrency` requests in flight; the answers in the questions' order. A
+        // failure ends the call: no request starts after it.
+        let outputs: Vec<_> = stream::iter(calls)
+            .buffered(self.max_concurrency)
+            .try_collect()
+            .await?;
         let answers: Vec<LmDecisionOutput<'_>> = outputs
             .iter()
             .map(|o| LmDecisionOutput {

@@ -163,16 +163,30 @@ test("what JSON cannot hold is refused, naming the option; what JSON leaves out 
   refused({ tags: { length: 2, 0: "a", 1: "b" } }, "tags", "expected a list of tag pairs");
   refused("tags", "options", "must be an object");
   refused([], "options", "must be an object");
-  // Left out as JSON leaves them: undefined, functions and symbols as values; symbol keys.
+  // Left out as JSON leaves them: undefined and symbols as values; symbol keys.
   const config = stageConfig("think_tag", {
     tags: ["r"],
     idPrefix: "p",
     startInThinking: undefined,
-    x: () => 1,
     y: Symbol("s"),
     [Symbol("z")]: 1,
   });
   assert.deepEqual(config, { type: "think_tag", kwargs: { tags: ["r"], idPrefix: "p" } });
+  // A function is refused wherever it is (JSON would drop it: a listener or a limit lost
+  // without a word); under a key the stage does not take, that key is refused.
+  refused({ idPrefix: () => "p" }, "idPrefix", "a function");
+  refused({ tags: [() => "r"] }, "tags", "a function");
+  refused({ tags: [{ open: "<a>", close: () => "</a>" }] }, "tags", "a function");
+  refused({ x: () => 1 }, "x", "unknown field");
+  refused(() => ({}), "options", "must be an object");
+  assert.throws(
+    () => normalizeConfig({ type: "citations", kwargs: { sourceCount: () => 1 } }),
+    (e) => coded("INVALID_OPTION", "sourceCount")(e) && e.message.includes("a function"),
+  );
+  assert.throws(
+    () => new SseDecoderCore({ maxLineBytes: () => 10 }),
+    (e) => coded("INVALID_OPTION", "maxLineBytes")(e) && e.message.includes("a function"),
+  );
   // toJSON is honoured, as JSON honours it.
   const tags = { toJSON: () => [["<r>", "</r>"]] };
   assert.deepEqual(stageTriggers(stageConfig("think_tag", { tags })), ["<r>", "</r>"]);

@@ -136,6 +136,22 @@ new EventFilterOutputTransformer("thinking");
 new ValidationOutputTransformer({ requiredTypes: ["text"], mode: "most" });
 // @ts-expect-error: unknown option
 new ThinkTagOutputTransformer({ tag: "x" });
+// Every transformer takes its emit listener; configs (data) take none.
+const heard: string[] = [];
+const listener = { onEvent: (e: Event) => void heard.push(e.type) };
+new ThinkTagOutputTransformer({ tags: ["think"], ...listener }).emit("a");
+new CitationParser({ sourceCount: 2, ...listener }).emit("a [1]");
+new EventFilterOutputTransformer(["response"], listener).emit("a");
+new JSONOutputTransformer(listener).emitFinish();
+new ValidationOutputTransformer({ requiredTypes: ["text"], ...listener }).emit("a");
+// @ts-expect-error: a config is data, without a listener
+OutputTransformerConfig.thinkTag({ onEvent: listener.onEvent });
+// @ts-expect-error: a transformer takes an options object, not a listener
+new ThinkTagOutputTransformer(listener.onEvent);
+const bounded = buildDMInvoker("openai/gpt-4o-mini", { apiKey: "k", maxConcurrency: 4 });
+// @ts-expect-error: a language model's invoker sends one request per call: no maxConcurrency
+buildLMInvoker("openai/gpt-4o-mini", { maxConcurrency: 4 });
+console.log(heard.length, bounded.modelId);
 
 // relevance
 type MyChunk = Chunk & { metadata: { file_name: string } };

@@ -1,10 +1,12 @@
 // Chunks, ContextConfig, and the default reference formats.
 import * as core from "../../gen/citeflow.js";
+import { noMoreArguments } from "../errors.js";
 import { ready } from "../runtime.js";
 
 /** Which parts of a chunk become its context text: fields, metadata keys, template. */
 export class ContextConfig {
-  constructor(options = {}) {
+  constructor(options = {}, ...more) {
+    noMoreArguments([options, ...more], 1, "ContextConfig");
     ready();
     const { fields, metadataKeys, template } = core.contextConfig(options);
     this.fields = fields;
@@ -20,7 +22,8 @@ export class ContextConfig {
 }
 
 /** `[title](url)` or the title; a missing title falls back to the URL, id, then content. */
-export function formatChunkAsString(chunk, metadataMap) {
+export function formatChunkAsString(chunk, metadataMap, ...more) {
+  noMoreArguments([chunk, metadataMap, ...more], 2, "formatChunkAsString");
   ready();
   return core.formatChunkAsString(chunk, metadataMap);
 }
@@ -29,13 +32,15 @@ export function formatChunkAsString(chunk, metadataMap) {
  * A source's metadata as a CSL-JSON item: metadata with a CSL `type` as it is; retrieval
  * metadata (title or file_name, url or file_url, author, date, …) mapped to an item.
  */
-export function cslItemOf(metadata) {
+export function cslItemOf(metadata, ...more) {
+  noMoreArguments([metadata, ...more], 1, "cslItemOf");
   ready();
   return core.cslItemOf(metadata);
 }
 
 /** "References:\n1. …\n2. …" with duplicates once; "" for none. */
-export function formatReferencesAsString(items) {
+export function formatReferencesAsString(items, ...more) {
+  noMoreArguments([items, ...more], 1, "formatReferencesAsString");
   ready();
   return core.formatReferencesAsString(items);
 }

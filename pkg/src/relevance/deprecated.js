@@ -5,32 +5,32 @@ import { SimilarityReferenceFormatter, SimilarityRelevanceFilter } from "./simil
 
 /** @deprecated use SimilarityRelevanceFilter */
 export class SimilarityBasedRelevanceFilter extends SimilarityRelevanceFilter {
-  constructor(emInvoker, options) {
+  constructor(...args) {
     deprecated("SimilarityBasedRelevanceFilter", "SimilarityRelevanceFilter");
-    super(emInvoker, options);
+    super(...args);
   }
 }
 
 /** @deprecated use LMRelevanceFilter (takes an LM invoker where the seeds took a request processor) */
 export class LMBasedRelevanceFilter extends LMRelevanceFilter {
-  constructor(lmInvoker, options) {
+  constructor(...args) {
     deprecated("LMBasedRelevanceFilter", "LMRelevanceFilter");
-    super(lmInvoker, options);
+    super(...args);
   }
 }
 
 /** @deprecated use SimilarityReferenceFormatter */
 export class SimilarityBasedReferenceFormatter extends SimilarityReferenceFormatter {
-  constructor(emInvoker, options) {
+  constructor(...args) {
     deprecated("SimilarityBasedReferenceFormatter", "SimilarityReferenceFormatter");
-    super(emInvoker, options);
+    super(...args);
   }
 }
 
 /** @deprecated use LMReferenceFormatter */
 export class LMBasedReferenceFormatter extends LMReferenceFormatter {
-  constructor(lmInvoker, options) {
+  constructor(...args) {
     deprecated("LMBasedReferenceFormatter", "LMReferenceFormatter");
-    super(lmInvoker, options);
+    super(...args);
   }
 }

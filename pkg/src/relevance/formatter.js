@@ -1,10 +1,10 @@
 // What every reference formatter shares: options, turning kept chunks into the result
 // (a string or the chunks), and the reference events.
 import * as core from "../../gen/citeflow.js";
-import { citeflowError, describe, fields, isArray, list } from "../errors.js";
+import { citeflowError, describe, fields, isArray, list, noMoreArguments } from "../errors.js";
 import { checkChunks } from "./chunks.js";
 import { checkEmitter, emitReferences } from "./events.js";
-import { componentOptions, optionalFunction, requireText } from "./options.js";
+import { callArgs, componentOptions, EVALUATE_ARGS, optionalFunction, requireText } from "./options.js";
 
 /** What `evaluate` returned, checked: `[{chunk, score, kept}]` as plain snapshots. */
 export function evaluations(value) {
@@ -38,8 +38,12 @@ export class ReferenceFormatter {
   }
 
   /** The reference list (a string, or the kept chunks when `stringify` is false). */
-  async format(args) {
-    let { response, chunks, eventEmitter, signal } = fields(args, "INVALID_OPTION", "the arguments of format");
+  async format(...args) {
+    let { response, chunks, eventEmitter, signal } = callArgs(
+      args,
+      [...EVALUATE_ARGS, "eventEmitter"],
+      `${this.owner}.format`,
+    );
     requireText(response, "response", `${this.owner}.format`);
     if (!isArray(chunks)) {
       throw citeflowError("INVALID_CHUNK", `${this.owner}.format needs \`chunks\`, an array; got ${describe(chunks)}`);
@@ -53,8 +57,8 @@ export class ReferenceFormatter {
   }
 
   /** The seeds' name for `format`. */
-  formatReference(args) {
-    return this.format(args);
+  formatReference(...args) {
+    return this.format(...args);
   }
 
   render(chunks) {
@@ -70,14 +74,16 @@ export class ReferenceFormatter {
 
 /** Keeps every chunk, in order. */
 export class NoOpReferenceFormatter extends ReferenceFormatter {
-  constructor(options = {}) {
+  constructor(options = {}, ...more) {
     const owner = new.target.name;
+    noMoreArguments([options, ...more], 1, owner);
     const { settings, own } = componentOptions("NoOpReferenceFormatter", owner, options, FORMAT_FUNCTIONS);
     super(settings, own, owner);
   }
 
-  async evaluate(args) {
-    const { chunks } = fields(args, "INVALID_OPTION", "the arguments of evaluate");
+  async evaluate(...args) {
+    const { response, chunks } = callArgs(args, EVALUATE_ARGS, `${this.owner}.evaluate`);
+    requireText(response, "response", `${this.owner}.evaluate`);
     return checkChunks(chunks).map((chunk) => ({ chunk, score: null, kept: true }));
   }
 }

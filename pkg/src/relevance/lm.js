@@ -2,13 +2,24 @@
 // and a formatter that asks which chunks the answer used. Prompts and schemas are the
 // project's presets unless given; answers are read and checked in the core.
 import * as core from "../../gen/citeflow.js";
-import { fields, knownFields } from "../errors.js";
+import { knownFields, noMoreArguments } from "../errors.js";
 import { buildLMInvoker } from "../invoker.js";
 import { mapBatches } from "./batches.js";
 import { checkChunks, contextConfig } from "./chunks.js";
 import { RelevanceFilter } from "./filter.js";
 import { FORMAT_FUNCTIONS, ReferenceFormatter } from "./formatter.js";
-import { componentOptions, deprecated, fromModel, invoker, invokers, modelIdAndRest, requireText } from "./options.js";
+import {
+  callArgs,
+  componentOptions,
+  deprecated,
+  EVALUATE_ARGS,
+  FILTER_ARGS,
+  fromModel,
+  invoker,
+  invokers,
+  modelIdAndRest,
+  requireText,
+} from "./options.js";
 
 // The JS-only options; the core reads the rest (batchSize, maxConcurrency, templates, schema, …).
 const JS_ONLY = ["fallbackLms", "contextConfig"];
@@ -40,16 +51,19 @@ function setUp(target, lmInvoker, settings, own, owner) {
   target.responseSchema = settings.responseSchema ?? undefined;
 }
 
-const fromPreset = (Component, modelId, options) => fromModel(Component, buildLMInvoker, modelId, options);
+function fromPreset(Component, args) {
+  noMoreArguments(args, 2, `${Component.name}.fromPreset`);
+  return fromModel(Component, buildLMInvoker, args[0], args[1] === undefined ? {} : args[1]);
+}
 
 /** `fromConfig({modelId, systemTemplate, userTemplate, config: {responseSchema}, ...})`. */
 function fromConfig(Component, args) {
-  const [modelId, { config, ...rest }] = modelIdAndRest(args);
+  const [modelId, { config, ...rest }] = modelIdAndRest(args, `${Component.name}.fromConfig`);
   if (config != null) {
     knownFields(config, ["responseSchema"], "INVALID_OPTION", "fromConfig config");
     rest.responseSchema = config.responseSchema;
   }
-  return fromPreset(Component, modelId, rest);
+  return fromModel(Component, buildLMInvoker, modelId, rest);
 }
 
 /**
@@ -58,9 +72,10 @@ function fromConfig(Component, args) {
  * (`onFailureKeepAll`, default) or none.
  */
 export class LMRelevanceFilter extends RelevanceFilter {
-  constructor(lmInvoker, options = {}) {
+  constructor(lmInvoker, options = {}, ...more) {
     super();
     const owner = new.target.name;
+    noMoreArguments([lmInvoker, options, ...more], 2, owner);
     // A chunkFormat function is JS's; a template string is the core's to check.
     const { settings, own } = componentOptions("LMRelevanceFilter", owner, options, JS_ONLY, ["chunkFormat"]);
     setUp(this, lmInvoker, settings, own, owner);
@@ -73,11 +88,11 @@ export class LMRelevanceFilter extends RelevanceFilter {
   }
 
   /** With the project's preset prompt and schema: `fromPreset("openai/gpt-5-nano", {apiKey})`. */
-  static fromPreset(modelId, options = {}) {
-    return fromPreset(this, modelId, options);
+  static fromPreset(...args) {
+    return fromPreset(this, args);
   }
 
-  static fromConfig(args) {
+  static fromConfig(...args) {
     return fromConfig(this, args);
   }
 
@@ -92,8 +107,8 @@ export class LMRelevanceFilter extends RelevanceFilter {
   }
 
   /** `[{chunk, score: null, kept, error?}]` in input order (`error`: why a batch failed). */
-  async evaluate(args) {
-    const { chunks, query, signal } = fields(args, "INVALID_OPTION", "the arguments of evaluate");
+  async evaluate(...args) {
+    const { chunks, query, signal } = callArgs(args, FILTER_ARGS, `${this.constructor.name}.evaluate`);
     requireText(query, "query", "filter");
     checkChunks(chunks);
     const batches = await mapBatches(chunks, this.batchSize, this.maxConcurrency, async (batch) => {
@@ -126,8 +141,9 @@ export class LMRelevanceFilter extends RelevanceFilter {
  * answer without the list is an error.
  */
 export class LMReferenceFormatter extends ReferenceFormatter {
-  constructor(lmInvoker, options = {}) {
+  constructor(lmInvoker, options = {}, ...more) {
     const owner = new.target.name;
+    noMoreArguments([lmInvoker, options, ...more], 2, owner);
     const { settings, own } = componentOptions("LMReferenceFormatter", owner, options, [
       ...FORMAT_FUNCTIONS,
       ...JS_ONLY,
@@ -137,16 +153,16 @@ export class LMReferenceFormatter extends ReferenceFormatter {
     this.referenceMetadata = settings.referenceMetadata;
   }
 
-  static fromPreset(modelId, options = {}) {
-    return fromPreset(this, modelId, options);
+  static fromPreset(...args) {
+    return fromPreset(this, args);
   }
 
-  static fromConfig(args) {
+  static fromConfig(...args) {
     return fromConfig(this, args);
   }
 
-  async evaluate(args) {
-    const { response, chunks, signal } = fields(args, "INVALID_OPTION", "the arguments of evaluate");
+  async evaluate(...args) {
+    const { response, chunks, signal } = callArgs(args, EVALUATE_ARGS, `${this.owner}.evaluate`);
     requireText(response, "response", "format");
     checkChunks(chunks);
     const key = this.referenceMetadata;

@@ -1,7 +1,7 @@
 // Options shared by the relevance components: the core reads the plain ones (every bad or
 // unknown option an INVALID_OPTION error naming it); the JS-only ones are checked here.
 import * as core from "../../gen/citeflow.js";
-import { citeflowError, describe, fields, prop } from "../errors.js";
+import { citeflowError, describe, fields, knownFields, noMoreArguments, prop } from "../errors.js";
 import { ready } from "../runtime.js";
 
 // What fromPreset / fromConfig pass on to the invoker they build.
@@ -27,6 +27,20 @@ export function componentOptions(kind, owner, options, jsOnly, callbacks = []) {
     }
   }
   return { settings: core.relevanceOptions(kind, owner, plain), own };
+}
+
+/** What a filter's `filter` and `evaluate` take. */
+export const FILTER_ARGS = ["chunks", "query", "signal"];
+/** What a formatter's `evaluate` takes (its `format` takes an `eventEmitter` too). */
+export const EVALUATE_ARGS = ["response", "chunks", "signal"];
+
+/**
+ * A component call's one argument object (`args`: the arguments given), read as options are:
+ * a key it does not take is refused, as is a second argument.
+ */
+export function callArgs(args, keys, what) {
+  noMoreArguments(args, 1, what);
+  return knownFields(args[0], keys, "INVALID_OPTION", `the arguments of ${what}`);
 }
 
 export function optionalFunction(value, name, owner) {
@@ -64,12 +78,14 @@ export function requireText(value, name, owner) {
   return value;
 }
 
-/** `fromConfig`'s single argument `{modelId, ...}` split into the id and the rest. */
-export function modelIdAndRest(args) {
-  if (args === null || typeof args !== "object") {
-    throw citeflowError("INVALID_OPTION", `fromConfig takes {modelId, ...}; got ${describe(args)}`);
+/** `fromConfig`'s single argument `{modelId, ...}` (`args`: the arguments given) split into the id and the rest. */
+export function modelIdAndRest(args, what) {
+  noMoreArguments(args, 1, what);
+  const [config] = args;
+  if (config === null || typeof config !== "object") {
+    throw citeflowError("INVALID_OPTION", `fromConfig takes {modelId, ...}; got ${describe(config)}`);
   }
-  const { modelId, ...rest } = fields(args, "INVALID_OPTION", "fromConfig's argument");
+  const { modelId, ...rest } = fields(config, "INVALID_OPTION", "fromConfig's argument");
   return [modelId, rest];
 }
 

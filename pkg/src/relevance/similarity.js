@@ -1,12 +1,12 @@
 // Embedding similarity: cosine in wasm (SIMD), the filter keeps input order, the formatter
 // sorts by similarity. Scores are available through evaluate().
 import * as core from "../../gen/citeflow.js";
-import { citeflowError, describe, fields, isArray, isInstance, list } from "../errors.js";
+import { citeflowError, describe, isArray, isInstance, list, noMoreArguments } from "../errors.js";
 import { memory, ready } from "../runtime.js";
 import { chunkTexts, contextConfig } from "./chunks.js";
 import { RelevanceFilter } from "./filter.js";
 import { evaluations, FORMAT_FUNCTIONS, ReferenceFormatter } from "./formatter.js";
-import { componentOptions, invoker, requireText } from "./options.js";
+import { callArgs, componentOptions, EVALUATE_ARGS, FILTER_ARGS, invoker, requireText } from "./options.js";
 
 // No embedding model has more dimensions than this; a longer "vector" is a mistake or an attack.
 const MAX_DIMENSIONS = 1 << 16;
@@ -39,7 +39,8 @@ function isView(v) {
 }
 
 /** Cosine similarity of `query` with each vector, as a Float32Array (zero vectors score 0). */
-export function cosineSimilarities(query, vectors) {
+export function cosineSimilarities(query, vectors, ...more) {
+  noMoreArguments([query, vectors, ...more], 2, "cosineSimilarities");
   ready();
   const q = vector(query, "the query embedding");
   vectors = list(vectors, "INVALID_EMBEDDING", "vectors");
@@ -73,9 +74,10 @@ const JS_ONLY = ["contextConfig"];
 
 /** Keeps chunks whose embedding's cosine with the query's is ≥ threshold, in input order. */
 export class SimilarityRelevanceFilter extends RelevanceFilter {
-  constructor(emInvoker, options = {}) {
+  constructor(emInvoker, options = {}, ...more) {
     super();
     const owner = new.target.name;
+    noMoreArguments([emInvoker, options, ...more], 2, owner);
     const { settings, own } = componentOptions("SimilarityRelevanceFilter", owner, options, JS_ONLY);
     this.emInvoker = invoker(emInvoker, "invoke", "an embedding invoker", owner);
     this.threshold = settings.threshold;
@@ -83,8 +85,8 @@ export class SimilarityRelevanceFilter extends RelevanceFilter {
   }
 
   /** `[{chunk, score, kept}]` in input order. */
-  async evaluate(args) {
-    const { chunks, query, signal } = fields(args, "INVALID_OPTION", "the arguments of evaluate");
+  async evaluate(...args) {
+    const { chunks, query, signal } = callArgs(args, FILTER_ARGS, `${this.constructor.name}.evaluate`);
     return scoreChunks(
       this.emInvoker,
       requireText(query, "query", "filter"),
@@ -98,8 +100,9 @@ export class SimilarityRelevanceFilter extends RelevanceFilter {
 
 /** Keeps chunks similar to the answer, most similar first. */
 export class SimilarityReferenceFormatter extends ReferenceFormatter {
-  constructor(emInvoker, options = {}) {
+  constructor(emInvoker, options = {}, ...more) {
     const owner = new.target.name;
+    noMoreArguments([emInvoker, options, ...more], 2, owner);
     const { settings, own } = componentOptions("SimilarityReferenceFormatter", owner, options, [
       ...FORMAT_FUNCTIONS,
       ...JS_ONLY,
@@ -110,8 +113,8 @@ export class SimilarityReferenceFormatter extends ReferenceFormatter {
     this.contextConfig = contextConfig(own.contextConfig);
   }
 
-  async evaluate(args) {
-    const { response, chunks, signal } = fields(args, "INVALID_OPTION", "the arguments of evaluate");
+  async evaluate(...args) {
+    const { response, chunks, signal } = callArgs(args, EVALUATE_ARGS, `${this.owner}.evaluate`);
     return scoreChunks(
       this.emInvoker,
       requireText(response, "response", "format"),

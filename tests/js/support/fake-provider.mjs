@@ -171,12 +171,14 @@ export async function startFakeProvider() {
   await new Promise((r) => elsewhere.listen(0, "127.0.0.1", r));
   const elsewhereBase = `http://127.0.0.1:${elsewhere.address().port}`;
   const seen = new Map();
-  // Decision-model calls in flight now and at most, per model (for concurrency limits).
+  // Decision-model calls in flight now and at most, per model (for concurrency limits): System
+  // One calls, and the calls of a decision model made of a language model (`judge-…`).
   const inFlight = new Map();
   const maxInFlight = new Map();
-  // `typesafe/gather-N`: calls are held until N are in flight at once (then none is held any
-  // more), so "N at once" is observed however slow the machine; a client that never sends N at
-  // once is answered after GATHER_WAIT_MS and the test sees fewer.
+  // `…gather-N` (`typesafe/gather-N`, `judge-…-gather-N`): calls are held until N are in flight
+  // at once (then none is held any more), so "N at once" is observed however slow the machine;
+  // a client that never sends N at once is answered after GATHER_WAIT_MS and the test sees
+  // fewer.
   const waiting = new Map();
   const gathered = (model, now, n) => {
     if (waiting.get(model) === "done") return;
@@ -191,6 +193,19 @@ export async function startFakeProvider() {
       held.push(resolve);
       setTimeout(resolve, GATHER_WAIT_MS);
     });
+  };
+  // A decision call counted in flight while it is held: `…gather-N` until N are in flight at
+  // once, then `…slow-<ms>` that long (so that more calls than a client should send at once,
+  // sent, are in flight together and counted).
+  const holdCall = async (model) => {
+    const now = (inFlight.get(model) ?? 0) + 1;
+    inFlight.set(model, now);
+    maxInFlight.set(model, Math.max(now, maxInFlight.get(model) ?? 0));
+    const gather = /gather-(\d+)/.exec(model);
+    if (gather) await gathered(model, now, Number(gather[1]));
+    const slow = /slow-(\d+)/.exec(model);
+    if (slow) await sleep(Number(slow[1]));
+    inFlight.set(model, inFlight.get(model) - 1);
   };
   const server = createServer(async (req, res) => {
     // Browsers call it from another origin.
@@ -332,7 +347,8 @@ export async function startFakeProvider() {
         const answer = JSON.stringify({ [key]: [...labels, "not-a-chunk.pdf"] });
         return json(200, completion(body.response_format ? answer : `The answer uses these: ${answer}`));
       }
-      if (model === "judge" && body.top_logprobs) {
+      if ((model === "judge" || model.startsWith("judge-")) && body.top_logprobs) {
+        await holdCall(model);
         const prompt = body.messages.at(-1).content;
         const target = /"target_chunk": "(chunk_\d+)"/.exec(prompt)?.[1];
         const text = target ? new RegExp(`"${target}": "([^"]*)"`).exec(prompt)?.[1] ?? "" : prompt;
@@ -362,14 +378,7 @@ export async function startFakeProvider() {
       if (model === "typesafe/flaky" && count === 1) {
         return json(429, { error: { message: "slow down" } }, { "retry-after": "0" });
       }
-      const now = (inFlight.get(model) ?? 0) + 1;
-      inFlight.set(model, now);
-      maxInFlight.set(model, Math.max(now, maxInFlight.get(model) ?? 0));
-      if (model.startsWith("typesafe/slow-")) await sleep(Number(model.slice("typesafe/slow-".length)));
-      if (model.startsWith("typesafe/gather-")) {
-        await gathered(model, now, Number(model.slice("typesafe/gather-".length)));
-      }
-      inFlight.set(model, inFlight.get(model) - 1);
+      await holdCall(model);
       const answers = {};
       for (const [name, q] of Object.entries(body.questions)) {
         if (model === "typesafe/broken") continue;

@@ -697,6 +697,79 @@ async fn embeddings_and_decisions(base: String) -> Outcome {
     Ok(())
 }
 
+#[wasm_bindgen]
+extern "C" {
+    /// The most calls the fake provider had in flight at once for `model` (index.html).
+    #[wasm_bindgen(js_name = __maxInFlight)]
+    fn max_in_flight_of(model: &str) -> js_sys::Promise;
+}
+
+async fn max_in_flight(model: &str) -> Result<f64, String> {
+    wasm_bindgen_futures::JsFuture::from(max_in_flight_of(model))
+        .await
+        .map_err(|e| format!("{model}: {e:?}"))?
+        .as_f64()
+        .ok_or_else(|| format!("{model}: no count"))
+}
+
+/// A language-model decision sends one request per question, at most `max_concurrency` at
+/// once (the fake provider's `judge-…-gather-N-slow-M` holds calls until N are in flight, then
+/// M ms, and counts the most in flight), and answers in the questions' order.
+async fn decisions_bounded(base: String) -> Outcome {
+    let p = |i: usize| format!("{:.3}", (i + 1) as f64 / 200.0);
+    let questions: Map<String, Value> = (0..100)
+        .map(|i| {
+            let q = question::noul(&format!("Is it so? p={}", p(i)), None);
+            (format!("q{i}"), q)
+        })
+        .collect();
+    let first: Map<String, Value> = questions
+        .iter()
+        .take(30)
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
+    // A browser opens at most 6 HTTP/1.1 connections to one origin: bounds up to 6 show as
+    // they are (an unbounded decision shows as 6).
+    for (bound, model, asked) in [
+        (1, "judge-rust-one-gather-1-slow-20", &first),
+        (4, "judge-rust-four-gather-4-slow-30", &questions),
+    ] {
+        let dm = DmInvoker::new(
+            &format!("openai-compatible/{model}"),
+            key("sk-test").base_url(&base),
+        )
+        .and_then(|dm| dm.with_max_concurrency(bound))
+        .map_err(|e| e.to_string())?;
+        let decision = dm
+            .invoke(&json!("a state"), asked, None)
+            .await
+            .map_err(|e| e.to_string())?;
+        let names: Vec<&String> = decision.answers.keys().collect();
+        let asked_names: Vec<&String> = asked.keys().collect();
+        ensure(names == asked_names, || format!("{model}: answers out of order"))?;
+        for (i, answer) in decision.answers.values().enumerate() {
+            let got = answer["noul"].as_f64().unwrap_or(-1.0);
+            let want: f64 = p(i).parse().unwrap_or(-2.0);
+            ensure((got - want).abs() < 1e-9, || format!("{model}: q{i} {got}"))?;
+        }
+        let most = max_in_flight(model).await?;
+        ensure(most == bound as f64, || {
+            format!("{model}: {most} requests in flight with a bound of {bound}")
+        })?;
+    }
+    let dm = DmInvoker::new("openai-compatible/judge", key("sk-test").base_url(&base))
+        .map_err(|e| e.to_string())?;
+    ensure(dm.max_concurrency() == 10, || {
+        format!("default {}", dm.max_concurrency())
+    })?;
+    expect_code(
+        dm.with_max_concurrency(0).map(|_| ()),
+        &["INVALID_OPTION"],
+        "max_concurrency 0",
+    )
+    .map(|_| ())
+}
+
 async fn options_are_checked(base: String) -> Outcome {
     expect_code(
         LmInvoker::new("gpt-4o", Options::new()).map(|_| ()),
@@ -784,6 +857,10 @@ pub async fn run_cases(base: String, cited: String) -> String {
         (
             "embeddings in order and batches; System One and LM decisions",
             Box::pin(embeddings_and_decisions(base.clone())),
+        ),
+        (
+            "a language-model decision: at most max_concurrency requests in flight, answers in order",
+            Box::pin(decisions_bounded(base.clone())),
         ),
         (
             "options and calls are checked",
