@@ -299,7 +299,13 @@ export interface CitationOptions {
 }
 
 export interface Citation {
-  /** 1-based source position as written (0 for an id too large for 32 bits, kept in `marker`); see `valid`. */
+  /**
+   * 1-based source position as written; see `valid`. 0 (with `valid` false) for an id that names
+   * no source: one too large for 32 bits, or, in a cited answer's JSON (`cited_answer`), any id
+   * that is not a whole number (`-1`, `1.5`, `1e300`, `true`, `null`, a string, an array): its
+   * `marker` shows it as written (`[-1]`, `["x"]`), or as `[?]` where that text would read as
+   * another marker (`[[1]]`, caret `^1.5`); a segment's ids past its 64th distinct one are one `[…]`.
+   */
   sourceId: number;
   /** The marker group as written, e.g. `[1, 2]` (shared by each id of the group). */
   marker: string;
