@@ -50,6 +50,11 @@ export type CiteflowErrorCode =
   | "NOT_INITIALIZED"
   | "INVALID_CHUNK"
   | "INVALID_EVENT"
+  /**
+   * An output that is not what was expected, the model's own included: a structured answer
+   * (`responseSchema`, a forced tool's input) that is not JSON or a cited answer that is not the
+   * expected JSON, streamed (at any split) or whole.
+   */
   | "INVALID_OUTPUT"
   | "INVALID_OPTION"
   | "INVALID_CONFIG"
@@ -72,6 +77,7 @@ export type CiteflowErrorCode =
   | "PROVIDER_ERROR"
   | "STREAM_TRUNCATED"
   | "STREAM_INTERRUPTED"
+  /** The provider's envelope is not what its format sends (a body or stream message that is not its JSON, a limit passed). */
   | "INVALID_PROVIDER_DATA"
   | "INVALID_MODEL_ID"
   | "TIMEOUT"
@@ -659,7 +665,10 @@ export interface InvokerOptions {
 
 export interface InvokeOptions {
   signal?: AbortSignal;
-  /** Structured output: OpenAI response_format json_schema, Anthropic a forced tool. */
+  /**
+   * Structured output: OpenAI response_format json_schema, Anthropic a forced tool. An answer
+   * that is not JSON (a cut one, say) is INVALID_OUTPUT, streamed or whole.
+   */
   responseSchema?: object;
   temperature?: number;
   maxTokens?: number;

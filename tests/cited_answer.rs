@@ -555,3 +555,138 @@ proptest! {
         prop_assert_eq!(run(style, &split), whole);
     }
 }
+
+/// What an engine over `format`'s stream with `stages` gives for `sse` fed in `cuts`: its
+/// events, or its error's code.
+fn engine_outcome(
+    format: StreamFormat,
+    stages: &[OutputTransformerConfig],
+    sse: &str,
+    cuts: &[usize],
+) -> Result<Vec<Event>, &'static str> {
+    let mut engine = StreamEngine::new(Some(format), stages).unwrap();
+    let bytes = sse.as_bytes();
+    let mut events = Vec::new();
+    let mut at = 0;
+    for &cut in cuts.iter().chain([bytes.len()].iter()) {
+        let cut = cut.clamp(at, bytes.len());
+        events.extend(
+            engine
+                .push_bytes_events(&bytes[at..cut])
+                .map_err(|e| e.code())?,
+        );
+        at = cut;
+    }
+    events.extend(engine.finish_events().map_err(|e| e.code())?);
+    Ok(events)
+}
+
+/// A structured answer (a forced tool's input) that is not JSON is the model's output gone
+/// wrong, not the provider's envelope: INVALID_OUTPUT, whether a cited-answer stage reads it
+/// as it streams or only the decoder checks it at the block's end, wherever the network cuts
+/// the body. Errors are reported in stream order whatever the split: a provider message that
+/// is not JSON after the input is INVALID_PROVIDER_DATA unless a stage found the input's fault
+/// first.
+#[test]
+fn a_bad_tool_input_has_one_code_whatever_the_split() {
+    let cited = OutputTransformerConfig::from_value(
+        &json!({"type": "cited_answer", "kwargs": {"sourceCount": 3}}),
+    )
+    .unwrap();
+    // Each input, and whether the stage finds its fault as it streams.
+    let bad_inputs: [(&[&str], bool); 3] = [
+        (&[r#"{"segments": [1,]]}"#], true),
+        (
+            &[r#"{"segments": [{"text": "a", "cit"#, r#"ations": [01]}]}"#],
+            true,
+        ),
+        // A raw control character in a string: only the decoder's check at the end refuses it.
+        (
+            &[
+                r#"{"segments": [{"text": "a"#,
+                "\u{1}",
+                r#"b", "citations": [1]}]}"#,
+            ],
+            false,
+        ),
+    ];
+    for (pieces, stage_sees) in bad_inputs {
+        let sse = anthropic_sse(pieces);
+        // A message that is not JSON before the block's end: the provider's data.
+        let stop = sse.find("event: content_block_stop").unwrap();
+        let broken = format!(
+            "{}event: ping\ndata: {{not json\n\n{}",
+            &sse[..stop],
+            &sse[stop..]
+        );
+        let envelope = if stage_sees {
+            "INVALID_OUTPUT"
+        } else {
+            "INVALID_PROVIDER_DATA"
+        };
+        for (stages, body, want) in [
+            (&[cited.clone()][..], &sse, "INVALID_OUTPUT"),
+            (&[][..], &sse, "INVALID_OUTPUT"),
+            (&[cited.clone()][..], &broken, envelope),
+            (&[][..], &broken, "INVALID_PROVIDER_DATA"),
+        ] {
+            for cut in 0..=body.len() {
+                let got = engine_outcome(StreamFormat::Anthropic, stages, body, &[cut]);
+                assert_eq!(
+                    got.err(),
+                    Some(want),
+                    "{pieces:?}, {} stages, cut at {cut}",
+                    stages.len()
+                );
+            }
+        }
+    }
+}
+
+/// A whole answer gives the code its stream gives: a structured answer that is not JSON, or a
+/// cited answer that is not the expected JSON, is INVALID_OUTPUT; a body that is not the
+/// provider's JSON stays INVALID_PROVIDER_DATA.
+#[test]
+fn whole_answers_give_the_streams_code() {
+    let cite =
+        CiteRequest::from_value(&json!({"markerStyle": "bracket", "sourceCount": 3})).unwrap();
+    let openai = |content: &str| {
+        json!({"choices": [{"message": {"content": content}, "finish_reason": "stop"}]}).to_string()
+    };
+    let code = |provider, body: &str, cited: bool| {
+        parse_response(provider, body, true)
+            .and_then(|output| {
+                if cited {
+                    cited_output(output, &cite)
+                } else {
+                    Ok(output)
+                }
+            })
+            .map(|_| ())
+            .map_err(|e| e.code())
+    };
+    assert_eq!(
+        code(Provider::Openai, &openai(r#"{"segments": [1,]]}"#), false),
+        Err("INVALID_OUTPUT")
+    );
+    assert_eq!(
+        code(Provider::Openai, &openai(r#"{"segments": [1,]]}"#), true),
+        Err("INVALID_OUTPUT")
+    );
+    assert_eq!(
+        code(
+            Provider::Openai,
+            &openai(r#"{"segments": [{"text": "cut"#),
+            true
+        ),
+        Err("INVALID_OUTPUT")
+    );
+    assert_eq!(
+        code(Provider::Openai, "{not json", true),
+        Err("INVALID_PROVIDER_DATA")
+    );
+    assert_eq!(
+        code(Provider::Anthropic, r#"{"content": 1}"#, true),
+        Err("INVALID_PROVIDER_DATA")
+    );
+}
