@@ -193,11 +193,12 @@ impl Number {
             }
             return;
         }
-        let scaled = u32::try_from(self.zeros.saturating_add(1))
-            .ok()
-            .and_then(|n| 10u64.checked_pow(n))
-            .and_then(|p| self.mantissa.checked_mul(p))
-            .and_then(|m| m.checked_add(u64::from(d)));
+        // Past 19 zeros any nonzero mantissa overflows (a first digit has none before it).
+        let mut scaled = Some(self.mantissa);
+        for _ in 0..=self.zeros.min(20) {
+            scaled = scaled.and_then(|m| m.checked_mul(10));
+        }
+        let scaled = scaled.and_then(|m| m.checked_add(u64::from(d)));
         match scaled {
             Some(m) if !self.overflow => self.mantissa = m,
             _ => self.overflow = true,
@@ -222,19 +223,20 @@ impl Number {
         if self.negative {
             return None;
         }
-        let exponent = i128::from(self.exponent);
-        let exponent = if self.negative_exponent {
-            -exponent
+        // The value is mantissa × 10^(up − down).
+        let (up, down) = if self.negative_exponent {
+            (self.zeros, self.fraction.saturating_add(self.exponent))
         } else {
-            exponent
+            (self.zeros.saturating_add(self.exponent), self.fraction)
         };
-        let shift = i128::from(self.zeros) + exponent - i128::from(self.fraction);
-        // A negative shift divides by 10 a mantissa that ends in a nonzero digit.
-        let shift = u32::try_from(shift).ok()?;
-        10u64
-            .checked_pow(shift)
-            .and_then(|p| self.mantissa.checked_mul(p))
-            .and_then(|v| u32::try_from(v).ok())
+        // Dividing by 10 a mantissa that ends in a nonzero digit leaves a fraction.
+        let shift = up.checked_sub(down)?;
+        // A shift past 9 is past 32 bits (the mantissa is at least 1).
+        let mut value = self.mantissa;
+        for _ in 0..shift.min(10) {
+            value = value.checked_mul(10)?;
+        }
+        u32::try_from(value).ok()
     }
 }
 

@@ -326,6 +326,7 @@ impl CitedAnswer {
 /// The marker of an id that is not a whole number: the id as written, unless the marker
 /// parser would read a valid citation in that text (whatever the source count), which would
 /// cite a source the model did not name as one.
+#[inline(never)]
 fn shown_marker(style: MarkerStyle, written: &str) -> String {
     let marker = style.format(written);
     let any = ParseOptions {

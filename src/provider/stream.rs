@@ -125,18 +125,14 @@ impl StreamError {
                 provider,
                 " stream ended before its end marker: the answer is incomplete",
             ]),
-            Self::InvalidData { provider, detail } => cat(&[
-                "the ",
-                provider,
-                " stream sent data that is not the expected JSON: ",
-                detail,
-            ]),
-            Self::InvalidOutput { provider, detail } => cat(&[
-                "the structured answer in the ",
-                provider,
-                " stream is not JSON: ",
-                detail,
-            ]),
+            Self::InvalidData { provider, detail } | Self::InvalidOutput { provider, detail } => {
+                cat(&[
+                    "the ",
+                    provider,
+                    " stream sent data that is not the expected JSON: ",
+                    detail,
+                ])
+            }
             Self::Finished => "the stream decoder has already finished".to_owned(),
             Self::Sse(e) => e.message(),
         }
@@ -633,7 +629,7 @@ impl ProviderStreamDecoder {
                         let text = if json.trim().is_empty() { "{}" } else { &json };
                         raw_json::check(text).map_err(|e| StreamError::InvalidOutput {
                             provider: self.format.name(),
-                            detail: cat(&["a tool_use input: ", &e.message()]),
+                            detail: cat(&["a tool_use input that is not JSON: ", &e.message()]),
                         })?;
                         out.json(types::STRUCTURED, id, text);
                     }
