@@ -1,6 +1,8 @@
 // What a model writes, read back whole whatever it is and however the network cuts it: every id
-// of a cited answer comes back as a citation, and a structured answer that is not JSON has one
-// error code at every split. Written once, run by node --test (tests/js/model_output.test.mjs) and in every
+// of a cited answer comes back as a citation, a structured answer that is not JSON has one
+// error code at every split, and think tags are bounded (a tag over 256 characters is refused;
+// a long tag that repeats its first character is matched as the core matches it, pushed in any
+// chunks). Written once, run by node --test (tests/js/model_output.test.mjs) and in every
 // browser engine (tests/browser/cases.html). Each case gets { lib, assert }.
 import { rng } from "./rng.mjs";
 
@@ -61,6 +63,20 @@ function failure(lib, format, transformers, bytes, cut) {
   }
 }
 
+/** Each block's text, merged, in order: `[type, text]`. */
+function blocks(events) {
+  const out = [];
+  for (const e of events) {
+    if (e.type !== "response" && e.type !== "thinking") continue;
+    const last = out[out.length - 1];
+    if (last?.[0] === e.type) last[1] += e.value;
+    else out.push([e.type, e.value]);
+  }
+  return out;
+}
+
+const throwsCode = (assert, fn, code) => assert.throws(fn, (e) => e.name === "CiteflowError" && e.code === code);
+
 export const modelOutputCases = {
   async "cited answer: every id the model writes comes back as a citation, valid or not, any split"({ lib, assert }) {
     const answer =
@@ -103,6 +119,52 @@ export const modelOutputCases = {
         const codes = new Set();
         for (let cut = 0; cut <= bytes.length; cut++) codes.add(failure(lib, "anthropic", transformers, bytes, cut));
         assert.deepEqual([...codes], ["INVALID_OUTPUT"], `${pieces} with ${transformers.length} transformers`);
+      }
+    }
+  },
+
+  async "think tag: a tag over 256 characters is refused, counted in characters"({ lib, assert }) {
+    for (const unit of ["a", "é", "😀"]) {
+      const ok = unit.repeat(256);
+      const long = unit.repeat(257);
+      new lib.ThinkTagOutputTransformer({ tags: [[ok, "</x>"]] });
+      new lib.ThinkTagOutputTransformer({ tags: [{ open: "<x>", close: ok }] });
+      for (const tags of [[[long, "</x>"]], ["think", { open: "<x>", close: long }]]) {
+        throwsCode(assert, () => new lib.ThinkTagOutputTransformer({ tags }), "INVALID_OPTION");
+        throwsCode(assert, () => lib.OutputTransformerChain.fromConfigs([{ type: "think_tag", kwargs: { tags } }]), "INVALID_OPTION");
+      }
+    }
+    assert.throws(
+      () => new lib.ThinkTagOutputTransformer({ tags: ["think", ["<x>", "y".repeat(300)]] }),
+      /tag pair 1 has a tag longer than 256 characters/,
+    );
+  },
+
+  async "think tag: a long tag that repeats its first character splits text that almost matches it, any chunks"({ lib, assert }) {
+    const open = "a".repeat(255) + "b";
+    const text = "x" + "a".repeat(3000) + "b" + "plan" + "</x>" + "a".repeat(600) + "answer";
+    const want = [
+      ["response", "x" + "a".repeat(3000 - 255)],
+      ["thinking", "plan"],
+      ["response", "a".repeat(600) + "answer"],
+    ];
+    const random = rng(0x7a9);
+    for (let round = 0; round < 40; round++) {
+      const size = [1, 3, 64, 1000, text.length][round % 5];
+      const chunks = [];
+      for (let i = 0; i < text.length;) {
+        const n = round < 5 ? size : 1 + Math.floor(random() * 300);
+        chunks.push(text.slice(i, i + n));
+        i += n;
+      }
+      // On its own (its fast path first) and in a chain of one (the core alone).
+      for (const t of [
+        new lib.ThinkTagOutputTransformer({ tags: [[open, "</x>"]] }),
+        new lib.OutputTransformerChain([new lib.ThinkTagOutputTransformer({ tags: [[open, "</x>"]] })]),
+      ]) {
+        const events = chunks.flatMap((c) => t.push(c));
+        events.push(...t.finish());
+        assert.deepEqual(blocks(events), want, `round ${round}`);
       }
     }
   },
