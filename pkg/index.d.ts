@@ -50,6 +50,11 @@ export type CiteflowErrorCode =
   | "NOT_INITIALIZED"
   | "INVALID_CHUNK"
   | "INVALID_EVENT"
+  /**
+   * An output that is not what was expected, the model's own included: a structured answer
+   * (`responseSchema`, a forced tool's input) that is not JSON or a cited answer that is not the
+   * expected JSON, streamed (at any split) or whole.
+   */
   | "INVALID_OUTPUT"
   /**
    * An option refused: a key not taken, a value of the wrong type or range, a function where
@@ -78,6 +83,7 @@ export type CiteflowErrorCode =
   | "PROVIDER_ERROR"
   | "STREAM_TRUNCATED"
   | "STREAM_INTERRUPTED"
+  /** The provider's envelope is not what its format sends (a body or stream message that is not its JSON, a limit passed). */
   | "INVALID_PROVIDER_DATA"
   | "INVALID_MODEL_ID"
   | "TIMEOUT"
@@ -324,7 +330,13 @@ export interface CitationOptions {
 }
 
 export interface Citation {
-  /** 1-based source position as written (0 for an id too large for 32 bits, kept in `marker`); see `valid`. */
+  /**
+   * 1-based source position as written; see `valid`. 0 (with `valid` false) for an id that names
+   * no source: one too large for 32 bits, or, in a cited answer's JSON (`cited_answer`), any id
+   * that is not a whole number (`-1`, `1.5`, `1e300`, `true`, `null`, a string, an array): its
+   * `marker` shows it as written (`[-1]`, `["x"]`), or as `[?]` where that text would read as
+   * another marker (`[[1]]`, caret `^1.5`); a segment's ids past its 64th distinct one are one `[…]`.
+   */
   sourceId: number;
   /** The marker group as written, e.g. `[1, 2]` (shared by each id of the group). */
   marker: string;
@@ -678,7 +690,10 @@ export interface InvokerOptions {
 
 export interface InvokeOptions {
   signal?: AbortSignal;
-  /** Structured output: OpenAI response_format json_schema, Anthropic a forced tool. */
+  /**
+   * Structured output: OpenAI response_format json_schema, Anthropic a forced tool. An answer
+   * that is not JSON (a cut one, say) is INVALID_OUTPUT, streamed or whole.
+   */
   responseSchema?: object;
   temperature?: number;
   maxTokens?: number;

@@ -16,7 +16,8 @@ pub struct Citation {
     /// 1-based position of the source in the list given to the model (as written; may be
     /// out of range, see `valid`). An id too large for `u32` (10 or more digits, such as
     /// `[4294967296]`) names no source: it is reported as 0, with `valid` false, and `marker`
-    /// keeps it as written. (So the JS value stays an exact number.)
+    /// keeps it as written. (So the JS value stays an exact number.) So is an id of a cited
+    /// answer's JSON that is not a whole number (see [`super::CitedAnswer`]).
     pub source_id: u32,
     /// The marker group as written, e.g. `[1, 2]`.
     pub marker: String,

@@ -3,16 +3,36 @@
 //! surrogate pair or a number), what it says out as soon as it is known: a segment begins,
 //! sentence text, a cited id, a segment ends.
 //!
-//! Every piece of the JSON is checked (a bad token is an error, not skipped), objects and
-//! arrays nest at most [`MAX_DEPTH`] deep, and memory stays bounded whatever the input: only
-//! a key's first bytes and one number are ever buffered.
+//! Every piece of the JSON is checked (a bad token is an error, not skipped; numbers by JSON's
+//! grammar), objects and arrays nest at most [`MAX_DEPTH`] deep, and memory stays bounded
+//! whatever the input: only a key's first characters and a cited id's first
+//! [`MAX_TOKEN`] characters are ever kept; numbers of any length are read exactly, digit by
+//! digit, in a few counters.
+//!
+//! Every id in `citations` comes out, whatever its type: a whole number (written any way JSON
+//! allows, `2`, `2.0`, `20e-1`, or as a string holding one, `" 2 "`) as [`CitedId::Number`],
+//! anything else (`-1`, `1.5`, `1e300`, `true`, `null`, a string, an array or object, one
+//! value however deep) as [`CitedId::Other`] with its text as written. A `citations` value
+//! that is not an array is one id.
 
 use crate::json_escape::short_escape;
 
 /// How deep objects and arrays may nest (serde_json's own limit).
 pub const MAX_DEPTH: usize = 128;
-/// The longest key or scalar kept: longer ones are checked and cannot match a name or an id.
-const MAX_TOKEN: usize = 32;
+/// The most characters kept of a key (a longer one cannot match a name) and of a cited id's
+/// text as written (a longer one is cut, `…` after it).
+pub const MAX_TOKEN: usize = 32;
+
+/// A cited id as the model wrote it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CitedId {
+    /// A whole number that fits 32 bits (0 included), however written: `2`, `2.0`, `0.2e1`,
+    /// `"2"`.
+    Number(u32),
+    /// Anything else, as written: its JSON text (a string with its quotes and escapes), the
+    /// whitespace between tokens left out, cut after [`MAX_TOKEN`] characters with `…`.
+    Other(String),
+}
 
 /// What the JSON says, in order.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -20,9 +40,8 @@ pub enum SegmentEvent {
     SegmentStart,
     /// Decoded sentence text (consecutive pieces merged).
     Text(String),
-    /// A cited id as written: a whole number, or a string of digits; `None` for one too
-    /// large for `u64`.
-    Cite(Option<u64>),
+    /// A cited id (each one, in order, repeats included).
+    Cite(CitedId),
     SegmentEnd,
 }
 
@@ -86,6 +105,191 @@ enum State {
     Done,
 }
 
+/// Where a number is in JSON's grammar (`-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+enum NumberPhase {
+    #[default]
+    Start,
+    Minus,
+    /// A leading `0`: no digit may follow.
+    Zero,
+    Int,
+    Dot,
+    Frac,
+    E,
+    ESign,
+    Exp,
+    /// Not a JSON number.
+    Bad,
+}
+
+/// A JSON number read a character at a time, exactly, in constant memory: its significant
+/// digits while they fit `u64`, and counts of the rest. Its value is `mantissa × 10^(zeros +
+/// exponent − fraction digits)`; the mantissa's last digit is never 0 (zeros after it wait in
+/// `zeros`), which is what tells a whole number from a fraction without keeping the digits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+struct Number {
+    phase: NumberPhase,
+    negative: bool,
+    mantissa: u64,
+    /// More significant digits than `u64` holds: never a whole number that fits 32 bits
+    /// (either at least 10^19, or a fraction, its last significant digit not being 0).
+    overflow: bool,
+    /// Zeros read after the mantissa's last nonzero digit.
+    zeros: u64,
+    /// Digits after the decimal point.
+    fraction: u64,
+    exponent: u64,
+    negative_exponent: bool,
+}
+
+impl Number {
+    /// Reads one character; false when the number cannot go on with it (then `phase` is `Bad`).
+    fn push(&mut self, c: char) -> bool {
+        use NumberPhase::*;
+        let digit = c.to_digit(10);
+        self.phase = match (self.phase, c, digit) {
+            (Start, '-', _) => {
+                self.negative = true;
+                Minus
+            }
+            (Start | Minus, '0', _) => Zero,
+            (Start | Minus, _, Some(d)) => {
+                self.digit(d);
+                Int
+            }
+            (Int, _, Some(d)) => {
+                self.digit(d);
+                Int
+            }
+            (Zero | Int, '.', _) => Dot,
+            (Dot | Frac, _, Some(d)) => {
+                self.fraction = self.fraction.saturating_add(1);
+                self.digit(d);
+                Frac
+            }
+            (Zero | Int | Frac, 'e' | 'E', _) => E,
+            (E, '+' | '-', _) => {
+                self.negative_exponent = c == '-';
+                ESign
+            }
+            (E | ESign | Exp, _, Some(d)) => {
+                self.exponent = self
+                    .exponent
+                    .saturating_mul(10)
+                    .saturating_add(u64::from(d));
+                Exp
+            }
+            _ => Bad,
+        };
+        self.phase != Bad
+    }
+
+    /// A digit of the significand (before or after the point).
+    fn digit(&mut self, d: u32) {
+        if d == 0 {
+            if self.mantissa != 0 || self.overflow {
+                self.zeros = self.zeros.saturating_add(1);
+            }
+            return;
+        }
+        // Past 19 zeros any nonzero mantissa overflows (a first digit has none before it).
+        let mut scaled = Some(self.mantissa);
+        for _ in 0..=self.zeros.min(20) {
+            scaled = scaled.and_then(|m| m.checked_mul(10));
+        }
+        let scaled = scaled.and_then(|m| m.checked_add(u64::from(d)));
+        match scaled {
+            Some(m) if !self.overflow => self.mantissa = m,
+            _ => self.overflow = true,
+        }
+        self.zeros = 0;
+    }
+
+    /// Whether the number is complete (JSON's grammar allows it to end here).
+    fn is_complete(&self) -> bool {
+        use NumberPhase::*;
+        matches!(self.phase, Zero | Int | Frac | Exp)
+    }
+
+    /// Its value, when it is a whole number that fits 32 bits (`-0` is 0).
+    fn whole(&self) -> Option<u32> {
+        if !self.is_complete() || self.overflow {
+            return None;
+        }
+        if self.mantissa == 0 {
+            return Some(0);
+        }
+        if self.negative {
+            return None;
+        }
+        // The value is mantissa × 10^(up − down).
+        let (up, down) = if self.negative_exponent {
+            (self.zeros, self.fraction.saturating_add(self.exponent))
+        } else {
+            (self.zeros.saturating_add(self.exponent), self.fraction)
+        };
+        // Dividing by 10 a mantissa that ends in a nonzero digit leaves a fraction.
+        let shift = up.checked_sub(down)?;
+        // A shift past 9 is past 32 bits (the mantissa is at least 1).
+        let mut value = self.mantissa;
+        for _ in 0..shift.min(10) {
+            value = value.checked_mul(10)?;
+        }
+        u32::try_from(value).ok()
+    }
+}
+
+/// A string read as a number: surrounding whitespace allowed, nothing else.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+struct NumberInString {
+    number: Number,
+    /// Whitespace after the number's characters: only whitespace may follow.
+    trailing: bool,
+    failed: bool,
+}
+
+impl NumberInString {
+    fn push(&mut self, c: char) {
+        if self.failed {
+            return;
+        }
+        if c.is_whitespace() {
+            self.trailing |= self.number.phase != NumberPhase::Start;
+        } else if self.trailing || !self.number.push(c) {
+            self.failed = true;
+        }
+    }
+
+    fn whole(&self) -> Option<u32> {
+        if self.failed {
+            None
+        } else {
+            self.number.whole()
+        }
+    }
+}
+
+/// The text of a cited id as written, kept up to [`MAX_TOKEN`] characters.
+#[derive(Debug, Clone, Default)]
+struct Written {
+    text: String,
+    chars: usize,
+    /// The stack depth outside the id (an array or object id ends when it is back to it).
+    depth: usize,
+}
+
+impl Written {
+    fn push(&mut self, c: char) {
+        if self.chars < MAX_TOKEN {
+            self.text.push(c);
+        } else if self.chars == MAX_TOKEN {
+            self.text.push('…');
+        }
+        self.chars = self.chars.saturating_add(1);
+    }
+}
+
 /// Why the text is not a cited answer.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SegmentsError(pub String);
@@ -95,8 +299,15 @@ pub struct SegmentsError(pub String);
 pub struct SegmentsReader {
     stack: Vec<Frame>,
     state: State,
-    /// The key being read (its first bytes) or the scalar being read.
+    /// The key being read or the literal (`true`, `false`, `null`) being read: their first
+    /// characters.
     token: String,
+    /// The number being read (a scalar that starts with `-` or a digit).
+    number: Number,
+    /// The cited id being read as a number, when it is a string.
+    string_number: NumberInString,
+    /// The cited id being read, as written (while one is).
+    written: Option<Written>,
     /// A high surrogate waiting for its low half.
     high: Option<u32>,
     started: bool,
@@ -108,6 +319,9 @@ impl Default for SegmentsReader {
             stack: Vec::new(),
             state: State::Value { close: false },
             token: String::new(),
+            number: Number::default(),
+            string_number: NumberInString::default(),
+            written: None,
             high: None,
             started: false,
         }
@@ -173,14 +387,14 @@ impl SegmentsReader {
 
     fn char(&mut self, c: char, out: &mut Vec<SegmentEvent>) -> Result<(), SegmentsError> {
         match self.state {
-            State::Str { key, role, escape } => return self.string_char(c, key, role, escape, out),
+            State::Str { key, role, escape } => {
+                self.write(c);
+                return self.string_char(c, key, role, escape, out);
+            }
             State::Scalar { role } => {
                 if c.is_ascii_alphanumeric() || matches!(c, '.' | '+' | '-') {
-                    // Past MAX_TOKEN the rest is not kept: a longer literal still fails, and a
-                    // longer run of digits is past u64 either way.
-                    if self.token.len() < MAX_TOKEN {
-                        self.token.push(c);
-                    }
+                    self.write(c);
+                    self.scalar_char(c);
                     return Ok(());
                 }
                 self.end_scalar(role, out)?;
@@ -191,6 +405,9 @@ impl SegmentsReader {
             return Ok(());
         }
         self.started = true;
+        // Inside an array or object given as an id (its first character is written when it
+        // begins, below).
+        self.write(c);
         match self.state {
             State::Value { close } => {
                 if close && c == ']' {
@@ -235,6 +452,25 @@ impl SegmentsReader {
         }
     }
 
+    /// Appends `c` to the id being read as written, if one is.
+    fn write(&mut self, c: char) {
+        if let Some(written) = self.written.as_mut() {
+            written.push(c);
+        }
+    }
+
+    /// A character of a scalar: a number's, or a literal's (its first characters kept: a
+    /// longer literal fails anyway).
+    fn scalar_char(&mut self, c: char) {
+        if self.number.phase == NumberPhase::Start {
+            if self.token.len() < MAX_TOKEN {
+                self.token.push(c);
+            }
+        } else {
+            self.number.push(c);
+        }
+    }
+
     fn value(
         &mut self,
         c: char,
@@ -244,11 +480,26 @@ impl SegmentsReader {
         if role == Role::Root && c != '{' {
             return Err(error("the cited answer is not a JSON object"));
         }
+        // `citations` that is not an array is one id.
+        let role = if role == Role::Citations && c != '[' {
+            Role::Cite
+        } else {
+            role
+        };
+        if role == Role::Cite {
+            let mut written = Written {
+                depth: self.stack.len(),
+                ..Written::default()
+            };
+            written.push(c);
+            self.written = Some(written);
+        }
         let container = match c {
             '{' => Container::Object,
             '[' => Container::Array,
             '"' => {
                 self.token.clear();
+                self.string_number = NumberInString::default();
                 self.state = State::Str {
                     key: false,
                     role,
@@ -258,7 +509,12 @@ impl SegmentsReader {
             }
             c if c == '-' || c.is_ascii_alphanumeric() => {
                 self.token.clear();
-                self.token.push(c);
+                self.number = Number::default();
+                if c == '-' || c.is_ascii_digit() {
+                    self.number.push(c);
+                } else {
+                    self.token.push(c);
+                }
                 self.state = State::Scalar { role };
                 return Ok(());
             }
@@ -299,6 +555,14 @@ impl SegmentsReader {
                 if f.role == Role::Segment {
                     out.push(SegmentEvent::SegmentEnd);
                 }
+                // An array or object given as an id: one id, as written.
+                if self
+                    .written
+                    .as_ref()
+                    .is_some_and(|w| w.depth == self.stack.len())
+                {
+                    self.cite(None, out);
+                }
                 self.after_value();
                 Ok(())
             }
@@ -315,20 +579,31 @@ impl SegmentsReader {
     }
 
     fn end_scalar(&mut self, role: Role, out: &mut Vec<SegmentEvent>) -> Result<(), SegmentsError> {
-        let t = self.token.as_str();
-        let number = t.strip_prefix('-').unwrap_or(t);
-        let is_number = number.starts_with(|c: char| c.is_ascii_digit())
-            && number
-                .chars()
-                .all(|c| c.is_ascii_digit() || matches!(c, '.' | 'e' | 'E' | '+' | '-'));
-        if !is_number && !matches!(t, "true" | "false" | "null") {
-            return Err(error(format!("{t:?} is not a JSON value")));
-        }
-        if role == Role::Cite && !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()) {
-            out.push(SegmentEvent::Cite(t.parse().ok()));
+        let whole = if self.number.phase == NumberPhase::Start {
+            let t = self.token.as_str();
+            if !matches!(t, "true" | "false" | "null") {
+                return Err(error(format!("{t:?} is not a JSON value")));
+            }
+            None
+        } else if self.number.is_complete() {
+            self.number.whole()
+        } else {
+            return Err(error("a number that is not valid JSON"));
+        };
+        if role == Role::Cite {
+            self.cite(whole, out);
         }
         self.after_value();
         Ok(())
+    }
+
+    /// The id just read: `whole` when it is a whole number, else as written.
+    fn cite(&mut self, whole: Option<u32>, out: &mut Vec<SegmentEvent>) {
+        let written = self.written.take().map(|w| w.text).unwrap_or_default();
+        out.push(SegmentEvent::Cite(match whole {
+            Some(n) => CitedId::Number(n),
+            None => CitedId::Other(written),
+        }));
     }
 
     fn string_char(
@@ -420,11 +695,13 @@ impl SegmentsReader {
     }
 
     fn string_out(&mut self, key: bool, role: Role, c: char, out: &mut Vec<SegmentEvent>) {
-        if key || role == Role::Cite {
-            // A longer key cannot be a name; a longer run of digits is past u64 anyway.
+        if key {
+            // A longer key cannot be a name.
             if self.token.len() < MAX_TOKEN {
                 self.token.push(c);
             }
+        } else if role == Role::Cite {
+            self.string_number.push(c);
         } else if role == Role::Text {
             push_text(out, c);
         }
@@ -454,10 +731,8 @@ impl SegmentsReader {
             return Ok(());
         }
         if role == Role::Cite {
-            let t = self.token.trim();
-            if !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()) {
-                out.push(SegmentEvent::Cite(t.parse().ok()));
-            }
+            let whole = self.string_number.whole();
+            self.cite(whole, out);
         }
         self.after_value();
         Ok(())
@@ -485,8 +760,8 @@ mod tests {
         let want = vec![
             SegmentStart,
             Text("A \"b\" é😀.".into()),
-            Cite(Some(1)),
-            Cite(Some(2)),
+            Cite(CitedId::Number(1)),
+            Cite(CitedId::Number(2)),
             SegmentEnd,
             SegmentStart,
             SegmentEnd,
@@ -520,7 +795,94 @@ mod tests {
         assert!(read(&[&deep]).is_err());
         assert_eq!(
             read(&[r#"{"segments":[{"citations":[99999999999999999999999]}]}"#]).unwrap()[1],
-            SegmentEvent::Cite(None)
+            SegmentEvent::Cite(CitedId::Other("99999999999999999999999".into()))
         );
+        for bad in ["01", "1.", "1e", "-", "1..2", "1e+-1", "00", "-01", "1.e1"] {
+            let json = format!(r#"{{"a":{bad}}}"#);
+            assert!(read(&[&json]).is_err(), "{bad}");
+        }
+    }
+
+    /// Each way of writing a number reads as its value: a whole number that fits 32 bits, or
+    /// none (the id is then kept as written).
+    #[test]
+    fn numbers_read_exactly() {
+        let whole = |text: &str| {
+            let mut n = Number::default();
+            assert!(text.chars().all(|c| n.push(c)), "{text}");
+            assert!(n.is_complete(), "{text}");
+            n.whole()
+        };
+        for (text, want) in [
+            ("0", Some(0)),
+            ("-0", Some(0)),
+            ("0.0e5", Some(0)),
+            ("2", Some(2)),
+            ("2.0", Some(2)),
+            ("2.000", Some(2)),
+            ("20e-1", Some(2)),
+            ("0.2E1", Some(2)),
+            ("200e-2", Some(2)),
+            ("2e+0", Some(2)),
+            ("4294967295", Some(u32::MAX)),
+            ("4294967296", None),
+            ("42949672.95e2", Some(u32::MAX)),
+            ("1e9", Some(1_000_000_000)),
+            ("1e10", None),
+            ("1e300", None),
+            ("1e99999999999999999999999", None),
+            ("1e-99999999999999999999999", None),
+            ("-1", None),
+            ("-2.0", None),
+            ("1.5", None),
+            ("25e-1", None),
+            ("0.05e2", Some(5)),
+            ("123456789012345678901234567890e-29", None),
+            ("100000000000000000000000000000e-29", Some(1)),
+        ] {
+            assert_eq!(whole(text), want, "{text}");
+        }
+        let long_two = format!("2.{}", "0".repeat(5000));
+        assert_eq!(whole(&long_two), Some(2));
+        let long_one = format!("0.{}1e5000", "0".repeat(4999));
+        assert_eq!(whole(&long_one), Some(1));
+    }
+
+    /// Every id comes out, whatever its type; arrays and objects as one id, as written.
+    #[test]
+    fn every_id_comes_out() {
+        use CitedId::*;
+        let json = r#"{"segments":[{"citations":[2.0, -1, true, null, "2", " 3 ", "x", [1, [2]], {"a": "b c"}, "\u0041"]}]}"#;
+        let events = read(&[json]).unwrap();
+        let ids: Vec<CitedId> = events
+            .into_iter()
+            .filter_map(|e| match e {
+                SegmentEvent::Cite(id) => Some(id),
+                _ => None,
+            })
+            .collect();
+        let other = |s: &str| Other(s.to_owned());
+        assert_eq!(
+            ids,
+            [
+                Number(2),
+                other("-1"),
+                other("true"),
+                other("null"),
+                Number(2),
+                Number(3),
+                other(r#""x""#),
+                other("[1,[2]]"),
+                other(r#"{"a":"b c"}"#),
+                other(r#""\u0041""#),
+            ]
+        );
+        // Deeper than MAX_DEPTH inside an id is still an error.
+        let deep = format!(
+            r#"{{"segments":[{{"citations":[{}{}]}}]}}"#,
+            "[".repeat(MAX_DEPTH),
+            "]".repeat(MAX_DEPTH)
+        );
+        assert!(read(&[&deep]).is_err());
     }
 }

@@ -8,6 +8,16 @@
 //! marker parser would give it. An answer that is not JSON at all (a provider that ignored
 //! the schema) passes through the marker parser instead, so its markers count too.
 //!
+//! Every id the model wrote comes back as a citation, once per segment (repeats dropped). A
+//! whole number however written (`2`, `2.0`, `"2"`) cites that source, `valid` when it names
+//! one, its marker the canonical `[2]`. Anything else (`-1`, `1.5`, `1e300`, `true`, `null`, a
+//! string, an array or object) is an invalid citation with `sourceId` 0, as a marker id too
+//! large for 32 bits is: its marker shows the id as written (JSON text, strings quoted, cut
+//! after 32 characters with `…`), `[-1]`, `[true]`, `["x"]`, unless that text would itself read
+//! as a valid marker (`[[1]]`, or caret style's `^1.5`, read as `^1`): then it is `[?]`, so the
+//! text never plants a citation the stage did not make. Past [`MAX_CITES_PER_SEGMENT`]
+//! distinct ids, the rest of a segment's ids are one invalid citation `[…]`.
+//!
 //! ```
 //! use citeflow::cite::{CitedAnswer, ParseOptions};
 //! use citeflow::event::Event;
@@ -26,16 +36,24 @@
 //! ```
 
 use super::citation::{parse_citations, set_citations, Citation, ParseOptions};
+use super::marker::MarkerStyle;
 use super::parser::CitationParser;
-use super::segments_json::{SegmentEvent, SegmentsReader};
+use super::scanner::MarkerScanner;
+use super::segments_json::{CitedId, SegmentEvent, SegmentsReader};
 use crate::engine::{finish_events, push_event, Cx, HeldId, Kind, Piece, Stage};
 use crate::error::{Result, TransformError};
 use crate::event::{json_text, types, Event, LmOutput, OutputItem};
 use crate::provider::stream::STRUCTURED_DELTA;
 use crate::transform::{Lifecycle, OutputTransformer};
 
-/// The most distinct ids one segment keeps (a schema lists each source once; more is noise).
+/// The most distinct ids one segment keeps (a schema lists each source once; more is noise):
+/// ids past them are one invalid citation, `[…]`.
 pub const MAX_CITES_PER_SEGMENT: usize = 64;
+
+/// What the marker of an id past [`MAX_CITES_PER_SEGMENT`] shows.
+const MORE_IDS: &str = "…";
+/// What the marker of an id shows when its text as written would read as a valid marker.
+const UNSHOWN_ID: &str = "?";
 
 /// Whether the answer turned out to be JSON.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -60,8 +78,9 @@ pub struct CitedAnswer {
     answer16: usize,
     /// Segments released so far (a separator goes before the next one's text).
     segments: usize,
-    /// The open segment: its ids, and whether its text has begun.
-    ids: Vec<Option<u64>>,
+    /// The open segment: its distinct ids, whether it had more, and whether its text has begun.
+    ids: Vec<CitedId>,
+    more_ids: bool,
     began: bool,
     /// The open segment's trailing whitespace and closing punctuation, held.
     held: String,
@@ -87,6 +106,7 @@ impl CitedAnswer {
             answer16: 0,
             segments: 0,
             ids: Vec::new(),
+            more_ids: false,
             began: false,
             held: String::new(),
             id: HeldId::default(),
@@ -175,13 +195,18 @@ impl CitedAnswer {
             match event {
                 SegmentEvent::SegmentStart => {
                     self.ids.clear();
+                    self.more_ids = false;
                     self.held.clear();
                     self.began = false;
                 }
                 SegmentEvent::Text(text) => self.text(&text, cx, out),
                 SegmentEvent::Cite(id) => {
-                    if !self.ids.contains(&id) && self.ids.len() < MAX_CITES_PER_SEGMENT {
-                        self.ids.push(id);
+                    if !self.ids.contains(&id) {
+                        if self.ids.len() < MAX_CITES_PER_SEGMENT {
+                            self.ids.push(id);
+                        } else {
+                            self.more_ids = true;
+                        }
                     }
                 }
                 SegmentEvent::SegmentEnd => self.end_segment(cx, out),
@@ -216,31 +241,28 @@ impl CitedAnswer {
     }
 
     fn end_segment(&mut self, cx: &mut Cx, out: &mut Vec<Piece>) {
-        if !self.began && !self.ids.is_empty() && self.segments > 0 {
+        let mut ids = std::mem::take(&mut self.ids);
+        if std::mem::take(&mut self.more_ids) {
+            ids.push(CitedId::Other(MORE_IDS.to_owned()));
+        }
+        if !self.began && !ids.is_empty() && self.segments > 0 {
             self.release(" ", cx, out);
         }
         let style = self.options.marker_style;
-        let ids = std::mem::take(&mut self.ids);
         let mut citations = Vec::new();
         for (i, id) in ids.iter().enumerate() {
             if i > 0 || self.began {
                 self.release(" ", cx, out);
             }
-            let marker = match id {
-                Some(id) => style.format(id),
-                None => style.format("18446744073709551616"),
+            let (source_id, marker) = match id {
+                CitedId::Number(n) => (*n, style.format(n)),
+                CitedId::Other(written) => (0, shown_marker(style, written)),
             };
             let start = self.answer16;
             self.release(&marker, cx, out);
-            let source_id = id.and_then(|id| u32::try_from(id).ok());
-            let valid = source_id.is_some_and(|id| self.options.is_valid(id));
+            let valid = matches!(id, CitedId::Number(_)) && self.options.is_valid(source_id);
             let span = [start, self.answer16];
-            citations.push(Citation::at_marker(
-                source_id.unwrap_or(0),
-                marker,
-                span,
-                valid,
-            ));
+            citations.push(Citation::at_marker(source_id, marker, span, valid));
         }
         let punctuation: String = std::mem::take(&mut self.held)
             .chars()
@@ -298,6 +320,26 @@ impl CitedAnswer {
             }
         }
         Ok(())
+    }
+}
+
+/// The marker of an id that is not a whole number: the id as written, unless the marker
+/// parser would read a valid citation in that text (whatever the source count), which would
+/// cite a source the model did not name as one.
+#[inline(never)]
+fn shown_marker(style: MarkerStyle, written: &str) -> String {
+    let marker = style.format(written);
+    let any = ParseOptions {
+        marker_style: style,
+        source_count: None,
+    };
+    let plants = MarkerScanner::find_all(style, None, &marker)
+        .iter()
+        .any(|found| found.ids.iter().any(|id| any.is_valid_id(id)));
+    if plants {
+        style.format(UNSHOWN_ID)
+    } else {
+        marker
     }
 }
 

@@ -206,14 +206,18 @@ impl StreamEngine {
             )
             .into());
         };
-        push(
+        let decoded = push(
             source,
             &mut PieceSink {
                 cx: &mut self.cx,
                 out: &mut self.out,
             },
-        )?;
+        );
+        // What was decoded before a failure goes through the stages first: an error a stage
+        // finds in it comes earlier in the stream, and is the error a body cut just before the
+        // failure would give. So the first error in stream order wins, whatever the split.
         self.run(0)?;
+        decoded?;
         Ok(self.step())
     }
 

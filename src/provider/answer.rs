@@ -6,6 +6,7 @@ use std::borrow::Cow;
 use serde_json::{Map, Value};
 
 use crate::cite::CitedAnswer;
+use crate::error::TransformError;
 use crate::event::{LmOutput, OutputItem};
 use crate::transform::OutputTransformer;
 
@@ -96,7 +97,7 @@ pub fn parse_response(
             }
             if structured {
                 let value = serde_json::from_str(&t).map_err(|e| {
-                    invalid(format!(
+                    RequestError::InvalidOutput(format!(
                         "the answer to a responseSchema request is not JSON ({e}); a cut answer (finish reason \"length\") needs a larger maxTokens"
                     ))
                 })?;
@@ -134,9 +135,10 @@ fn with_citation_part<T>(value: &Value, f: impl FnOnce(&CitationPart) -> T) -> T
 pub fn cited_output(output: LmOutput, cite: &CiteRequest) -> Result<LmOutput, RequestError> {
     CitedAnswer::new(cite.parse_options())
         .transform(output)
-        .map_err(|e| RequestError::InvalidResponse {
-            provider: "cited answer",
-            detail: e.to_string(),
+        .map_err(|e| match e {
+            // The stage's own words ("the cited answer is not the expected JSON: …").
+            TransformError::InvalidOutput(why) => RequestError::InvalidOutput(why),
+            e => RequestError::InvalidOutput(e.to_string()),
         })
 }
 
@@ -223,7 +225,8 @@ mod tests {
         let cut =
             r#"{"choices":[{"message":{"content":"{\"answer\": \"Pa"},"finish_reason":"length"}]}"#;
         let e = parse_response(Provider::Openai, cut, true).unwrap_err();
-        assert_eq!(e.code(), "INVALID_PROVIDER_DATA");
+        // The model's answer, not the provider's envelope.
+        assert_eq!(e.code(), "INVALID_OUTPUT");
         assert!(e.to_string().contains("maxTokens"));
     }
 

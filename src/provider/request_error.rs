@@ -16,6 +16,10 @@ pub enum RequestError {
         provider: &'static str,
         detail: String,
     },
+    /// The model's structured answer (the JSON a `responseSchema` or a cited answer asked
+    /// for) is not what was asked: the model's output, not the provider's envelope.
+    #[error("invalid LMOutput: {0}")]
+    InvalidOutput(String),
 }
 
 impl RequestError {
@@ -24,6 +28,7 @@ impl RequestError {
             Self::InvalidModelId { .. } => "INVALID_MODEL_ID",
             Self::InvalidOption { .. } => "INVALID_OPTION",
             Self::InvalidResponse { .. } => "INVALID_PROVIDER_DATA",
+            Self::InvalidOutput(_) => "INVALID_OUTPUT",
         }
     }
 }

@@ -88,6 +88,12 @@ pub enum StreamError {
         provider: &'static str,
         detail: String,
     },
+    /// The model's structured answer (a forced tool's input) is not JSON: the model's output,
+    /// not the provider's envelope, so INVALID_OUTPUT, as a stage reading it would say.
+    InvalidOutput {
+        provider: &'static str,
+        detail: String,
+    },
     Finished,
     Sse(SseError),
 }
@@ -119,12 +125,14 @@ impl StreamError {
                 provider,
                 " stream ended before its end marker: the answer is incomplete",
             ]),
-            Self::InvalidData { provider, detail } => cat(&[
-                "the ",
-                provider,
-                " stream sent data that is not the expected JSON: ",
-                detail,
-            ]),
+            Self::InvalidData { provider, detail } | Self::InvalidOutput { provider, detail } => {
+                cat(&[
+                    "the ",
+                    provider,
+                    " stream sent data that is not the expected JSON: ",
+                    detail,
+                ])
+            }
             Self::Finished => "the stream decoder has already finished".to_owned(),
             Self::Sse(e) => e.message(),
         }
@@ -135,6 +143,7 @@ impl StreamError {
             Self::Provider { .. } => "PROVIDER_ERROR",
             Self::Truncated { .. } => "STREAM_TRUNCATED",
             Self::InvalidData { .. } => "INVALID_PROVIDER_DATA",
+            Self::InvalidOutput { .. } => "INVALID_OUTPUT",
             Self::Finished => "STREAM_FINISHED",
             Self::Sse(e) => e.code(),
         }
@@ -618,11 +627,9 @@ impl ProviderStreamDecoder {
                             }
                         };
                         let text = if json.trim().is_empty() { "{}" } else { &json };
-                        raw_json::check(text).map_err(|e| {
-                            self.invalid(cat(&[
-                                "a tool_use input that is not JSON: ",
-                                &e.message(),
-                            ]))
+                        raw_json::check(text).map_err(|e| StreamError::InvalidOutput {
+                            provider: self.format.name(),
+                            detail: cat(&["a tool_use input that is not JSON: ", &e.message()]),
                         })?;
                         out.json(types::STRUCTURED, id, text);
                     }

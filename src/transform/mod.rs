@@ -22,7 +22,7 @@ pub use identity::IdentityOutputTransformer;
 pub use json::{extract_json_object, JsonOutputTransformer};
 pub use think_tag::{
     Block, Op, TagPair, ThinkSplitter, ThinkTagOptions, ThinkTagOutputTransformer, DEFAULT_CLOSE,
-    DEFAULT_OPEN,
+    DEFAULT_OPEN, MAX_TAG_CHARS,
 };
 pub use validation::{ValidationMode, ValidationOutputTransformer};
 

@@ -21,7 +21,7 @@ mod splitter;
 mod tags;
 
 pub use splitter::{Block, Op, ThinkSplitter};
-pub use tags::{TagPair, DEFAULT_CLOSE, DEFAULT_OPEN};
+pub use tags::{TagPair, DEFAULT_CLOSE, DEFAULT_OPEN, MAX_TAG_CHARS};
 
 use super::{unique_prefix, Lifecycle, OutputTransformer};
 use crate::engine::{finish_events, push_event, Cx, Kind, NumberedId, Piece, Stage};

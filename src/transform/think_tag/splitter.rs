@@ -109,8 +109,8 @@ impl Blocks {
     }
 }
 
-/// Splits a text stream at think tags. Memory is bounded by the longest tag; time is linear
-/// in the input.
+/// Splits a text stream at think tags. Memory is bounded by the longest tag (at most
+/// [`super::MAX_TAG_CHARS`] characters), and so is the work at each place a tag could begin.
 #[derive(Debug, Clone)]
 pub struct ThinkSplitter {
     tags: TagSet,

@@ -35,6 +35,25 @@ impl Default for TagPair {
     }
 }
 
+/// The longest tag, in characters: what a stream may hold back (the start of a possible tag)
+/// and what matching compares at a place a tag could begin.
+pub const MAX_TAG_CHARS: usize = 256;
+
+/// Pair `i` refused: `why`, or when `tag` is given, that it uses `tag` both to open and to
+/// close.
+#[cold]
+#[inline(never)]
+fn refused(i: usize, why: &str, tag: &str) -> TransformError {
+    let (tag, end) = match tag {
+        "" => (String::new(), ""),
+        tag => (quoted(tag), " both to open and to close"),
+    };
+    TransformError::option(
+        "tags",
+        cat(&["tag pair ", decimal(i).as_str(), why, &tag, end]),
+    )
+}
+
 /// What a position in the text holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum TagMatch {
@@ -64,22 +83,15 @@ impl TagSet {
         }
         for (i, pair) in pairs.iter().enumerate() {
             if pair.open.is_empty() || pair.close.is_empty() {
-                return Err(TransformError::option(
-                    "tags",
-                    cat(&["tag pair ", decimal(i).as_str(), " has an empty tag"]),
-                ));
+                return Err(refused(i, " has an empty tag", ""));
+            }
+            // Characters counted as the bytes that begin one.
+            let chars = |tag: &str| tag.bytes().filter(|b| b & 0xC0 != 0x80).count();
+            if chars(&pair.open).max(chars(&pair.close)) > MAX_TAG_CHARS {
+                return Err(refused(i, " has a tag longer than 256 characters", ""));
             }
             if pair.open == pair.close {
-                return Err(TransformError::option(
-                    "tags",
-                    cat(&[
-                        "tag pair ",
-                        decimal(i).as_str(),
-                        " uses ",
-                        &quoted(&pair.open),
-                        " both to open and to close",
-                    ]),
-                ));
+                return Err(refused(i, " uses ", &pair.open));
             }
         }
         Ok(Self::from_checked(pairs))
@@ -182,6 +194,28 @@ mod tests {
             m(&["[[", "[[["], "[[", true),
             TagMatch::Tag { index: 0, len: 2 }
         );
+    }
+
+    /// A tag longer than [`MAX_TAG_CHARS`] characters is refused, counted in characters.
+    #[test]
+    fn over_long_tags_are_refused() {
+        for tag in ["a", "é", "😀"] {
+            let ok = tag.repeat(MAX_TAG_CHARS);
+            let long = tag.repeat(MAX_TAG_CHARS + 1);
+            assert!(TagSet::new(vec![TagPair::new(ok.clone(), "</x>")]).is_ok());
+            assert!(TagSet::new(vec![TagPair::new("<x>", ok)]).is_ok());
+            for pair in [
+                TagPair::new(long.clone(), "</x>"),
+                TagPair::new("<x>", long),
+            ] {
+                let e = TagSet::new(vec![TagPair::xml("t"), pair]).unwrap_err();
+                assert_eq!(e.code(), "INVALID_OPTION");
+                assert_eq!(
+                    e.message(),
+                    "invalid option `tags`: tag pair 1 has a tag longer than 256 characters"
+                );
+            }
+        }
     }
 
     #[test]
