@@ -112,8 +112,19 @@ impl<'a> Renderer<'a> {
             };
             has(start) || end.is_some_and(has)
         });
-        let mut out = Vec::new();
-        match end {
+        // The largest part shown that differs between the ends (as citeproc-js decides it): a
+        // range whose shown parts are equal at both ends ("2019" for March to May 2019 when
+        // only the year is shown) renders as one date.
+        let differ = end.and_then(|end| {
+            (0..3).find(|&i| {
+                start.get(i) != end.get(i)
+                    && parts
+                        .iter()
+                        .any(|p| part_index(p.attr("name").unwrap_or("")) == i)
+            })
+        });
+        let mut out;
+        match end.zip(differ) {
             None => {
                 out = self.date_parts(&parts, start, &d, &delimiter);
                 if d.open_end() && !out.is_empty() {
@@ -125,9 +136,9 @@ impl<'a> Renderer<'a> {
                     out.push(Out::text(range_delim));
                 }
             }
-            Some(end) => {
-                // The largest part that differs decides what is shared.
-                let differ = (0..3).find(|&i| start.get(i) != end.get(i)).unwrap_or(0);
+            Some((end, differ)) => {
+                // The parts from the largest that differs down are written twice, joined by
+                // that part's range delimiter; the larger ones once, before or after them.
                 let varying: Vec<usize> = parts
                     .iter()
                     .enumerate()
@@ -153,19 +164,18 @@ impl<'a> Renderer<'a> {
                 if let Some(f) = b2.first_mut() {
                     f.attrs.retain(|(k, _)| k != "prefix");
                 }
-                out.extend(self.date_parts(&before, start, &d, &delimiter));
-                let mut first_half = self.date_parts(&b1, start, &d, &delimiter);
+                // Rendered in reading order (a year suffix goes on the first year written),
+                // the date's delimiter between the shared parts and the range as between parts.
+                out = self.date_parts(&before, start, &d, &delimiter);
+                let mut range = self.date_parts(&b1, start, &d, &delimiter);
                 let second_half = self.date_parts(&b2, end, &d, &delimiter);
-                if !first_half.is_empty() && !second_half.is_empty() {
-                    first_half.push(Out::text(range_delim));
+                if !range.is_empty() && !second_half.is_empty() {
+                    range.push(Out::text(range_delim));
                 }
-                out.extend(first_half);
-                out.extend(second_half);
+                range.extend(second_half);
+                join(&mut out, range, &delimiter);
                 let tail = self.date_parts(&after, start, &d, &delimiter);
-                if !tail.is_empty() && !delimiter.is_empty() && !out.is_empty() {
-                    out.push(Out::text(delimiter.clone()));
-                }
-                out.extend(tail);
+                join(&mut out, tail, &delimiter);
             }
         }
         if out.iter().all(Out::is_empty) {
@@ -271,5 +281,109 @@ impl<'a> Renderer<'a> {
             out.push(self.decorate(part, content, true));
         }
         out
+    }
+}
+
+/// Appends `piece` to `out`, after `delimiter` when both hold something.
+fn join(out: &mut Vec<Out>, piece: Vec<Out>, delimiter: &str) {
+    if !piece.is_empty() && !delimiter.is_empty() && !out.is_empty() {
+        out.push(Out::text(delimiter));
+    }
+    out.extend(piece);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Format, Processor};
+    use serde_json::json;
+
+    /// Each date element below with each range, as citeproc-js 2.4 renders them (en-US): a
+    /// range collapses to one date when the parts shown are equal at both ends, and shares
+    /// the parts larger than the largest shown part that differs.
+    #[test]
+    fn ranges_render_as_citeproc_js_renders_them() {
+        let ranges = [
+            json!([[2019, 3], [2019, 5]]),
+            json!([[2019], [2019]]),
+            json!([[2019, 3, 1], [2019, 3, 9]]),
+            json!([[2019, 3, 1], [2019, 5, 9]]),
+            json!([[2018, 3], [2019, 5]]),
+            json!([[2019, 3], [2019, 3]]),
+        ];
+        let dates = [
+            (
+                r#"<date variable="issued"><date-part name="year"/></date>"#,
+                ["2019", "2019", "2019", "2019", "2018–2019", "2019"],
+            ),
+            (
+                r#"<date variable="issued" delimiter=" "><date-part name="month" form="short"/><date-part name="year"/></date>"#,
+                [
+                    "Mar.–May 2019",
+                    "2019",
+                    "Mar. 2019",
+                    "Mar.–May 2019",
+                    "Mar. 2018–May 2019",
+                    "Mar. 2019",
+                ],
+            ),
+            (
+                r#"<date variable="issued" delimiter=" "><date-part name="year"/><date-part name="month" form="short" strip-periods="true"/><date-part name="day"/></date>"#,
+                [
+                    "2019 Mar–May",
+                    "2019",
+                    "2019 Mar 1–9",
+                    "2019 Mar 1–May 9",
+                    "2018 Mar–2019 May",
+                    "2019 Mar",
+                ],
+            ),
+            (
+                r#"<date variable="issued" delimiter=" "><date-part name="day"/><date-part name="month"/><date-part name="year"/></date>"#,
+                [
+                    "March–May 2019",
+                    "2019",
+                    "1–9 March 2019",
+                    "1 March–9 May 2019",
+                    "March 2018–May 2019",
+                    "March 2019",
+                ],
+            ),
+            (
+                r#"<date variable="issued" form="text"/>"#,
+                [
+                    "March–May 2019",
+                    "2019",
+                    "March 1–9, 2019",
+                    "March 1–May 9, 2019",
+                    "March 2018–May 2019",
+                    "March 2019",
+                ],
+            ),
+            (
+                r#"<date variable="issued" form="text" date-parts="year-month"/>"#,
+                [
+                    "March–May 2019",
+                    "2019",
+                    "March 2019",
+                    "March–May 2019",
+                    "March 2018–May 2019",
+                    "March 2019",
+                ],
+            ),
+        ];
+        for (date, expected) in dates {
+            let xml = format!(
+                r#"<style xmlns="http://purl.org/net/xbiblio/csl" version="1.0" class="in-text"><citation><layout><text variable="title"/></layout></citation><bibliography><layout>{date}</layout></bibliography></style>"#
+            );
+            let p = Processor::new(&xml, None).unwrap();
+            for (range, want) in ranges.iter().zip(expected) {
+                let item = json!({"id": "a", "type": "book", "title": "T", "issued": {"date-parts": range}});
+                assert_eq!(
+                    p.bibliography(&[item], Format::Text),
+                    [want],
+                    "{date} {range}"
+                );
+            }
+        }
     }
 }

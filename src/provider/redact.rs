@@ -1,7 +1,9 @@
 //! Keeping an invoker's secrets out of its errors. Providers echo keys back (a 401 quoting
 //! the key, a proxy logging the request), and error messages get cut at a length limit, so
 //! matching the whole key is not enough: every run of text made of pieces of a secret at least
-//! [`SECRET_PIECE`] characters long is removed too.
+//! [`SECRET_PIECE`] characters long is removed too. A key echoed URL-encoded (`k/9+Xa` as
+//! `k%2F9%2BXa`, as a query string or a logged URL quotes it) is removed the same way: the
+//! text is also read with its percent-escapes decoded.
 //!
 //! ```
 //! use citeflow::provider::redact::Secrets;
@@ -38,6 +40,16 @@ pub const REDACTED: &str = "[redacted]";
 /// characters always holds a run of 10 units), so a key of emoji loses its halves too. A secret
 /// shorter than a piece is matched whole, every occurrence, however short: a one-character key
 /// takes that character out of every error (the price of never showing it).
+///
+/// Percent-encoded echoes: the text is read a second time with each `%XX` escape of an ASCII
+/// character (either case of hex, any choice of which characters were escaped) read as that
+/// character, and each `+` as a `+` or a space (form encoding). A run of that reading which is
+/// part of a secret is removed when the text it was written as is a piece long (10 units,
+/// escapes counted as written: `k%2F9%2BXa` is a piece, though it encodes six characters) or
+/// when it is the whole secret. Escapes of other bytes are left as written: keys and
+/// credential header values travel in HTTP headers, which carry bytes (ASCII in practice, at
+/// most Latin-1 through `fetch`), so how a server would escape a non-ASCII one is its own
+/// choice; the ASCII parts of such a key are still found, a piece at a time.
 #[derive(Clone, Default, PartialEq, Eq)]
 pub struct Secrets(Vec<String>);
 
@@ -87,43 +99,26 @@ impl Secrets {
     }
 
     /// `text` with each secret, and each run of text made of its pieces, replaced by
-    /// [`REDACTED`]. A character any unit of which is in a piece is hidden whole, so no half of
-    /// a surrogate pair is left behind.
+    /// [`REDACTED`], whether written plainly or percent-encoded. A character any unit of which
+    /// is in a piece is hidden whole, so no half of a surrogate pair is left behind.
     pub fn redact<'a>(&self, text: &'a str) -> Cow<'a, str> {
         if self.0.is_empty() {
             return Cow::Borrowed(text);
         }
         let units: Vec<u16> = text.encode_utf16().collect();
+        let as_written = reading(&units, false);
+        // Only a text with an escape or a `+` reads differently decoded.
+        let decoded = units
+            .iter()
+            .any(|&u| u == PERCENT || u == PLUS)
+            .then(|| reading(&units, true));
         let mut hidden = vec![false; units.len()];
         let mut found = false;
         for secret in &self.0 {
             let secret: Vec<u16> = secret.encode_utf16().collect();
-            let size = SECRET_PIECE.min(secret.len());
-            // For each position of the text, the longest run ending there that also ends at
-            // some position of the secret (one row of the classic table, kept as two): a run
-            // of `size` or more means the `size` units before it are a piece. Linear in the
-            // text for each secret, with no hash set (whose code would cost the wasm module
-            // kilobytes).
-            let mut previous = vec![0u32; secret.len() + 1];
-            let mut current = vec![0u32; secret.len() + 1];
-            for (end, &unit) in units.iter().enumerate() {
-                let mut longest = 0;
-                for ((run, &before), &s) in current.iter_mut().skip(1).zip(&previous).zip(&secret) {
-                    *run = if s == unit {
-                        before.saturating_add(1)
-                    } else {
-                        0
-                    };
-                    longest = longest.max(*run);
-                }
-                std::mem::swap(&mut previous, &mut current);
-                if longest as usize >= size {
-                    let start = (end + 1).saturating_sub(size);
-                    for flag in hidden.iter_mut().skip(start).take(size) {
-                        *flag = true;
-                    }
-                    found = true;
-                }
+            found |= hide_pieces(&as_written, &secret, &mut hidden);
+            if let Some(decoded) = &decoded {
+                found |= hide_pieces(decoded, &secret, &mut hidden);
             }
         }
         if !found {
@@ -145,6 +140,107 @@ impl Secrets {
         }
         Cow::Owned(out)
     }
+}
+
+const PERCENT: u16 = b'%' as u16;
+const PLUS: u16 = b'+' as u16;
+const SPACE: u16 = b' ' as u16;
+
+/// One UTF-16 unit of a reading of the text, and the units `[start, end)` of the text it was
+/// read from (one unit, or a whole escape when decoded).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Symbol {
+    unit: u16,
+    /// A `+` read decoded: it stands for a `+` or a space.
+    plus: bool,
+    start: usize,
+    end: usize,
+}
+
+impl Symbol {
+    fn matches(&self, secret_unit: u16) -> bool {
+        self.unit == secret_unit || (self.plus && secret_unit == SPACE)
+    }
+}
+
+/// Marks in `hidden` (indexed by the text's units) every run of `reading` that is also a run
+/// of `secret` and is a piece long as written (or is the whole secret); returns whether any
+/// was found.
+///
+/// For each symbol, the longest such run ending there (one row of the classic longest common
+/// substring table, kept as two): every shorter run ending there lies inside it, so it alone
+/// says what to hide. Linear in the reading for each secret, with no hash set (whose code
+/// would cost the wasm module kilobytes).
+fn hide_pieces(reading: &[Symbol], secret: &[u16], hidden: &mut [bool]) -> bool {
+    let mut previous = vec![0u32; secret.len() + 1];
+    let mut current = vec![0u32; secret.len() + 1];
+    let mut found = false;
+    // The text's units before this are marked already: the runs' starts never move back, so
+    // each unit is marked once.
+    let mut marked_to = 0;
+    for (end, symbol) in reading.iter().enumerate() {
+        let mut longest = 0;
+        for ((run, &before), &s) in current.iter_mut().skip(1).zip(&previous).zip(secret) {
+            *run = if symbol.matches(s) {
+                before.saturating_add(1)
+            } else {
+                0
+            };
+            longest = longest.max(*run);
+        }
+        std::mem::swap(&mut previous, &mut current);
+        let Some(first) = (end + 1)
+            .checked_sub(longest as usize)
+            .filter(|_| longest > 0)
+        else {
+            continue;
+        };
+        let Some(from) = reading.get(first).map(|s| s.start) else {
+            continue;
+        };
+        if symbol.end - from >= SECRET_PIECE || longest as usize >= secret.len() {
+            for flag in hidden.iter_mut().take(symbol.end).skip(from.max(marked_to)) {
+                *flag = true;
+            }
+            marked_to = marked_to.max(symbol.end);
+            found = true;
+        }
+    }
+    found
+}
+
+/// The text read as written (one symbol per unit), or `decoded`: each `%XX` escape (either
+/// case of hex) of an ASCII character is read as that character, spanning the escape; a `+`
+/// may be a space.
+fn reading(units: &[u16], decoded: bool) -> Vec<Symbol> {
+    let hex = |u: u16| match u {
+        0x30..=0x39 => Some(u - 0x30),
+        0x41..=0x46 => Some(u - 0x37),
+        0x61..=0x66 => Some(u - 0x57),
+        _ => None,
+    };
+    let escape_at = |at: usize| -> Option<u16> {
+        match units.get(at..at + 3)? {
+            &[PERCENT, high, low] => Some(hex(high)? << 4 | hex(low)?).filter(|&c| c < 0x80),
+            _ => None,
+        }
+    };
+    let mut out = Vec::with_capacity(units.len());
+    let mut at = 0;
+    while let Some(&unit) = units.get(at) {
+        let (unit, width) = match decoded.then(|| escape_at(at)).flatten() {
+            Some(c) => (c, 3),
+            None => (unit, 1),
+        };
+        out.push(Symbol {
+            unit,
+            plus: decoded && width == 1 && unit == PLUS,
+            start: at,
+            end: at + width,
+        });
+        at += width;
+    }
+    out
 }
 
 /// `Bearer k` → `k` (the first word and the spaces after it removed, when the first word is
@@ -233,6 +329,11 @@ mod tests {
                 }
             }
         }
+        shown(text, &hidden)
+    }
+
+    /// `text` with each run of hidden units (and the characters they are part of) replaced.
+    fn shown(text: &str, hidden: &[bool]) -> String {
         let (mut out, mut at, mut previous) = (String::new(), 0, false);
         for c in text.chars() {
             let hide = hidden[at..at + c.len_utf16()].iter().any(|&h| h);
@@ -289,6 +390,200 @@ mod tests {
         let again = Secrets::listed(&list);
         assert_eq!(again, Secrets::new(Some("sk-key"), &headers));
         assert_eq!(Secrets::listed(["", "a", "a"]).into_list(), ["a"]);
+    }
+
+    /// Every character of `key` percent-encoded (upper-case hex), as `encodeURIComponent`
+    /// writes the reserved ones.
+    fn escaped(key: &str, lower: bool) -> String {
+        let mut out = String::new();
+        for c in key.chars() {
+            if c.is_ascii_alphanumeric() || "-_.~".contains(c) {
+                out.push(c);
+                continue;
+            }
+            let mut bytes = [0u8; 4];
+            for b in c.encode_utf8(&mut bytes).bytes() {
+                out.push_str(&if lower {
+                    format!("%{b:02x}")
+                } else {
+                    format!("%{b:02X}")
+                });
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn percent_encoded_echoes() {
+        // No ten characters of this key in a row survive encoding unchanged.
+        let key = "k/9+Xa/7+Qm=2Xr/9Lw+4T=z8/q";
+        let s = Secrets::new(Some(key), &[]);
+        let upper = escaped(key, false);
+        assert!(upper.starts_with("k%2F9%2BXa%2F7%2BQm%3D"), "{upper}");
+        assert_eq!(
+            s.redact(&format!("bad key {upper}.")),
+            "bad key [redacted]."
+        );
+        assert_eq!(
+            s.redact(&format!("bad key {}.", escaped(key, true))),
+            "bad key [redacted]."
+        );
+        // Some characters escaped and others not (a `/` left as it is), hex of either case.
+        assert_eq!(
+            s.redact("?key=k/9%2BXa/7%2bQm%3d2Xr/9Lw%2B4T%3Dz8/q&x=1"),
+            "?key=[redacted]&x=1"
+        );
+        // Cut by a length limit: the pieces are counted as written (ten units), so a cut
+        // inside an escape leaves only the cut escape.
+        assert_eq!(
+            s.redact("invalid: k%2F9%2BXa%2F7%2"),
+            "invalid: [redacted]%2"
+        );
+        assert_eq!(s.redact("x k%2F9%2BXa y"), "x [redacted] y");
+        assert_eq!(s.redact("x %2F9%2BXa y"), "x %2F9%2BXa y", "nine units");
+        // Escapes that are no part of the key stay, and so does the text.
+        for text in ["path%2Fto%20file", "a+b=c", "100%", "%zz%2", "%FF%C3%2F"] {
+            assert!(matches!(s.redact(text), Cow::Borrowed(_)), "{text}");
+        }
+    }
+
+    #[test]
+    fn form_encoding_and_unicode_escapes() {
+        // A space is `+` in a form body or a query string, `%20` elsewhere.
+        let key = "open sesame 42 times";
+        let s = Secrets::new(Some(key), &[]);
+        assert_eq!(s.redact("got open+sesame+42+times"), "got [redacted]");
+        assert_eq!(s.redact("got open%20sesame%2042%20times"), "got [redacted]");
+        // A `+` that is a `+` still matches a key's `+`.
+        let s = Secrets::new(Some("a+b+c+d+e+f"), &[]);
+        assert_eq!(s.redact("[a+b+c+d+e+f]"), "[[redacted]]");
+        assert_eq!(s.redact("[a%2Bb%2Bc%2Bd]"), "[[redacted]]");
+        // Escapes of bytes beyond ASCII stay as written; the ASCII parts of the key around
+        // them are found a piece at a time.
+        let s = Secrets::new(Some("clé/0123456789/ab"), &[]);
+        assert_eq!(
+            s.redact(&escaped("clé/0123456789/ab", false)),
+            "cl%C3%A9[redacted]"
+        );
+        // A short key is matched whole, encoded too.
+        let s = Secrets::new(Some("a/b"), &[]);
+        assert_eq!(s.redact("x a%2Fb y a%2F"), "x [redacted] y a%2F");
+    }
+
+    #[test]
+    fn decoding_reads_escapes_as_characters() {
+        let units = |s: &str| s.encode_utf16().collect::<Vec<u16>>();
+        let read = |s: &str| {
+            reading(&units(s), true)
+                .iter()
+                .map(|x| {
+                    (
+                        char::from_u32(u32::from(x.unit)).unwrap_or('?'),
+                        x.plus,
+                        x.start,
+                        x.end,
+                    )
+                })
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            read("a%2f+%7E%00"),
+            [
+                ('a', false, 0, 1),
+                ('/', false, 1, 4),
+                ('+', true, 4, 5),
+                ('~', false, 5, 8),
+                ('\0', false, 8, 11)
+            ]
+        );
+        // Escapes of other bytes, and cut or broken escapes, stay as written, one symbol per
+        // unit.
+        assert_eq!(read("%%41"), [('%', false, 0, 1), ('A', false, 1, 4)]);
+        for text in ["%C3%A9", "%80%FF", "%4", "%G1"] {
+            let symbols = read(text);
+            assert_eq!(symbols.len(), text.len(), "{text}");
+            assert_eq!(symbols.iter().map(|x| x.0).collect::<String>(), text);
+        }
+        // Read as written, nothing is decoded and a `+` is a `+`.
+        assert!(reading(&units("%2F+"), false)
+            .iter()
+            .enumerate()
+            .all(|(at, x)| !x.plus && (x.start, x.end) == (at, at + 1)));
+    }
+
+    /// The rule as written over readings: every run of a reading that is part of the secret
+    /// and a piece long as written (or the whole secret), all runs tried.
+    fn naive_reading(reading: &[Symbol], secret: &[u16], hidden: &mut [bool]) {
+        for i in 0..reading.len() {
+            for j in i..reading.len() {
+                let run = &reading[i..=j];
+                let part = run.len() <= secret.len()
+                    && (0..=secret.len() - run.len())
+                        .any(|k| run.iter().zip(&secret[k..]).all(|(x, &u)| x.matches(u)));
+                if !part {
+                    break;
+                }
+                let (start, end) = (run[0].start, run[run.len() - 1].end);
+                if end - start >= SECRET_PIECE || run.len() == secret.len() {
+                    hidden[start..end].iter_mut().for_each(|h| *h = true);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn encoded_echoes_agree_with_the_rule_as_written() {
+        let alphabet: Vec<char> = "ab0/+ é🔑%".chars().collect();
+        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut next = |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        for _ in 0..3000 {
+            let key: String = (0..1 + next(20))
+                .map(|_| alphabet[next(alphabet.len())])
+                .collect();
+            let chars: Vec<char> = key.chars().collect();
+            // Slices of the key, each character written as it is, escaped (either case of
+            // hex), or (a space) as `+`; with other text between them.
+            let mut text = String::new();
+            for _ in 0..1 + next(4) {
+                let from = next(chars.len());
+                let to = from + next(chars.len() - from + 1);
+                for &c in &chars[from..to] {
+                    match next(4) {
+                        0 => text.push(c),
+                        1 if c == ' ' => text.push('+'),
+                        n => text.push_str(&escaped(&c.to_string(), n == 3)),
+                    }
+                }
+                text.extend((0..next(4)).map(|_| alphabet[next(alphabet.len())]));
+                if next(3) == 0 {
+                    text.push_str(["%2", "%C3", "%", "%4"][next(4)]);
+                }
+            }
+            let units: Vec<u16> = text.encode_utf16().collect();
+            let secret: Vec<u16> = key.encode_utf16().collect();
+            let mut hidden = vec![false; units.len()];
+            let written: Vec<Symbol> = (0..units.len())
+                .map(|at| Symbol {
+                    unit: units[at],
+                    plus: false,
+                    start: at,
+                    end: at + 1,
+                })
+                .collect();
+            naive_reading(&written, &secret, &mut hidden);
+            naive_reading(&reading(&units, true), &secret, &mut hidden);
+            let secrets = Secrets::new(Some(&key), &[]);
+            assert_eq!(
+                secrets.redact(&text),
+                shown(&text, &hidden),
+                "{key:?} in {text:?}"
+            );
+        }
     }
 
     #[test]
