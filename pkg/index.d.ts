@@ -342,13 +342,30 @@ export interface Citation {
   marker: string;
   /** UTF-16 offsets: `text.slice(...span) === marker`. */
   span: [start: number, end: number];
-  /** 1 ≤ sourceId ≤ sourceCount. */
+  /**
+   * 1 ≤ sourceId ≤ sourceCount. A provider's own citation: whether it names a source (a
+   * document or search result index, or an http(s) `url`); false when all it gave is a
+   * `rawUrl`, or nothing.
+   */
   valid: boolean;
   citedText?: string;
   sourceSpan?: [start: number, end: number];
   documentTitle?: string;
-  /** A cited web page (a provider's web search citation); `sourceId` then numbers the answer's distinct URLs. */
+  /**
+   * A cited web page (a provider's web search citation); `sourceId` then numbers the answer's
+   * distinct URLs. Only ever an absolute `http:` or `https:` URL (the rule by which
+   * citeflow's own HTML links a URL), so a UI may link it as it is; any other value the
+   * provider sent is in `rawUrl`.
+   */
   url?: string;
+  /**
+   * A URL (or search result source) the provider sent that is not an http(s) URL
+   * (`javascript:…`, `data:…`, a relative path, an identifier): kept as sent, for display or
+   * logging only; never link or fetch it. Such a citation has no `url` and takes no number
+   * among the answer's pages: unless an index named its source, `sourceId` is 0 and `valid`
+   * false.
+   */
+  rawUrl?: string;
   /**
    * A provider's own citation (`marker` is "" and `span` is the cited answer text): its kind as
    * the provider names it, which says what `sourceSpan` counts.

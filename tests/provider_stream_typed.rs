@@ -1,6 +1,7 @@
 //! The typed, borrowed decoding of provider stream messages reads exactly what the generic
 //! `serde_json::Value` decoding it replaced read: the previous decoder is kept here, unchanged
-//! but for its name, as the oracle, and both are fed the same messages: well-formed, odd
+//! but for its name and the later rule that a citation's `url` is only an http(s) URL (any
+//! other in `rawUrl`), as the oracle, and both are fed the same messages: well-formed, odd
 //! (wrong types, duplicate and escaped keys, non-object values, unknown events) and broken
 //! (truncated, deeply nested, out-of-range numbers, lone surrogates). Same events, same errors
 //! (codes and messages; for text that is not JSON, the code and the data quoted, since the
@@ -215,7 +216,8 @@ mod oracle {
                 Some(_) => &Value::Null,
                 None => a,
             };
-            let url = detail.get("url").and_then(Value::as_str)?.to_owned();
+            let raw = detail.get("url").and_then(Value::as_str)?.to_owned();
+            let (url, raw_url) = split_url(Some(raw));
             let start = self.utf16_of(
                 detail
                     .get("start_index")
@@ -225,15 +227,16 @@ mod oracle {
             let end = self
                 .utf16_of(detail.get("end_index").and_then(Value::as_u64).unwrap_or(0))
                 .max(start);
+            let source_id = url.as_deref().map_or(0, |u| self.url_number(u));
             let mut c = Map::new();
-            c.insert("sourceId".into(), json!(self.url_number(&url)));
+            c.insert("sourceId".into(), json!(source_id));
             c.insert("marker".into(), json!(""));
             c.insert("span".into(), json!([start, end]));
-            c.insert("valid".into(), json!(true));
+            c.insert("valid".into(), json!(url.is_some()));
             if let Some(t) = detail.get("title").and_then(Value::as_str) {
                 c.insert("documentTitle".into(), json!(t));
             }
-            c.insert("url".into(), json!(url));
+            insert_urls(&mut c, url, raw_url);
             c.insert("location".into(), json!("url_citation"));
             Some(Value::Object(c))
         }
@@ -446,7 +449,7 @@ mod oracle {
             let u = |k: &str| c.get(k).and_then(Value::as_u64);
             let s = |k: &str| c.get(k).and_then(Value::as_str);
             let index = u("document_index").or_else(|| u("search_result_index"));
-            let url = s("url").or_else(|| s("source")).map(str::to_owned);
+            let (url, raw_url) = split_url(s("url").or_else(|| s("source")).map(str::to_owned));
             let (source_id, valid) = match (index, &url) {
                 (Some(i), _) => match u32::try_from(i.saturating_add(1)) {
                     Ok(id) => (u64::from(id), true),
@@ -473,13 +476,33 @@ mod oracle {
             if let Some(t) = s("document_title").or_else(|| s("title")) {
                 citation.insert("documentTitle".into(), json!(t));
             }
-            if let Some(url) = url {
-                citation.insert("url".into(), json!(url));
-            }
+            insert_urls(&mut citation, url, raw_url);
             if let Some(t) = s("type") {
                 citation.insert("location".into(), json!(t));
             }
             Value::Object(citation)
+        }
+    }
+
+    /// `(url, rawUrl)`: only an absolute http(s) URL without control characters is a `url`.
+    fn split_url(url: Option<String>) -> (Option<String>, Option<String>) {
+        let http = |u: &str| {
+            let u = u.trim_start_matches(' ').to_ascii_lowercase();
+            (u.starts_with("http://") || u.starts_with("https://"))
+                && !u.chars().any(char::is_control)
+        };
+        match url {
+            Some(u) if http(&u) => (Some(u), None),
+            other => (None, other),
+        }
+    }
+
+    fn insert_urls(c: &mut Map<String, Value>, url: Option<String>, raw_url: Option<String>) {
+        if let Some(url) = url {
+            c.insert("url".into(), json!(url));
+        }
+        if let Some(raw) = raw_url {
+            c.insert("rawUrl".into(), json!(raw));
         }
     }
 
@@ -540,6 +563,9 @@ const STRINGS: &[&str] = &[
     r#""url_citation""#,
     r#""char_location""#,
     r#""https://example.org/a""#,
+    r#""javascript:alert(1)""#,
+    r#""data:text/html,<script>alert(1)</script>""#,
+    r#"" HTTPS://example.org/b""#,
 ];
 
 const NUMBERS: &[&str] = &[

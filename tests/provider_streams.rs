@@ -92,6 +92,60 @@ fn anthropic_blocks_share_ids() {
     assert_eq!(ids, [Some("msg_01-0"); 3]);
 }
 
+/// A streamed citation's `url` is only an http(s) URL; any other is `rawUrl` (and, naming no
+/// page, names no source), as in a whole answer.
+#[test]
+fn streamed_urls_that_are_not_http_are_raw_urls() {
+    let openai = [
+        r#"{"choices":[{"index":0,"delta":{"content":"see x"}}]}"#,
+        r#"{"choices":[{"index":0,"delta":{"annotations":[{"type":"url_citation","url_citation":{"start_index":4,"end_index":5,"url":"javascript:alert(1)","title":"X"}}]}}]}"#,
+        r#"{"choices":[{"index":0,"delta":{"annotations":[{"type":"url_citation","url_citation":{"start_index":0,"end_index":3,"url":"https://e.org/","title":"E"}}]}}]}"#,
+    ]
+    .map(|d| format!("data: {d}\n\n"))
+    .concat()
+        + "data: [DONE]\n\n";
+    let anthropic = [
+        r#"{"type":"message_start","message":{"id":"m"}}"#,
+        r#"{"type":"content_block_start","index":0,"content_block":{"type":"text","text":"","citations":[]}}"#,
+        r#"{"type":"content_block_delta","index":0,"delta":{"type":"citations_delta","citation":{"type":"web_search_result_location","url":"data:text/html,<b>x</b>","title":"D","cited_text":"x"}}}"#,
+        r#"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"abc"}}"#,
+        r#"{"type":"content_block_stop","index":0}"#,
+        r#"{"type":"message_stop"}"#,
+    ]
+    .map(|d| format!("data: {d}\n\n"))
+    .concat();
+    for (format, sse, want) in [
+        (
+            StreamFormat::OpenAi,
+            openai,
+            vec![
+                serde_json::json!({"sourceId": 0, "marker": "", "span": [4, 5], "valid": false,
+                    "documentTitle": "X", "rawUrl": "javascript:alert(1)", "location": "url_citation"}),
+                serde_json::json!({"sourceId": 1, "marker": "", "span": [0, 3], "valid": true,
+                    "documentTitle": "E", "url": "https://e.org/", "location": "url_citation"}),
+            ],
+        ),
+        (
+            StreamFormat::Anthropic,
+            anthropic,
+            vec![
+                serde_json::json!({"sourceId": 0, "marker": "", "span": [0, 3], "valid": false,
+                "citedText": "x", "documentTitle": "D", "rawUrl": "data:text/html,<b>x</b>",
+                "location": "web_search_result_location"}),
+            ],
+        ),
+    ] {
+        let (events, error) = decode(format, &[sse.as_bytes()]);
+        assert_eq!(error, None);
+        let citations: Vec<Value> = events
+            .into_iter()
+            .filter(|e| e.kind == "citation")
+            .map(|e| e.value)
+            .collect();
+        assert_eq!(citations, want, "{format:?}");
+    }
+}
+
 #[test]
 fn content_blocks_are_bounded_whatever_their_indexes() {
     let mut d = ProviderStreamDecoder::new(StreamFormat::Anthropic);

@@ -348,9 +348,9 @@ export class Citeformer {
     );
     // Each source's metadata as a CSL item: CSL-JSON as it is, retrieval metadata mapped
     // (file_name, file_url, …), or the caller's own mapping. A web page a provider cited
-    // (`url`) is not one of the sources.
+    // (`url`, or `rawUrl` when it is no http(s) URL) is not one of the sources.
     const items = () => sources.map((s, i) => ({ content: s.content, metadata: this.#toCslItem(s, i) }));
-    const listed = citations.filter((c) => c.url === undefined);
+    const listed = citations.filter((c) => c.url === undefined && c.rawUrl === undefined);
     const references = listed.some((c) => c.valid)
       ? await renderReferences(items(), listed, { style: this.#style })
       : [];

@@ -34,9 +34,19 @@ pub struct Citation {
     /// The cited document's (or web page's) title, when the provider gives it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub document_title: Option<String>,
-    /// The cited web page, when the provider gives one (web search results).
+    /// The cited web page, when the provider gives one (web search results): only an
+    /// absolute http(s) URL, one [`crate::html::is_safe_url`] accepts (the rule by which
+    /// citeflow's own HTML links a URL), so a UI may link it as it is. Any other value the
+    /// provider sent (`javascript:…`, `data:…`, a relative path, an identifier) is in
+    /// `raw_url`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub url: Option<String>,
+    /// The provider's URL (or search result `source`) when it is not an http(s) URL: kept as
+    /// sent, for display or logging only, never to be linked or fetched. Such a citation has
+    /// no `url`; when the URL was all that named its source, it names none (`source_id` 0,
+    /// `valid` false).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub raw_url: Option<String>,
     /// A provider's own citation (no marker in the text): its kind as the provider names it
     /// (`char_location`, `page_location`, `content_block_location`, `url_citation`, …), which
     /// says what `sourceSpan` counts (characters, pages, content blocks).
@@ -56,6 +66,7 @@ impl Citation {
             source_span: None,
             document_title: None,
             url: None,
+            raw_url: None,
             location: None,
         }
     }
@@ -101,6 +112,7 @@ impl Citation {
             ("sourceSpan", self.source_span.map(Field::Span)),
             ("documentTitle", text(&self.document_title)),
             ("url", text(&self.url)),
+            ("rawUrl", text(&self.raw_url)),
             ("location", text(&self.location)),
         ]
         .into_iter()
@@ -214,6 +226,7 @@ mod tests {
             source_span: Some([10, 20]),
             document_title: Some("Title".into()),
             url: Some("https://example.org/a".into()),
+            raw_url: Some("javascript:alert(1)".into()),
             location: Some("char_location".into()),
             ..Citation::at_marker(u32::MAX, "[1, 2]".into(), [0, usize::MAX], false)
         };

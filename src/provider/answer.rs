@@ -203,6 +203,86 @@ mod tests {
             .is_none());
     }
 
+    /// `url` holds only http(s) URLs: any other value a provider sends is kept as `rawUrl`,
+    /// takes no number among the answer's pages, and names no source unless an index does.
+    #[test]
+    fn urls_that_are_not_http_are_raw_urls() {
+        let cite = |kind: &str, more: &str| {
+            format!(r#"{{"type":"{kind}","cited_text":"c","title":"T"{more}}}"#)
+        };
+        let anthropic = format!(
+            r#"{{"content":[{{"type":"text","text":"abc","citations":[{},{},{},{}]}}]}}"#,
+            cite(
+                "web_search_result_location",
+                r#","url":"javascript:alert(1)""#
+            ),
+            cite(
+                "web_search_result_location",
+                r#","url":"data:text/html,<script>alert(1)</script>""#
+            ),
+            cite("web_search_result_location", r#","url":"https://e.org/x""#),
+            cite(
+                "search_result_location",
+                r#","search_result_index":2,"source":"JavaScript:alert(2)""#
+            ),
+        );
+        let out = parse_response(Provider::Anthropic, &anthropic, false).unwrap();
+        let fields = |c: &Value| {
+            (
+                c["sourceId"].clone(),
+                c["valid"].clone(),
+                c.get("url").cloned(),
+                c.get("rawUrl").cloned(),
+            )
+        };
+        let got: Vec<_> = out.extra["citations"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(fields)
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (
+                    json!(0),
+                    json!(false),
+                    None,
+                    Some(json!("javascript:alert(1)"))
+                ),
+                (
+                    json!(0),
+                    json!(false),
+                    None,
+                    Some(json!("data:text/html,<script>alert(1)</script>"))
+                ),
+                // The first http(s) page is page 1.
+                (json!(1), json!(true), Some(json!("https://e.org/x")), None),
+                // A search result index still names the source.
+                (
+                    json!(3),
+                    json!(true),
+                    None,
+                    Some(json!("JavaScript:alert(2)"))
+                ),
+            ]
+        );
+        let openai = r#"{"choices":[{"message":{"content":"see x and y","annotations":[
+            {"type":"url_citation","url_citation":{"start_index":4,"end_index":5,"url":" javascript:alert(1)","title":"X"}},
+            {"type":"url_citation","url_citation":{"start_index":10,"end_index":11,"url":"https://e.org/y","title":"Y"}}]}}]}"#;
+        let out = parse_response(Provider::Openai, openai, false).unwrap();
+        let cites = &out.extra["citations"];
+        assert_eq!(
+            cites[0],
+            json!({"sourceId": 0, "marker": "", "span": [4, 5], "valid": false, "documentTitle": "X",
+                "rawUrl": " javascript:alert(1)", "location": "url_citation"})
+        );
+        assert_eq!(
+            fields(&cites[1]),
+            (json!(1), json!(true), Some(json!("https://e.org/y")), None)
+        );
+    }
+
     #[test]
     fn structured_answers_are_one_shape_for_every_provider() {
         let openai = r#"{"choices":[{"message":{"content":"{\"answer\": \"Paris\"}"},"finish_reason":"stop"}]}"#;

@@ -15,9 +15,16 @@
 //! A citation of a web page names no source of the caller's list: its `sourceId` numbers the
 //! distinct URLs of the answer in order of first appearance (1, 2, …), with the `url` and
 //! `documentTitle` beside it.
+//!
+//! `url` holds only an absolute http(s) URL ([`is_safe_url`], the rule by which citeflow's own
+//! HTML links a URL), so a UI that links it links no `javascript:` or `data:` URL. Any other
+//! value the provider sent is kept as `rawUrl`, and is no page: it takes no number, and a
+//! citation it alone named (no document or search result index) names no source (`sourceId`
+//! 0, `valid` false), as a citation without any URL does.
 
 use super::wire::CitationPart;
 use crate::cite::Citation;
+use crate::html::is_safe_url;
 
 /// The most distinct URLs numbered in one answer (later ones share the last number).
 pub const MAX_CITED_URLS: usize = 1024;
@@ -89,7 +96,11 @@ fn u64_pair(a: Option<u64>, b: Option<u64>) -> Option<[usize; 2]> {
     Some([cap(a?), cap(b?)])
 }
 
-/// One Anthropic citation, cited by the answer text at `span`.
+/// One Anthropic citation, cited by the answer text at `span`. (Cold, as `openai` and
+/// `split_url`: rare next to text deltas, so built for size, which keeps the streaming module
+/// within its budget.)
+#[cold]
+#[inline(never)]
 pub(crate) fn anthropic(
     c: Option<&CitationPart>,
     span: [usize; 2],
@@ -103,8 +114,8 @@ pub(crate) fn anthropic(
         .document_index
         .u64()
         .or_else(|| c.search_result_index.u64());
-    let url = c.url.str().or_else(|| c.source.str());
-    let (source_id, valid) = match (index, url) {
+    let (url, raw_url) = split_url(c.url.str().or_else(|| c.source.str()));
+    let (source_id, valid) = match (index, url.as_deref()) {
         (Some(i), _) => match u32::try_from(i.saturating_add(1)) {
             Ok(id) => (id, true),
             Err(_) => (0, false),
@@ -123,13 +134,16 @@ pub(crate) fn anthropic(
             .str()
             .or_else(|| c.title.str())
             .map(str::to_owned),
-        url: url.map(str::to_owned),
+        url,
+        raw_url,
         location: c.kind.str().map(str::to_owned),
         ..Citation::at_marker(source_id, String::new(), span, valid)
     }
 }
 
 /// One OpenAI-style annotation, if it is a `url_citation`; offsets through `answer`.
+#[cold]
+#[inline(never)]
 pub(crate) fn openai(
     a: &CitationPart,
     answer: &CharsToUtf16,
@@ -140,16 +154,32 @@ pub(crate) fn openai(
     }
     // The fields sit in `url_citation` (OpenAI); some servers put them on the annotation.
     let detail = a.url_citation.0.as_deref().unwrap_or(a);
-    let url = detail.url.str()?;
+    let (url, raw_url) = split_url(Some(detail.url.str()?));
     let start = answer.utf16(detail.start_index.u64().unwrap_or(0));
     let end = answer.utf16(detail.end_index.u64().unwrap_or(0)).max(start);
-    let source_id = urls.number(url);
+    let (source_id, valid) = match url.as_deref() {
+        Some(url) => (urls.number(url), true),
+        None => (0, false),
+    };
     Some(Citation {
         document_title: detail.title.str().map(str::to_owned),
-        url: Some(url.to_owned()),
+        url,
+        raw_url,
         location: Some("url_citation".into()),
-        ..Citation::at_marker(source_id, String::new(), [start, end], true)
+        ..Citation::at_marker(source_id, String::new(), [start, end], valid)
     })
+}
+
+/// A provider's URL as `(url, raw_url)`: an http(s) URL is a `url`, anything else a `raw_url`.
+/// (Out of line: one copy for both kinds of citation.)
+#[cold]
+#[inline(never)]
+fn split_url(url: Option<&str>) -> (Option<String>, Option<String>) {
+    let url = url.map(str::to_owned);
+    match url {
+        Some(u) if is_safe_url(&u) => (Some(u), None),
+        other => (None, other),
+    }
 }
 
 #[cfg(test)]

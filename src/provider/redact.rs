@@ -348,20 +348,29 @@ mod tests {
         out
     }
 
-    #[test]
-    fn agrees_with_the_rule_as_written() {
-        let alphabet: Vec<char> = "ab0-_🔑é ".chars().collect();
-        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
-        let mut next = |n: usize| {
+    /// A small seeded generator (xorshift): `next(n)` is in `0..n`.
+    fn random(mut seed: u64) -> impl FnMut(usize) -> usize {
+        move |n| {
             seed ^= seed << 13;
             seed ^= seed >> 7;
             seed ^= seed << 17;
             (seed % n as u64) as usize
-        };
+        }
+    }
+
+    /// One to `most` characters of `alphabet`.
+    fn random_key(next: &mut impl FnMut(usize) -> usize, alphabet: &[char], most: usize) -> String {
+        (0..1 + next(most))
+            .map(|_| alphabet[next(alphabet.len())])
+            .collect()
+    }
+
+    #[test]
+    fn agrees_with_the_rule_as_written() {
+        let alphabet: Vec<char> = "ab0-_🔑é ".chars().collect();
+        let mut next = random(0x2545_f491_4f6c_dd1d);
         for _ in 0..3000 {
-            let key: String = (0..1 + next(24))
-                .map(|_| alphabet[next(alphabet.len())])
-                .collect();
+            let key = random_key(&mut next, &alphabet, 24);
             let mut text = String::new();
             for _ in 0..next(6) {
                 let chars: Vec<char> = key.chars().collect();
@@ -448,7 +457,7 @@ mod tests {
     }
 
     #[test]
-    fn form_encoding_and_unicode_escapes() {
+    fn form_encoding_and_non_ascii_escapes() {
         // A space is `+` in a form body or a query string, `%20` elsewhere.
         let key = "open sesame 42 times";
         let s = Secrets::new(Some(key), &[]);
@@ -534,17 +543,9 @@ mod tests {
     #[test]
     fn encoded_echoes_agree_with_the_rule_as_written() {
         let alphabet: Vec<char> = "ab0/+ é🔑%".chars().collect();
-        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
-        let mut next = |n: usize| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % n as u64) as usize
-        };
+        let mut next = random(0x9e37_79b9_7f4a_7c15);
         for _ in 0..3000 {
-            let key: String = (0..1 + next(20))
-                .map(|_| alphabet[next(alphabet.len())])
-                .collect();
+            let key = random_key(&mut next, &alphabet, 20);
             let chars: Vec<char> = key.chars().collect();
             // Slices of the key, each character written as it is, escaped (either case of
             // hex), or (a space) as `+`; with other text between them.

@@ -64,7 +64,9 @@ const gzipBomb = () => (bomb ??= gzipSync(
  * plain-text body where it straddles the 300-character cut (`echo-text-<offset>`), past a
  * 64 KiB cut (`echo-long`), in a 200 error body, in invalid JSON, in an in-stream error event,
  * in an invalid stream line at any offset (`echo-stream-invalid-<offset>`), in a redirect's
- * Location (to the other origin), in a stream that breaks off. `redirect-*` test the redirect
+ * Location (to the other origin), in a stream that breaks off; `echo-encoded` sends it back
+ * percent-encoded in a 401 (upper- and lower-case hex, some characters left as they are, cut
+ * inside an escape). `redirect-*` test the redirect
  * policy; `big-<bytes>` and `gzip-bomb` the response size limit. Returns whether it answered.
  */
 function hostile(model, req, res, body, ctx) {
@@ -93,6 +95,13 @@ function hostile(model, req, res, body, ctx) {
       { "x-echo": key, "www-authenticate": `Bearer realm="${key}"` },
     ),
       true;
+  }
+  if (name === "echo-encoded") {
+    const upper = encodeURIComponent(key);
+    const lower = upper.replace(/%[0-9A-F]{2}/g, (e) => e.toLowerCase());
+    const some = key.replaceAll("+", "%2B").replaceAll("=", "%3d");
+    const message = `Incorrect API key provided: ${upper}. Seen as ${lower} and ${some}; logged ${upper.slice(0, 16)}`;
+    return json(401, { type: "error", error: { message, type: "authentication_error" } }), true;
   }
   if (name.startsWith("echo-text-")) {
     return send(500, "text/plain", `${"e".repeat(offset)}${key} is not a valid key`, { "x-echo": key }), true;
