@@ -192,6 +192,17 @@ fn any_options() -> impl Strategy<Value = ThinkTagOptions> {
             citeflow::transform::TagPair::new("[[", "]]"),
             citeflow::transform::TagPair::new("[[[", "]]]"),
         ],
+        // Tags that share starts, overlap and repeat their first characters: a shorter tag
+        // found first waits for a longer one, or one that begins earlier, to be ruled out.
+        vec![
+            citeflow::transform::TagPair::new("<think><", "</think>"),
+            citeflow::transform::TagPair::new("<", "k>"),
+            citeflow::transform::TagPair::new("<t<t<", "hink"),
+        ],
+        vec![
+            citeflow::transform::TagPair::new("<<<<<<<<<<<<think>", "</</</think>"),
+            citeflow::transform::TagPair::xml("thinking"),
+        ],
     ]);
     (tag_sets, any::<bool>()).prop_map(|(tags, start_in_thinking)| ThinkTagOptions {
         tags,

@@ -115,6 +115,12 @@ export class OutputTransformer {
 
 const isLowSurrogate = (unit) => unit >= 0xdc00 && unit <= 0xdfff;
 
+// The units the lenient scan of a chunk of `n` units may compare at the places a trigger could
+// begin: past it the chunk goes to the core, whose tag matching is linear in the text whatever
+// the tags, where comparing each trigger at each such place is not (a long tag that repeats its
+// first character, over text that keeps almost matching it). Ordinary text stays well under it.
+const scanBudget = (n) => 4 * n + 1024;
+
 // From this length on, a chunk without surrogates is scanned by indexOf rather than unit by unit.
 const NATIVE_SCAN_MIN = 8;
 const SURROGATE = /[\ud800-\udfff]/;
@@ -346,6 +352,7 @@ export class StageTransformer extends OutputTransformer {
     if (n >= NATIVE_SCAN_MIN && !SURROGATE.test(chunk)) return this.#scanNative(chunk, lenient);
     if (n === 0 || isHighSurrogate(chunk.charCodeAt(n - 1))) return false;
     const ascii = this.#ascii;
+    let work = scanBudget(n);
     for (let i = 0; i < n; i++) {
       const c = chunk.charCodeAt(i);
       let pair = false;
@@ -362,7 +369,7 @@ export class StageTransformer extends OutputTransformer {
           continue;
         }
       }
-      if (!lenient || !this.#noneAt(chunk, i)) return false;
+      if (!lenient || (work -= this.#noneAt(chunk, i)) < 0) return false;
       if (pair) i++;
     }
     return true;
@@ -370,27 +377,31 @@ export class StageTransformer extends OutputTransformer {
 
   /** `#scan` for long chunks without surrogates: each place a trigger's first unit occurs, by indexOf. */
   #scanNative(chunk, lenient) {
+    let work = scanBudget(chunk.length);
     for (const first of this.#firsts) {
       for (let i = chunk.indexOf(first); i !== -1; i = chunk.indexOf(first, i + 1)) {
-        if (!lenient || !this.#noneAt(chunk, i)) return false;
+        if (!lenient || (work -= this.#noneAt(chunk, i)) < 0) return false;
       }
     }
     return true;
   }
 
   /**
-   * Whether no trigger string starts at `i` of `chunk` and the rest of `chunk` from `i` is not
-   * the start of one (what the core's tag matching calls no match). `chunk` holds whole
-   * characters only, so comparing UTF-16 units is comparing the core's UTF-8.
+   * The comparisons made to find that no trigger string starts at `i` of `chunk` and the rest
+   * of `chunk` from `i` is not the start of one (what the core's tag matching calls no match);
+   * Infinity when one does. `chunk` holds whole characters only, so comparing UTF-16 units is
+   * comparing the core's UTF-8.
    */
   #noneAt(chunk, i) {
+    let compared = 0;
     for (const t of this.#triggers) {
       const m = Math.min(t.length, chunk.length - i);
       let k = 0;
       while (k < m && chunk.charCodeAt(i + k) === t.charCodeAt(k)) k++;
-      if (k === m) return false;
+      if (k === m) return Infinity;
+      compared += k + 1;
     }
-    return true;
+    return compared;
   }
 
   /** Before answering without the core: throws what the core would (finished, instance replaced). */

@@ -131,7 +131,11 @@ export const modelOutputCases = {
       new lib.ThinkTagOutputTransformer({ tags: [{ open: "<x>", close: ok }] });
       for (const tags of [[[long, "</x>"]], ["think", { open: "<x>", close: long }]]) {
         throwsCode(assert, () => new lib.ThinkTagOutputTransformer({ tags }), "INVALID_OPTION");
-        throwsCode(assert, () => lib.OutputTransformerChain.fromConfigs([{ type: "think_tag", kwargs: { tags } }]), "INVALID_OPTION");
+        throwsCode(
+          assert,
+          () => lib.OutputTransformerChain.fromConfigs([{ type: "think_tag", kwargs: { tags } }]),
+          "INVALID_OPTION",
+        );
       }
     }
     assert.throws(
@@ -140,7 +144,9 @@ export const modelOutputCases = {
     );
   },
 
-  async "think tag: a long tag that repeats its first character splits text that almost matches it, any chunks"({ lib, assert }) {
+  async "think tag: a long tag that repeats its first character splits text that almost matches it, any chunks"(
+    { lib, assert },
+  ) {
     const open = "a".repeat(255) + "b";
     const text = "x" + "a".repeat(3000) + "b" + "plan" + "</x>" + "a".repeat(600) + "answer";
     const want = [
@@ -158,10 +164,12 @@ export const modelOutputCases = {
         i += n;
       }
       // On its own (its fast path first) and in a chain of one (the core alone).
-      for (const t of [
-        new lib.ThinkTagOutputTransformer({ tags: [[open, "</x>"]] }),
-        new lib.OutputTransformerChain([new lib.ThinkTagOutputTransformer({ tags: [[open, "</x>"]] })]),
-      ]) {
+      for (
+        const t of [
+          new lib.ThinkTagOutputTransformer({ tags: [[open, "</x>"]] }),
+          new lib.OutputTransformerChain([new lib.ThinkTagOutputTransformer({ tags: [[open, "</x>"]] })]),
+        ]
+      ) {
         const events = chunks.flatMap((c) => t.push(c));
         events.push(...t.finish());
         assert.deepEqual(blocks(events), want, `round ${round}`);

@@ -7,7 +7,7 @@
 
 use std::ops::Range;
 
-use super::tags::{match_at, sorted_distinct, TagMatch, TagPair, TagSet};
+use super::tags::{sorted_distinct, Found, Scan, TagPair, TagSet};
 use crate::error::Result;
 
 /// The two kinds of block a stream is split into.
@@ -110,7 +110,11 @@ impl Blocks {
 }
 
 /// Splits a text stream at think tags. Memory is bounded by the longest tag (at most
-/// [`super::MAX_TAG_CHARS`] characters), and so is the work at each place a tag could begin.
+/// [`super::MAX_TAG_CHARS`] characters); time is linear in the input, whatever the tags and
+/// however the input is cut: each byte moves each tag of the current mode a step (see
+/// [`super::tags::Matcher`]; text held back is not read again), plus, after a tag, at most the
+/// longest tag's length read again when a longer tag beginning before or at it had to be
+/// ruled out first.
 #[derive(Debug, Clone)]
 pub struct ThinkSplitter {
     tags: TagSet,
@@ -119,6 +123,10 @@ pub struct ThinkSplitter {
     window: String,
     /// Where the held-back part of `window` starts.
     hold_from: usize,
+    /// How far the window has been scanned (the held-back part is not read again).
+    scan: Scan,
+    /// Steps the matching took so far (for tests of its cost).
+    steps: u64,
 }
 
 impl ThinkSplitter {
@@ -148,6 +156,8 @@ impl ThinkSplitter {
             },
             window: String::new(),
             hold_from: 0,
+            scan: Scan::default(),
+            steps: 0,
         }
     }
 
@@ -190,8 +200,15 @@ impl ThinkSplitter {
     /// lead byte, so a char boundary.
     fn drop_released(&mut self) {
         debug_assert!(self.window.is_char_boundary(self.hold_from));
-        self.window.drain(..self.hold_from.min(self.window.len()));
+        let dropped = self.hold_from.min(self.window.len());
+        self.window.drain(..dropped);
         self.hold_from = 0;
+        // The scan stopped at or after the held part's start, and any tag it found begins
+        // there or later.
+        self.scan.pos = self.scan.pos.saturating_sub(dropped);
+        if let Some((start, _, _)) = self.scan.best.as_mut() {
+            *start = start.saturating_sub(dropped);
+        }
     }
 
     /// Ends the stream: flushes held-back text and closes the open block.
@@ -201,45 +218,124 @@ impl ThinkSplitter {
         self.blocks.close(out);
     }
 
+    /// Releases the window's text and tags from the start on; returns where the text held
+    /// back (the start of a possible tag) begins.
     fn scan(&mut self, eof: bool, out: &mut Vec<Op>) -> usize {
-        let bytes = self.window.as_bytes();
-        let pairs = &self.tags.pairs;
+        let pairs = self.tags.pairs.len();
         let mut emitted = 0;
-        let mut at = 0;
-        while let Some(j) = self.tags.next_candidate(bytes, at) {
-            let rest = bytes.get(j..).unwrap_or_default();
-            let found = match self.blocks.mode {
-                Mode::Response => match_at(
-                    pairs
-                        .iter()
-                        .map(|p| p.open.as_str())
-                        .chain(pairs.iter().map(|p| p.close.as_str())),
-                    rest,
-                    eof,
-                ),
-                // `k` is the index of the pair that opened the block (0 when prefilled, and
-                // there is always a pair), so `get` always finds it.
-                Mode::Thinking(k) => match_at(
-                    pairs.get(k).map(|p| p.close.as_str()).into_iter(),
-                    rest,
-                    eof,
-                ),
+        loop {
+            let active = match self.blocks.mode {
+                Mode::Response => 0..2 * pairs,
+                // The closing tag of the pair that opened the block.
+                Mode::Thinking(k) => pairs + k..pairs + k + 1,
             };
+            let bytes = self.window.as_bytes();
+            let found = self
+                .tags
+                .matcher
+                .find(bytes, &mut self.scan, active, eof, &mut self.steps);
             match found {
-                TagMatch::Tag { index, len } => {
-                    self.blocks.text(emitted..j, out);
-                    self.blocks.on_tag(index, pairs.len(), out);
-                    at = j + len;
-                    emitted = at;
+                Found::Tag { start, index, len } => {
+                    self.blocks.text(emitted..start, out);
+                    self.blocks.on_tag(index, pairs, out);
+                    emitted = start + len;
+                    // The mode may have changed: its matcher reads on from the tag's end.
+                    self.scan.restart(emitted);
                 }
-                TagMatch::Partial => {
-                    self.blocks.text(emitted..j, out);
-                    return j;
+                Found::Partial { start } => {
+                    self.blocks.text(emitted..start, out);
+                    return start;
                 }
-                TagMatch::None => at = j + 1,
+                Found::None => {
+                    let end = self.window.len();
+                    self.blocks.text(emitted..end, out);
+                    return end;
+                }
             }
         }
-        self.blocks.text(emitted..bytes.len(), out);
-        bytes.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tags::MAX_TAG_CHARS;
+    use super::*;
+
+    /// The text of each block, in order, merged (what a UI shows).
+    fn blocks(s: &ThinkSplitter, ops: &[Op], out: &mut Vec<(Block, String)>) {
+        for op in ops {
+            if let Op::Text { block, range, .. } = op {
+                let text = &s.window()[range.clone()];
+                match out.last_mut() {
+                    Some((b, t)) if b == block => t.push_str(text),
+                    _ => out.push((*block, text.to_owned())),
+                }
+            }
+        }
+    }
+
+    /// Runs `text` cut into `size`-byte chunks: the blocks and the matching steps taken.
+    fn split(
+        pairs: &[TagPair],
+        thinking: bool,
+        text: &str,
+        size: usize,
+    ) -> (Vec<(Block, String)>, u64) {
+        let mut s = ThinkSplitter::new(pairs.to_vec(), thinking).unwrap();
+        let mut out = Vec::new();
+        let mut ops = Vec::new();
+        let bytes = text.as_bytes();
+        let mut at = 0;
+        while at < bytes.len() {
+            let mut end = (at + size).min(bytes.len());
+            while !text.is_char_boundary(end) {
+                end += 1;
+            }
+            ops.clear();
+            s.feed(&text[at..end], &mut ops);
+            blocks(&s, &ops, &mut out);
+            at = end;
+        }
+        ops.clear();
+        s.finish(&mut ops);
+        blocks(&s, &ops, &mut out);
+        (out, s.steps)
+    }
+
+    /// Tags whose first characters repeat in them, over text that almost matches them at every
+    /// position: each byte of text costs a few steps, however long the tags, however the text
+    /// is cut (held text is never read again).
+    #[test]
+    fn matching_is_linear_in_the_text_whatever_the_tags() {
+        let long = format!("{}b", "a".repeat(MAX_TAG_CHARS - 1));
+        let text = format!("{}b{}", "a".repeat(100_000), "a".repeat(100_000));
+        let n = text.len() as u64;
+        for (pairs, thinking, want) in [
+            (
+                vec![TagPair::new(long.clone(), "</x>")],
+                false,
+                vec![
+                    (Block::Response, "a".repeat(100_000 - MAX_TAG_CHARS + 1)),
+                    (Block::Thinking, "a".repeat(100_000)),
+                ],
+            ),
+            (
+                vec![TagPair::new("<x>", long.clone())],
+                true,
+                vec![
+                    (Block::Thinking, "a".repeat(100_000 - MAX_TAG_CHARS + 1)),
+                    (Block::Response, "a".repeat(100_000)),
+                ],
+            ),
+        ] {
+            for size in [text.len(), 1, 3, 64, 1000] {
+                let (got, steps) = split(&pairs, thinking, &text, size);
+                assert_eq!(got, want, "chunks of {size}");
+                assert!(
+                    steps <= 4 * n,
+                    "chunks of {size}: {steps} steps for {n} bytes"
+                );
+            }
+        }
     }
 }

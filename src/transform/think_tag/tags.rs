@@ -1,5 +1,7 @@
 //! Tag pairs and the matching of tags at a position, for any number of configured pairs.
 
+use std::ops::Range;
+
 use crate::error::{Result, TransformError};
 use crate::text::{cat, decimal, quoted};
 
@@ -35,42 +37,14 @@ impl Default for TagPair {
     }
 }
 
-/// The longest tag, in characters: what a stream may hold back (the start of a possible tag)
-/// and what matching compares at a place a tag could begin.
-pub const MAX_TAG_CHARS: usize = 256;
-
-/// Pair `i` refused: `why`, or when `tag` is given, that it uses `tag` both to open and to
-/// close.
-#[cold]
-#[inline(never)]
-fn refused(i: usize, why: &str, tag: &str) -> TransformError {
-    let (tag, end) = match tag {
-        "" => (String::new(), ""),
-        tag => (quoted(tag), " both to open and to close"),
-    };
-    TransformError::option(
-        "tags",
-        cat(&["tag pair ", decimal(i).as_str(), why, &tag, end]),
-    )
-}
-
-/// What a position in the text holds.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum TagMatch {
-    /// The tag `index` (into the candidate list) of `len` bytes starts here.
-    Tag { index: usize, len: usize },
-    /// The text ends here with the beginning of a tag: wait for more input.
-    Partial,
-    /// No tag starts here.
-    None,
-}
-
-/// Validated tag pairs plus the lookup data the scanner needs.
+/// Validated tag pairs plus the matcher the scanner needs.
 #[derive(Debug, Clone)]
 pub(crate) struct TagSet {
     pub pairs: Vec<TagPair>,
-    /// Distinct first bytes of every tag (open and close): where a tag can begin.
-    pub first_bytes: Vec<u8>,
+    /// Every opening tag, then every closing tag (a pair's index, then the pair count plus
+    /// it): outside reasoning all of them are looked for, inside the block pair `k` opened
+    /// only its closing tag.
+    pub matcher: Matcher,
 }
 
 impl TagSet {
@@ -99,25 +73,141 @@ impl TagSet {
 
     /// The set for pairs known to be valid (non-empty, distinct tags).
     fn from_checked(pairs: Vec<TagPair>) -> Self {
-        let first_bytes = sorted_distinct(
-            pairs
-                .iter()
-                .flat_map(|p| [p.open.as_bytes().first(), p.close.as_bytes().first()])
-                .flatten()
-                .copied(),
-        );
-        Self { pairs, first_bytes }
+        let opens = pairs.iter().map(|p| p.open.as_str());
+        let all: Vec<&str> = opens
+            .chain(pairs.iter().map(|p| p.close.as_str()))
+            .collect();
+        let matcher = Matcher::new(&all);
+        Self { pairs, matcher }
     }
 
     /// `<think>` / `</think>`.
     pub fn default_pair() -> Self {
         Self::from_checked(vec![TagPair::default()])
     }
+}
 
-    /// The first position at or after `from` where any tag could begin.
-    pub fn next_candidate(&self, bytes: &[u8], from: usize) -> Option<usize> {
+/// Pair `i` refused: `why`, or when `tag` is given, that it uses `tag` both to open and to
+/// close.
+#[cold]
+#[inline(never)]
+fn refused(i: usize, why: &str, tag: &str) -> TransformError {
+    let (tag, end) = match tag {
+        "" => (String::new(), ""),
+        tag => (quoted(tag), " both to open and to close"),
+    };
+    TransformError::option(
+        "tags",
+        cat(&["tag pair ", decimal(i).as_str(), why, &tag, end]),
+    )
+}
+
+/// The longest tag, in characters: what a stream may hold back (the start of a possible tag)
+/// and what the JS fast path compares at a place a tag could begin.
+pub const MAX_TAG_CHARS: usize = 256;
+
+/// What the scan of a window found ([`Matcher::find`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Found {
+    /// Tag `index` (of the matcher's list) at `start`, `len` bytes: the first place a tag
+    /// begins, the longest there.
+    Tag {
+        start: usize,
+        index: usize,
+        len: usize,
+    },
+    /// The text from `start` on may begin a tag (and no tag begins before it): more input
+    /// decides it.
+    Partial { start: usize },
+    /// No tag begins in the window, nor could one in text still to come.
+    None,
+}
+
+/// How far a scan of the window has gone: kept between chunks, so text held back is never
+/// read twice.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub(crate) struct Scan {
+    /// For each tag, the length of its longest beginning that ends the text read so far (a
+    /// place it may still complete; none when empty).
+    matched: Vec<u32>,
+    pub pos: usize,
+    /// The first (then longest) tag found, `(start, index, len)`, while a tag that begins
+    /// before or at it could still complete.
+    pub best: Option<(usize, usize, usize)>,
+}
+
+impl Scan {
+    /// Starts again from `pos`, nothing read yet (keeping its memory).
+    pub fn restart(&mut self, pos: usize) {
+        self.matched.fill(0);
+        self.pos = pos;
+        self.best = None;
+    }
+}
+
+/// One tag and its failure function (Knuth–Morris–Pratt): `fail[i]` is the length of the
+/// longest proper beginning of `tag[..=i]` that also ends it.
+#[derive(Debug, Clone)]
+struct Tag {
+    bytes: Vec<u8>,
+    fail: Vec<u32>,
+}
+
+/// The tags, each followed through the text by its failure function: a
+/// byte of text moves each tag one step forward, plus at most as many steps back as it took
+/// forward before, so a scan is linear in the text whatever the tags (no place is compared
+/// twice). Among the tags found, the one that begins first wins, the longest there; while a
+/// tag that begins before or at it could still complete, the decision waits.
+#[derive(Debug, Clone)]
+pub(crate) struct Matcher {
+    tags: Vec<Tag>,
+    /// Distinct first bytes of the tags: where a tag can begin.
+    first_bytes: Vec<u8>,
+}
+
+impl Matcher {
+    #[inline(never)]
+    pub fn new(tags: &[&str]) -> Self {
+        let mut matcher = Self {
+            tags: Vec::new(),
+            first_bytes: Vec::new(),
+        };
+        for tag in tags {
+            let bytes = tag.as_bytes();
+            let mut fail = Vec::with_capacity(bytes.len());
+            let mut k = 0;
+            for &b in bytes {
+                // The first byte's beginning is empty; then each byte extends or falls back.
+                k = if fail.is_empty() {
+                    0
+                } else {
+                    follow(bytes, &fail, k, b, &mut 0)
+                };
+                fail.push(k as u32);
+            }
+            if let Some(&first) = bytes.first() {
+                if !matcher.first_bytes.contains(&first) {
+                    matcher.first_bytes.push(first);
+                }
+            }
+            matcher.tags.push(Tag {
+                bytes: bytes.to_vec(),
+                fail,
+            });
+        }
+        matcher
+    }
+
+    /// The first position at or after `from` where one of the tags `active` could begin.
+    fn next_candidate(&self, bytes: &[u8], from: usize, active: &Range<usize>) -> Option<usize> {
         let hay = bytes.get(from..)?;
-        let found = match self.first_bytes.as_slice() {
+        let firsts = if active.len() == self.tags.len() {
+            &self.first_bytes[..]
+        } else {
+            let tag = self.tags.get(active.start);
+            tag.and_then(|t| t.bytes.get(..1)).unwrap_or_default()
+        };
+        let found = match firsts {
             [a] => memchr::memchr(*a, hay),
             [a, b] => memchr::memchr2(*a, *b, hay),
             [a, b, c] => memchr::memchr3(*a, *b, *c, hay),
@@ -125,30 +215,86 @@ impl TagSet {
         };
         found.map(|i| i + from)
     }
-}
 
-/// Matches the candidates against `rest` (the text from a position to the end of what is
-/// known). A longer tag wins over a shorter one; while a tag could still complete, the
-/// answer is `Partial` unless `eof` says no more text will come.
-pub(crate) fn match_at<'a>(
-    candidates: impl Iterator<Item = &'a str>,
-    rest: &[u8],
-    eof: bool,
-) -> TagMatch {
-    let mut best: Option<(usize, usize)> = None;
-    for (index, tag) in candidates.enumerate() {
-        let tag = tag.as_bytes();
-        if rest.len() >= tag.len() {
-            if rest.starts_with(tag) && best.is_none_or(|(_, len)| tag.len() > len) {
-                best = Some((index, tag.len()));
+    /// Scans `bytes` from where `scan` stands to the first of the tags `active` (the whole
+    /// list, or one tag) or the end; `eof` when no more text will come. Counts its steps in
+    /// `steps`.
+    pub fn find(
+        &self,
+        bytes: &[u8],
+        scan: &mut Scan,
+        active: Range<usize>,
+        eof: bool,
+        steps: &mut u64,
+    ) -> Found {
+        scan.matched.resize(self.tags.len(), 0);
+        // The longest beginning of a tag that ends the text read: where a tag may still
+        // complete, the first such place.
+        let mut longest = scan.matched.iter().max().map_or(0, |&k| k as usize);
+        loop {
+            if longest == 0 && scan.best.is_none() {
+                match self.next_candidate(bytes, scan.pos, &active) {
+                    Some(j) => scan.pos = j,
+                    None => {
+                        scan.pos = bytes.len();
+                        return Found::None;
+                    }
+                }
             }
-        } else if !eof && tag.starts_with(rest) {
-            return TagMatch::Partial;
+            let Some(&b) = bytes.get(scan.pos) else {
+                break;
+            };
+            scan.pos += 1;
+            longest = 0;
+            let tags = self.tags.iter().zip(&mut scan.matched).enumerate();
+            for (index, (tag, matched)) in tags.skip(active.start).take(active.len()) {
+                let mut k = follow(&tag.bytes, &tag.fail, *matched as usize, b, steps);
+                if k == tag.bytes.len() {
+                    let start = scan.pos.saturating_sub(k);
+                    if scan
+                        .best
+                        .is_none_or(|(s, _, l)| start < s || (start == s && k > l))
+                    {
+                        scan.best = Some((start, index, k));
+                    }
+                    // Another may begin inside it.
+                    k = tag.fail.get(k - 1).map_or(0, |&f| f as usize);
+                }
+                *matched = k as u32;
+                longest = longest.max(k);
+            }
+            if let Some(best) = scan.best.filter(|b| b.0 < scan.pos.saturating_sub(longest)) {
+                return Found::Tag {
+                    start: best.0,
+                    index: best.1,
+                    len: best.2,
+                };
+            }
+        }
+        // The end of the window: a tag that may begin at `open_from` waits for more text.
+        let open_from = scan.pos.saturating_sub(longest);
+        match scan.best {
+            Some((start, index, len)) if eof || start < open_from => {
+                Found::Tag { start, index, len }
+            }
+            _ if !eof && longest > 0 => Found::Partial { start: open_from },
+            _ => Found::None,
         }
     }
-    match best {
-        Some((index, len)) => TagMatch::Tag { index, len },
-        None => TagMatch::None,
+}
+
+/// The length of the longest beginning of `tag` that ends the text, after a text whose
+/// longest such beginning was `k` bytes reads `b`.
+fn follow(tag: &[u8], fail: &[u32], mut k: usize, b: u8, steps: &mut u64) -> usize {
+    loop {
+        *steps += 1;
+        if tag.get(k) == Some(&b) {
+            return k + 1;
+        }
+        if k == 0 {
+            return 0;
+        }
+        k = fail.get(k - 1).map_or(0, |&f| f as usize);
     }
 }
 
@@ -167,33 +313,107 @@ pub(super) fn sorted_distinct<T: Ord>(items: impl IntoIterator<Item = T>) -> Vec
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
 
-    fn m(tags: &[&str], rest: &str, eof: bool) -> TagMatch {
-        match_at(tags.iter().copied(), rest.as_bytes(), eof)
+    fn m(tags: &[&str], text: &str, eof: bool) -> Found {
+        let matcher = Matcher::new(tags);
+        matcher.find(
+            text.as_bytes(),
+            &mut Scan::default(),
+            0..tags.len(),
+            eof,
+            &mut 0,
+        )
+    }
+
+    /// The rule, position by position, as it reads without an automaton: at the first position
+    /// where a tag begins, or where the rest of the text may begin one, a tag that could still
+    /// complete waits (unless `eof`), else the longest tag there wins (the first listed of
+    /// equal ones).
+    fn reference(tags: &[&str], text: &[u8], eof: bool) -> Found {
+        for start in 0..text.len() {
+            let rest = &text[start..];
+            let mut best: Option<(usize, usize)> = None;
+            for (index, tag) in tags.iter().enumerate() {
+                let tag = tag.as_bytes();
+                if rest.len() >= tag.len() {
+                    if rest.starts_with(tag) && best.is_none_or(|(_, len)| tag.len() > len) {
+                        best = Some((index, tag.len()));
+                    }
+                } else if !eof && tag.starts_with(rest) {
+                    return Found::Partial { start };
+                }
+            }
+            if let Some((index, len)) = best {
+                return Found::Tag { start, index, len };
+            }
+        }
+        Found::None
     }
 
     #[test]
     fn matches_whole_partial_and_none() {
         assert_eq!(
-            m(&["<think>"], "<think>abc", false),
-            TagMatch::Tag { index: 0, len: 7 }
+            m(&["<think>"], "a<think>abc", false),
+            Found::Tag {
+                start: 1,
+                index: 0,
+                len: 7
+            }
         );
-        assert_eq!(m(&["<think>"], "<thi", false), TagMatch::Partial);
-        assert_eq!(m(&["<think>"], "<thi", true), TagMatch::None);
-        assert_eq!(m(&["<think>"], "<b>", false), TagMatch::None);
+        assert_eq!(m(&["<think>"], "a<thi", false), Found::Partial { start: 1 });
+        assert_eq!(m(&["<think>"], "<thi", true), Found::None);
+        assert_eq!(m(&["<think>"], "<b>", false), Found::None);
     }
 
     #[test]
     fn longer_tag_wins_and_a_possible_longer_tag_waits() {
+        let tag = |start, index, len| Found::Tag { start, index, len };
+        assert_eq!(m(&["[[", "[[["], "[[[x", false), tag(0, 1, 3));
+        assert_eq!(m(&["[[", "[[["], "[[", false), Found::Partial { start: 0 });
+        assert_eq!(m(&["[[", "[[["], "[[", true), tag(0, 0, 2));
+        // A tag that begins first wins over one found first.
+        assert_eq!(m(&["abcd", "bc"], "abcd", false), tag(0, 0, 4));
+        assert_eq!(m(&["abcd", "bc"], "abce", false), tag(1, 1, 2));
         assert_eq!(
-            m(&["[[", "[[["], "[[[x", false),
-            TagMatch::Tag { index: 1, len: 3 }
+            m(&["abcd", "bc"], "abc", false),
+            Found::Partial { start: 0 }
         );
-        assert_eq!(m(&["[[", "[[["], "[[", false), TagMatch::Partial);
-        assert_eq!(
-            m(&["[[", "[[["], "[[", true),
-            TagMatch::Tag { index: 0, len: 2 }
-        );
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
+
+        /// The matcher decides as the position-by-position rule does, for any tags (sharing
+        /// starts, overlapping, repeating their first characters) and text, read whole or
+        /// resumed chunk by chunk without reading held text again.
+        #[test]
+        fn the_matcher_follows_the_rule(
+            tags in prop::collection::vec("[ab<]{1,5}", 1..5),
+            text in "[ab<]{0,40}",
+            cuts in prop::collection::vec(0usize..41, 0..6),
+            eof in any::<bool>(),
+        ) {
+            let tags: Vec<&str> = tags.iter().map(String::as_str).collect();
+            let matcher = Matcher::new(&tags);
+            let bytes = text.as_bytes();
+            prop_assert_eq!(
+                matcher.find(bytes, &mut Scan::default(), 0..tags.len(), eof, &mut 0),
+                reference(&tags, bytes, eof)
+            );
+            let mut ends: Vec<usize> = cuts.into_iter().filter(|&c| c < bytes.len()).collect();
+            ends.sort_unstable();
+            ends.push(bytes.len());
+            let mut scan = Scan::default();
+            for end in ends {
+                let last = end == bytes.len();
+                let found = matcher.find(&bytes[..end], &mut scan, 0..tags.len(), eof && last, &mut 0);
+                prop_assert_eq!(found, reference(&tags, &bytes[..end], eof && last));
+                if matches!(found, Found::Tag { .. }) {
+                    break;
+                }
+            }
+        }
     }
 
     /// A tag longer than [`MAX_TAG_CHARS`] characters is refused, counted in characters.
@@ -226,6 +446,7 @@ mod tests {
         assert_eq!(
             TagSet::new(vec![TagPair::xml("a"), TagPair::xml("b")])
                 .unwrap()
+                .matcher
                 .first_bytes,
             b"<".to_vec()
         );
