@@ -235,7 +235,10 @@ export class JSONOutputTransformer extends OutputTransformer {
 export type TagPair = string | [open: string, close: string] | { open: string; close: string };
 
 export interface ThinkTagOptions {
-  /** Default `["think"]`. */
+  /**
+   * Default `["think"]`. Each tag is 1 to 256 characters (a longer one is INVALID_OPTION);
+   * matching takes linear time whatever the tags.
+   */
   tags?: TagPair[];
   /** The stream starts inside reasoning (the prompt template prefilled the opening tag). */
   startInThinking?: boolean;

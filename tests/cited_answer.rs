@@ -338,6 +338,23 @@ fn every_wire_format_streamed_and_whole_gives_one_answer() {
     }
 }
 
+/// `json` cut at the places `cuts` pick (those inside a character left out).
+fn cut_at<'a>(json: &'a str, cuts: &[prop::sample::Index]) -> Vec<&'a str> {
+    let mut at: Vec<usize> = cuts
+        .iter()
+        .map(|i| i.index(json.len() + 1))
+        .filter(|&i| json.is_char_boundary(i))
+        .collect();
+    at.sort_unstable();
+    let mut pieces = Vec::new();
+    let mut from = 0;
+    for cut in at.iter().copied().chain([json.len()]) {
+        pieces.push(&json[from..cut]);
+        from = cut;
+    }
+    pieces
+}
+
 fn segment() -> impl Strategy<Value = (String, Vec<u64>)> {
     let words = proptest::sample::select(
         &[
@@ -365,14 +382,7 @@ proptest! {
         let value = json!({"segments": segments.iter().map(|(t, c)| json!({"text": t, "citations": c})).collect::<Vec<_>>()});
         let json = if pretty { serde_json::to_string_pretty(&value).unwrap() } else { value.to_string() };
         let whole = run(MarkerStyle::Bracket, &[&json]).unwrap();
-        let mut at: Vec<usize> = cuts.iter().map(|i| i.index(json.len() + 1)).filter(|&i| json.is_char_boundary(i)).collect();
-        at.sort_unstable();
-        let mut pieces = Vec::new();
-        let mut from = 0;
-        for cut in at.iter().copied().chain([json.len()]) {
-            pieces.push(&json[from..cut]);
-            from = cut;
-        }
+        let pieces = cut_at(&json, &cuts);
         prop_assert_eq!(&run(MarkerStyle::Bracket, &pieces).unwrap(), &whole);
         prop_assert_eq!(&whole.1, &parse_citations(&whole.0, options(MarkerStyle::Bracket)));
         let sse = openai_sse(&pieces);
@@ -467,14 +477,7 @@ proptest! {
         for c in parse_citations(&whole.0, options(style)) {
             prop_assert!(!c.valid || made.contains(&c.source_id), "{:?} in {:?}", c, whole.0);
         }
-        let mut at: Vec<usize> = cuts.iter().map(|i| i.index(json.len() + 1)).filter(|&i| json.is_char_boundary(i)).collect();
-        at.sort_unstable();
-        let mut pieces = Vec::new();
-        let mut from = 0;
-        for cut in at.iter().copied().chain([json.len()]) {
-            pieces.push(&json[from..cut]);
-            from = cut;
-        }
+        let pieces = cut_at(&json, &cuts);
         prop_assert_eq!(&run(style, &pieces).unwrap(), &whole);
         if style == MarkerStyle::Bracket {
             let sse = anthropic_sse(&pieces);
@@ -544,14 +547,7 @@ proptest! {
         if let Err(code) = &whole {
             prop_assert_eq!(code.as_str(), "INVALID_OUTPUT");
         }
-        let mut at: Vec<usize> = cuts.iter().map(|i| i.index(json.len() + 1)).filter(|&i| json.is_char_boundary(i)).collect();
-        at.sort_unstable();
-        let mut split = Vec::new();
-        let mut from = 0;
-        for cut in at.iter().copied().chain([json.len()]) {
-            split.push(&json[from..cut]);
-            from = cut;
-        }
+        let split = cut_at(&json, &cuts);
         prop_assert_eq!(run(style, &split), whole);
     }
 }

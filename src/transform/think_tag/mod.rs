@@ -31,7 +31,8 @@ use crate::event::{items_from_events, types, Event, LmOutput, OutputItem};
 /// Options of [`ThinkTagOutputTransformer`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ThinkTagOptions {
-    /// Tag pairs to recognise; default `<think>` / `</think>`.
+    /// Tag pairs to recognise; default `<think>` / `</think>`. Each tag has 1 to
+    /// [`MAX_TAG_CHARS`] characters (a longer one is refused, `INVALID_OPTION`).
     pub tags: Vec<TagPair>,
     /// The stream starts inside reasoning (the prompt template prefilled the opening tag).
     pub start_in_thinking: bool,

@@ -112,7 +112,7 @@ impl Blocks {
 /// Splits a text stream at think tags. Memory is bounded by the longest tag (at most
 /// [`super::MAX_TAG_CHARS`] characters); time is linear in the input, whatever the tags and
 /// however the input is cut: each byte moves each tag of the current mode a step (see
-/// [`super::tags::Matcher`]; text held back is not read again), plus, after a tag, at most the
+/// the matcher in `tags.rs`; text held back is not read again), plus, after a tag, at most the
 /// longest tag's length read again when a longer tag beginning before or at it had to be
 /// ruled out first.
 #[derive(Debug, Clone)]

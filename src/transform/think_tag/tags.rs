@@ -130,6 +130,8 @@ pub(crate) struct Scan {
     /// For each tag, the length of its longest beginning that ends the text read so far (a
     /// place it may still complete; none when empty).
     matched: Vec<u32>,
+    /// The longest of them.
+    longest: usize,
     pub pos: usize,
     /// The first (then longest) tag found, `(start, index, len)`, while a tag that begins
     /// before or at it could still complete.
@@ -140,6 +142,7 @@ impl Scan {
     /// Starts again from `pos`, nothing read yet (keeping its memory).
     pub fn restart(&mut self, pos: usize) {
         self.matched.fill(0);
+        self.longest = 0;
         self.pos = pos;
         self.best = None;
     }
@@ -227,10 +230,12 @@ impl Matcher {
         eof: bool,
         steps: &mut u64,
     ) -> Found {
-        scan.matched.resize(self.tags.len(), 0);
+        if scan.matched.len() != self.tags.len() {
+            scan.matched.resize(self.tags.len(), 0);
+        }
         // The longest beginning of a tag that ends the text read: where a tag may still
         // complete, the first such place.
-        let mut longest = scan.matched.iter().max().map_or(0, |&k| k as usize);
+        let mut longest = scan.longest;
         loop {
             if longest == 0 && scan.best.is_none() {
                 match self.next_candidate(bytes, scan.pos, &active) {
@@ -238,6 +243,19 @@ impl Matcher {
                     None => {
                         scan.pos = bytes.len();
                         return Found::None;
+                    }
+                }
+                // Where no tag's second byte follows (a `<` of maths): after the next byte
+                // every tag stands as it would starting there, so this one is passed over.
+                if let Some(&next) = bytes.get(scan.pos + 1) {
+                    let tags = self.tags.get(active.clone()).unwrap_or_default();
+                    if tags
+                        .iter()
+                        .all(|t| t.bytes.get(1).is_some_and(|&b| b != next))
+                    {
+                        *steps += 1;
+                        scan.pos += 1;
+                        continue;
                     }
                 }
             }
@@ -263,6 +281,7 @@ impl Matcher {
                 *matched = k as u32;
                 longest = longest.max(k);
             }
+            scan.longest = longest;
             if let Some(best) = scan.best.filter(|b| b.0 < scan.pos.saturating_sub(longest)) {
                 return Found::Tag {
                     start: best.0,
