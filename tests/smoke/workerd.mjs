@@ -9,6 +9,7 @@ const mf = startWorker([
   "tests/smoke/scenario.mjs",
   "tests/portable/assert.mjs",
   "tests/portable/fast_path.cases.mjs",
+  "tests/portable/odd_characters.mjs",
   "tests/portable/rng.mjs",
   "tests/portable/run.mjs",
 ]);
