@@ -381,6 +381,39 @@ export interface Citation {
     | "web_search_result_location"
     | "url_citation"
     | (string & {});
+  /**
+   * A provider's own citation (with `location`): what `span` covers in the answer text, which
+   * differs by provider. `"claim"`: the text the source supports (Anthropic's cited block,
+   * Gemini's grounded segment, Cohere's cited text); `"link"`: a link the provider inserted
+   * (OpenAI's and xAI's `url_citation`s span the inline `([site](url))`); `"marker"`: a marker
+   * the model wrote (`[1]` in a Perplexity answer); `"point"`: nothing, an empty span where the
+   * provider placed the reference (Mistral's `reference` chunks). Absent on a marker citeflow's
+   * parser found: its span is the marker.
+   */
+  covers?: "claim" | "link" | "marker" | "point";
+}
+
+/**
+ * One source a provider's answer rests on (a `sources` event's value holds them all, once per
+ * answer, after the answer text; a whole answer has them as `sources`). Its citations name it
+ * by `sourceId`.
+ */
+export interface ProviderSource {
+  /** The number this answer's citations name it by (1-based, in order of first appearance). */
+  sourceId: number;
+  /** The provider's name for this kind of source (`web`, `retrievedContext`, `document`, `search_result`, …). */
+  kind: string;
+  /** An absolute http(s) URL, safe to link (see `Citation.url`). */
+  url?: string;
+  /** Any other URL value the provider sent: for display only, never link or fetch it. */
+  rawUrl?: string;
+  title?: string;
+  /** The provider's own id of the source (a document or file id). */
+  providerId?: string;
+  /** A date the provider gives (a search result's publication date), as sent. */
+  date?: string;
+  /** A passage of the source the provider sent with it. */
+  snippet?: string;
 }
 
 /** Markers in a whole text, skipping code, markdown links and URLs. */
@@ -623,7 +656,17 @@ export class SSEDecoder {
   transformStream(): TransformStream<Uint8Array | string, SSEMessage>;
 }
 
-export type StreamFormat = "openai" | "openrouter" | "openai-compatible" | "anthropic";
+export type StreamFormat =
+  | "openai"
+  | "openrouter"
+  | "openai-compatible"
+  | "anthropic"
+  | "google"
+  | "openai-responses"
+  | "perplexity"
+  | "cohere"
+  | "mistral"
+  | "xai";
 /**
  * Provider SSE messages → events: response/thinking deltas, Anthropic blocks, the providers' own
  * citations (`citation` events: Anthropic's when the cited block ends, OpenAI's `url_citation`

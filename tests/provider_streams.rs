@@ -120,9 +120,9 @@ fn streamed_urls_that_are_not_http_are_raw_urls() {
             openai,
             vec![
                 serde_json::json!({"sourceId": 0, "marker": "", "span": [4, 5], "valid": false,
-                    "documentTitle": "X", "rawUrl": "javascript:alert(1)", "location": "url_citation"}),
+                    "documentTitle": "X", "rawUrl": "javascript:alert(1)", "location": "url_citation", "covers": "link"}),
                 serde_json::json!({"sourceId": 1, "marker": "", "span": [0, 3], "valid": true,
-                    "documentTitle": "E", "url": "https://e.org/", "location": "url_citation"}),
+                    "documentTitle": "E", "url": "https://e.org/", "location": "url_citation", "covers": "link"}),
             ],
         ),
         (
@@ -131,7 +131,7 @@ fn streamed_urls_that_are_not_http_are_raw_urls() {
             vec![
                 serde_json::json!({"sourceId": 0, "marker": "", "span": [0, 3], "valid": false,
                 "citedText": "x", "documentTitle": "D", "rawUrl": "data:text/html,<b>x</b>",
-                "location": "web_search_result_location"}),
+                "location": "web_search_result_location", "covers": "claim"}),
             ],
         ),
     ] {

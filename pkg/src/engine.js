@@ -46,15 +46,17 @@ const EMPTY = 1 << 20;
 
 const LEAN = { glue: lean, ready, memory, epoch };
 const FULL = { glue: full.internals.glue, ready: full.ready, memory: full.memory, epoch: full.epoch };
-// The stage names (both spellings) the streaming module leaves to the full one: its own answer,
-// asked once.
+// The stage names (both spellings) and `format:<name>`s of the provider stream formats the
+// streaming module leaves to the full one: its own answer, asked once.
 let fullOnly = null;
 
-/** The module an engine of these stage configs runs in. */
-function runtimeOf(stages) {
-  if (!Array.isArray(stages) || stages.length === 0) return LEAN;
+/** The module an engine of this provider stream format and these stage configs runs in. */
+function runtimeOf(format, stages) {
+  if (typeof format !== "string" && (!Array.isArray(stages) || stages.length === 0)) return LEAN;
   ready();
   fullOnly ??= new Set(lean.fullModuleStages().split(",").filter((name) => name !== ""));
+  if (typeof format === "string" && fullOnly.has(`format:${format}`)) return FULL;
+  if (!Array.isArray(stages)) return LEAN;
   for (const stage of stages) {
     let type;
     try {
@@ -127,7 +129,7 @@ export class Engine {
    * The engine runs in the streaming module, or in the full one when a stage is only there.
    */
   constructor(format, stages, made = null) {
-    const runtime = made === null ? runtimeOf(stages) : LEAN;
+    const runtime = made === null ? runtimeOf(format, stages) : LEAN;
     runtime.ready();
     this.#memoryOf = runtime.memory;
     this.#epochOf = runtime.epoch;

@@ -52,6 +52,38 @@ pub struct Citation {
     /// says what `sourceSpan` counts (characters, pages, content blocks).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub location: Option<String>,
+    /// A provider's own citation (with `location`): what `span` covers in the answer text (see
+    /// [`Covers`]). A marker citeflow's parser found has none: its span is the marker.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub covers: Option<Covers>,
+}
+
+/// What a provider citation's `span` covers in the answer text, which differs by provider.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Covers {
+    /// The claim the source supports (Anthropic's cited block, Gemini's grounded segment,
+    /// Cohere's cited text).
+    Claim,
+    /// A link the provider inserted into the text (OpenAI's and xAI's `url_citation`s span
+    /// the inline `([site](url))`).
+    Link,
+    /// A marker the model wrote in the text (`[1]` in a Perplexity answer).
+    Marker,
+    /// Nothing: the span is empty, at the place the provider put the reference (Mistral's
+    /// `reference` chunks).
+    Point,
+}
+
+impl Covers {
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Claim => "claim",
+            Self::Link => "link",
+            Self::Marker => "marker",
+            Self::Point => "point",
+        }
+    }
 }
 
 impl Citation {
@@ -68,6 +100,7 @@ impl Citation {
             url: None,
             raw_url: None,
             location: None,
+            covers: None,
         }
     }
 
@@ -114,6 +147,7 @@ impl Citation {
             ("url", text(&self.url)),
             ("rawUrl", text(&self.raw_url)),
             ("location", text(&self.location)),
+            ("covers", self.covers.map(|c| Field::Text(c.name()))),
         ]
         .into_iter()
         .filter_map(|(key, field)| Some((key, field?)))

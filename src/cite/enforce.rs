@@ -95,21 +95,22 @@ impl Enforce {
     /// a silent downgrade: `auto` is the way to let the library choose).
     pub fn mechanism(self, provider: Provider) -> Result<Mechanism> {
         let compatible = provider == Provider::OpenaiCompatible;
-        let openai_style = provider != Provider::Anthropic;
+        // A forced tool is Anthropic's structured answer; every other provider has a schema.
+        let tool = provider == Provider::Anthropic;
         match self {
             Self::Auto => Ok(match provider {
                 Provider::OpenaiCompatible => Mechanism::Grammar,
-                Provider::Openai | Provider::Openrouter => Mechanism::Schema,
                 Provider::Anthropic => Mechanism::Tool,
+                _ => Mechanism::Schema,
             }),
             Self::Prompt => Ok(Mechanism::Prompt),
             Self::Grammar if compatible => Ok(Mechanism::Grammar),
-            Self::Schema if openai_style => Ok(Mechanism::Schema),
-            Self::Tool if !openai_style => Ok(Mechanism::Tool),
+            Self::Schema if !tool => Ok(Mechanism::Schema),
+            Self::Tool if tool => Ok(Mechanism::Tool),
             other => Err(CiteError::option(
                 "enforce",
                 format!(
-                    "{:?} is not available for {} models (grammar: openai-compatible; schema: openai, openrouter, openai-compatible; tool: anthropic); use \"auto\" or \"prompt\"",
+                    "{:?} is not available for {} models (grammar: openai-compatible; tool: anthropic; schema: every other provider); use \"auto\" or \"prompt\"",
                     other.name(),
                     provider.name()
                 ),

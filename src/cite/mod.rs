@@ -13,7 +13,7 @@ pub mod dedup;
 pub mod policy;
 pub mod sentence;
 
-pub use citation::{parse_citations, Citation, ParseOptions};
+pub use citation::{parse_citations, Citation, Covers, ParseOptions};
 pub use dedup::deduplicate_adjacent_cites;
 pub use policy::{check_policy, Policy, PolicyReport, SentenceCheck};
 pub use sentence::split_sentences;

@@ -23,6 +23,9 @@ pub fn parse_response(
     body: &str,
     structured: bool,
 ) -> Result<LmOutput, RequestError> {
+    if let Some(output) = super::formats::whole_answer(provider, body, structured) {
+        return output;
+    }
     let invalid = |detail: String| RequestError::InvalidResponse {
         provider: provider.name(),
         detail,
@@ -275,7 +278,7 @@ mod tests {
         assert_eq!(
             cites[0],
             json!({"sourceId": 0, "marker": "", "span": [4, 5], "valid": false, "documentTitle": "X",
-                "rawUrl": " javascript:alert(1)", "location": "url_citation"})
+                "rawUrl": " javascript:alert(1)", "location": "url_citation", "covers": "link"})
         );
         assert_eq!(
             fields(&cites[1]),

@@ -13,17 +13,17 @@ pub fn build_embeddings_request(
     base_url: Option<&str>,
 ) -> Result<HttpRequest, RequestError> {
     let base = match (id.provider, base_url) {
-        (Provider::Anthropic, _) => {
+        (p, _) if !p.is_openai_chat() => {
             return Err(RequestError::InvalidModelId {
-                id: format!("anthropic/{}", id.model),
-                reason: "Anthropic has no embeddings API; use an OpenAI-compatible embedding model"
+                id: format!("{}/{}", p.name(), id.model),
+                reason: "embeddings are read from OpenAI-style /embeddings endpoints: use an openai/, openrouter/ or openai-compatible/ embedding model"
                     .into(),
             })
         }
         (_, Some(b)) => b.trim_end_matches('/').to_owned(),
         (Provider::Openai, None) => OPENAI_BASE.into(),
         (Provider::Openrouter, None) => OPENROUTER_BASE.into(),
-        (Provider::OpenaiCompatible, None) => {
+        (_, None) => {
             return Err(RequestError::InvalidOption {
                 option: "baseUrl",
                 reason: "openai-compatible models need a baseUrl".into(),

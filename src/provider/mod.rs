@@ -12,6 +12,9 @@ mod cite_request;
 pub mod decision;
 mod embeddings;
 mod failure;
+// The providers beyond OpenAI's Chat Completions and Anthropic's Messages.
+#[cfg(not(feature = "lean-stream"))]
+pub(crate) mod formats;
 // The token messages' own reader; the lean module reads them with `message_reader`.
 #[cfg(not(feature = "lean-stream"))]
 mod fast_delta;
@@ -21,6 +24,8 @@ mod lm_decision_calls;
 mod message_reader;
 mod model_id;
 pub mod native_citations;
+#[cfg(not(feature = "lean-stream"))]
+pub mod offsets;
 mod pow10;
 mod raw_json;
 // The transport's rules and secret redaction: one implementation, asked by the npm package's
@@ -28,6 +33,8 @@ mod raw_json;
 pub mod redact;
 mod request;
 mod request_error;
+#[cfg(not(feature = "lean-stream"))]
+pub mod sources;
 pub mod sse;
 pub mod stream;
 mod token_shape;
@@ -61,5 +68,6 @@ pub use sse::{
     DEFAULT_MAX_LINE_BYTES,
 };
 pub use stream::{
-    ProviderByteStream, ProviderStreamDecoder, StreamError, StreamFormat, STRUCTURED_DELTA, USAGE,
+    ProviderByteStream, ProviderStreamDecoder, StreamError, StreamFormat, FULL_MODULE_FORMATS,
+    STRUCTURED_DELTA, USAGE,
 };

@@ -23,7 +23,7 @@
 //! 0, `valid` false), as a citation without any URL does.
 
 use super::wire::CitationPart;
-use crate::cite::Citation;
+use crate::cite::{Citation, Covers};
 use crate::html::is_safe_url;
 
 /// The most distinct URLs numbered in one answer (later ones share the last number).
@@ -108,7 +108,10 @@ pub(crate) fn anthropic(
 ) -> Citation {
     // None given (a `citations_delta` without its `citation`): a citation of no known source.
     let Some(c) = c else {
-        return Citation::at_marker(0, String::new(), span, false);
+        return Citation {
+            covers: Some(Covers::Claim),
+            ..Citation::at_marker(0, String::new(), span, false)
+        };
     };
     let index = c
         .document_index
@@ -137,6 +140,7 @@ pub(crate) fn anthropic(
         url,
         raw_url,
         location: c.kind.str().map(str::to_owned),
+        covers: Some(Covers::Claim),
         ..Citation::at_marker(source_id, String::new(), span, valid)
     }
 }
@@ -166,6 +170,7 @@ pub(crate) fn openai(
         url,
         raw_url,
         location: Some("url_citation".into()),
+        covers: Some(Covers::Link),
         ..Citation::at_marker(source_id, String::new(), [start, end], valid)
     })
 }
@@ -174,7 +179,7 @@ pub(crate) fn openai(
 /// (Out of line: one copy for both kinds of citation.)
 #[cold]
 #[inline(never)]
-fn split_url(url: Option<&str>) -> (Option<String>, Option<String>) {
+pub(crate) fn split_url(url: Option<&str>) -> (Option<String>, Option<String>) {
     let url = url.map(str::to_owned);
     match url {
         Some(u) if is_safe_url(&u) => (Some(u), None),

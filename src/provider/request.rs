@@ -137,12 +137,10 @@ pub fn build_request(
             });
         }
     }
-    let base = match (id.provider, base_url) {
-        (_, Some(b)) => b.trim_end_matches('/').to_owned(),
-        (Provider::Openai, None) => OPENAI_BASE.into(),
-        (Provider::Openrouter, None) => OPENROUTER_BASE.into(),
-        (Provider::Anthropic, None) => ANTHROPIC_BASE.into(),
-        (Provider::OpenaiCompatible, None) => {
+    let base = match (base_url, id.provider.base_url()) {
+        (Some(b), _) => b.trim_end_matches('/').to_owned(),
+        (None, Some(b)) => b.to_owned(),
+        (None, None) => {
             return Err(RequestError::InvalidOption {
                 option: "baseUrl",
                 reason: "openai-compatible models need a baseUrl (e.g. http://localhost:11434/v1)"
@@ -163,6 +161,10 @@ pub fn build_request(
     } else {
         req
     };
+    #[cfg(not(feature = "lean-stream"))]
+    if let Some(request) = super::formats::request(id, req, mechanism, api_key, &base) {
+        return request;
+    }
     let mut headers = vec![("content-type".to_owned(), "application/json".to_owned())];
     if id.provider == Provider::Anthropic {
         return anthropic_request(id, req, mechanism, api_key, &base, headers);

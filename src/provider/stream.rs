@@ -19,7 +19,11 @@ use serde_json::Value;
 
 #[cfg(not(feature = "lean-stream"))]
 use super::fast_delta;
+#[cfg(not(feature = "lean-stream"))]
+use super::formats;
 use super::framing::DeltaFraming;
+#[cfg(not(feature = "lean-stream"))]
+use super::model_id::Provider;
 use super::message_reader::{read_message, ReadError};
 use super::native_citations::{self, CharsToUtf16, UrlNumbers};
 use super::raw_json;
@@ -38,6 +42,10 @@ pub enum StreamFormat {
     OpenAi,
     /// Anthropic Messages events.
     Anthropic,
+    /// The formats of [`super::formats`] (not in the lean streaming module), by the provider
+    /// whose name is the format's.
+    #[cfg(not(feature = "lean-stream"))]
+    Other(Provider),
 }
 
 impl StreamFormat {
@@ -45,17 +53,28 @@ impl StreamFormat {
         match name {
             "openai" | "openrouter" | "openai-compatible" => Some(Self::OpenAi),
             "anthropic" => Some(Self::Anthropic),
+            #[cfg(not(feature = "lean-stream"))]
+            other => Provider::parse(other)
+                .filter(|p| !p.is_openai_chat() && *p != Provider::Anthropic)
+                .map(Self::Other),
+            #[cfg(feature = "lean-stream")]
             _ => None,
         }
     }
 
-    fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Self::OpenAi => "openai",
             Self::Anthropic => "anthropic",
+            #[cfg(not(feature = "lean-stream"))]
+            Self::Other(p) => p.name(),
         }
     }
 }
+
+/// The stream format names the lean streaming module does not read, separated by commas: an
+/// engine decoding one runs in the full streaming module.
+pub const FULL_MODULE_FORMATS: &str = "google,openai-responses,perplexity,cohere,mistral,xai";
 
 /// The largest structured answer (an Anthropic `tool_use` input) a stream may send.
 pub const MAX_TOOL_INPUT_BYTES: usize = 8 << 20;
@@ -219,6 +238,9 @@ pub struct ProviderStreamDecoder {
     /// has none: there `message_reader` reads every message the shape does not).
     #[cfg(not(feature = "lean-stream"))]
     fast_reader: bool,
+    /// The decoder of a format of [`formats`], which reads every message in its place.
+    #[cfg(not(feature = "lean-stream"))]
+    other: Option<formats::Decoder>,
 }
 
 impl ProviderStreamDecoder {
@@ -239,6 +261,8 @@ impl ProviderStreamDecoder {
             shape: TokenShape::default(),
             #[cfg(not(feature = "lean-stream"))]
             fast_reader: true,
+            #[cfg(not(feature = "lean-stream"))]
+            other: formats::Decoder::new(format),
         }
     }
 
@@ -255,6 +279,10 @@ impl ProviderStreamDecoder {
 
     /// Why the model stopped, once it said so.
     pub fn finish_reason(&self) -> Option<&str> {
+        #[cfg(not(feature = "lean-stream"))]
+        if let Some(other) = &self.other {
+            return other.finish_reason();
+        }
         self.finish_reason.as_deref()
     }
 
@@ -306,6 +334,10 @@ impl ProviderStreamDecoder {
         if self.finished {
             return Err(StreamError::Finished);
         }
+        #[cfg(not(feature = "lean-stream"))]
+        if let Some(other) = &mut self.other {
+            return other.push(message, out);
+        }
         let data = message.data;
         if self.done || data.is_empty() {
             return Ok(());
@@ -347,6 +379,9 @@ impl ProviderStreamDecoder {
             // Borrowed: the message is dropped here, once, not on each of their ways out.
             (_, StreamFormat::OpenAi) => self.openai(&parsed, out),
             (_, StreamFormat::Anthropic) => self.anthropic(&parsed, out),
+            // Read by their own decoders (`push_sse` hands them every message).
+            #[cfg(not(feature = "lean-stream"))]
+            (_, StreamFormat::Other(_)) => Ok(()),
         }
     }
 
@@ -366,6 +401,12 @@ impl ProviderStreamDecoder {
             return Err(StreamError::Finished);
         }
         self.finished = true;
+        #[cfg(not(feature = "lean-stream"))]
+        if let Some(other) = &mut self.other {
+            let mut out = Vec::new();
+            other.finish(&mut out)?;
+            return Ok(out);
+        }
         if self.done || (self.format == StreamFormat::OpenAi && self.finish_reason.is_some()) {
             Ok(Vec::new())
         } else {

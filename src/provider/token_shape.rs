@@ -190,6 +190,9 @@ impl TokenShape {
                 self.block = Some(id);
                 (kind, token)
             }
+            // Read by their own decoders (`formats`), never here.
+            #[cfg(not(feature = "lean-stream"))]
+            StreamFormat::Other(_) => return,
         };
         // The token's place in `data` (it is borrowed from it).
         let start = (token.as_ptr() as usize).wrapping_sub(data.as_ptr() as usize);

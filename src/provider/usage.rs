@@ -63,14 +63,17 @@ impl Counts for [(Cow<'_, str>, &str)] {
 }
 
 /// The normalised counts, each left out (`None`) when not given as a whole number.
+/// Token counts in the one `TokenUsage` shape (a count not reported is `None`, never
+/// guessed): what each provider's own usage report is read into.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
-struct Counted {
-    input: Option<u64>,
-    output: Option<u64>,
-    total: Option<u64>,
-    cached_input: Option<u64>,
-    cache_write: Option<u64>,
-    reasoning: Option<u64>,
+pub(crate) struct Counted {
+    /// Every input token, cached ones included.
+    pub input: Option<u64>,
+    pub output: Option<u64>,
+    pub total: Option<u64>,
+    pub cached_input: Option<u64>,
+    pub cache_write: Option<u64>,
+    pub reasoning: Option<u64>,
 }
 
 impl Counted {
@@ -124,14 +127,21 @@ impl Counted {
 /// The normalised usage of a provider's usage value.
 pub fn normalize(raw: Value) -> Value {
     let counted = raw.as_object().map(Counted::of).unwrap_or_default();
-    let mut out = Map::new();
-    for (key, n) in counted.fields() {
-        if let Some(n) = n {
-            out.insert(key.to_owned(), Value::from(n));
+    counted.usage(raw)
+}
+
+impl Counted {
+    /// The `usage` value: these counts, and the provider's report as sent under `raw`.
+    pub(crate) fn usage(self, raw: Value) -> Value {
+        let mut out = Map::new();
+        for (key, n) in self.fields() {
+            if let Some(n) = n {
+                out.insert(key.to_owned(), Value::from(n));
+            }
         }
+        out.insert("raw".into(), raw);
+        Value::Object(out)
     }
-    out.insert("raw".into(), raw);
-    Value::Object(out)
 }
 
 /// [`normalize`] of a usage value's JSON text, as JSON text (the value under `raw` is the text

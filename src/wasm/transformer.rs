@@ -54,13 +54,23 @@ pub(super) fn stage_of(kind: &str, options: &JsValue) -> Result<(StageSpec, JsVa
     Ok((spec, described(kind, &kwargs)))
 }
 
-/// The names (both spellings) of the stages this module does not hold (the lean streaming
+/// The names (both spellings) of the stages this module does not hold, and `format:<name>` for
+/// each provider stream format it does not read (the lean streaming
 /// module's are in the full one; none in the full module), separated by commas: an engine
 /// with any of them runs there. (One string, not a list: a `Vec<String>` return and the
 /// iterator making it measured 1.7 KB of the lean module's code.)
 #[wasm_bindgen(js_name = fullModuleStages)]
 pub fn full_module_stages() -> String {
     let mut names = String::new();
+    // And the stream formats it does not read, as `format:<name>`.
+    #[cfg(feature = "lean-stream")]
+    for format in crate::provider::FULL_MODULE_FORMATS.split(',') {
+        if !names.is_empty() {
+            names.push(',');
+        }
+        names.push_str("format:");
+        names.push_str(format);
+    }
     for kind in TransformerKind::ALL {
         if !kind.in_this_build() {
             for name in [kind.name(), kind.camel_name()] {

@@ -55,7 +55,7 @@ const expectedOpenAi = [
   { sourceId: 0, marker: "", span: [0, 22], valid: false, documentTitle: "Boiling", rawUrl: HOSTILE },
   { sourceId: 0, marker: "", span: [23, 34], valid: false, documentTitle: "Ice", rawUrl: DATA },
   { sourceId: 1, marker: "", span: [35, 44], valid: true, documentTitle: "More", url: SAFE },
-].map((c) => ({ ...c, location: "url_citation" }));
+].map((c) => ({ ...c, location: "url_citation", covers: "link" }));
 const expectedAnthropic = [
   { sourceId: 0, span: [0, 22], valid: false, citedText: "100 °C", documentTitle: "Boiling", rawUrl: HOSTILE },
   { sourceId: 0, span: [22, 34], valid: false, citedText: "floats", documentTitle: "Ice", rawUrl: DATA },
@@ -67,6 +67,7 @@ const expectedAnthropic = [
   valid,
   ...rest,
   location: "web_search_result_location",
+  covers: "claim",
 }));
 
 const openAiWhole = JSON.stringify({
@@ -186,6 +187,7 @@ export const providerHardeningCases = {
       documentTitle: "Handbook",
       rawUrl: "kb://handbook/boiling",
       location: "search_result_location",
+      covers: "claim",
     };
     const answers = {
       openai: [openAiWhole, expectedOpenAi],

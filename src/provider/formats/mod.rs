@@ -1,0 +1,154 @@
+//! The providers beyond OpenAI's Chat Completions and Anthropic's Messages, one module each:
+//! its request, its stream decoder and its whole answer (read by the same decoder, so that a
+//! streamed answer and the same answer whole give the same text and citations).
+//!
+//! Every decoder here follows one event order: blocks (`*_start`, deltas, `*_end`), then the
+//! answer's `sources` (once), the citations not yet sent, `usage` last. A `structured` answer
+//! comes as `response` text, as OpenAI's does, which the caller's `json` stage reads. Spans are
+//! UTF-16 offsets into the `response` text (see [`super::offsets`]). Not in the lean streaming
+//! module: an engine decoding these formats runs in the full one.
+
+use serde_json::{Map, Value};
+
+use super::sse::SseEvent;
+use super::stream::{EventSink, StreamError, StreamFormat};
+use super::{HttpRequest, LmRequest, ModelId, Provider, RequestError};
+use crate::cite::Mechanism;
+use crate::event::{items_from_events, types, Event, LmOutput, OutputItem};
+
+/// A stream decoder of one of these formats.
+#[derive(Debug, Clone)]
+pub(crate) enum Decoder {}
+
+impl Decoder {
+    /// The decoder of `format`, when it is one of these.
+    pub(crate) fn new(format: StreamFormat) -> Option<Self> {
+        let _ = format;
+        None
+    }
+
+    pub(crate) fn push(
+        &mut self,
+        message: SseEvent<'_>,
+        out: &mut dyn EventSink,
+    ) -> Result<(), StreamError> {
+        let _ = (message, out);
+        match *self {}
+    }
+
+    /// Ends the stream: what was held back (the answer's sources and citations, usage), or
+    /// an error when the provider never said the answer was complete.
+    pub(crate) fn finish(&mut self, out: &mut dyn EventSink) -> Result<(), StreamError> {
+        let _ = out;
+        match *self {}
+    }
+
+    pub(crate) fn finish_reason(&self) -> Option<&str> {
+        match *self {}
+    }
+}
+
+/// The request to one of these providers (`None`: the provider is not one of them).
+/// `mechanism`: how its citations are enforced; `req`'s messages already carry the note a
+/// structured cited answer needs; `base`: the API's base URL without a trailing slash.
+pub(crate) fn request(
+    id: &ModelId,
+    req: &LmRequest,
+    mechanism: Option<Mechanism>,
+    api_key: Option<&str>,
+    base: &str,
+) -> Option<Result<HttpRequest, RequestError>> {
+    let _ = (req, mechanism, api_key, base);
+    match id.provider {
+        _ => None,
+    }
+}
+
+/// A whole (non-streamed) answer of one of these providers (`None`: not one of them).
+pub(crate) fn whole_answer(
+    provider: Provider,
+    body: &str,
+    structured: bool,
+) -> Option<Result<LmOutput, RequestError>> {
+    let _ = (body, structured);
+    match provider {
+        _ => None,
+    }
+}
+
+/// A whole answer of one of these providers as an LMOutput: the events its decoder made of
+/// it, folded (`structured`: the request asked for a structured answer, whose JSON text
+/// becomes a structured item).
+pub(crate) fn whole_output(
+    events: &[Event],
+    finish_reason: Option<&str>,
+    structured: bool,
+) -> Result<LmOutput, RequestError> {
+    let mut outputs = items_from_events(events);
+    if structured {
+        for item in &mut outputs {
+            if let OutputItem::Text(text) = item {
+                let value = serde_json::from_str(text).map_err(|e| {
+                    RequestError::InvalidOutput(format!(
+                        "the answer to a responseSchema request is not JSON ({e}); a cut answer needs a larger maxTokens"
+                    ))
+                })?;
+                *item = OutputItem::Structured(value);
+            }
+        }
+    }
+    let mut extra = Map::new();
+    let mut citations = Vec::new();
+    for event in events {
+        match event.kind.as_str() {
+            types::CITATION => citations.push(event.value.clone()),
+            super::sources::SOURCES => {
+                extra.insert(super::sources::SOURCES.into(), event.value.clone());
+            }
+            super::stream::USAGE => {
+                extra.insert("usage".into(), event.value.clone());
+            }
+            _ => {}
+        }
+    }
+    if let Some(reason) = finish_reason {
+        extra.insert("finishReason".into(), Value::from(reason));
+    }
+    if !citations.is_empty() {
+        extra.insert("citations".into(), Value::Array(citations));
+    }
+    Ok(LmOutput { outputs, extra })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_whole_answer_is_its_events_folded() {
+        let events = vec![
+            Event::text("thinking", None, "hm"),
+            Event::text("response", None, "{\"a\":"),
+            Event::text("response", None, "1}"),
+            Event::json("sources", None, json!([{"sourceId": 1, "kind": "web"}])),
+            Event::json("citation", None, json!({"sourceId": 1, "span": [0, 1]})),
+            Event::json("usage", None, json!({"inputTokens": 3})),
+        ];
+        let text = whole_output(&events, Some("stop"), false).unwrap();
+        assert_eq!(
+            serde_json::to_value(&text).unwrap(),
+            json!({
+                "outputs": [{"type": "thinking", "output": "hm"}, {"type": "text", "output": "{\"a\":1}"}],
+                "sources": [{"sourceId": 1, "kind": "web"}],
+                "citations": [{"sourceId": 1, "span": [0, 1]}],
+                "usage": {"inputTokens": 3},
+                "finishReason": "stop",
+            })
+        );
+        let structured = whole_output(&events, None, true).unwrap();
+        assert_eq!(structured.outputs[1], OutputItem::Structured(json!({"a": 1})));
+        let cut = [Event::text("response", None, "{\"a\":")];
+        assert_eq!(whole_output(&cut, None, true).unwrap_err().code(), "INVALID_OUTPUT");
+    }
+}
