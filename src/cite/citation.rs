@@ -59,8 +59,7 @@ pub struct Citation {
 }
 
 /// What a provider citation's `span` covers in the answer text, which differs by provider.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Covers {
     /// The claim the source supports (Anthropic's cited block, Gemini's grounded segment,
     /// Cohere's cited text).
@@ -75,7 +74,30 @@ pub enum Covers {
     Point,
 }
 
+/// By name (`"claim"`, …): written by hand, as the citation's own JSON is, to keep the
+/// streaming module small.
+impl Serialize for Covers {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.name())
+    }
+}
+
+impl<'de> Deserialize<'de> for Covers {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let name = String::deserialize(deserializer)?;
+        Self::parse(&name)
+            .ok_or_else(|| serde::de::Error::custom("covers is claim, link, marker or point"))
+    }
+}
+
 impl Covers {
+    const ALL: [Self; 4] = [Self::Claim, Self::Link, Self::Marker, Self::Point];
+
+    /// The value of a name [`Self::name`] gives.
+    pub fn parse(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|c| c.name() == name)
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             Self::Claim => "claim",

@@ -72,9 +72,10 @@ impl StreamFormat {
     }
 }
 
-/// The stream format names the lean streaming module does not read, separated by commas: an
-/// engine decoding one runs in the full streaming module.
-pub const FULL_MODULE_FORMATS: &str = "google,openai-responses,perplexity,cohere,mistral,xai";
+/// The stream formats the lean streaming module does not read, as `format:<name>` separated by
+/// commas: an engine decoding one runs in the full streaming module.
+pub const FULL_MODULE_FORMATS: &str =
+    "format:google,format:openai-responses,format:perplexity,format:cohere,format:mistral,format:xai";
 
 /// The largest structured answer (an Anthropic `tool_use` input) a stream may send.
 pub const MAX_TOOL_INPUT_BYTES: usize = 8 << 20;

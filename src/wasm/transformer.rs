@@ -64,13 +64,7 @@ pub fn full_module_stages() -> String {
     let mut names = String::new();
     // And the stream formats it does not read, as `format:<name>`.
     #[cfg(feature = "lean-stream")]
-    for format in crate::provider::FULL_MODULE_FORMATS.split(',') {
-        if !names.is_empty() {
-            names.push(',');
-        }
-        names.push_str("format:");
-        names.push_str(format);
-    }
+    names.push_str(crate::provider::FULL_MODULE_FORMATS);
     for kind in TransformerKind::ALL {
         if !kind.in_this_build() {
             for name in [kind.name(), kind.camel_name()] {
