@@ -3,7 +3,7 @@
 //! citations still to come) and `sources` on the whole answer. Each source has the number its
 //! citations name it by (`sourceId`, 1-based, in order of first appearance).
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::native_citations::split_url;
@@ -15,7 +15,7 @@ pub const SOURCES: &str = "sources";
 pub const MAX_SOURCES: usize = 1024;
 
 /// One source of a provider's answer.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ProviderSource {
     /// The number this answer's citations name it by.
@@ -24,21 +24,21 @@ pub struct ProviderSource {
     /// `search_result`, `url_citation`, `file_citation`, …).
     pub kind: String,
     /// An absolute http(s) URL, safe to link (see `Citation.url`).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub url: Option<String>,
     /// Any other URL value the provider sent, for display only, never to be linked.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub raw_url: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
     /// The provider's own id of the source (a document or file id), when it gives one.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub provider_id: Option<String>,
     /// A date the provider gives (a search result's publication date), as sent.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub date: Option<String>,
     /// A passage of the source the provider sends with it (a snippet, a document's text).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub snippet: Option<String>,
 }
 
@@ -117,9 +117,15 @@ mod tests {
     fn sources_are_numbered_once_in_order() {
         let mut list = SourceList::default();
         let web = |url: &'static str| move || ProviderSource::new("web", Some(url));
-        assert_eq!(list.number("https://a.example/", web("https://a.example/")), 1);
+        assert_eq!(
+            list.number("https://a.example/", web("https://a.example/")),
+            1
+        );
         assert_eq!(list.number("javascript:x", web("javascript:x")), 2);
-        assert_eq!(list.number("https://a.example/", web("https://a.example/")), 1);
+        assert_eq!(
+            list.number("https://a.example/", web("https://a.example/")),
+            1
+        );
         let json = list.to_json();
         assert_eq!(json[0]["sourceId"], 1);
         assert_eq!(json[0]["url"], "https://a.example/");

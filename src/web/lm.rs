@@ -4,7 +4,9 @@ use std::future::Future;
 use std::pin::Pin;
 use std::rc::Rc;
 
+use crate::cite::Citation;
 use crate::event::{LmOutput, OutputItem};
+use crate::provider::sources::ProviderSource;
 use crate::provider::{
     build_request, cited_output, enforcement, parse_response, CiteRequest, HttpRequest, ModelId,
 };
@@ -18,7 +20,9 @@ use super::transport::{Answer, Transport};
 use super::usage::Usage;
 
 /// A language model behind a provider's HTTP API: `openai/<model>`, `anthropic/<model>`,
-/// `openrouter/<vendor>/<model>` or `openai-compatible/<model>` (with a base URL).
+/// `openrouter/<vendor>/<model>`, `openai-compatible/<model>` (with a base URL),
+/// `google/<model>`, `openai-responses/<model>`, `perplexity/<model>`, `cohere/<model>`,
+/// `mistral/<model>` or `xai/<model>`.
 ///
 /// The request, the reading of the answer, the failure classification and the retry
 /// schedule are the core's, shared with the npm package's `buildLMInvoker`; this type only
@@ -258,5 +262,25 @@ impl LmAnswer {
     /// The token log-probabilities, when asked for (OpenAI-style providers).
     pub fn logprobs(&self) -> Option<&serde_json::Value> {
         self.output.extra.get("logprobs")
+    }
+
+    /// The citations of the answer: the provider's own (positional, `span` into [`Self::text`]
+    /// in UTF-16 units), or those a cited answer's JSON became.
+    pub fn citations(&self) -> Vec<Citation> {
+        self.output
+            .extra
+            .get("citations")
+            .and_then(|c| serde_json::from_value(c.clone()).ok())
+            .unwrap_or_default()
+    }
+
+    /// The sources the provider says the answer rests on (Gemini's grounding chunks, a
+    /// search's results, …), numbered as the citations name them.
+    pub fn sources(&self) -> Vec<ProviderSource> {
+        self.output
+            .extra
+            .get("sources")
+            .and_then(|s| serde_json::from_value(s.clone()).ok())
+            .unwrap_or_default()
     }
 }

@@ -48,7 +48,10 @@ const textOf = (events) => events.filter((e) => e.type === "response").map((e) =
 function checkSpans(text, citations, where) {
   for (const c of citations) {
     const [start, end] = c.span;
-    assert.ok(Number.isInteger(start) && start <= end && end <= text.length, `${where}: span ${c.span} of ${text.length}`);
+    assert.ok(
+      Number.isInteger(start) && start <= end && end <= text.length,
+      `${where}: span ${c.span} of ${text.length}`,
+    );
     for (const at of [start, end]) {
       const unit = text.charCodeAt(at);
       assert.ok(!(unit >= 0xdc00 && unit < 0xe000), `${where}: span ${c.span} splits a surrogate pair`);

@@ -9,8 +9,10 @@
 // Model "ignores-schema" answers prose whatever it is asked (a server without structured
 // outputs). Model "native" answers with the provider's own citations instead: Anthropic text blocks with
 // `citations` (char/page locations), OpenAI `url_citation` annotations; streamed and whole.
-// Every request is logged for the tests to read.
+// Every request is logged for the tests to read. Under `/recorded/<provider>/` it serves the
+// recorded answers of tests/fixtures/providers (./recorded-provider.mjs).
 import { createServer } from "node:http";
+import { answerRecorded } from "./recorded-provider.mjs";
 
 export const CITED = {
   segments: [
@@ -104,13 +106,14 @@ export async function startCitedProvider() {
     res.setHeader("access-control-allow-origin", "*");
     if (req.method === "OPTIONS") {
       res.writeHead(204, {
-        "access-control-allow-headers": "authorization, content-type, x-api-key, anthropic-version",
+        "access-control-allow-headers": "authorization, content-type, x-api-key, x-goog-api-key, anthropic-version",
         "access-control-allow-methods": "POST",
       });
       return res.end();
     }
     let raw = "";
     for await (const c of req) raw += c;
+    if (answerRecorded(req, res, raw)) return;
     const body = raw ? JSON.parse(raw) : {};
     requests.push({ url: req.url, body });
     const json = (value) => {

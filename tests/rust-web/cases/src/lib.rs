@@ -816,6 +816,77 @@ async fn options_are_checked(base: String) -> Outcome {
     Ok(())
 }
 
+/// The UTF-16 length of `text`: what a citation's span counts in.
+fn units(text: &str) -> usize {
+    text.encode_utf16().count()
+}
+
+/// Each citation's span inside a text of `len` UTF-16 units.
+fn spans_inside(citations: &[Value], len: usize, what: &str) -> Outcome {
+    for c in citations {
+        let (start, end) = (c["span"][0].as_u64(), c["span"][1].as_u64());
+        ensure(
+            matches!((start, end), (Some(s), Some(e)) if s <= e && e as usize <= len),
+            || format!("{what}: citation span {} outside a text of {len} units", c["span"]),
+        )?;
+    }
+    Ok(())
+}
+
+/// Recorded answers of every provider beyond OpenAI's and Anthropic's chat APIs
+/// (tests/fixtures/providers, served by the cited-answer provider under `/recorded/`), whole
+/// and streamed: the model id and the key are all that change from one provider to the next.
+async fn recorded_providers(cited: String) -> Outcome {
+    let origin = cited.trim_end_matches("/v1");
+    // (provider, whole recording, streamed recording, whether each has citations)
+    let recordings = [
+        ("google", "web-search-grounding", "web-search-grounding", true),
+        ("openai-responses", "web-search-url-citation", "web-search-url-citation", true),
+        ("xai", "web-search-url-citation", "web-search-url-citation", false),
+        ("perplexity", "text-citations", "text-citations", true),
+        ("cohere", "citations-document", "stream-citation-tool", true),
+        ("mistral", "thinking-content-array", "thinking-content-array", false),
+    ];
+    for (provider, whole, streamed, cited_both) in recordings {
+        let base = format!("{origin}/recorded/{provider}");
+        let whole_lm = lm(&base, &format!("{provider}/{whole}"), key(SECRET))?;
+        let answer = whole_lm
+            .invoke("Question?")
+            .await
+            .map_err(|e| format!("{provider}/{whole}: {e}"))?;
+        let text = answer.text();
+        ensure(!text.is_empty(), || format!("{provider}/{whole}: no text"))?;
+        let citations: Vec<Value> = answer
+            .citations()
+            .iter()
+            .map(|c| serde_json::to_value(c).unwrap_or(Value::Null))
+            .collect();
+        spans_inside(&citations, units(&text), whole)?;
+        ensure(!cited_both || !citations.is_empty(), || {
+            format!("{provider}/{whole}: no citations")
+        })?;
+        let stream_lm = lm(&base, &format!("{provider}/{streamed}"), key(SECRET))?;
+        let (events, error) = collect(stream_lm.stream("Question?")).await;
+        ensure(error.is_none(), || format!("{provider}/{streamed}: {error:?}"))?;
+        let streamed_text: String = events
+            .iter()
+            .filter(|e| e.kind == "response")
+            .filter_map(|e| e.value.as_str())
+            .collect();
+        let cites: Vec<Value> = events
+            .iter()
+            .filter(|e| e.kind == "citation")
+            .map(|e| e.value.clone())
+            .collect();
+        ensure(!streamed_text.is_empty(), || format!("{provider}/{streamed}: no text"))?;
+        spans_inside(&cites, units(&streamed_text), streamed)?;
+        ensure(!cited_both || !cites.is_empty(), || {
+            format!("{provider}/{streamed}: no citation events")
+        })?;
+    }
+    Ok(())
+}
+
 /// Runs every case against the fake provider at `base` (and the cited-answer provider at
 /// `cited`); resolves with
 /// `[{name, ok, error?}]` as JSON.
@@ -865,6 +936,10 @@ pub async fn run_cases(base: String, cited: String) -> String {
         (
             "options and calls are checked",
             Box::pin(options_are_checked(base.clone())),
+        ),
+        (
+            "recorded answers of Gemini, OpenAI Responses, xAI, Perplexity, Cohere and Mistral, whole and streamed",
+            Box::pin(recorded_providers(cited.clone())),
         ),
     ];
     let mut results = Vec::new();
