@@ -86,6 +86,7 @@ mod oracle {
                 name: match format {
                     StreamFormat::OpenAi => "openai",
                     StreamFormat::Anthropic => "anthropic",
+                    StreamFormat::Other(_) => unreachable!("only OpenAI and Anthropic streams"),
                 },
                 done: false,
                 finished: false,
@@ -142,6 +143,7 @@ mod oracle {
             match self.format {
                 StreamFormat::OpenAi => self.openai(&value),
                 StreamFormat::Anthropic => self.anthropic(&value),
+                StreamFormat::Other(_) => unreachable!("only OpenAI and Anthropic streams"),
             }
         }
 

@@ -10,8 +10,15 @@ pub struct TextOffsets {
     bytes: usize,
     chars: usize,
     units: usize,
-    /// Each non-ASCII character's start: (byte, code point, UTF-16) offsets, in order.
-    wide: Vec<[usize; 3]>,
+    /// Each non-ASCII character: where it starts and how wide it is, in each unit, in order.
+    wide: Vec<Wide>,
+}
+
+/// One non-ASCII character's start and width as (UTF-8 bytes, code points, UTF-16 units).
+#[derive(Debug, Clone, Copy)]
+struct Wide {
+    start: [usize; 3],
+    width: [usize; 3],
 }
 
 /// Which unit an offset counts.
@@ -23,11 +30,13 @@ pub enum Unit {
 }
 
 impl Unit {
-    fn field(self) -> usize {
+    /// This unit's count of a (bytes, code points, UTF-16 units) triple.
+    fn of(self, counts: [usize; 3]) -> usize {
+        let [bytes, chars, units] = counts;
         match self {
-            Self::Utf8Bytes => 0,
-            Self::CodePoints => 1,
-            Self::Utf16 => 2,
+            Self::Utf8Bytes => bytes,
+            Self::CodePoints => chars,
+            Self::Utf16 => units,
         }
     }
 }
@@ -43,7 +52,10 @@ impl TextOffsets {
         }
         for c in text.chars() {
             if !c.is_ascii() {
-                self.wide.push([self.bytes, self.chars, self.units]);
+                self.wide.push(Wide {
+                    start: [self.bytes, self.chars, self.units],
+                    width: [c.len_utf8(), 1, c.len_utf16()],
+                });
             }
             self.bytes += c.len_utf8();
             self.chars += 1;
@@ -58,11 +70,7 @@ impl TextOffsets {
 
     /// The text's length in `unit`.
     pub fn len(&self, unit: Unit) -> usize {
-        match unit {
-            Unit::Utf8Bytes => self.bytes,
-            Unit::CodePoints => self.chars,
-            Unit::Utf16 => self.units,
-        }
+        unit.of([self.bytes, self.chars, self.units])
     }
 
     /// Whether no text has come.
@@ -73,49 +81,22 @@ impl TextOffsets {
     /// The UTF-16 offset of `offset` counted in `unit`: at a character's start when it falls
     /// inside one, at the text's end when past it.
     pub fn utf16(&self, offset: u64, unit: Unit) -> usize {
-        let field = unit.field();
         let offset = usize::try_from(offset)
             .unwrap_or(usize::MAX)
             .min(self.len(unit));
-        // The last non-ASCII character starting at or before the offset: everything from it
-        // to the offset is ASCII, one unit each, except that character itself.
-        let at = self.wide.partition_point(|w| w[field] <= offset);
+        // The last non-ASCII character starting at or before the offset: everything after it
+        // is ASCII, one unit in every count.
+        let at = self.wide.partition_point(|w| unit.of(w.start) <= offset);
         let Some(last) = at.checked_sub(1).and_then(|i| self.wide.get(i)) else {
             return offset;
         };
-        let (start, units) = (last[field], last[2]);
-        if offset == start {
-            return units;
-        }
-        // Inside or after that character: it ends one code point, its UTF-8 length or its
-        // UTF-16 length further on; the rest is ASCII.
-        let next = self.wide.get(at);
-        let (end_in_unit, end_units) = self.end_of(at - 1, next, unit);
-        if offset < end_in_unit {
-            units
+        let end = unit.of(last.start) + unit.of(last.width);
+        if offset < end {
+            // At or inside it: its start.
+            Unit::Utf16.of(last.start)
         } else {
-            end_units + (offset - end_in_unit)
+            Unit::Utf16.of(last.start) + Unit::Utf16.of(last.width) + (offset - end)
         }
-    }
-
-    /// Where the non-ASCII character `i` ends, in `unit` and in UTF-16 units, measured from
-    /// the next entry or the text's totals when nothing wide follows it directly.
-    fn end_of(&self, i: usize, next: Option<&[usize; 3]>, unit: Unit) -> (usize, usize) {
-        let Some(w) = self.wide.get(i) else {
-            return (self.len(unit), self.units);
-        };
-        // Its width in each unit: the gap to the next wide character minus the ASCII between,
-        // found from the code point count (one per character).
-        let [b, c, u] = *w;
-        let (nb, nc, nu) = match next {
-            Some(n) => (n[0], n[1], n[2]),
-            None => (self.bytes, self.chars, self.units),
-        };
-        // ASCII characters after this one, before the next wide one (or the end).
-        let ascii = nc - c - 1;
-        let width = [nb - b - ascii, 1, nu - u - ascii];
-        let field = unit.field();
-        (w[field] + width[field], u + width[2])
     }
 }
 
