@@ -221,3 +221,44 @@ impl CohereCitations {
         out
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn offsets_count_from_their_item_and_stay_inside_it() {
+        let mut items = ContentItems::default();
+        assert!(items.grow(1, 0, 4));
+        assert!(items.grow(1, 4, 2));
+        assert!(items.grow(3, 6, 5));
+        assert_eq!(items.absolute(Some(3), [1, 2], 11), [7, 8]);
+        assert_eq!(items.absolute(Some(1), [2, 99], 11), [2, 6]);
+        assert_eq!(items.absolute(Some(3), [4, 1], 11), [10, 10]);
+        assert_eq!(items.absolute(None, [3, 20], 11), [3, 11]);
+        assert_eq!(items.absolute(Some(9), [u64::MAX, u64::MAX], 11), [11, 11]);
+    }
+
+    #[test]
+    fn sources_are_numbered_by_id_and_thinking_citations_left_out() {
+        let mut c = CohereCitations::default();
+        let doc = |id: &str| json!({"type": "document", "id": id, "document": {"title": id}});
+        c.add(&json!({"start": 0, "end": 1, "sources": [doc("b"), doc("a")]}))
+            .unwrap();
+        c.add(&json!({"start": 1, "end": 2, "sources": [doc("a"), {"type": "tool"}]}))
+            .unwrap();
+        c.add(&json!({"start": 0, "end": 1, "type": "PLAN", "sources": [doc("z")]}))
+            .unwrap();
+        assert!(c.add(&json!({"start": 0})).is_err());
+        let mut text = TextOffsets::default();
+        text.push("x😀");
+        let cites = c.take(&text, &ContentItems::default());
+        let got: Vec<(u32, [usize; 2])> = cites.iter().map(|c| (c.source_id, c.span)).collect();
+        assert_eq!(got, [(1, [0, 1]), (2, [0, 1]), (2, [1, 3]), (3, [1, 3])]);
+        assert_eq!(cites[0].document_title.as_deref(), Some("b"));
+        let sources = serde_json::from_str::<Value>(&c.sources_json()).unwrap();
+        assert_eq!(sources.as_array().map(Vec::len), Some(3));
+        assert_eq!(sources[2], json!({"sourceId": 3, "kind": "tool"}));
+    }
+}
