@@ -42,13 +42,16 @@ pub fn classify_failure(
 ) -> ProviderFailure {
     let parsed: Option<Value> = serde_json::from_str(body).ok();
     let error = parsed.as_ref().and_then(|v| v.get("error"));
-    let message = error.and_then(error_message).unwrap_or_else(|| {
-        body.chars()
-            .take(ERROR_BODY_CHARS)
-            .collect::<String>()
-            .trim()
-            .to_owned()
-    });
+    let message = error
+        .and_then(error_message)
+        .or_else(|| top_level_message(provider, parsed.as_ref()))
+        .unwrap_or_else(|| {
+            body.chars()
+                .take(ERROR_BODY_CHARS)
+                .collect::<String>()
+                .trim()
+                .to_owned()
+        });
     let code = error_code(error);
     let retry_after_ms = retry_after
         .and_then(|h| h.trim().parse::<f64>().ok())
@@ -69,6 +72,9 @@ pub fn classify_failure(
 /// body is parsed only when it mentions `"error"`. Retryable when the error's numeric code is
 /// a retryable HTTP status (OpenRouter passes the upstream status there).
 pub fn answer_failure(provider: &str, status: u16, body: &str) -> Option<ProviderFailure> {
+    if provider == "cohere" {
+        return cohere_answer_failure(status, body);
+    }
     if !body.contains("\"error\"") {
         return None;
     }
@@ -88,6 +94,32 @@ pub fn answer_failure(provider: &str, status: u16, body: &str) -> Option<Provide
         code,
         message: error_message(error).unwrap_or_else(|| error.to_string()),
         retryable: upstream.is_some_and(retryable_status),
+        retry_after_ms: None,
+    })
+}
+
+/// Cohere's error body is `{"message": "…"}`, with no `error` object: its message.
+fn top_level_message(provider: &str, body: Option<&Value>) -> Option<String> {
+    if provider != "cohere" {
+        return None;
+    }
+    body?.get("message")?.as_str().map(str::to_owned)
+}
+
+/// A Cohere error sent with a success status: `{"message": "…"}` (an answer's `message` is an
+/// object, never a string).
+fn cohere_answer_failure(status: u16, body: &str) -> Option<ProviderFailure> {
+    if !body.contains("\"message\"") {
+        return None;
+    }
+    let v: Value = serde_json::from_str(body).ok()?;
+    let message = top_level_message("cohere", Some(&v))?;
+    Some(ProviderFailure {
+        provider: "cohere".to_owned(),
+        status,
+        code: None,
+        message,
+        retryable: false,
         retry_after_ms: None,
     })
 }
@@ -155,6 +187,29 @@ mod tests {
             r#"{"id":1}"#,
         ] {
             assert_eq!(answer_failure("openai", 200, fine), None, "{fine}");
+        }
+    }
+
+    #[test]
+    fn cohere_errors_carry_a_top_level_message() {
+        let f = classify_failure("cohere", 401, r#"{"message":"invalid api token"}"#, None);
+        assert_eq!(
+            (f.message.as_str(), f.code, f.retryable),
+            ("invalid api token", None, false)
+        );
+        let f = classify_failure("cohere", 429, r#"{"message":"too many"}"#, None);
+        assert!(f.retryable && f.message == "too many");
+        // Other providers keep the body as it was sent.
+        let f = classify_failure("openai", 400, r#"{"message":"x"}"#, None);
+        assert_eq!(f.message, r#"{"message":"x"}"#);
+        let f = answer_failure("cohere", 200, r#"{"message":"internal error"}"#).unwrap();
+        assert_eq!((f.status, f.message.as_str()), (200, "internal error"));
+        for fine in [
+            r#"{"id":"a","message":{"role":"assistant","content":[]},"finish_reason":"COMPLETE"}"#,
+            r#"{"id":"a"}"#,
+            "not json \"message\"",
+        ] {
+            assert_eq!(answer_failure("cohere", 200, fine), None, "{fine}");
         }
     }
 

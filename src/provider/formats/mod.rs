@@ -10,6 +10,10 @@
 
 use serde_json::{Map, Value};
 
+mod cohere;
+mod cohere_citations;
+mod cohere_request;
+
 use super::sse::SseEvent;
 use super::stream::{EventSink, StreamError, StreamFormat};
 use super::{HttpRequest, LmRequest, ModelId, Provider, RequestError};
@@ -18,13 +22,17 @@ use crate::event::{items_from_events, types, Event, LmOutput, OutputItem};
 
 /// A stream decoder of one of these formats.
 #[derive(Debug, Clone)]
-pub(crate) enum Decoder {}
+pub(crate) enum Decoder {
+    Cohere(cohere::CohereDecoder),
+}
 
 impl Decoder {
     /// The decoder of `format`, when it is one of these.
     pub(crate) fn new(format: StreamFormat) -> Option<Self> {
-        let _ = format;
-        None
+        match format {
+            StreamFormat::Other(Provider::Cohere) => Some(Self::Cohere(Default::default())),
+            _ => None,
+        }
     }
 
     pub(crate) fn push(
@@ -32,19 +40,23 @@ impl Decoder {
         message: SseEvent<'_>,
         out: &mut dyn EventSink,
     ) -> Result<(), StreamError> {
-        let _ = (message, out);
-        match *self {}
+        match self {
+            Self::Cohere(d) => d.push(message, out),
+        }
     }
 
     /// Ends the stream: what was held back (the answer's sources and citations, usage), or
     /// an error when the provider never said the answer was complete.
     pub(crate) fn finish(&mut self, out: &mut dyn EventSink) -> Result<(), StreamError> {
-        let _ = out;
-        match *self {}
+        match self {
+            Self::Cohere(d) => d.finish(out),
+        }
     }
 
     pub(crate) fn finish_reason(&self) -> Option<&str> {
-        match *self {}
+        match self {
+            Self::Cohere(d) => d.finish_reason(),
+        }
     }
 }
 
@@ -58,8 +70,8 @@ pub(crate) fn request(
     api_key: Option<&str>,
     base: &str,
 ) -> Option<Result<HttpRequest, RequestError>> {
-    let _ = (req, mechanism, api_key, base);
     match id.provider {
+        Provider::Cohere => Some(cohere_request::request(id, req, mechanism, api_key, base)),
         _ => None,
     }
 }
@@ -70,8 +82,8 @@ pub(crate) fn whole_answer(
     body: &str,
     structured: bool,
 ) -> Option<Result<LmOutput, RequestError>> {
-    let _ = (body, structured);
     match provider {
+        Provider::Cohere => Some(cohere::whole_answer(body, structured)),
         _ => None,
     }
 }
