@@ -16,15 +16,24 @@ use super::{HttpRequest, LmRequest, ModelId, Provider, RequestError};
 use crate::cite::Mechanism;
 use crate::event::{items_from_events, types, Event, LmOutput, OutputItem};
 
+mod responses;
+
 /// A stream decoder of one of these formats.
 #[derive(Debug, Clone)]
-pub(crate) enum Decoder {}
+pub(crate) enum Decoder {
+    /// OpenAI's and xAI's Responses API.
+    Responses(responses::ResponsesDecoder),
+}
 
 impl Decoder {
     /// The decoder of `format`, when it is one of these.
     pub(crate) fn new(format: StreamFormat) -> Option<Self> {
-        let _ = format;
-        None
+        match format {
+            StreamFormat::Other(p @ (Provider::OpenaiResponses | Provider::Xai)) => {
+                Some(Self::Responses(responses::ResponsesDecoder::new(p)))
+            }
+            _ => None,
+        }
     }
 
     pub(crate) fn push(
@@ -32,19 +41,23 @@ impl Decoder {
         message: SseEvent<'_>,
         out: &mut dyn EventSink,
     ) -> Result<(), StreamError> {
-        let _ = (message, out);
-        match *self {}
+        match self {
+            Self::Responses(d) => d.push(message, out),
+        }
     }
 
     /// Ends the stream: what was held back (the answer's sources and citations, usage), or
     /// an error when the provider never said the answer was complete.
     pub(crate) fn finish(&mut self, out: &mut dyn EventSink) -> Result<(), StreamError> {
-        let _ = out;
-        match *self {}
+        match self {
+            Self::Responses(d) => d.finish(out),
+        }
     }
 
     pub(crate) fn finish_reason(&self) -> Option<&str> {
-        match *self {}
+        match self {
+            Self::Responses(d) => d.finish_reason(),
+        }
     }
 }
 
@@ -58,8 +71,10 @@ pub(crate) fn request(
     api_key: Option<&str>,
     base: &str,
 ) -> Option<Result<HttpRequest, RequestError>> {
-    let _ = (req, mechanism, api_key, base);
     match id.provider {
+        Provider::OpenaiResponses | Provider::Xai => {
+            Some(responses::request(id, req, mechanism, api_key, base))
+        }
         _ => None,
     }
 }
@@ -70,8 +85,10 @@ pub(crate) fn whole_answer(
     body: &str,
     structured: bool,
 ) -> Option<Result<LmOutput, RequestError>> {
-    let _ = (body, structured);
     match provider {
+        Provider::OpenaiResponses | Provider::Xai => {
+            Some(responses::whole_answer(provider, body, structured))
+        }
         _ => None,
     }
 }
