@@ -141,7 +141,9 @@ impl ResponsesDecoder {
             None | Some(Value::Null) => message
                 .event
                 .ok_or_else(|| self.invalid("a stream message without `type`".into()))?,
-            Some(_) => return Err(self.invalid("a stream message whose `type` is not a string".into())),
+            Some(_) => {
+                return Err(self.invalid("a stream message whose `type` is not a string".into()))
+            }
         };
         self.event(ty, &v, out).map_err(|e| match e {
             Failure::Bad(detail) => self.invalid(detail),
@@ -200,7 +202,9 @@ impl ResponsesDecoder {
             }
             "response.failed" => {
                 let error = v.pointer("/response/error").unwrap_or(&Value::Null);
-                return Err(Failure::Provider(self.provider_error(error, "the response failed")));
+                return Err(Failure::Provider(
+                    self.provider_error(error, "the response failed"),
+                ));
             }
             "error" => {
                 let error = v.get("error").filter(|e| e.is_object()).unwrap_or(v);
@@ -281,7 +285,13 @@ impl ResponsesDecoder {
             return None;
         }
         let here = self.offsets.len(Unit::CodePoints);
-        self.parts.push((key, PartRange { start: here, end: here }));
+        self.parts.push((
+            key,
+            PartRange {
+                start: here,
+                end: here,
+            },
+        ));
         Some(self.parts.len() - 1)
     }
 
@@ -318,7 +328,10 @@ impl ResponsesDecoder {
     /// reason, then the blocks closed, the sources, the citations and the usage.
     fn complete(&mut self, response: &Value, out: &mut dyn EventSink) -> Result<(), Failure> {
         if self.id.is_none() {
-            self.id = response.get("id").and_then(Value::as_str).map(str::to_owned);
+            self.id = response
+                .get("id")
+                .and_then(Value::as_str)
+                .map(str::to_owned);
         }
         let status = response.get("status").and_then(Value::as_str);
         let reason = response
@@ -397,7 +410,11 @@ impl ResponsesDecoder {
                                 }
                             }
                             Some("refusal") => {
-                                self.response_text(key(List::Content, i), text(part, "refusal")?, out);
+                                self.response_text(
+                                    key(List::Content, i),
+                                    text(part, "refusal")?,
+                                    out,
+                                );
                             }
                             _ => {}
                         }
@@ -432,7 +449,10 @@ fn delta(v: &Value) -> Result<&str, Failure> {
 fn stream_key(v: &Value, list: List, index_field: &str) -> PartKey {
     let item = match v.get("item_id").and_then(Value::as_str) {
         Some(id) => id.to_owned(),
-        None => format!("#{}", v.get("output_index").and_then(Value::as_u64).unwrap_or(0)),
+        None => format!(
+            "#{}",
+            v.get("output_index").and_then(Value::as_u64).unwrap_or(0)
+        ),
     };
     PartKey {
         item,
@@ -446,7 +466,9 @@ fn parts<'v>(item: &'v Value, field: &str) -> Result<&'v [Value], Failure> {
     match item.get(field) {
         Some(Value::Array(a)) => Ok(a.as_slice()),
         None | Some(Value::Null) => Ok(&[]),
-        Some(_) => Err(Failure::Bad(format!("an output item's `{field}` is not an array"))),
+        Some(_) => Err(Failure::Bad(format!(
+            "an output item's `{field}` is not an array"
+        ))),
     }
 }
 
@@ -497,7 +519,10 @@ pub(crate) fn whole_answer(
         return Err(invalid(format!("the response failed: {message}")));
     }
     let mut decoder = ResponsesDecoder::new(provider);
-    decoder.id = response.get("id").and_then(Value::as_str).map(str::to_owned);
+    decoder.id = response
+        .get("id")
+        .and_then(Value::as_str)
+        .map(str::to_owned);
     let mut events: Vec<Event> = Vec::new();
     let read = decoder
         .output(&response, &mut events)

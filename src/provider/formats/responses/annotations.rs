@@ -109,9 +109,7 @@ impl Annotation {
             return Ok(None);
         };
         let (start, end) = match kind {
-            Kind::Url | Kind::ContainerFile => {
-                (offset(a, "start_index")?, offset(a, "end_index")?)
-            }
+            Kind::Url | Kind::ContainerFile => (offset(a, "start_index")?, offset(a, "end_index")?),
             Kind::File | Kind::FilePath => {
                 let at = offset(a, "index")?;
                 (at, at)
@@ -136,7 +134,11 @@ impl Annotation {
             return Err(format!(
                 "a {} annotation without its {}",
                 kind.name(),
-                if kind == Kind::Url { "`url`" } else { "`file_id`" }
+                if kind == Kind::Url {
+                    "`url`"
+                } else {
+                    "`file_id`"
+                }
             ));
         }
         Ok(Some(annotation))
@@ -270,12 +272,18 @@ mod tests {
             .unwrap()
             .unwrap();
         assert_eq!((xai.position(), xai.title()), (None, None));
-        let bare = read(json!({"type": "url_citation", "url": "https://a.example/"})).unwrap().unwrap();
-        assert_eq!(bare.position(), None);
-        let file = read(json!({"type": "file_citation", "file_id": "f", "filename": "a.txt", "index": 0}))
+        let bare = read(json!({"type": "url_citation", "url": "https://a.example/"}))
             .unwrap()
             .unwrap();
-        assert_eq!((file.position(), file.title()), (Some((0, 0)), Some("a.txt")));
+        assert_eq!(bare.position(), None);
+        let file =
+            read(json!({"type": "file_citation", "file_id": "f", "filename": "a.txt", "index": 0}))
+                .unwrap()
+                .unwrap();
+        assert_eq!(
+            (file.position(), file.title()),
+            (Some((0, 0)), Some("a.txt"))
+        );
         assert_eq!(read(json!({"type": "something_new"})).unwrap(), None);
         for bad in [
             json!({"type": "url_citation"}),

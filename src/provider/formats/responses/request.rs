@@ -45,7 +45,10 @@ pub(crate) fn request(
         (Some(other), _) => {
             return Err(RequestError::InvalidOption {
                 option: "citations",
-                reason: format!("enforce {:?} is not available for {name} models", other.name()),
+                reason: format!(
+                    "enforce {:?} is not available for {name} models",
+                    other.name()
+                ),
             })
         }
     };
