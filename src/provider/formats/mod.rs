@@ -13,6 +13,7 @@ use serde_json::{Map, Value};
 mod cohere;
 mod cohere_citations;
 mod cohere_request;
+mod responses;
 
 use super::sse::SseEvent;
 use super::stream::{EventSink, StreamError, StreamFormat};
@@ -24,6 +25,8 @@ use crate::event::{items_from_events, types, Event, LmOutput, OutputItem};
 #[derive(Debug, Clone)]
 pub(crate) enum Decoder {
     Cohere(cohere::CohereDecoder),
+    /// OpenAI's and xAI's Responses API.
+    Responses(responses::ResponsesDecoder),
 }
 
 impl Decoder {
@@ -31,6 +34,9 @@ impl Decoder {
     pub(crate) fn new(format: StreamFormat) -> Option<Self> {
         match format {
             StreamFormat::Other(Provider::Cohere) => Some(Self::Cohere(Default::default())),
+            StreamFormat::Other(p @ (Provider::OpenaiResponses | Provider::Xai)) => {
+                Some(Self::Responses(responses::ResponsesDecoder::new(p)))
+            }
             _ => None,
         }
     }
@@ -42,6 +48,7 @@ impl Decoder {
     ) -> Result<(), StreamError> {
         match self {
             Self::Cohere(d) => d.push(message, out),
+            Self::Responses(d) => d.push(message, out),
         }
     }
 
@@ -50,12 +57,14 @@ impl Decoder {
     pub(crate) fn finish(&mut self, out: &mut dyn EventSink) -> Result<(), StreamError> {
         match self {
             Self::Cohere(d) => d.finish(out),
+            Self::Responses(d) => d.finish(out),
         }
     }
 
     pub(crate) fn finish_reason(&self) -> Option<&str> {
         match self {
             Self::Cohere(d) => d.finish_reason(),
+            Self::Responses(d) => d.finish_reason(),
         }
     }
 }
@@ -72,6 +81,9 @@ pub(crate) fn request(
 ) -> Option<Result<HttpRequest, RequestError>> {
     match id.provider {
         Provider::Cohere => Some(cohere_request::request(id, req, mechanism, api_key, base)),
+        Provider::OpenaiResponses | Provider::Xai => {
+            Some(responses::request(id, req, mechanism, api_key, base))
+        }
         _ => None,
     }
 }
@@ -84,6 +96,9 @@ pub(crate) fn whole_answer(
 ) -> Option<Result<LmOutput, RequestError>> {
     match provider {
         Provider::Cohere => Some(cohere::whole_answer(body, structured)),
+        Provider::OpenaiResponses | Provider::Xai => {
+            Some(responses::whole_answer(provider, body, structured))
+        }
         _ => None,
     }
 }
