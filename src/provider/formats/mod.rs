@@ -16,15 +16,21 @@ use super::{HttpRequest, LmRequest, ModelId, Provider, RequestError};
 use crate::cite::Mechanism;
 use crate::event::{items_from_events, types, Event, LmOutput, OutputItem};
 
+mod gemini;
+
 /// A stream decoder of one of these formats.
 #[derive(Debug, Clone)]
-pub(crate) enum Decoder {}
+pub(crate) enum Decoder {
+    Google(gemini::GeminiDecoder),
+}
 
 impl Decoder {
     /// The decoder of `format`, when it is one of these.
     pub(crate) fn new(format: StreamFormat) -> Option<Self> {
-        let _ = format;
-        None
+        match format {
+            StreamFormat::Other(Provider::Google) => Some(Self::Google(Default::default())),
+            _ => None,
+        }
     }
 
     pub(crate) fn push(
@@ -32,19 +38,23 @@ impl Decoder {
         message: SseEvent<'_>,
         out: &mut dyn EventSink,
     ) -> Result<(), StreamError> {
-        let _ = (message, out);
-        match *self {}
+        match self {
+            Self::Google(d) => d.push(message, out),
+        }
     }
 
     /// Ends the stream: what was held back (the answer's sources and citations, usage), or
     /// an error when the provider never said the answer was complete.
     pub(crate) fn finish(&mut self, out: &mut dyn EventSink) -> Result<(), StreamError> {
-        let _ = out;
-        match *self {}
+        match self {
+            Self::Google(d) => d.finish(out),
+        }
     }
 
     pub(crate) fn finish_reason(&self) -> Option<&str> {
-        match *self {}
+        match self {
+            Self::Google(d) => d.finish_reason(),
+        }
     }
 }
 
@@ -58,8 +68,8 @@ pub(crate) fn request(
     api_key: Option<&str>,
     base: &str,
 ) -> Option<Result<HttpRequest, RequestError>> {
-    let _ = (req, mechanism, api_key, base);
     match id.provider {
+        Provider::Google => Some(gemini::request(id, req, mechanism, api_key, base)),
         _ => None,
     }
 }
@@ -70,8 +80,8 @@ pub(crate) fn whole_answer(
     body: &str,
     structured: bool,
 ) -> Option<Result<LmOutput, RequestError>> {
-    let _ = (body, structured);
     match provider {
+        Provider::Google => Some(gemini::whole_answer(body, structured)),
         _ => None,
     }
 }
@@ -147,8 +157,14 @@ mod tests {
             })
         );
         let structured = whole_output(&events, None, true).unwrap();
-        assert_eq!(structured.outputs[1], OutputItem::Structured(json!({"a": 1})));
+        assert_eq!(
+            structured.outputs[1],
+            OutputItem::Structured(json!({"a": 1}))
+        );
         let cut = [Event::text("response", None, "{\"a\":")];
-        assert_eq!(whole_output(&cut, None, true).unwrap_err().code(), "INVALID_OUTPUT");
+        assert_eq!(
+            whole_output(&cut, None, true).unwrap_err().code(),
+            "INVALID_OUTPUT"
+        );
     }
 }
