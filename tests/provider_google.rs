@@ -604,7 +604,7 @@ fn bad_data_errors_and_truncation() {
 fn a_blocked_prompt_ends_the_answer_with_its_reason() {
     let blocked = json!({"promptFeedback": {"blockReason": "PROHIBITED_CONTENT"},
         "usageMetadata": {"promptTokenCount": 9, "totalTokenCount": 9}, "responseId": "r"});
-    let (events, error) = decode("google", &[&sse(&[blocked.clone()])]);
+    let (events, error) = decode("google", &[&sse(std::slice::from_ref(&blocked))]);
     assert_eq!(error, None);
     assert_eq!(events.len(), 1);
     assert_eq!(events[0].value["inputTokens"], 9);
