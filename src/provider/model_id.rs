@@ -75,10 +75,7 @@ impl Provider {
 
     /// Whether it speaks OpenAI's Chat Completions (requests, answers, streams, embeddings).
     pub fn is_openai_chat(self) -> bool {
-        matches!(
-            self,
-            Self::Openai | Self::Openrouter | Self::OpenaiCompatible
-        )
+        matches!(self, Self::Openai | Self::Openrouter | Self::OpenaiCompatible)
     }
 
     /// Whether its answers can carry log-probabilities (`logprobs`, `top_logprobs`): what a
@@ -150,13 +147,7 @@ mod tests {
                 .model,
             "anthropic/claude-sonnet-4.5"
         );
-        for bad in [
-            "gpt-4o",
-            "gemini/x",
-            "Google/x",
-            "openai/",
-            "openrouter/gpt-4o",
-        ] {
+        for bad in ["gpt-4o", "gemini/x", "Google/x", "openai/", "openrouter/gpt-4o"] {
             assert_eq!(
                 ModelId::parse(bad).unwrap_err().code(),
                 "INVALID_MODEL_ID",

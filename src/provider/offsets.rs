@@ -155,10 +155,7 @@ mod tests {
         ];
         for text in texts {
             for split in 0..=text.chars().count() {
-                let at = text
-                    .char_indices()
-                    .nth(split)
-                    .map_or(text.len(), |(i, _)| i);
+                let at = text.char_indices().nth(split).map_or(text.len(), |(i, _)| i);
                 let mut offsets = TextOffsets::default();
                 offsets.push(&text[..at]);
                 offsets.push(&text[at..]);

@@ -117,15 +117,9 @@ mod tests {
     fn sources_are_numbered_once_in_order() {
         let mut list = SourceList::default();
         let web = |url: &'static str| move || ProviderSource::new("web", Some(url));
-        assert_eq!(
-            list.number("https://a.example/", web("https://a.example/")),
-            1
-        );
+        assert_eq!(list.number("https://a.example/", web("https://a.example/")), 1);
         assert_eq!(list.number("javascript:x", web("javascript:x")), 2);
-        assert_eq!(
-            list.number("https://a.example/", web("https://a.example/")),
-            1
-        );
+        assert_eq!(list.number("https://a.example/", web("https://a.example/")), 1);
         let json = list.to_json();
         assert_eq!(json[0]["sourceId"], 1);
         assert_eq!(json[0]["url"], "https://a.example/");

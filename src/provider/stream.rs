@@ -22,9 +22,9 @@ use super::fast_delta;
 #[cfg(not(feature = "lean-stream"))]
 use super::formats;
 use super::framing::DeltaFraming;
-use super::message_reader::{read_message, ReadError};
 #[cfg(not(feature = "lean-stream"))]
 use super::model_id::Provider;
+use super::message_reader::{read_message, ReadError};
 use super::native_citations::{self, CharsToUtf16, UrlNumbers};
 use super::raw_json;
 use super::sse::{SseDecoder, SseError, SseEvent, SseMessage};

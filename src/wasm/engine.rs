@@ -73,14 +73,7 @@ impl EngineCore {
         let format = format
             .map(|name| {
                 StreamFormat::parse(&name).ok_or_else(|| {
-                    js_error(
-                        "UNKNOWN_PROVIDER",
-                        &cat(&[
-                            "unknown stream format ",
-                            &quoted(&name),
-                            "; use a provider's name, e.g. \"openai\" or \"anthropic\"",
-                        ]),
-                    )
+                    js_error("UNKNOWN_PROVIDER", &cat(&["unknown stream format ", &quoted(&name), "; use a provider's name, e.g. \"openai\" or \"anthropic\""]))
                 })
             })
             .transpose()?;

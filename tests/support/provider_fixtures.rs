@@ -8,7 +8,7 @@
 use std::path::PathBuf;
 
 use citeflow::event::{items_from_events, Event, LmOutput, OutputItem};
-use citeflow::provider::{parse_response, Provider, ProviderByteStream, StreamFormat};
+use citeflow::provider::{parse_response, ProviderByteStream, Provider, StreamFormat};
 use serde_json::Value;
 
 /// A recorded file of a provider's directory.
@@ -131,11 +131,7 @@ pub fn citations(events: &[Event]) -> Vec<Value> {
 /// The value of the one `sources` event (`Null` when there is none); more than one fails.
 pub fn sources(events: &[Event]) -> Value {
     let all: Vec<&Event> = events.iter().filter(|e| e.kind == "sources").collect();
-    assert!(
-        all.len() <= 1,
-        "one sources event per answer, got {}",
-        all.len()
-    );
+    assert!(all.len() <= 1, "one sources event per answer, got {}", all.len());
     all.first().map_or(Value::Null, |e| e.value.clone())
 }
 
@@ -145,17 +141,10 @@ pub fn slice16(text: &str, span: &Value) -> String {
     let units: Vec<u16> = text.encode_utf16().collect();
     let start = span[0].as_u64().expect("span start") as usize;
     let end = span[1].as_u64().expect("span end") as usize;
-    assert!(
-        start <= end && end <= units.len(),
-        "span {span} outside a text of {} units",
-        units.len()
-    );
+    assert!(start <= end && end <= units.len(), "span {span} outside a text of {} units", units.len());
     for at in [start, end] {
         if let Some(u) = units.get(at) {
-            assert!(
-                !(0xDC00..0xE000).contains(u),
-                "span {span} splits a surrogate pair"
-            );
+            assert!(!(0xDC00..0xE000).contains(u), "span {span} splits a surrogate pair");
         }
     }
     String::from_utf16(&units[start..end]).expect("whole characters")
@@ -163,10 +152,7 @@ pub fn slice16(text: &str, span: &Value) -> String {
 
 /// Every citation's span checked against `text` ([`slice16`]); the slices.
 pub fn check_spans(text: &str, citations: &[Value]) -> Vec<String> {
-    citations
-        .iter()
-        .map(|c| slice16(text, &c["span"]))
-        .collect()
+    citations.iter().map(|c| slice16(text, &c["span"])).collect()
 }
 
 /// Events in the one order every decoder keeps: no block event after `sources`, a `citation`

@@ -157,14 +157,8 @@ mod tests {
             })
         );
         let structured = whole_output(&events, None, true).unwrap();
-        assert_eq!(
-            structured.outputs[1],
-            OutputItem::Structured(json!({"a": 1}))
-        );
+        assert_eq!(structured.outputs[1], OutputItem::Structured(json!({"a": 1})));
         let cut = [Event::text("response", None, "{\"a\":")];
-        assert_eq!(
-            whole_output(&cut, None, true).unwrap_err().code(),
-            "INVALID_OUTPUT"
-        );
+        assert_eq!(whole_output(&cut, None, true).unwrap_err().code(), "INVALID_OUTPUT");
     }
 }
