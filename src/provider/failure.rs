@@ -41,7 +41,9 @@ pub fn classify_failure(
     retry_after: Option<&str>,
 ) -> ProviderFailure {
     let parsed: Option<Value> = serde_json::from_str(body).ok();
-    let error = parsed.as_ref().and_then(|v| v.get("error"));
+    let error = parsed
+        .as_ref()
+        .and_then(|v| v.get("error").or_else(|| google_array_error(provider, v)));
     let message = error
         .and_then(error_message)
         .or_else(|| top_level_message(provider, parsed.as_ref()))
@@ -52,7 +54,7 @@ pub fn classify_failure(
                 .trim()
                 .to_owned()
         });
-    let code = error_code(error);
+    let code = google_status(provider, error).or_else(|| error_code(error));
     let retry_after_ms = retry_after
         .and_then(|h| h.trim().parse::<f64>().ok())
         .filter(|s| s.is_finite() && *s >= 0.0)
@@ -83,7 +85,7 @@ pub fn answer_failure(provider: &str, status: u16, body: &str) -> Option<Provide
         .iter()
         .any(|k| v.get(k).is_some_and(|x| !x.is_null()));
     let error = v.get("error").filter(|e| !e.is_null() && !answered)?;
-    let code = error_code(Some(error));
+    let code = google_status(provider, Some(error)).or_else(|| error_code(Some(error)));
     let upstream = error
         .get("code")
         .and_then(Value::as_u64)
@@ -131,6 +133,25 @@ fn error_message(error: &Value) -> Option<String> {
         .and_then(Value::as_str)
         .or_else(|| error.as_str())
         .map(str::to_owned)
+}
+
+/// Gemini's error code: its `status` (`INVALID_ARGUMENT`, `RESOURCE_EXHAUSTED`), the name
+/// its docs use, rather than its numeric `code` (the HTTP status again).
+fn google_status(provider: &str, error: Option<&Value>) -> Option<String> {
+    if provider != "google" {
+        return None;
+    }
+    let status = error?.get("status")?.as_str()?;
+    (!status.is_empty()).then(|| status.to_owned())
+}
+
+/// Gemini's error as the one item of an array (`[{"error": …}]`), as some of its failures
+/// come.
+fn google_array_error<'a>(provider: &str, body: &'a Value) -> Option<&'a Value> {
+    if provider != "google" {
+        return None;
+    }
+    body.as_array()?.first()?.get("error")
 }
 
 fn error_code(error: Option<&Value>) -> Option<String> {

@@ -13,6 +13,7 @@ use serde_json::{Map, Value};
 mod cohere;
 mod cohere_citations;
 mod cohere_request;
+mod gemini;
 mod responses;
 
 use super::sse::SseEvent;
@@ -27,6 +28,7 @@ pub(crate) enum Decoder {
     Cohere(cohere::CohereDecoder),
     /// OpenAI's and xAI's Responses API.
     Responses(responses::ResponsesDecoder),
+    Google(gemini::GeminiDecoder),
 }
 
 impl Decoder {
@@ -37,6 +39,7 @@ impl Decoder {
             StreamFormat::Other(p @ (Provider::OpenaiResponses | Provider::Xai)) => {
                 Some(Self::Responses(responses::ResponsesDecoder::new(p)))
             }
+            StreamFormat::Other(Provider::Google) => Some(Self::Google(Default::default())),
             _ => None,
         }
     }
@@ -49,6 +52,7 @@ impl Decoder {
         match self {
             Self::Cohere(d) => d.push(message, out),
             Self::Responses(d) => d.push(message, out),
+            Self::Google(d) => d.push(message, out),
         }
     }
 
@@ -58,6 +62,7 @@ impl Decoder {
         match self {
             Self::Cohere(d) => d.finish(out),
             Self::Responses(d) => d.finish(out),
+            Self::Google(d) => d.finish(out),
         }
     }
 
@@ -65,6 +70,7 @@ impl Decoder {
         match self {
             Self::Cohere(d) => d.finish_reason(),
             Self::Responses(d) => d.finish_reason(),
+            Self::Google(d) => d.finish_reason(),
         }
     }
 }
@@ -84,6 +90,7 @@ pub(crate) fn request(
         Provider::OpenaiResponses | Provider::Xai => {
             Some(responses::request(id, req, mechanism, api_key, base))
         }
+        Provider::Google => Some(gemini::request(id, req, mechanism, api_key, base)),
         _ => None,
     }
 }
@@ -99,6 +106,7 @@ pub(crate) fn whole_answer(
         Provider::OpenaiResponses | Provider::Xai => {
             Some(responses::whole_answer(provider, body, structured))
         }
+        Provider::Google => Some(gemini::whole_answer(body, structured)),
         _ => None,
     }
 }

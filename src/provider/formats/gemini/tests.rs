@@ -1,0 +1,83 @@
+//! Unit tests of the Gemini decoder's pieces (the recorded answers are read in
+//! tests/provider_google.rs). The bodies here are built by hand.
+
+use serde_json::json;
+
+use super::*;
+
+fn push(decoder: &mut GeminiDecoder, data: &str) -> Result<Vec<Event>, StreamError> {
+    let mut out = Vec::new();
+    let message = SseEvent {
+        event: None,
+        data,
+        id: None,
+        retry: None,
+    };
+    decoder.push(message, &mut out)?;
+    Ok(out)
+}
+
+#[test]
+fn usage_counts_thoughts_and_tool_prompts() {
+    let raw = json!({"promptTokenCount": 17, "candidatesTokenCount": 201, "thoughtsTokenCount": 213,
+        "toolUsePromptTokenCount": 119, "cachedContentTokenCount": 5, "totalTokenCount": 550});
+    let c = counted(&raw);
+    assert_eq!(
+        (
+            c.input,
+            c.output,
+            c.total,
+            c.cached_input,
+            c.reasoning,
+            c.cache_write
+        ),
+        (Some(136), Some(414), Some(550), Some(5), Some(213), None)
+    );
+    // Nothing guessed: no prompt count, no input; no output count, no output.
+    let c = counted(&json!({"totalTokenCount": 9, "promptTokenCount": "9"}));
+    assert_eq!((c.input, c.output, c.total), (None, None, Some(9)));
+    let c = counted(&json!({"promptTokenCount": u64::MAX, "toolUsePromptTokenCount": 1}));
+    assert_eq!(c.input, None);
+}
+
+#[test]
+fn errors_name_gemini_status() {
+    let mut d = GeminiDecoder::default();
+    let e = push(
+        &mut d,
+        r#"{"error": {"code": 429, "message": "Resource has been exhausted", "status": "RESOURCE_EXHAUSTED"}}"#,
+    )
+    .unwrap_err();
+    assert_eq!(
+        e,
+        StreamError::Provider {
+            provider: "google",
+            message: "Resource has been exhausted".into(),
+            code: Some("RESOURCE_EXHAUSTED".into()),
+        }
+    );
+    let e = push(&mut GeminiDecoder::default(), r#"{"error": {"code": 500}}"#).unwrap_err();
+    assert_eq!(e.code(), "PROVIDER_ERROR");
+    assert!(e.message().contains("(500)"));
+}
+
+#[test]
+fn nothing_follows_the_end() {
+    let mut d = GeminiDecoder::default();
+    let end =
+        r#"{"candidates": [{"content": {"parts": [{"text": "Hi"}]}, "finishReason": "STOP"}]}"#;
+    assert_eq!(push(&mut d, end).unwrap().len(), 3);
+    assert_eq!(d.finish_reason(), Some("STOP"));
+    assert!(push(&mut d, "not json").unwrap().is_empty());
+    assert!(d.finish(&mut Vec::new()).is_ok());
+}
+
+#[test]
+fn bad_data_is_quoted_briefly() {
+    let long = format!("{{\"candidates\": 1, \"x\": \"{}é\"}}", "a".repeat(500));
+    let e = push(&mut GeminiDecoder::default(), &long).unwrap_err();
+    assert_eq!(e.code(), "INVALID_PROVIDER_DATA");
+    assert!(e.message().len() < 400, "{}", e.message());
+    assert_eq!(cut("aé", 2), "a");
+    assert_eq!(cut("aé", 3), "aé");
+}
