@@ -96,7 +96,7 @@ fn with_structured_note(messages: &[Message]) -> Vec<Message> {
 }
 
 /// The schema a cited answer follows (structured outputs and the forced tool).
-fn cite_schema(cite: &CiteRequest) -> Result<Value, RequestError> {
+pub(crate) fn cite_schema(cite: &CiteRequest) -> Result<Value, RequestError> {
     // The grammar's checks (sources given, within bounds) hold for the schema too.
     let options = cite.options.grammar_options().map_err(cite_error)?;
     citation_grammar(GrammarOptions {

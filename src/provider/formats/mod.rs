@@ -16,15 +16,29 @@ use super::{HttpRequest, LmRequest, ModelId, Provider, RequestError};
 use crate::cite::Mechanism;
 use crate::event::{items_from_events, types, Event, LmOutput, OutputItem};
 
+mod chat_like;
+mod mistral;
+mod perplexity;
+
 /// A stream decoder of one of these formats.
 #[derive(Debug, Clone)]
-pub(crate) enum Decoder {}
+pub(crate) enum Decoder {
+    /// Perplexity's and Mistral's Chat Completions chunks.
+    ChatLike(chat_like::ChatLike),
+}
 
 impl Decoder {
     /// The decoder of `format`, when it is one of these.
     pub(crate) fn new(format: StreamFormat) -> Option<Self> {
-        let _ = format;
-        None
+        match format {
+            StreamFormat::Other(Provider::Perplexity) => Some(Self::ChatLike(
+                chat_like::ChatLike::new(chat_like::Flavor::Perplexity),
+            )),
+            StreamFormat::Other(Provider::Mistral) => Some(Self::ChatLike(
+                chat_like::ChatLike::new(chat_like::Flavor::Mistral),
+            )),
+            _ => None,
+        }
     }
 
     pub(crate) fn push(
@@ -32,19 +46,23 @@ impl Decoder {
         message: SseEvent<'_>,
         out: &mut dyn EventSink,
     ) -> Result<(), StreamError> {
-        let _ = (message, out);
-        match *self {}
+        match self {
+            Self::ChatLike(d) => d.push(message, out),
+        }
     }
 
     /// Ends the stream: what was held back (the answer's sources and citations, usage), or
     /// an error when the provider never said the answer was complete.
     pub(crate) fn finish(&mut self, out: &mut dyn EventSink) -> Result<(), StreamError> {
-        let _ = out;
-        match *self {}
+        match self {
+            Self::ChatLike(d) => d.finish(out),
+        }
     }
 
     pub(crate) fn finish_reason(&self) -> Option<&str> {
-        match *self {}
+        match self {
+            Self::ChatLike(d) => d.finish_reason(),
+        }
     }
 }
 
@@ -58,8 +76,9 @@ pub(crate) fn request(
     api_key: Option<&str>,
     base: &str,
 ) -> Option<Result<HttpRequest, RequestError>> {
-    let _ = (req, mechanism, api_key, base);
     match id.provider {
+        Provider::Perplexity => Some(perplexity::request(id, req, mechanism, api_key, base)),
+        Provider::Mistral => Some(mistral::request(id, req, mechanism, api_key, base)),
         _ => None,
     }
 }
@@ -70,8 +89,9 @@ pub(crate) fn whole_answer(
     body: &str,
     structured: bool,
 ) -> Option<Result<LmOutput, RequestError>> {
-    let _ = (body, structured);
     match provider {
+        Provider::Perplexity => Some(perplexity::whole_answer(body, structured)),
+        Provider::Mistral => Some(mistral::whole_answer(body, structured)),
         _ => None,
     }
 }
