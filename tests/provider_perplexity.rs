@@ -65,7 +65,12 @@ fn recorded_streams_decode_the_same_at_every_split() {
     ] {
         // Every split would take ~25 s in a debug build: every byte near a message boundary
         // or a non-ASCII character, every 5th elsewhere, and 300 random k-cuts.
-        let (events, error) = decode_sampled_splits(FORMAT, &fixture(FORMAT, name), 5, 300);
+        let bytes = fixture(FORMAT, name);
+        let near_boundary = |at: usize| {
+            let window = bytes.get(at.saturating_sub(3)..(at + 3).min(bytes.len()));
+            window.is_some_and(|w| w.contains(&b'\n'))
+        };
+        let (events, error) = decode_sampled_splits(FORMAT, &bytes, &near_boundary, 5, 300);
         assert_eq!(error, None, "{name}");
         check_order(&events);
         assert_eq!(answer_text(&events), text, "{name}");

@@ -1,7 +1,7 @@
 //! The every-split check of `provider_fixtures` made affordable for larger recordings in
-//! debug builds: 2-cuts at every byte near a message boundary (where SSE framing is read)
-//! and inside or beside every non-ASCII character, at every `stride`-th byte elsewhere, and
-//! `random` random k-cuts (k up to 12).
+//! debug builds: 2-cuts at every byte inside or beside a non-ASCII character and wherever
+//! `dense` says (message boundaries, the places a stream changes form), at every
+//! `stride`-th byte elsewhere, and `random` random k-cuts (k up to 12).
 
 use citeflow::event::Event;
 
@@ -10,16 +10,17 @@ use crate::provider_fixtures::{decode, pieces, Cuts};
 pub fn decode_sampled_splits(
     format: &str,
     bytes: &[u8],
+    dense: &dyn Fn(usize) -> bool,
     stride: usize,
     random: usize,
 ) -> (Vec<Event>, Option<&'static str>) {
     let whole = decode(format, &[bytes]);
-    let near = |at: usize| {
+    let wide = |at: usize| {
         let from = at.saturating_sub(3);
         let to = (at + 3).min(bytes.len());
-        bytes[from..to].iter().any(|&b| b == b'\n' || b >= 0x80)
+        bytes[from..to].iter().any(|&b| b >= 0x80)
     };
-    for cut in (0..=bytes.len()).filter(|&at| at % stride == 0 || near(at)) {
+    for cut in (0..=bytes.len()).filter(|&at| at % stride == 0 || wide(at) || dense(at)) {
         let got = decode(format, &pieces(bytes, &[cut]));
         assert_eq!(got, whole, "{format}: the stream cut at byte {cut}");
     }
