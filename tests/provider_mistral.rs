@@ -65,9 +65,8 @@ fn recorded_thinking_stream() {
         let window = bytes.get(at.saturating_sub(3)..(at + 3).min(bytes.len()));
         window.is_some_and(|w| w.contains(&b'\n'))
     };
-    let window = |at: usize| {
-        at <= first + 2 || (switch - 150..switch + 50).contains(&at) || at + 150 >= end
-    };
+    let window =
+        |at: usize| at <= first + 2 || (switch - 150..switch + 50).contains(&at) || at + 150 >= end;
     let dense = |at: usize| window(at) && (at % 2 == 0 || line_end(at));
     let (events, error) = decode_sampled_splits(FORMAT, &bytes, &dense, 307, 30);
     assert_eq!(error, None);
@@ -75,13 +74,20 @@ fn recorded_thinking_stream() {
     // `content` goes "", "", thinking chunks, then strings: one thinking block, one answer block.
     assert_eq!(
         blocks(&events),
-        ["thinking_start", "thinking_end", "response_start", "response_end"]
+        [
+            "thinking_start",
+            "thinking_end",
+            "response_start",
+            "response_end"
+        ]
     );
     let thinking = thinking_text(&events);
     assert!(thinking.starts_with("Okay, the user is asking how to cross the street."));
     assert_eq!(thinking.chars().count(), 421);
     let text = answer_text(&events);
-    assert!(text.starts_with("To cross the street safely, follow these steps:\n\n1. Look both ways"));
+    assert!(
+        text.starts_with("To cross the street safely, follow these steps:\n\n1. Look both ways")
+    );
     assert!(text.ends_with("By following these steps, you can ensure a safe crossing."));
     assert!(citations(&events).is_empty());
     assert_eq!(sources(&events), Value::Null);
@@ -118,7 +124,10 @@ fn reference_chunks_from_the_docs() {
     assert_eq!(usage(&events), Value::Null);
 
     // The whole answer it was built from reads the same.
-    let out = whole(Provider::Mistral, &fixture(FORMAT, "api-reference-references.json"));
+    let out = whole(
+        Provider::Mistral,
+        &fixture(FORMAT, "api-reference-references.json"),
+    );
     assert_eq!(output_text(&out), text);
     assert_eq!(out.extra["citations"], want_citations);
     assert_eq!(out.extra["sources"], want_sources);
@@ -141,7 +150,10 @@ fn recorded_whole_answers() {
     );
     assert_eq!(out.extra["finishReason"], "stop");
 
-    let out = whole(Provider::Mistral, &fixture(FORMAT, "thinking-content-array.json"));
+    let out = whole(
+        Provider::Mistral,
+        &fixture(FORMAT, "thinking-content-array.json"),
+    );
     assert_eq!(out.outputs.len(), 2);
     let OutputItem::Thinking(thinking) = &out.outputs[0] else {
         panic!("thinking first: {:?}", out.outputs[0]);
@@ -165,7 +177,9 @@ fn stream_of(body: &Value, size: usize, strings: bool) -> String {
         Value::Array(a) => a.clone(),
         _ => vec![],
     };
-    let mut chunks = vec![json!({"id": body["id"], "choices": [{"index": 0, "delta": {"role": "assistant", "content": ""}, "finish_reason": null}]})];
+    let mut chunks = vec![
+        json!({"id": body["id"], "choices": [{"index": 0, "delta": {"role": "assistant", "content": ""}, "finish_reason": null}]}),
+    ];
     let delta = |content: Value| json!({"id": body["id"], "choices": [{"index": 0, "delta": {"content": content}, "finish_reason": null}]});
     for part in parts {
         if part["type"] == "text" {
@@ -204,13 +218,23 @@ fn same(events: &[Event], out: &citeflow::event::LmOutput, what: &str) {
     assert_eq!(thinking_text(events), thinking, "{what}");
     let want = out.extra.get("citations").cloned().unwrap_or(json!([]));
     assert_eq!(json!(citations(events)), want, "{what}");
-    assert_eq!(&sources(events), out.extra.get("sources").unwrap_or(&Value::Null));
-    assert_eq!(&usage(events), out.extra.get("usage").unwrap_or(&Value::Null));
+    assert_eq!(
+        &sources(events),
+        out.extra.get("sources").unwrap_or(&Value::Null)
+    );
+    assert_eq!(
+        &usage(events),
+        out.extra.get("usage").unwrap_or(&Value::Null)
+    );
 }
 
 #[test]
 fn streamed_is_whole() {
-    for name in ["text.json", "thinking-content-array.json", "api-reference-references.json"] {
+    for name in [
+        "text.json",
+        "thinking-content-array.json",
+        "api-reference-references.json",
+    ] {
         let bytes = fixture(FORMAT, name);
         let body: Value = serde_json::from_slice(&bytes).unwrap();
         let out = whole(Provider::Mistral, &bytes);
@@ -302,7 +326,16 @@ fn content_may_switch_form_mid_stream() {
     assert_eq!(thinking_text(&events), "hmagain");
     assert_eq!(
         blocks(&events),
-        ["thinking_start", "thinking_end", "response_start", "response_end", "thinking_start", "thinking_end", "response_start", "response_end"]
+        [
+            "thinking_start",
+            "thinking_end",
+            "response_start",
+            "response_end",
+            "thinking_start",
+            "thinking_end",
+            "response_start",
+            "response_end"
+        ]
     );
     assert_eq!(citations(&events)[0]["span"], json!([2, 2]));
     assert_eq!(usage(&events)["totalTokens"], 3);
@@ -311,7 +344,10 @@ fn content_may_switch_form_mid_stream() {
 #[test]
 fn hostile_input() {
     let code = |chunk: Value| stream(&sse(&[chunk])).1;
-    assert_eq!(stream("data: {\"choices\": [\n\n").1, Some("INVALID_PROVIDER_DATA"));
+    assert_eq!(
+        stream("data: {\"choices\": [\n\n").1,
+        Some("INVALID_PROVIDER_DATA")
+    );
     for bad in [
         json!({"choices": "no"}),
         json!({"choices": [{"delta": {"content": 1}}]}),
@@ -334,7 +370,8 @@ fn hostile_input() {
         );
     }
     // No finish_reason, no [DONE]: cut short.
-    let cut = json!({"choices": [{"delta": {"content": [text_chunk("a"), reference(json!([1]))]}}]});
+    let cut =
+        json!({"choices": [{"delta": {"content": [text_chunk("a"), reference(json!([1]))]}}]});
     let (events, error) = stream(&sse(std::slice::from_ref(&cut)));
     assert_eq!(error, Some("STREAM_TRUNCATED"));
     assert!(citations(&events).is_empty());
@@ -405,7 +442,8 @@ fn requests() {
     let streamed = body_of(&req(true));
     assert_eq!(streamed["stream"], true);
     assert!(streamed.get("stream_options").is_none());
-    let schema = json!({"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]});
+    let schema =
+        json!({"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]});
     let structured = body_of(&LmRequest {
         response_schema: Some(schema.clone()),
         ..req(false)

@@ -100,7 +100,11 @@ fn recorded_streams_decode_the_same_at_every_split() {
         let u = usage(&events);
         assert_eq!(
             (&u["inputTokens"], &u["outputTokens"], &u["totalTokens"]),
-            (&json!(last_usage.0), &json!(last_usage.1), &json!(last_usage.2)),
+            (
+                &json!(last_usage.0),
+                &json!(last_usage.1),
+                &json!(last_usage.2)
+            ),
             "{name}: the last chunk's running usage"
         );
     }
@@ -115,11 +119,17 @@ fn recorded_whole_answers() {
     assert_eq!(text.encode_utf16().count(), 952);
     let cites = out.extra["citations"].as_array().unwrap();
     check_markers(&text, cites);
-    let ids: Vec<u64> = cites.iter().map(|c| c["sourceId"].as_u64().unwrap()).collect();
+    let ids: Vec<u64> = cites
+        .iter()
+        .map(|c| c["sourceId"].as_u64().unwrap())
+        .collect();
     assert_eq!(ids, [2, 3, 5, 7, 2, 3, 5, 7, 6, 1, 1, 2, 5]);
     assert_eq!(cites[0]["span"], json!([196, 199]));
     assert_eq!(cites[3]["span"], json!([205, 208]));
-    assert_eq!(cites[0]["url"], "https://en.wikipedia.org/wiki/San_Francisco");
+    assert_eq!(
+        cites[0]["url"],
+        "https://en.wikipedia.org/wiki/San_Francisco"
+    );
     assert!(cites.iter().all(|c| c["valid"] == true));
     let sources = out.extra["sources"].as_array().unwrap();
     assert_eq!(sources.len(), 7);
@@ -135,12 +145,18 @@ fn recorded_whole_answers() {
     assert_eq!(out.extra["finishReason"], "stop");
 
     // Non-ASCII `—` before later markers: spans are UTF-16.
-    let out = whole(Provider::Perplexity, &fixture(FORMAT, "text-citations.json"));
+    let out = whole(
+        Provider::Perplexity,
+        &fixture(FORMAT, "text-citations.json"),
+    );
     let text = output_text(&out);
     assert_eq!(text.encode_utf16().count(), 1970);
     let cites = out.extra["citations"].as_array().unwrap();
     check_markers(&text, cites);
-    let ids: Vec<u64> = cites.iter().map(|c| c["sourceId"].as_u64().unwrap()).collect();
+    let ids: Vec<u64> = cites
+        .iter()
+        .map(|c| c["sourceId"].as_u64().unwrap())
+        .collect();
     assert_eq!(ids, [1, 2, 1, 3, 1, 2, 3, 1, 4, 2, 3, 5]);
     assert_eq!(cites[0]["span"], json!([216, 219]));
     assert_eq!(out.extra["sources"].as_array().unwrap().len(), 6);
@@ -162,7 +178,11 @@ fn the_api_reference_example_with_search_results() {
     assert!(out.extra.get("citations").is_none());
     let usage = &out.extra["usage"];
     assert_eq!(
-        (&usage["inputTokens"], &usage["outputTokens"], &usage["totalTokens"]),
+        (
+            &usage["inputTokens"],
+            &usage["outputTokens"],
+            &usage["totalTokens"]
+        ),
         (&json!(123), &json!(123), &json!(123))
     );
     assert_eq!(usage["raw"]["citation_tokens"], 123);
@@ -193,7 +213,11 @@ fn stream_of(body: &Value, size: usize) -> String {
 
 #[test]
 fn streamed_is_whole() {
-    for name in ["citations.json", "text-citations.json", "api-reference-search-results.json"] {
+    for name in [
+        "citations.json",
+        "text-citations.json",
+        "api-reference-search-results.json",
+    ] {
         let bytes = fixture(FORMAT, name);
         let body: Value = serde_json::from_slice(&bytes).unwrap();
         let out = whole(Provider::Perplexity, &bytes);
@@ -308,19 +332,32 @@ fn hostile_input() {
         json!({"search_results": [{"url": 5}]}),
         json!({"usage": "many"}),
     ] {
-        assert_eq!(code(&chunk(bad.clone())), Some("INVALID_PROVIDER_DATA"), "{bad}");
-        assert!(parse_response(Provider::Perplexity, &{
-            let mut b = search_body("x", 1);
-            for (k, v) in bad.as_object().unwrap() {
-                b[k] = v.clone();
-            }
-            b
-        }
-        .to_string(), false)
-        .is_err(), "{bad}");
+        assert_eq!(
+            code(&chunk(bad.clone())),
+            Some("INVALID_PROVIDER_DATA"),
+            "{bad}"
+        );
+        assert!(
+            parse_response(
+                Provider::Perplexity,
+                &{
+                    let mut b = search_body("x", 1);
+                    for (k, v) in bad.as_object().unwrap() {
+                        b[k] = v.clone();
+                    }
+                    b
+                }
+                .to_string(),
+                false
+            )
+            .is_err(),
+            "{bad}"
+        );
     }
     assert_eq!(
-        parse_response(Provider::Perplexity, "{oops", false).unwrap_err().code(),
+        parse_response(Provider::Perplexity, "{oops", false)
+            .unwrap_err()
+            .code(),
         "INVALID_PROVIDER_DATA"
     );
     // No finish_reason and no [DONE]: cut short.
@@ -338,7 +375,9 @@ fn hostile_input() {
     ));
     assert_eq!(error, Some("PROVIDER_ERROR"));
     // Huge lists are bounded; markers past them are invalid, ids past u32 name no source.
-    let many: Vec<String> = (0..5000).map(|i| format!("https://s{i}.example/")).collect();
+    let many: Vec<String> = (0..5000)
+        .map(|i| format!("https://s{i}.example/"))
+        .collect();
     let body = json!({"citations": many, "choices": [{"message": {"content": "a [1500] b [4294967296] c [1024]"}, "finish_reason": "stop"}]});
     let out = whole_of(&body);
     assert_eq!(out.extra["sources"].as_array().unwrap().len(), 1024);
@@ -349,7 +388,11 @@ fn hostile_input() {
         .collect();
     assert_eq!(
         got,
-        [(json!(1500), json!(false)), (json!(0), json!(false)), (json!(1024), json!(true))]
+        [
+            (json!(1500), json!(false)),
+            (json!(0), json!(false)),
+            (json!(1024), json!(true))
+        ]
     );
     assert_eq!(cites[2]["url"], "https://s1023.example/");
     // A javascript: URL is never a `url`.

@@ -107,9 +107,8 @@ impl ChatLike {
             self.end(out);
             return Ok(());
         }
-        let value: Value = serde_json::from_str(data).map_err(|e| {
-            self.invalid(format!("{e} in {}", quoted(head(data))))
-        })?;
+        let value: Value = serde_json::from_str(data)
+            .map_err(|e| self.invalid(format!("{e} in {}", quoted(head(data)))))?;
         self.read(&value, out)
     }
 
@@ -399,10 +398,7 @@ pub(crate) fn request(
                 reason: format!("{provider} models enforce citations by schema or prompt"),
             })
         }
-        _ => req
-            .response_schema
-            .clone()
-            .map(|s| schema("response", s)),
+        _ => req.response_schema.clone().map(|s| schema("response", s)),
     };
     if let Some(json_schema) = json_schema {
         let mut format = Map::new();

@@ -19,8 +19,8 @@
 use serde_json::{Map, Value};
 
 use super::chat_like::{self, Flavor};
-use crate::cite::{parse_citations, Citation, Covers, MarkerStyle, ParseOptions};
 use crate::cite::Mechanism;
+use crate::cite::{parse_citations, Citation, Covers, MarkerStyle, ParseOptions};
 use crate::event::LmOutput;
 use crate::provider::sources::{ProviderSource, SourceList, MAX_SOURCES};
 use crate::provider::{HttpRequest, LmRequest, ModelId, RequestError};
@@ -75,9 +75,11 @@ impl SearchLists {
 
     /// The answer's sources, and the citations of the markers in `text`.
     pub(crate) fn cite(&self, text: &str) -> (SourceList, Vec<Citation>) {
-        let (location, sources): (&str, Vec<ProviderSource>) = if self.search_results.is_empty()
-        {
-            let sources = self.citations.iter().map(|url| ProviderSource::new("citation", Some(url)));
+        let (location, sources): (&str, Vec<ProviderSource>) = if self.search_results.is_empty() {
+            let sources = self
+                .citations
+                .iter()
+                .map(|url| ProviderSource::new("citation", Some(url)));
             ("citation", sources.collect())
         } else {
             let sources = self.search_results.iter().map(|r| ProviderSource {
