@@ -494,3 +494,14 @@ fn requests() {
         );
     }
 }
+
+#[test]
+fn a_structured_answer_is_its_json() {
+    // Hand-built: the JSON text of a responseSchema answer, as text chunks.
+    let content = json!([text_chunk("{\"a\":"), text_chunk(" 1}")]);
+    let out = parse_response(Provider::Mistral, &body(content).to_string(), true).unwrap();
+    assert_eq!(out.outputs, [OutputItem::Structured(json!({"a": 1}))]);
+    let cut = body(json!("{\"a\":"));
+    let e = parse_response(Provider::Mistral, &cut.to_string(), true).unwrap_err();
+    assert_eq!(e.code(), "INVALID_OUTPUT");
+}
