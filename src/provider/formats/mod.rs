@@ -10,10 +10,13 @@
 
 use serde_json::{Map, Value};
 
+mod chat_like;
 mod cohere;
 mod cohere_citations;
 mod cohere_request;
 mod gemini;
+mod mistral;
+mod perplexity;
 mod responses;
 
 use super::sse::SseEvent;
@@ -29,6 +32,8 @@ pub(crate) enum Decoder {
     /// OpenAI's and xAI's Responses API.
     Responses(responses::ResponsesDecoder),
     Google(gemini::GeminiDecoder),
+    /// Perplexity's and Mistral's Chat Completions chunks.
+    ChatLike(chat_like::ChatLike),
 }
 
 impl Decoder {
@@ -40,6 +45,12 @@ impl Decoder {
                 Some(Self::Responses(responses::ResponsesDecoder::new(p)))
             }
             StreamFormat::Other(Provider::Google) => Some(Self::Google(Default::default())),
+            StreamFormat::Other(Provider::Perplexity) => Some(Self::ChatLike(
+                chat_like::ChatLike::new(chat_like::Flavor::Perplexity),
+            )),
+            StreamFormat::Other(Provider::Mistral) => Some(Self::ChatLike(
+                chat_like::ChatLike::new(chat_like::Flavor::Mistral),
+            )),
             _ => None,
         }
     }
@@ -53,6 +64,7 @@ impl Decoder {
             Self::Cohere(d) => d.push(message, out),
             Self::Responses(d) => d.push(message, out),
             Self::Google(d) => d.push(message, out),
+            Self::ChatLike(d) => d.push(message, out),
         }
     }
 
@@ -63,6 +75,7 @@ impl Decoder {
             Self::Cohere(d) => d.finish(out),
             Self::Responses(d) => d.finish(out),
             Self::Google(d) => d.finish(out),
+            Self::ChatLike(d) => d.finish(out),
         }
     }
 
@@ -71,6 +84,7 @@ impl Decoder {
             Self::Cohere(d) => d.finish_reason(),
             Self::Responses(d) => d.finish_reason(),
             Self::Google(d) => d.finish_reason(),
+            Self::ChatLike(d) => d.finish_reason(),
         }
     }
 }
@@ -91,6 +105,8 @@ pub(crate) fn request(
             Some(responses::request(id, req, mechanism, api_key, base))
         }
         Provider::Google => Some(gemini::request(id, req, mechanism, api_key, base)),
+        Provider::Perplexity => Some(perplexity::request(id, req, mechanism, api_key, base)),
+        Provider::Mistral => Some(mistral::request(id, req, mechanism, api_key, base)),
         _ => None,
     }
 }
@@ -107,6 +123,8 @@ pub(crate) fn whole_answer(
             Some(responses::whole_answer(provider, body, structured))
         }
         Provider::Google => Some(gemini::whole_answer(body, structured)),
+        Provider::Perplexity => Some(perplexity::whole_answer(body, structured)),
+        Provider::Mistral => Some(mistral::whole_answer(body, structured)),
         _ => None,
     }
 }
