@@ -495,3 +495,20 @@ fn requests() {
     assert_eq!(http.url, "http://localhost:9/chat/completions");
     assert!(http.headers.iter().all(|(k, _)| k != "authorization"));
 }
+
+#[test]
+fn a_structured_answer_has_no_markers() {
+    // The cited answer's JSON (`{"segments": [{"text", "citations": [1, 2]}]}`) carries its ids
+    // as arrays, which read as markers in prose: the cited-answer stage reads them instead.
+    let json = r#"{"segments":[{"text":"Alpha.","citations":[1, 2]}]}"#;
+    let out = whole_of(&search_body(json, 2));
+    assert!(
+        out.extra.get("citations").is_none(),
+        "{:?}",
+        out.extra.get("citations")
+    );
+    assert_eq!(out.extra["sources"].as_array().unwrap().len(), 2);
+    // Prose that merely starts with a brace is still prose.
+    let prose = whole_of(&search_body("{Note} Alpha [1].", 2));
+    assert_eq!(prose.extra["citations"].as_array().unwrap().len(), 1);
+}

@@ -18,6 +18,12 @@
 
 use serde_json::{Map, Value};
 
+/// Whether the answer is a JSON object (a structured answer), not prose.
+fn is_json_object(text: &str) -> bool {
+    text.trim_start().starts_with('{')
+        && serde_json::from_str::<Value>(text).is_ok_and(|v| v.is_object())
+}
+
 use super::chat_like::{self, Flavor};
 use crate::cite::Mechanism;
 use crate::cite::{parse_citations, Citation, Covers, MarkerStyle, ParseOptions};
@@ -95,7 +101,9 @@ impl SearchLists {
             // Keyed by position: the same URL twice is two sources, as the markers count.
             list.number(&i.to_string(), || source.clone());
         }
-        if sources.is_empty() {
+        // A structured answer (JSON, as a `responseSchema` or a cited answer's schema asks for)
+        // has no markers: its `[1, 2]` are JSON arrays, which the cited-answer stage reads.
+        if sources.is_empty() || is_json_object(text) {
             return (list, Vec::new());
         }
         let options = ParseOptions {
