@@ -174,6 +174,12 @@ export interface TokenUsage {
 export interface LMOutput {
   outputs: OutputItem[];
   usage?: TokenUsage;
+  /** The provider's own citations (or a cited answer's), `span` into the text items joined. */
+  citations?: Citation[];
+  /** The sources the provider says the answer rests on, as its `sources` stream event has them. */
+  sources?: ProviderSource[];
+  /** Why the model stopped, as the provider says it (`stop`, `end_turn`, `STOP`, `completed`, …). */
+  finishReason?: string;
   [extra: string]: unknown;
 }
 

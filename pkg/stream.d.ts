@@ -4,6 +4,7 @@
 import type { WasmSource } from "citeflow";
 
 export type {
+  Citation,
   CitationOptions,
   Event,
   EventInput,
@@ -14,6 +15,7 @@ export type {
   OutputItem,
   OutputTransformerConfigInput,
   ProviderBodyDecoderOptions,
+  ProviderSource,
   SSEMessage,
   StreamFormat,
   TagPair,

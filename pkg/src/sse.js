@@ -15,9 +15,7 @@ function formatName(format, owner) {
   if (typeof format !== "string") {
     throw citeflowError(
       "UNKNOWN_PROVIDER",
-      `${owner} takes a format name ("openai", "anthropic", "google", "cohere", …); got ${
-        describe(format)
-      }`,
+      `${owner} takes a format name ("openai", "anthropic", "google", "cohere", …); got ${describe(format)}`,
     );
   }
 }

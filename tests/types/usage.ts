@@ -99,13 +99,18 @@ const piped: ReadableStream<SSEMessage> = new ReadableStream<Uint8Array>().pipeT
 );
 console.log(sse.length, piped.locked);
 const providerEvents: ReadableStream<Event> = decodeProviderStream(new ReadableStream<Uint8Array>(), "anthropic");
-// @ts-expect-error: unknown provider format
+// @ts-expect-error: unknown provider format (Gemini's is "google")
+decodeProviderStream(new ReadableStream<Uint8Array>(), "gemini");
 decodeProviderStream(new ReadableStream<Uint8Array>(), "cohere");
 console.log(providerEvents.locked);
 const lm = buildLMInvoker("openai/gpt-4o-mini", { apiKey: "k", maxRetries: 3, outputTransformers: ["think_tag"] });
 const answer: LMOutput = await lm.invoke("Hi", { temperature: 0.1, signal: new AbortController().signal });
 const cfFromLm = new Citeformer({ lmInvoker: lm });
 console.log(answer.outputs.length, cfFromLm);
+const grounded: LMOutput = await buildLMInvoker("google/gemini-2.5-flash", { apiKey: "k" }).invoke("Hi");
+const chips: string[] = (grounded.sources ?? []).map((s) => `${s.sourceId} ${s.kind} ${s.url ?? s.rawUrl ?? ""}`);
+const covered: ("claim" | "link" | "marker" | "point" | undefined)[] = (grounded.citations ?? []).map((c) => c.covers);
+console.log(chips, covered, grounded.finishReason);
 // @ts-expect-error: unknown option
 buildLMInvoker("openai/gpt-4o-mini", { timeout: 1 });
 const vecs: Float32Array[] = await buildEMInvoker("openai/text-embedding-3-small", { batchSize: 64 }).invoke([
