@@ -23,8 +23,19 @@ full.initSync({
 const { TransformerCore } = full;
 // The stages the streaming module leaves to the full one: an engine of them is made there.
 const fullOnly = new Set(fullModuleStages().split(","));
-test("the stages only the full streaming module holds, both spellings", () => {
-  assert.deepEqual([...fullOnly].sort(), ["citedAnswer", "cited_answer", "json", "validation"]);
+test("the stages only the full streaming module holds, both spellings, and the stream formats it alone reads", () => {
+  assert.deepEqual([...fullOnly].sort(), [
+    "citedAnswer",
+    "cited_answer",
+    "format:cohere",
+    "format:google",
+    "format:mistral",
+    "format:openai-responses",
+    "format:perplexity",
+    "format:xai",
+    "json",
+    "validation",
+  ]);
   assert.equal(full.fullModuleStages(), "");
 });
 

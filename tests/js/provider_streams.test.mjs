@@ -126,7 +126,7 @@ test("finish reason, and bad input", () => {
   d.push({ data: JSON.stringify({ choices: [{ index: 0, delta: {}, finish_reason: "length" }] }) });
   assert.equal(d.finishReason, "length");
   assert.deepEqual(d.finish(), []);
-  assertCode(() => new ProviderStreamDecoder("cohere"), "UNKNOWN_PROVIDER");
+  assertCode(() => new ProviderStreamDecoder("gemini"), "UNKNOWN_PROVIDER");
   assertCode(() => new ProviderStreamDecoder("openai").push("data: x"), "INVALID_EVENT");
   assertCode(() => new ProviderStreamDecoder("openai").push({ data: "{not json" }), "INVALID_PROVIDER_DATA");
   assertCode(() => new ProviderStreamDecoder("anthropic").push({ data: "{}" }), "INVALID_PROVIDER_DATA");
