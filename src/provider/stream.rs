@@ -42,8 +42,8 @@ pub enum StreamFormat {
     OpenAi,
     /// Anthropic Messages events.
     Anthropic,
-    /// The formats of [`super::formats`] (not in the lean streaming module), by the provider
-    /// whose name is the format's.
+    /// The other providers' formats (Gemini, the Responses API, Perplexity, Cohere, Mistral,
+    /// xAI), named by their provider; not in the lean streaming module.
     #[cfg(not(feature = "lean-stream"))]
     Other(Provider),
 }
