@@ -240,6 +240,7 @@ mod oracle {
             }
             insert_urls(&mut c, url, raw_url);
             c.insert("location".into(), json!("url_citation"));
+            c.insert("covers".into(), json!("link"));
             Some(Value::Object(c))
         }
 
@@ -482,6 +483,7 @@ mod oracle {
             if let Some(t) = s("type") {
                 citation.insert("location".into(), json!(t));
             }
+            citation.insert("covers".into(), json!("claim"));
             Value::Object(citation)
         }
     }
