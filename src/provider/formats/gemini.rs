@@ -92,13 +92,9 @@ impl GeminiDecoder {
         if self.done || data.trim().is_empty() {
             return Ok(());
         }
-        let chunk: Chunk = serde_json::from_str(data).map_err(|e| {
-            invalid(cat(&[
-                &e.to_string(),
-                " in ",
-                &quoted(cut(data, QUOTED_BYTES)),
-            ]))
-        })?;
+        let value: Value =
+            serde_json::from_str(data).map_err(|e| not_json(&e.to_string(), data))?;
+        let chunk = Chunk::read(value).map_err(|e| not_json(&e, data))?;
         if let Some(error) = &chunk.error {
             return Err(provider_error(error));
         }
@@ -111,15 +107,13 @@ impl GeminiDecoder {
             }
             self.usage = Some(usage);
         }
-        let candidate = chunk.candidates.and_then(|c| c.0.into_iter().next());
-        match candidate {
+        match chunk.candidate {
             Some(candidate) => {
-                let parts = candidate.content.and_then(|c| c.parts).unwrap_or_default();
-                for part in parts {
+                for part in candidate.parts {
                     let Some(text) = part.text.filter(|t| !t.is_empty()) else {
                         continue;
                     };
-                    let kind = if part.thought == Some(true) {
+                    let kind = if part.thought {
                         types::THINKING
                     } else {
                         self.text.push(&text);
@@ -135,8 +129,7 @@ impl GeminiDecoder {
             }
             // A blocked prompt: no candidate, the reason in `promptFeedback`.
             None => {
-                let blocked = chunk.prompt_feedback.and_then(|f| f.block_reason);
-                self.finish_reason = blocked.filter(|r| !r.is_empty());
+                self.finish_reason = chunk.block_reason.filter(|r| !r.is_empty());
             }
         }
         if self.finish_reason.is_some() {
@@ -194,10 +187,7 @@ fn kind_of(chunk: &GroundingChunk) -> Option<(&'static str, &SourceRef)> {
 /// The answer's sources (every grounding chunk, numbered by its index + 1) and citations
 /// (one per support and chunk index), spans through `text`.
 fn cite(grounding: &Grounding, text: &TextOffsets) -> (SourceList, Vec<Citation>) {
-    let chunks = grounding
-        .grounding_chunks
-        .as_ref()
-        .map_or(&[][..], |c| &c.0[..]);
+    let chunks = &grounding.grounding_chunks[..];
     let mut sources = SourceList::default();
     let empty = SourceRef::default();
     for (i, chunk) in chunks.iter().enumerate() {
@@ -212,27 +202,13 @@ fn cite(grounding: &Grounding, text: &TextOffsets) -> (SourceList, Vec<Citation>
         });
     }
     let mut citations = Vec::new();
-    let supports = grounding
-        .grounding_supports
-        .as_ref()
-        .map_or(&[][..], |s| &s.0[..]);
+    let supports = &grounding.grounding_supports;
     'supports: for support in supports {
-        let segment = support.segment.as_ref();
-        let start = text.utf16(
-            segment.and_then(|s| s.start_index).unwrap_or(0),
-            Unit::Utf8Bytes,
-        );
+        let start = text.utf16(support.start_index.unwrap_or(0), Unit::Utf8Bytes);
         let end = text
-            .utf16(
-                segment.and_then(|s| s.end_index).unwrap_or(0),
-                Unit::Utf8Bytes,
-            )
+            .utf16(support.end_index.unwrap_or(0), Unit::Utf8Bytes)
             .max(start);
-        let indices = support
-            .grounding_chunk_indices
-            .as_ref()
-            .map_or(&[][..], |i| &i.0[..]);
-        for &index in indices {
+        for &index in &support.grounding_chunk_indices {
             if citations.len() >= MAX_CITATIONS {
                 break 'supports;
             }
@@ -314,6 +290,13 @@ fn provider_error(error: &ErrorBody) -> StreamError {
             .unwrap_or_else(|| "the stream sent an error".to_owned()),
         code,
     }
+}
+
+/// A message that is not a Gemini chunk: why, and the message quoted (its start).
+#[cold]
+#[inline(never)]
+fn not_json(why: &str, data: &str) -> StreamError {
+    invalid(cat(&[why, " in ", &quoted(cut(data, QUOTED_BYTES))]))
 }
 
 #[cold]
