@@ -44,14 +44,13 @@ use serde_json::Value;
 use super::super::framing::DeltaFraming;
 use super::super::native_citations::split_url;
 use super::super::offsets::{TextOffsets, Unit};
-use super::super::sources::{ProviderSource, SourceList, SOURCES};
+use super::super::sources::{ProviderSource, SourceList};
 use super::super::sse::SseEvent;
-use super::super::stream::{EventSink, StreamError, USAGE};
+use super::super::stream::{EventSink, StreamError};
 use super::super::usage::Counted;
-use super::{whole_output, LmOutput, RequestError};
+use super::{bad_message, parse, send_tail, whole_output, LmOutput, RequestError};
 use crate::cite::{Citation, Covers};
 use crate::event::{types, Event};
-use crate::text::{cat, quoted};
 use wire::{Chunk, ErrorBody, Grounding, GroundingChunk, SourceRef};
 
 /// The provider's name in errors.
@@ -60,9 +59,6 @@ const PROVIDER: &str = "google";
 /// The most citations one answer gives (supports × their chunk indices); past it the rest
 /// are dropped.
 pub(crate) const MAX_CITATIONS: usize = 4096;
-
-/// The most bytes of a message quoted in an error.
-const QUOTED_BYTES: usize = 200;
 
 /// Decodes one Gemini stream (or a whole answer, as one message).
 #[derive(Debug, Clone, Default)]
@@ -92,9 +88,8 @@ impl GeminiDecoder {
         if self.done || data.trim().is_empty() {
             return Ok(());
         }
-        let value: Value =
-            serde_json::from_str(data).map_err(|e| not_json(&e.to_string(), data))?;
-        let chunk = Chunk::read(value).map_err(|e| not_json(&e, data))?;
+        let value = parse(PROVIDER, data)?;
+        let chunk = Chunk::read(value).map_err(|e| bad_message(PROVIDER, &e, data))?;
         if let Some(error) = &chunk.error {
             return Err(provider_error(error));
         }
@@ -156,20 +151,16 @@ impl GeminiDecoder {
     /// The answer's tail: its last block closed, its sources, its citations, its usage.
     fn end(&mut self, out: &mut dyn EventSink) {
         self.framing.close(&self.id, out);
-        let id = self.id.as_deref();
-        if let Some(grounding) = self.grounding.take() {
-            let (sources, citations) = cite(&grounding, &self.text);
-            if !sources.is_empty() {
-                out.json(SOURCES, id, &sources.json_text());
-            }
-            for citation in &citations {
-                out.json(types::CITATION, id, &citation.json_text());
-            }
-        }
-        if let Some(raw) = self.usage.take() {
-            let usage = counted(&raw).usage(raw);
-            out.json(USAGE, id, &usage.to_string());
-        }
+        let (sources, citations) = match self.grounding.take() {
+            Some(grounding) => cite(&grounding, &self.text),
+            None => Default::default(),
+        };
+        let sources = (!sources.is_empty()).then(|| sources.json_text());
+        let usage = self
+            .usage
+            .take()
+            .map(|raw| counted(&raw).usage(raw).to_string());
+        send_tail(out, self.id.as_deref(), sources, &citations, usage);
     }
 }
 
@@ -292,28 +283,12 @@ fn provider_error(error: &ErrorBody) -> StreamError {
     }
 }
 
-/// A message that is not a Gemini chunk: why, and the message quoted (its start).
-#[cold]
-#[inline(never)]
-fn not_json(why: &str, data: &str) -> StreamError {
-    invalid(cat(&[why, " in ", &quoted(cut(data, QUOTED_BYTES))]))
-}
-
 #[cold]
 fn invalid(detail: String) -> StreamError {
     StreamError::InvalidData {
         provider: PROVIDER,
         detail,
     }
-}
-
-/// The first `max` bytes of `text` or fewer (ending on a character boundary).
-fn cut(text: &str, max: usize) -> &str {
-    let mut end = text.len().min(max);
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    text.get(..end).unwrap_or_default()
 }
 
 /// A whole answer: the body read by the stream decoder as one message, its events folded.
