@@ -7,6 +7,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::native_citations::split_url;
+use crate::json_escape::write_string;
+use crate::text::push_decimal;
 
 /// The event type (and whole-answer field) carrying an answer's sources.
 pub const SOURCES: &str = "sources";
@@ -100,12 +102,41 @@ impl SourceList {
 
     /// The list as its JSON value (the `sources` event's value).
     pub fn to_json(&self) -> Value {
-        serde_json::to_value(&self.sources).unwrap_or(Value::Null)
+        serde_json::from_str(&self.json_text()).unwrap_or(Value::Null)
     }
 
-    /// The list as JSON text.
+    /// The list as JSON text: what serde writes of the sources (the same fields in the same
+    /// order, those without a value left out), written by hand as `Citation::json_text` is,
+    /// so that no serializer of `ProviderSource` is linked.
     pub fn json_text(&self) -> String {
-        serde_json::to_string(&self.sources).unwrap_or_else(|_| "[]".to_owned())
+        let mut out = String::from("[");
+        for (i, source) in self.sources.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            out.push_str("{\"sourceId\":");
+            push_decimal(&mut out, u64::from(source.source_id));
+            out.push_str(",\"kind\":");
+            write_string(&source.kind, &mut out);
+            for (key, value) in [
+                ("url", &source.url),
+                ("rawUrl", &source.raw_url),
+                ("title", &source.title),
+                ("providerId", &source.provider_id),
+                ("date", &source.date),
+                ("snippet", &source.snippet),
+            ] {
+                if let Some(value) = value {
+                    out.push_str(",\"");
+                    out.push_str(key);
+                    out.push_str("\":");
+                    write_string(value, &mut out);
+                }
+            }
+            out.push('}');
+        }
+        out.push(']');
+        out
     }
 }
 
@@ -131,5 +162,27 @@ mod tests {
         assert_eq!(json[0]["url"], "https://a.example/");
         assert_eq!(json[1]["rawUrl"], "javascript:x");
         assert!(json[1].get("url").is_none());
+    }
+
+    #[test]
+    fn the_hand_written_json_is_what_serde_writes() {
+        let mut list = SourceList::default();
+        assert_eq!(list.json_text(), "[]");
+        list.number("a", || {
+            ProviderSource::new("web", Some("https://a.example/\"x"))
+        });
+        list.number("b", || {
+            let mut s = ProviderSource::new("document", Some("file:x"));
+            s.title = Some("T\u{e9}\n".into());
+            s.provider_id = Some("doc_1".into());
+            s.date = Some("2024".into());
+            s.snippet = Some("\u{1}<".into());
+            s
+        });
+        list.number("c", || ProviderSource::new("maps", None));
+        assert_eq!(
+            list.json_text(),
+            serde_json::to_string(&list.sources).unwrap()
+        );
     }
 }

@@ -18,12 +18,10 @@ use crate::event::types;
 use crate::provider::framing::DeltaFraming;
 use crate::provider::offsets::TextOffsets;
 use crate::provider::request::cite_schema;
-use crate::provider::sources::SOURCES;
 use crate::provider::sse::SseEvent;
-use crate::provider::stream::{EventSink, StreamError, USAGE};
+use crate::provider::stream::{EventSink, StreamError};
 use crate::provider::usage::normalize;
 use crate::provider::{HttpRequest, LmRequest, ModelId, RequestError};
-use crate::text::quoted;
 
 /// Which provider's extras a [`ChatLike`] decoder reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -107,8 +105,7 @@ impl ChatLike {
             self.end(out);
             return Ok(());
         }
-        let value: Value = serde_json::from_str(data)
-            .map_err(|e| self.invalid(format!("{e} in {}", quoted(head(data)))))?;
+        let value = super::parse(self.flavor.name(), data)?;
         self.read(&value, out)
     }
 
@@ -268,16 +265,9 @@ impl ChatLike {
             Flavor::Perplexity => self.perplexity.cite(&self.text),
             Flavor::Mistral => self.mistral.take(),
         };
-        let id = self.message_id.as_deref();
-        if !sources.is_empty() {
-            out.json(SOURCES, id, &sources.json_text());
-        }
-        for citation in &citations {
-            out.json(types::CITATION, id, &citation.json_text());
-        }
-        if let Some(usage) = self.usage.take() {
-            out.json(USAGE, id, &normalize(usage).to_string());
-        }
+        let sources = (!sources.is_empty()).then(|| sources.json_text());
+        let usage = self.usage.take().map(|u| normalize(u).to_string());
+        super::send_tail(out, self.message_id.as_deref(), sources, &citations, usage);
     }
 }
 
@@ -334,14 +324,6 @@ fn provider_error(chunk: &Map<String, Value>, provider: &'static str) -> Option<
         message,
         code,
     })
-}
-
-/// The start of a message, for an error that quotes it.
-fn head(data: &str) -> &str {
-    match data.char_indices().nth(80) {
-        Some((i, _)) => data.get(..i).unwrap_or(data),
-        None => data,
-    }
 }
 
 /// How a provider takes a JSON schema in `response_format.json_schema`: given the schema's

@@ -22,7 +22,7 @@ use crate::event::{types, Event, LmOutput};
 use crate::provider::framing::DeltaFraming;
 use crate::provider::offsets::{TextOffsets, Unit};
 use crate::provider::sse::SseEvent;
-use crate::provider::stream::{EventSink, StreamError, USAGE};
+use crate::provider::stream::{EventSink, StreamError};
 use crate::provider::usage::Counted;
 use crate::provider::{Provider, RequestError};
 
@@ -99,8 +99,7 @@ impl CohereDecoder {
         if self.done || data.is_empty() || message.is_done() {
             return Ok(());
         }
-        let v: Value = serde_json::from_str(data)
-            .map_err(|e| invalid(format!("{e} in a message of the stream")))?;
+        let v = super::parse(NAME, data)?;
         if !v.is_object() {
             return Err(invalid("a message that is not a JSON object"));
         }
@@ -232,20 +231,18 @@ impl CohereDecoder {
         }
         self.done = true;
         self.framing.close(&self.id, out);
-        let id = self.id.as_deref();
-        if self.citations.has_sources() {
-            out.json(
-                super::super::sources::SOURCES,
-                id,
-                &self.citations.sources_json(),
-            );
-        }
-        for c in self.citations.take(&self.text, &self.items) {
-            out.json(types::CITATION, id, &c.json_text());
-        }
-        if let Some(usage) = self.usage.take() {
-            out.json(USAGE, id, &usage);
-        }
+        let sources = self
+            .citations
+            .has_sources()
+            .then(|| self.citations.sources_json());
+        let citations = self.citations.take(&self.text, &self.items);
+        super::send_tail(
+            out,
+            self.id.as_deref(),
+            sources,
+            &citations,
+            self.usage.take(),
+        );
         Ok(())
     }
 

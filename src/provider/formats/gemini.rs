@@ -44,14 +44,13 @@ use serde_json::Value;
 use super::super::framing::DeltaFraming;
 use super::super::native_citations::split_url;
 use super::super::offsets::{TextOffsets, Unit};
-use super::super::sources::{ProviderSource, SourceList, SOURCES};
+use super::super::sources::{ProviderSource, SourceList};
 use super::super::sse::SseEvent;
-use super::super::stream::{EventSink, StreamError, USAGE};
+use super::super::stream::{EventSink, StreamError};
 use super::super::usage::Counted;
-use super::{whole_output, LmOutput, RequestError};
+use super::{bad_message, parse, send_tail, whole_output, LmOutput, RequestError};
 use crate::cite::{Citation, Covers};
 use crate::event::{types, Event};
-use crate::text::{cat, quoted};
 use wire::{Chunk, ErrorBody, Grounding, GroundingChunk, SourceRef};
 
 /// The provider's name in errors.
@@ -60,9 +59,6 @@ const PROVIDER: &str = "google";
 /// The most citations one answer gives (supports × their chunk indices); past it the rest
 /// are dropped.
 pub(crate) const MAX_CITATIONS: usize = 4096;
-
-/// The most bytes of a message quoted in an error.
-const QUOTED_BYTES: usize = 200;
 
 /// Decodes one Gemini stream (or a whole answer, as one message).
 #[derive(Debug, Clone, Default)]
@@ -92,13 +88,8 @@ impl GeminiDecoder {
         if self.done || data.trim().is_empty() {
             return Ok(());
         }
-        let chunk: Chunk = serde_json::from_str(data).map_err(|e| {
-            invalid(cat(&[
-                &e.to_string(),
-                " in ",
-                &quoted(cut(data, QUOTED_BYTES)),
-            ]))
-        })?;
+        let value = parse(PROVIDER, data)?;
+        let chunk = Chunk::read(value).map_err(|e| bad_message(PROVIDER, &e, data))?;
         if let Some(error) = &chunk.error {
             return Err(provider_error(error));
         }
@@ -111,15 +102,13 @@ impl GeminiDecoder {
             }
             self.usage = Some(usage);
         }
-        let candidate = chunk.candidates.and_then(|c| c.0.into_iter().next());
-        match candidate {
+        match chunk.candidate {
             Some(candidate) => {
-                let parts = candidate.content.and_then(|c| c.parts).unwrap_or_default();
-                for part in parts {
+                for part in candidate.parts {
                     let Some(text) = part.text.filter(|t| !t.is_empty()) else {
                         continue;
                     };
-                    let kind = if part.thought == Some(true) {
+                    let kind = if part.thought {
                         types::THINKING
                     } else {
                         self.text.push(&text);
@@ -135,8 +124,7 @@ impl GeminiDecoder {
             }
             // A blocked prompt: no candidate, the reason in `promptFeedback`.
             None => {
-                let blocked = chunk.prompt_feedback.and_then(|f| f.block_reason);
-                self.finish_reason = blocked.filter(|r| !r.is_empty());
+                self.finish_reason = chunk.block_reason.filter(|r| !r.is_empty());
             }
         }
         if self.finish_reason.is_some() {
@@ -163,20 +151,16 @@ impl GeminiDecoder {
     /// The answer's tail: its last block closed, its sources, its citations, its usage.
     fn end(&mut self, out: &mut dyn EventSink) {
         self.framing.close(&self.id, out);
-        let id = self.id.as_deref();
-        if let Some(grounding) = self.grounding.take() {
-            let (sources, citations) = cite(&grounding, &self.text);
-            if !sources.is_empty() {
-                out.json(SOURCES, id, &sources.json_text());
-            }
-            for citation in &citations {
-                out.json(types::CITATION, id, &citation.json_text());
-            }
-        }
-        if let Some(raw) = self.usage.take() {
-            let usage = counted(&raw).usage(raw);
-            out.json(USAGE, id, &usage.to_string());
-        }
+        let (sources, citations) = match self.grounding.take() {
+            Some(grounding) => cite(&grounding, &self.text),
+            None => Default::default(),
+        };
+        let sources = (!sources.is_empty()).then(|| sources.json_text());
+        let usage = self
+            .usage
+            .take()
+            .map(|raw| counted(&raw).usage(raw).to_string());
+        send_tail(out, self.id.as_deref(), sources, &citations, usage);
     }
 }
 
@@ -194,10 +178,7 @@ fn kind_of(chunk: &GroundingChunk) -> Option<(&'static str, &SourceRef)> {
 /// The answer's sources (every grounding chunk, numbered by its index + 1) and citations
 /// (one per support and chunk index), spans through `text`.
 fn cite(grounding: &Grounding, text: &TextOffsets) -> (SourceList, Vec<Citation>) {
-    let chunks = grounding
-        .grounding_chunks
-        .as_ref()
-        .map_or(&[][..], |c| &c.0[..]);
+    let chunks = &grounding.grounding_chunks[..];
     let mut sources = SourceList::default();
     let empty = SourceRef::default();
     for (i, chunk) in chunks.iter().enumerate() {
@@ -212,27 +193,13 @@ fn cite(grounding: &Grounding, text: &TextOffsets) -> (SourceList, Vec<Citation>
         });
     }
     let mut citations = Vec::new();
-    let supports = grounding
-        .grounding_supports
-        .as_ref()
-        .map_or(&[][..], |s| &s.0[..]);
+    let supports = &grounding.grounding_supports;
     'supports: for support in supports {
-        let segment = support.segment.as_ref();
-        let start = text.utf16(
-            segment.and_then(|s| s.start_index).unwrap_or(0),
-            Unit::Utf8Bytes,
-        );
+        let start = text.utf16(support.start_index.unwrap_or(0), Unit::Utf8Bytes);
         let end = text
-            .utf16(
-                segment.and_then(|s| s.end_index).unwrap_or(0),
-                Unit::Utf8Bytes,
-            )
+            .utf16(support.end_index.unwrap_or(0), Unit::Utf8Bytes)
             .max(start);
-        let indices = support
-            .grounding_chunk_indices
-            .as_ref()
-            .map_or(&[][..], |i| &i.0[..]);
-        for &index in indices {
+        for &index in &support.grounding_chunk_indices {
             if citations.len() >= MAX_CITATIONS {
                 break 'supports;
             }
@@ -322,15 +289,6 @@ fn invalid(detail: String) -> StreamError {
         provider: PROVIDER,
         detail,
     }
-}
-
-/// The first `max` bytes of `text` or fewer (ending on a character boundary).
-fn cut(text: &str, max: usize) -> &str {
-    let mut end = text.len().min(max);
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    text.get(..end).unwrap_or_default()
 }
 
 /// A whole answer: the body read by the stream decoder as one message, its events folded.

@@ -22,8 +22,9 @@ mod responses;
 use super::sse::SseEvent;
 use super::stream::{EventSink, StreamError, StreamFormat};
 use super::{HttpRequest, LmRequest, ModelId, Provider, RequestError};
-use crate::cite::Mechanism;
+use crate::cite::{Citation, Mechanism};
 use crate::event::{items_from_events, types, Event, LmOutput, OutputItem};
+use crate::text::{cat, quoted};
 
 /// A stream decoder of one of these formats.
 #[derive(Debug, Clone)]
@@ -86,6 +87,50 @@ impl Decoder {
             Self::Google(d) => d.finish_reason(),
             Self::ChatLike(d) => d.finish_reason(),
         }
+    }
+}
+
+/// A stream message as JSON, or INVALID_PROVIDER_DATA saying why it is not (see [`bad_message`]).
+pub(super) fn parse(provider: &'static str, data: &str) -> Result<Value, StreamError> {
+    serde_json::from_str(data).map_err(|e| bad_message(provider, &e.to_string(), data))
+}
+
+/// A message that is not what `provider` sends: why, and the message's start quoted.
+#[cold]
+#[inline(never)]
+pub(super) fn bad_message(provider: &'static str, why: &str, data: &str) -> StreamError {
+    StreamError::InvalidData {
+        provider,
+        detail: cat(&[why, " in ", &quoted(head(data))]),
+    }
+}
+
+/// The start of a message (its first 80 characters), for an error that quotes it.
+pub(super) fn head(data: &str) -> &str {
+    match data.char_indices().nth(80) {
+        Some((i, _)) => data.get(..i).unwrap_or(data),
+        None => data,
+    }
+}
+
+/// The answer's tail, after its last block closed, as every decoder here sends it: its
+/// sources (JSON text, when it has any), its citations, its usage (JSON text).
+#[inline(never)]
+pub(super) fn send_tail(
+    out: &mut dyn EventSink,
+    id: Option<&str>,
+    sources: Option<String>,
+    citations: &[Citation],
+    usage: Option<String>,
+) {
+    if let Some(sources) = sources {
+        out.json(super::sources::SOURCES, id, &sources);
+    }
+    for citation in citations {
+        out.json(types::CITATION, id, &citation.json_text());
+    }
+    if let Some(usage) = usage {
+        out.json(super::stream::USAGE, id, &usage);
     }
 }
 

@@ -31,9 +31,8 @@ use super::whole_output;
 use crate::event::{types, Event, LmOutput};
 use crate::provider::framing::DeltaFraming;
 use crate::provider::offsets::{TextOffsets, Unit};
-use crate::provider::sources::SOURCES;
 use crate::provider::sse::SseEvent;
-use crate::provider::stream::{EventSink, StreamError, USAGE};
+use crate::provider::stream::{EventSink, StreamError};
 use crate::provider::usage::Counted;
 use crate::provider::wire::MAX_LIST_ITEMS;
 use crate::provider::{Provider, RequestError};
@@ -131,8 +130,7 @@ impl ResponsesDecoder {
         if self.done || data.is_empty() || data == "[DONE]" {
             return Ok(());
         }
-        let v: Value = serde_json::from_str(data)
-            .map_err(|e| self.invalid(format!("{e} in a stream message")))?;
+        let v = super::parse(self.provider.name(), data)?;
         if !v.is_object() {
             return Err(self.invalid("a stream message that is not an object".into()));
         }
@@ -349,15 +347,9 @@ impl ResponsesDecoder {
         let ranges: Vec<PartRange> = self.parts.iter().map(|(_, r)| *r).collect();
         let (sources, citations) =
             annotations::resolve(&mut self.annotations, &ranges, &self.offsets);
-        if !sources.is_empty() {
-            out.json(SOURCES, id.as_deref(), &sources.json_text());
-        }
-        for c in &citations {
-            out.json(types::CITATION, id.as_deref(), &c.json_text());
-        }
-        if let Some(usage) = usage {
-            out.json(USAGE, id.as_deref(), &usage.to_string());
-        }
+        let sources = (!sources.is_empty()).then(|| sources.json_text());
+        let usage = usage.map(|u| u.to_string());
+        super::send_tail(out, id.as_deref(), sources, &citations, usage);
         self.done = true;
         Ok(())
     }
