@@ -2,8 +2,11 @@
 //! the same citations for any split of the input, passing all text through.
 
 use citeflow::cite::{
-    deduplicate_adjacent_cites, parse_citations, Citation, MarkerStyle, ParseOptions,
+    deduplicate_adjacent_cites, parse_citations, Citation, CitationParser, MarkerStyle,
+    ParseOptions,
 };
+use citeflow::event::Event;
+use citeflow::transform::OutputTransformer;
 use proptest::prelude::*;
 
 #[path = "support/streams.rs"]
@@ -123,5 +126,41 @@ proptest! {
         for c in &whole {
             prop_assert_eq!(slice16(&text, c.span), c.marker.clone());
         }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(384))]
+
+    /// A block's citations come before its `response_end`, for any split of its text and
+    /// however the text ends (a marker last, the common case, included): a UI or an adapter
+    /// closing the block has them all. And they are the citations of the whole text.
+    #[test]
+    fn a_blocks_citations_come_before_its_end(
+        parts in prop::collection::vec(piece(PIECES), 0..30),
+        cuts in prop::collection::vec(any::<usize>(), 0..8),
+        style in prop::sample::select(MarkerStyle::ALL.to_vec()),
+        trailing in prop::sample::select(vec!["", " [2]", "[1]", " (1)", " ^2", "{3}"]),
+    ) {
+        let text = parts.concat() + trailing;
+        let opts = ParseOptions { marker_style: style, source_count: Some(5) };
+        let whole = parse_citations(&text, opts);
+        let bounds = streams::cut_bounds(&text, &cuts);
+        let mut parser = CitationParser::new(opts);
+        let mut events = parser.push(Event::text("response_start", Some("b".into()), "")).unwrap();
+        for w in bounds.windows(2) {
+            events.extend(parser.push(Event::text("response", Some("b".into()), &text[w[0]..w[1]])).unwrap());
+        }
+        events.extend(parser.push(Event::text("response_end", Some("b".into()), "")).unwrap());
+        let end = events.len() - 1;
+        prop_assert_eq!(events[end].kind.as_str(), "response_end");
+        events.extend(parser.finish().unwrap());
+        prop_assert_eq!(events.len() - 1, end, "nothing after the block's end");
+        let cites: Vec<Citation> = events
+            .iter()
+            .filter(|e| e.kind == "citation")
+            .map(|e| serde_json::from_value(e.value.clone()).unwrap())
+            .collect();
+        prop_assert_eq!(cites, whole);
     }
 }

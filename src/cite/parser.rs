@@ -258,9 +258,13 @@ impl Stage for CitationParser {
                     None => None,
                 };
                 let Some(decided) = fed else {
-                    // The block ends: show the held text now; its markers are decided later.
+                    // The block ends: its text ends there for markers too, so the held text
+                    // and the citations of its last markers come before its end, and a UI
+                    // closing the block has them all.
                     if ends {
+                        self.scanner.finish(&mut self.found);
                         self.release_all(cx, out);
+                        self.citation_pieces(cx, out);
                     }
                     out.push(piece);
                     return Ok(());

@@ -9,6 +9,7 @@ import init, {
   deduplicateAdjacentCites,
   OutputTransformerChain,
   parseCitations,
+  ProviderBodyDecoder,
   splitSentences,
   ThinkTagOutputTransformer,
 } from "citeflow";
@@ -309,4 +310,24 @@ test("long texts (which go into wasm by the native encoder) give what their piec
     );
     assert.equal(all.sentences.at(-1).text, one.sentences[0].text);
   }
+});
+
+test("a marker that ends the answer has its citation before the block's end, streamed through a decoder too", () => {
+  const kinds = (events) => events.map((e) => e.type);
+  const parser = new CitationParser({ sourceCount: 3 });
+  const direct = [
+    ...parser.push({ type: "response_start", value: "", id: "a" }),
+    ...parser.push({ type: "response", value: "It is tall. [2]", id: "a" }),
+    ...parser.push({ type: "response_end", value: "", id: "a" }),
+    ...parser.finish(),
+  ];
+  assert.deepEqual(kinds(direct), ["response_start", "response", "response", "citation", "response_end"]);
+  const sse = 'data: {"id":"x","choices":[{"delta":{"content":"<think>hm</think>It is tall. [2]"}}]}\n\n' +
+    'data: {"id":"x","choices":[{"delta":{},"finish_reason":"stop"}]}\n\ndata: [DONE]\n\n';
+  const decoder = new ProviderBodyDecoder("openai", {
+    transformers: [new ThinkTagOutputTransformer(), new CitationParser({ sourceCount: 3 })],
+  });
+  const events = [...decoder.push(new TextEncoder().encode(sse)), ...decoder.finish()];
+  assert.deepEqual(kinds(events).slice(-3), ["response", "citation", "response_end"]);
+  assert.equal(events.at(-2).value.marker, "[2]");
 });
