@@ -4,10 +4,11 @@
 // package.json, every `exports` target and every `.d.ts` file, and nothing but those and the
 // files they load (the bundles' shared chunks in dist/, the CSL styles in gen/styles/): no
 // sources, no entry points, no wasm-bindgen glue. Then `publint` and `attw` (Are the Types
-// Wrong?) read the same tarball. Run by `make test-js`, after the build.
+// Wrong?) read the same tarball, and pkg/README.md's example runs against it, installed in a
+// new folder. Run by `make test-js`, after the build.
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -55,6 +56,16 @@ try {
   assert.match(readFileSync(join(unpacked, "package", "LICENSE"), "utf8"), /^MIT License/);
   assert.equal(manifest.license, "MIT");
 
+  // The shipped README's example runs against the shipped package, installed in a new folder.
+  const app = join(dir, "app");
+  mkdirSync(join(app, "node_modules"), { recursive: true });
+  renameSync(join(unpacked, "package"), join(app, "node_modules", "citeflow"));
+  const example = readFileSync(join(pkgDir, "README.md"), "utf8").match(/```js\n([\s\S]*?)```/)?.[1];
+  assert.ok(example, "pkg/README.md has a js example");
+  writeFileSync(join(app, "example.mjs"), example);
+  const printed = run(process.execPath, [join(app, "example.mjs")], { cwd: app });
+  assert.match(printed, /^1 \[ 21, 24 \]$/m, "the README's example prints what it says");
+
   // publint: errors and warnings fail (--strict); its suggestions are printed, not failed on.
   run(bin("publint"), ["run", tarball, "--strict"], { stdio: "inherit" });
   // attw with the esm-only profile: the package is ESM-only (no CommonJS build), so the rules
@@ -64,7 +75,7 @@ try {
   run(bin("attw"), [tarball, "--profile", "esm-only", "--format", "table-flipped", "--no-emoji", "--no-color"], {
     stdio: "inherit",
   });
-  console.log(`pack: ${packed.filename}, ${files.size} files, ${packed.size} B packed; publint and attw pass`);
+  console.log(`pack: ${packed.filename}, ${files.size} files, ${packed.size} B packed; README example, publint, attw pass`);
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
