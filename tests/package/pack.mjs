@@ -75,7 +75,9 @@ try {
   run(bin("attw"), [tarball, "--profile", "esm-only", "--format", "table-flipped", "--no-emoji", "--no-color"], {
     stdio: "inherit",
   });
-  console.log(`pack: ${packed.filename}, ${files.size} files, ${packed.size} B packed; README example, publint, attw pass`);
+  console.log(
+    `pack: ${packed.filename}, ${files.size} files, ${packed.size} B packed; README example, publint, attw pass`,
+  );
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
