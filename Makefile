@@ -37,6 +37,7 @@ test-js:
 	$(DENO) check --quiet --node-modules-dir=manual tests/types/usage.ts
 	node tests/types/real_outputs.mjs
 	$(DENO) check --quiet --node-modules-dir=manual tests/out/types/real-outputs.ts
+	node tests/package/pack.mjs
 
 test-runtimes:
 	node tests/smoke/node.mjs

@@ -2,7 +2,7 @@
 // Builds the npm package in pkg/ from the crate: cargo (wasm32) → wasm-bindgen → wasm-opt,
 // then checks each module against its gzip size budget in wasm-pack.toml.
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import { fileURLToPath } from "node:url";
 import { join } from "node:path";
@@ -107,3 +107,5 @@ writeFileSync(sizesFile, JSON.stringify(sizes, null, 2) + "\n");
 // Each entry of the package as one ES module (plus the chunks a runtime's entries share).
 const bundled = await bundle();
 console.log(`bundle: ${bundled.length} files written to pkg/dist/`);
+// The repository's LICENSE is the package's: copied, not kept twice (pkg/LICENSE is ignored by git).
+copyFileSync(join(root, "LICENSE"), join(root, "pkg", "LICENSE"));

@@ -319,7 +319,18 @@ async function fetchWithRetries({ http, transport, signal, stream }) {
       done();
       if (signal?.aborted) throw signal.reason;
       if (e?.name === "CiteflowError") throw e; // an answer refused (redirect, size), not a failed transport
-      failure = core.attemptFailure(http.provider, timedOut, timeoutMs, timedOut ? "" : String(e?.message ?? e));
+      // The core names the URL (without credentials) and the cause (Node's fetch says why in
+      // `cause`: ECONNREFUSED, ENOTFOUND, …); the message is redacted when given up with.
+      const cause = e?.cause !== null && typeof e?.cause === "object" ? e.cause : {};
+      failure = core.attemptFailure(
+        http.provider,
+        timedOut,
+        timeoutMs,
+        http.url,
+        timedOut ? "" : String(e?.message ?? e),
+        typeof cause.code === "string" ? cause.code : undefined,
+        typeof cause.message === "string" ? cause.message : undefined,
+      );
     }
     // The core says whether to try again, when, and the error to give up with.
     const wait = core.retryInMs(

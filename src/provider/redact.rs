@@ -142,6 +142,129 @@ impl Secrets {
     }
 }
 
+/// Query parameters whose values are credentials, compared case-insensitively with `-` read as
+/// `_`; a name ending in `_key`, `_token`, `_secret`, `_signature`, `_sig`, `_password` or
+/// `_credential` (`x-goog-api-key`, `X-Amz-Signature`, `refresh_token`) is one too.
+pub const CREDENTIAL_PARAMS: [&str; 10] = [
+    "key",
+    "apikey",
+    "api_key",
+    "token",
+    "access_token",
+    "sig",
+    "signature",
+    "secret",
+    "password",
+    "auth",
+];
+
+const CREDENTIAL_SUFFIXES: [&str; 7] = [
+    "_key",
+    "_token",
+    "_secret",
+    "_signature",
+    "_sig",
+    "_password",
+    "_credential",
+];
+
+/// Whether `name` is `word`, any case, `-` read as `_` (bytes compared: no allocation, no
+/// substring search, whose code the core module would carry).
+fn same_param(name: &[u8], word: &str) -> bool {
+    let normal = |b: &u8| {
+        if *b == b'-' {
+            b'_'
+        } else {
+            b.to_ascii_lowercase()
+        }
+    };
+    name.len() == word.len() && name.iter().map(normal).eq(word.bytes())
+}
+
+fn is_credential_param(name: &[u8]) -> bool {
+    CREDENTIAL_PARAMS.iter().any(|w| same_param(name, w))
+        || CREDENTIAL_SUFFIXES.iter().any(|w| {
+            name.len() > w.len()
+                && same_param(name.get(name.len() - w.len()..).unwrap_or_default(), w)
+        })
+}
+
+/// A URL as an error may name it: without the user name and password (`https://u:p@host/` →
+/// `https://host/`), with the value of each query parameter whose name is a credential's
+/// ([`CREDENTIAL_PARAMS`]) replaced by [`REDACTED`], and without the fragment. The rest is
+/// kept as written. Any text is taken: what is not a URL's part passes unchanged.
+///
+/// ```
+/// use citeflow::provider::redact::url_without_credentials;
+///
+/// assert_eq!(
+///     url_without_credentials("https://me:pw@api.test/v1/chat?key=sk-123&alt=sse"),
+///     "https://api.test/v1/chat?key=[redacted]&alt=sse"
+/// );
+/// ```
+pub fn url_without_credentials(url: &str) -> Cow<'_, str> {
+    let (end, cuts) = credential_cuts(url);
+    let part = |from: usize, to: usize| url.get(from..to).unwrap_or_default();
+    if cuts.is_empty() {
+        return Cow::Borrowed(part(0, end));
+    }
+    let mut out = String::with_capacity(end);
+    let mut from = 0;
+    for (start, stop, user_info) in cuts {
+        out.push_str(part(from, start));
+        out.push_str(if user_info { "" } else { REDACTED });
+        from = stop;
+    }
+    out.push_str(part(from, end));
+    Cow::Owned(out)
+}
+
+/// The credentials a URL carries as written (its user info, the values of its credential
+/// parameters), as [`Secrets`]: a runtime's error may quote the URL whole.
+pub fn url_credentials(url: &str) -> Secrets {
+    let (_, cuts) = credential_cuts(url);
+    // The user info without its `@`.
+    Secrets::listed(cuts.iter().map(|&(start, stop, user_info)| {
+        url.get(start..stop - usize::from(user_info))
+            .unwrap_or_default()
+    }))
+}
+
+/// Where `url` ends before its fragment, and the parts to cut: `[start, stop)`, and whether it
+/// is the user info (with its `@`; else a credential parameter's value).
+fn credential_cuts(url: &str) -> (usize, Vec<(usize, usize, bool)>) {
+    // One walk over the bytes (every delimiter is ASCII, so each cut is at a char boundary).
+    let bytes = url.as_bytes();
+    let slice = |from: usize, to: usize| bytes.get(from..to).unwrap_or_default();
+    let find = |from: usize, to: usize, byte: u8| {
+        slice(from, to)
+            .iter()
+            .position(|&b| b == byte)
+            .map_or(to, |i| from + i)
+    };
+    let end = find(0, bytes.len(), b'#');
+    let query = find(0, end, b'?');
+    let mut cuts = Vec::new();
+    // The authority runs from `//` to the next `/`; its user info ends at its last `@`.
+    if let Some(at) = slice(0, query).windows(2).position(|w| w == b"//") {
+        let start = at + 2;
+        let stop = find(start, query, b'/');
+        if let Some(i) = slice(start, stop).iter().rposition(|&b| b == b'@') {
+            cuts.push((start, start + i + 1, true));
+        }
+    }
+    let mut at = query + 1;
+    while at < end {
+        let stop = find(at, end, b'&');
+        let eq = find(at, stop, b'=');
+        if eq + 1 < stop && is_credential_param(slice(at, eq)) {
+            cuts.push((eq + 1, stop, false));
+        }
+        at = stop + 1;
+    }
+    (end, cuts)
+}
+
 const PERCENT: u16 = b'%' as u16;
 const PLUS: u16 = b'+' as u16;
 const SPACE: u16 = b' ' as u16;
@@ -258,6 +381,51 @@ fn without_scheme(value: &str) -> &str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn urls_without_credentials() {
+        let cases = [
+            (
+                "http://127.0.0.1:9/v1/chat/completions",
+                "http://127.0.0.1:9/v1/chat/completions",
+            ),
+            (
+                "https://user:pw@api.test:8443/v1/chat?key=sk-abc123&alt=sse",
+                "https://api.test:8443/v1/chat?key=[redacted]&alt=sse",
+            ),
+            // The last `@` ends the user info (a password may hold one).
+            ("https://u:p@ss@host.test/", "https://host.test/"),
+            // Names any case, `-` as `_`, and the suffixes; other parameters kept as written.
+            (
+                "https://h.test/x?API_KEY=a&Api-Key=b&apikey=c&token=d&access_token=e&sig=f&signature=g&x-goog-api-key=h&X-Amz-Signature=i&refresh_token=j&model=gpt&keyboard=k",
+                "https://h.test/x?API_KEY=[redacted]&Api-Key=[redacted]&apikey=[redacted]&token=[redacted]&access_token=[redacted]&sig=[redacted]&signature=[redacted]&x-goog-api-key=[redacted]&X-Amz-Signature=[redacted]&refresh_token=[redacted]&model=gpt&keyboard=k",
+            ),
+            // The fragment never leaves the client, and is not named either.
+            ("https://h.test/a#token=x", "https://h.test/a"),
+            // No authority: an `@` in a path is not user info.
+            ("/v1/chat?token=t", "/v1/chat?token=[redacted]"),
+            ("/users/@me", "/users/@me"),
+            ("https://h.test/users/@me", "https://h.test/users/@me"),
+            // An empty value or a bare name hides nothing.
+            ("https://h.test/?key=&key", "https://h.test/?key=&key"),
+            ("", ""),
+            ("not a url", "not a url"),
+        ];
+        for (url, named) in cases {
+            assert_eq!(url_without_credentials(url), named, "{url}");
+        }
+        assert!(matches!(
+            url_without_credentials("https://h.test/v1?alt=sse"),
+            Cow::Borrowed(_)
+        ));
+        // What a runtime's own error quotes of the URL is redacted with these.
+        let url = "http://me:pw-0123456789@h.test/v1?key=sk-query-1&alt=sse";
+        assert_eq!(
+            url_credentials(url).redact(&format!("no credentials in a URL: {url}")),
+            "no credentials in a URL: http://[redacted]@h.test/v1?key=[redacted]&alt=sse"
+        );
+        assert!(url_credentials("https://h.test/v1?alt=sse").is_empty());
+    }
 
     #[test]
     fn whole_and_partial_secrets() {

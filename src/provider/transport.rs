@@ -1,8 +1,9 @@
 //! The rules of an invoker's transport loop, whatever moves the bytes (the npm package's
-//! `fetch` shim, or [`crate::web`] in Rust): the defaults and limits, which redirects may be
+//! `fetch` shim, or the `web` module in Rust): the defaults and limits, which redirects may be
 //! followed, when an answer is read as JSON, what a failed transport attempt means, and the
 //! error an invoker gives up with. The loop itself (send, wait, cancel) lives at the edge.
 
+use super::redact::{url_credentials, url_without_credentials};
 use super::{retry_delay_ms, ProviderFailure, RequestError};
 
 /// How long an attempt may wait for an answer (not for the rest of a stream).
@@ -117,9 +118,55 @@ pub fn timed_out(provider: &str, timeout_ms: u32) -> ProviderFailure {
     )
 }
 
-/// An attempt whose connection failed.
-pub fn network_failure(provider: &str, message: impl Into<String>) -> ProviderFailure {
-    transport_failure(provider, "NETWORK_ERROR", message.into())
+/// An attempt whose connection to `url` failed, for the reason `cause` (see
+/// [`network_cause`]). The message names the URL without its credentials
+/// ([`url_without_credentials`]), and the cause is cleared of them too ([`url_credentials`]);
+/// the caller still redacts the invoker's secrets from it.
+pub fn network_failure(provider: &str, url: &str, cause: &str) -> ProviderFailure {
+    // The cause may quote the URL as written (a runtime refusing one with credentials does).
+    let cause = url_credentials(url).redact(cause).into_owned();
+    transport_failure(
+        provider,
+        "NETWORK_ERROR",
+        format!("could not reach {}: {cause}", url_without_credentials(url)),
+    )
+}
+
+/// Why a fetch failed, from what the runtime's error says: its message, and its `cause`'s
+/// `code` and `message` where it has one (Node's `fetch` rejects with "fetch failed" and the
+/// socket's error as the cause, `ECONNREFUSED`; browsers give no cause). A part already said
+/// by another is not said twice.
+pub fn network_cause(
+    message: &str,
+    cause_code: Option<&str>,
+    cause_message: Option<&str>,
+) -> String {
+    let code = cause_code.unwrap_or_default();
+    let detail = cause_message.unwrap_or_default();
+    // The cause in one part: its message, led by its code unless the message says it.
+    let cause = if code.is_empty() || holds(detail, code) {
+        detail.to_owned()
+    } else if detail.is_empty() {
+        code.to_owned()
+    } else {
+        format!("{code}: {detail}")
+    };
+    match (message.is_empty(), cause.is_empty()) {
+        (true, true) => "the request failed without a reason".to_owned(),
+        (true, false) => cause,
+        (false, true) => message.to_owned(),
+        (false, false) if holds(message, &cause) => message.to_owned(),
+        (false, false) => format!("{message} ({cause})"),
+    }
+}
+
+/// Whether `text` holds `part` (bytes compared: no substring searcher in the core module).
+fn holds(text: &str, part: &str) -> bool {
+    part.is_empty()
+        || text
+            .as_bytes()
+            .windows(part.len())
+            .any(|w| w == part.as_bytes())
 }
 
 fn transport_failure(provider: &str, code: &str, message: String) -> ProviderFailure {
@@ -228,7 +275,69 @@ mod tests {
             give_up(&slow),
             ("TIMEOUT", "anthropic no answer within 10 ms".to_owned())
         );
-        assert_eq!(give_up(&network_failure("x", "reset")).0, "NETWORK_ERROR");
+        let failed = network_failure("x", "https://u:p@h.test/v1?key=k1&alt=sse", "reset");
+        assert_eq!(
+            give_up(&failed),
+            (
+                "NETWORK_ERROR",
+                "x could not reach https://h.test/v1?key=[redacted]&alt=sse: reset".to_owned()
+            )
+        );
+        assert!(failed.retryable);
+    }
+
+    #[test]
+    fn network_causes() {
+        let refused = "connect ECONNREFUSED 127.0.0.1:9";
+        let cases = [
+            // Node's fetch: a TypeError and the socket's error.
+            (
+                ("fetch failed", Some("ECONNREFUSED"), Some(refused)),
+                format!("fetch failed ({refused})"),
+            ),
+            // Node's AggregateError (every address refused): a code, no message.
+            (
+                ("fetch failed", Some("ECONNREFUSED"), Some("")),
+                "fetch failed (ECONNREFUSED)".to_owned(),
+            ),
+            (
+                (
+                    "fetch failed",
+                    Some("ENOTFOUND"),
+                    Some("getaddrinfo failed"),
+                ),
+                "fetch failed (ENOTFOUND: getaddrinfo failed)".to_owned(),
+            ),
+            (
+                ("fetch failed", None, Some("other side closed")),
+                "fetch failed (other side closed)".to_owned(),
+            ),
+            // A browser's: the message alone.
+            (
+                ("Failed to fetch", None, None),
+                "Failed to fetch".to_owned(),
+            ),
+            (
+                (
+                    "NetworkError when attempting to fetch resource.",
+                    None,
+                    None,
+                ),
+                "NetworkError when attempting to fetch resource.".to_owned(),
+            ),
+            (("", Some("ECONNRESET"), None), "ECONNRESET".to_owned()),
+            (
+                ("", None, None),
+                "the request failed without a reason".to_owned(),
+            ),
+            (
+                (refused, Some("ECONNREFUSED"), Some(refused)),
+                refused.to_owned(),
+            ),
+        ];
+        for ((message, code, cause), said) in cases {
+            assert_eq!(network_cause(message, code, cause), said, "{message}");
+        }
     }
 
     #[test]

@@ -1,8 +1,9 @@
 //! References: the list of cited sources, rendered in a citation style.
 //!
 //! Source metadata is a CSL-JSON item. Rendering with citeflow's own CSL 1.0.2 processor
-//! ([`engine`], in src/csl/) is behind the `csl` feature and ships as the separate
-//! `citeflow/csl` wasm module.
+#![cfg_attr(feature = "csl", doc = "([`engine`], in src/csl/)")]
+#![cfg_attr(not(feature = "csl"), doc = "(`engine`, in src/csl/)")]
+//! is behind the `csl` feature and ships as the separate `citeflow/csl` wasm module.
 
 #[cfg(feature = "csl")]
 mod csl;

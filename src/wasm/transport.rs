@@ -65,14 +65,25 @@ pub fn is_json_content_type(content_type: &str) -> bool {
 }
 
 /// The failure of an attempt that got no answer: in time (`timedOut`), or at all (the
-/// connection failed with `message`).
+/// request to `url` failed with `message`, and the error's `cause` its `code` and message
+/// where it has one). The URL is named without its credentials.
 #[wasm_bindgen(js_name = attemptFailure)]
-pub fn attempt_failure(provider: &str, timed_out: bool, timeout_ms: f64, message: &str) -> JsValue {
+pub fn attempt_failure(
+    provider: &str,
+    timed_out: bool,
+    timeout_ms: f64,
+    url: &str,
+    message: &str,
+    cause_code: Option<String>,
+    cause_message: Option<String>,
+) -> JsValue {
     convert::to_js(&if timed_out {
         // A checked timeout: above 0 and at most 2^31 - 1 ms (a fraction is said rounded up).
         transport::timed_out(provider, timeout_ms.ceil() as u32)
     } else {
-        transport::network_failure(provider, message)
+        let cause =
+            transport::network_cause(message, cause_code.as_deref(), cause_message.as_deref());
+        transport::network_failure(provider, url, &cause)
     })
 }
 

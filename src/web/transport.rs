@@ -8,7 +8,8 @@ use std::cell::Cell;
 use std::rc::Rc;
 
 use gloo_net::http::{Headers, Method, RequestBuilder, Response};
-use wasm_bindgen::JsValue;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::JsFuture;
 use web_sys::{AbortController, AbortSignal, ReadableStream, RequestRedirect, ResponseType, Url};
 
 use super::body::{read_limited, Limited};
@@ -17,8 +18,8 @@ use super::options::Options;
 use super::timer::{check_aborted, sleep, AbortListener, Timeout};
 use crate::provider::redact::Secrets;
 use crate::provider::transport::{
-    is_json_content_type, is_redirect, network_failure, next_step, redirect_refusal, timed_out,
-    Next, RedirectTarget, ERROR_BODY_BYTES,
+    is_json_content_type, is_redirect, network_cause, network_failure, next_step, redirect_refusal,
+    timed_out, Next, RedirectTarget, ERROR_BODY_BYTES,
 };
 use crate::provider::{
     answer_failure, classify_failure, HttpRequest, ProviderFailure, RequestError,
@@ -150,7 +151,7 @@ impl Transport {
                 Failed::Refused(error) => return Err(error.scrub(&self.secrets)),
                 Failed::Failure(failure) => failure,
                 Failed::Threw(_) if timed_out_now => timed_out(provider, self.options.timeout_ms),
-                Failed::Threw(e) => network_failure(provider, js_message(&e)),
+                Failed::Threw(e) => network_failure(provider, &http.url, &network_cause_of(&e)),
             };
             match next_step(
                 &failure,
@@ -252,10 +253,15 @@ impl Transport {
             let request = self
                 .fetch_request(http, &url, &attempt.controller.signal())
                 .map_err(Failed::Refused)?;
-            let res = request.send().await.map_err(|e| match e {
-                gloo_net::Error::JsError(e) => Failed::Threw(JsValue::from_str(&e.message)),
-                other => Failed::Threw(JsValue::from_str(&other.to_string())),
-            })?;
+            // The runtime's own `fetch`, not `Request::send`: its error keeps the `cause` (Node
+            // says there why the connection failed).
+            let request: web_sys::Request = request.into();
+            let res: Response = JsFuture::from(fetch(&request))
+                .await
+                .map_err(Failed::Threw)?
+                .dyn_into::<web_sys::Response>()
+                .map_err(Failed::Threw)?
+                .into();
             let opaque = res.type_() == ResponseType::Opaqueredirect;
             if !opaque && !is_redirect(res.status()) {
                 return Ok(res);
@@ -334,6 +340,31 @@ fn location_href() -> Option<String> {
     js_sys::Reflect::get(&location, &JsValue::from_str("href"))
         .ok()?
         .as_string()
+}
+
+#[wasm_bindgen]
+extern "C" {
+    /// The global `fetch` (a window's or a worker's, or a server runtime's).
+    #[wasm_bindgen(js_name = fetch)]
+    fn fetch(request: &web_sys::Request) -> js_sys::Promise;
+}
+
+/// Why a fetch failed: its message, and its `cause`'s `code` and `message` (the core says it).
+fn network_cause_of(error: &JsValue) -> String {
+    let cause = js_sys::Reflect::get(error, &JsValue::from_str("cause")).unwrap_or_default();
+    let field = |name: &str| {
+        if !cause.is_object() {
+            return None;
+        }
+        js_sys::Reflect::get(&cause, &JsValue::from_str(name))
+            .ok()
+            .and_then(|v| v.as_string())
+    };
+    network_cause(
+        &js_message(error),
+        field("code").as_deref(),
+        field("message").as_deref(),
+    )
 }
 
 /// What a thrown value says: an error's message, or the value as a string.

@@ -37,6 +37,7 @@ import init, {
   type Reference,
   renderCitedHtml,
   renderReferences,
+  setCslWasmUrl,
   SimilarityReferenceFormatter,
   SimilarityRelevanceFilter,
   SSEDecoder,
@@ -45,8 +46,17 @@ import init, {
   ValidationOutputTransformer,
 } from "citeflow";
 import initCsl, { renderReferences as renderNow } from "citeflow/csl";
+// The .wasm subpaths (pkg/wasm.d.ts), as the README's esbuild recipes import them: a URL or bytes.
+import wasmUrl from "citeflow/citeflow_bg.wasm";
+import streamWasmUrl from "citeflow/citeflow_stream_bg.wasm";
+import fullWasmUrl from "citeflow/citeflow_stream_full_bg.wasm";
+import cslWasmUrl from "citeflow/citeflow_csl_bg.wasm";
 
 await init();
+setCslWasmUrl(cslWasmUrl);
+await init(wasmUrl, streamWasmUrl, fullWasmUrl);
+const wasmSource: string | Uint8Array = wasmUrl;
+void wasmSource;
 await initFull();
 const fullReady: boolean = isFullReady();
 if (!fullReady) throw new Error("initFull() leaves the full streaming module ready");
