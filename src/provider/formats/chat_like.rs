@@ -17,7 +17,6 @@ use crate::cite::Mechanism;
 use crate::event::types;
 use crate::provider::framing::DeltaFraming;
 use crate::provider::offsets::TextOffsets;
-use crate::provider::request::cite_schema;
 use crate::provider::sse::SseEvent;
 use crate::provider::stream::{EventSink, StreamError};
 use crate::provider::usage::normalize;
@@ -343,20 +342,7 @@ pub(crate) fn request(
     base: &str,
     schema: SchemaFormat,
 ) -> Result<HttpRequest, RequestError> {
-    let provider = id.provider.name();
-    let refuse = |option: &'static str| RequestError::InvalidOption {
-        option,
-        reason: format!("{provider} models do not offer it"),
-    };
-    if req.logprobs == Some(true) {
-        return Err(refuse("logprobs"));
-    }
-    if req.top_logprobs.is_some() {
-        return Err(refuse("topLogprobs"));
-    }
-    if req.grammar.is_some() {
-        return Err(refuse("grammar"));
-    }
+    let answer_schema = super::answer_schema(id.provider, req, mechanism)?;
     let mut body = Map::new();
     body.insert("model".into(), Value::from(id.model.as_str()));
     body.insert(
@@ -369,19 +355,7 @@ pub(crate) fn request(
     if let Some(m) = req.max_tokens {
         body.insert("max_tokens".into(), Value::from(m));
     }
-    let json_schema = match (mechanism, &req.citations) {
-        (Some(Mechanism::Schema), Some(cite)) => Some(schema(
-            crate::cite::enforce::CITED_ANSWER,
-            cite_schema(cite)?,
-        )),
-        (Some(Mechanism::Grammar | Mechanism::Tool), _) => {
-            return Err(RequestError::InvalidOption {
-                option: "citations",
-                reason: format!("{provider} models enforce citations by schema or prompt"),
-            })
-        }
-        _ => req.response_schema.clone().map(|s| schema("response", s)),
-    };
+    let json_schema = answer_schema.map(|(name, s)| schema(name, s));
     if let Some(json_schema) = json_schema {
         let mut format = Map::new();
         format.insert("type".into(), Value::from("json_schema"));

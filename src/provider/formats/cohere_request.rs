@@ -11,16 +11,7 @@
 use serde_json::{json, Map, Value};
 
 use crate::cite::Mechanism;
-use crate::provider::request::cite_schema;
 use crate::provider::{HttpRequest, LmRequest, ModelId, RequestError};
-
-/// An option Cohere's chat does not take: refused, never dropped.
-fn refused(option: &'static str) -> RequestError {
-    RequestError::InvalidOption {
-        option,
-        reason: "is not available for cohere models".into(),
-    }
-}
 
 pub(crate) fn request(
     id: &ModelId,
@@ -29,15 +20,7 @@ pub(crate) fn request(
     api_key: Option<&str>,
     base: &str,
 ) -> Result<HttpRequest, RequestError> {
-    if req.logprobs == Some(true) {
-        return Err(refused("logprobs"));
-    }
-    if req.top_logprobs.is_some() {
-        return Err(refused("topLogprobs"));
-    }
-    if req.grammar.is_some() {
-        return Err(refused("grammar"));
-    }
+    let schema = super::answer_schema(id.provider, req, mechanism)?;
     let mut headers = vec![("content-type".to_owned(), "application/json".to_owned())];
     if let Some(key) = api_key {
         headers.push(("authorization".into(), format!("Bearer {key}")));
@@ -54,22 +37,7 @@ pub(crate) fn request(
     if let Some(m) = req.max_tokens {
         body.insert("max_tokens".into(), json!(m));
     }
-    let schema = match (mechanism, &req.citations) {
-        (Some(Mechanism::Schema), Some(cite)) => Some(cite_schema(cite)?),
-        (Some(Mechanism::Schema), None) => None,
-        (Some(other @ (Mechanism::Grammar | Mechanism::Tool)), _) => {
-            return Err(RequestError::InvalidOption {
-                option: "citations",
-                reason: format!(
-                    "enforce {:?} is not available for cohere models",
-                    other.name()
-                ),
-            })
-        }
-        _ => None,
-    }
-    .or_else(|| req.response_schema.clone());
-    if let Some(schema) = schema {
+    if let Some((_, schema)) = schema {
         body.insert(
             "response_format".into(),
             json!({ "type": "json_object", "json_schema": schema }),

@@ -156,6 +156,41 @@ pub(crate) fn request(
     }
 }
 
+/// What a request to one of these providers asks its answer to follow: `(name, schema)`, the
+/// citation schema (`cited_answer`) when a schema enforces the citations, else the caller's
+/// `responseSchema` (`response`). What none of them takes is refused, never dropped:
+/// log-probabilities, a grammar, a citation mechanism other than a schema or the prompt's rule.
+pub(crate) fn answer_schema(
+    provider: Provider,
+    req: &LmRequest,
+    mechanism: Option<Mechanism>,
+) -> Result<Option<(&'static str, Value)>, RequestError> {
+    let refused = |option: &'static str, what: &str| RequestError::InvalidOption {
+        option,
+        reason: cat(&[what, " is not available for ", provider.name(), " models"]),
+    };
+    if req.logprobs == Some(true) {
+        return Err(refused("logprobs", "it"));
+    }
+    if req.top_logprobs.is_some() {
+        return Err(refused("topLogprobs", "it"));
+    }
+    if req.grammar.is_some() {
+        return Err(refused("grammar", "it"));
+    }
+    match (mechanism, &req.citations) {
+        (Some(Mechanism::Schema), Some(cite)) => Ok(Some((
+            crate::cite::enforce::CITED_ANSWER,
+            super::request::cite_schema(cite)?,
+        ))),
+        (Some(other @ (Mechanism::Grammar | Mechanism::Tool)), _) => Err(refused(
+            "citations",
+            &cat(&["enforce \"", other.name(), "\""]),
+        )),
+        _ => Ok(req.response_schema.clone().map(|s| ("response", s))),
+    }
+}
+
 /// A whole (non-streamed) answer of one of these providers (`None`: not one of them).
 pub(crate) fn whole_answer(
     provider: Provider,

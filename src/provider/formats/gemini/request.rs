@@ -15,7 +15,6 @@
 
 use serde_json::{json, Map, Value};
 
-use super::super::super::request::cite_schema;
 use super::super::{HttpRequest, LmRequest, ModelId, RequestError};
 use crate::cite::Mechanism;
 
@@ -27,7 +26,7 @@ pub(crate) fn request(
     api_key: Option<&str>,
     base: &str,
 ) -> Result<HttpRequest, RequestError> {
-    refuse_unavailable(req)?;
+    let schema = super::super::answer_schema(id.provider, req, mechanism)?;
     let model = model_path(id)?;
     let mut system = Vec::new();
     let mut contents = Vec::new();
@@ -71,22 +70,7 @@ pub(crate) fn request(
     if let Some(m) = req.max_tokens {
         config.insert("maxOutputTokens".into(), json!(m));
     }
-    let schema = match (mechanism, &req.citations) {
-        (Some(Mechanism::Schema), Some(cite)) => Some(cite_schema(cite)?),
-        (Some(Mechanism::Schema), None) | (None | Some(Mechanism::Prompt), _) => {
-            req.response_schema.clone()
-        }
-        (Some(other @ (Mechanism::Grammar | Mechanism::Tool)), _) => {
-            return Err(RequestError::InvalidOption {
-                option: "citations",
-                reason: format!(
-                    "enforce {:?} is not available for google models; use \"auto\", \"schema\" or \"prompt\"",
-                    other.name()
-                ),
-            })
-        }
-    };
-    if let Some(schema) = schema {
+    if let Some((_, schema)) = schema {
         config.insert("responseMimeType".into(), json!("application/json"));
         config.insert("responseJsonSchema".into(), schema);
     }
@@ -107,26 +91,6 @@ pub(crate) fn request(
         headers,
         body: Value::Object(body).to_string(),
     })
-}
-
-/// Options Gemini's API has no place for here: refused, never dropped.
-fn refuse_unavailable(req: &LmRequest) -> Result<(), RequestError> {
-    let refused = if req.logprobs == Some(true) {
-        Some("logprobs")
-    } else if req.top_logprobs.is_some() {
-        Some("topLogprobs")
-    } else if req.grammar.is_some() {
-        Some("grammar")
-    } else {
-        None
-    };
-    match refused {
-        Some(option) => Err(RequestError::InvalidOption {
-            option,
-            reason: "is not available for google models".into(),
-        }),
-        None => Ok(()),
-    }
 }
 
 /// The model's resource path: `models/<name>` (a name already starting with `models/` or

@@ -7,18 +7,8 @@
 
 use serde_json::{json, Map, Value};
 
-use crate::cite::enforce::CITED_ANSWER;
 use crate::cite::Mechanism;
-use crate::provider::request::cite_schema;
 use crate::provider::{HttpRequest, LmRequest, ModelId, RequestError};
-
-/// The options a Responses API request cannot carry here, refused rather than dropped.
-fn refuse(option: &'static str, provider: &str) -> RequestError {
-    RequestError::InvalidOption {
-        option,
-        reason: format!("is not available for {provider} models"),
-    }
-}
 
 /// The HTTP request (see the module's docs). `req`'s messages already carry the note a
 /// structured cited answer needs.
@@ -29,29 +19,7 @@ pub(crate) fn request(
     api_key: Option<&str>,
     base: &str,
 ) -> Result<HttpRequest, RequestError> {
-    let name = id.provider.name();
-    if req.logprobs == Some(true) {
-        return Err(refuse("logprobs", name));
-    }
-    if req.top_logprobs.is_some() {
-        return Err(refuse("topLogprobs", name));
-    }
-    if req.grammar.is_some() {
-        return Err(refuse("grammar", name));
-    }
-    let cited = match (mechanism, &req.citations) {
-        (Some(Mechanism::Schema), Some(cite)) => Some(cite_schema(cite)?),
-        (None | Some(Mechanism::Prompt), _) | (Some(Mechanism::Schema), None) => None,
-        (Some(other), _) => {
-            return Err(RequestError::InvalidOption {
-                option: "citations",
-                reason: format!(
-                    "enforce {:?} is not available for {name} models",
-                    other.name()
-                ),
-            })
-        }
-    };
+    let format = super::super::answer_schema(id.provider, req, mechanism)?;
     let mut headers = vec![("content-type".to_owned(), "application/json".to_owned())];
     if let Some(key) = api_key {
         headers.push(("authorization".into(), format!("Bearer {key}")));
@@ -80,11 +48,6 @@ pub(crate) fn request(
     if let Some(m) = req.max_tokens {
         body.insert("max_output_tokens".into(), json!(m));
     }
-    let format = match (&cited, &req.response_schema) {
-        (Some(schema), _) => Some((CITED_ANSWER, schema)),
-        (None, Some(schema)) => Some(("response", schema)),
-        (None, None) => None,
-    };
     if let Some((name, schema)) = format {
         body.insert(
             "text".into(),
