@@ -61,6 +61,67 @@ function openaiBody(pieces) {
   );
 }
 
+/** SSE text of these messages, each with its `event:` line when `typed`. */
+function sseOf(messages, typed = false) {
+  return messages.map((m) => `${typed ? `event: ${m.type}\n` : ""}data: ${JSON.stringify(m)}\n\n`).join("");
+}
+
+/** `pieces` as a streamed body of each provider format citeflow reads besides OpenAI's (built here
+ * from each format's documented shape, with usage last). */
+const OTHER_FORMAT_BODIES = {
+  google: (pieces) =>
+    pieces.map((text, i) =>
+      `data: ${
+        JSON.stringify({
+          candidates: [{
+            content: { role: "model", parts: [{ text }] },
+            ...(i === pieces.length - 1 ? { finishReason: "STOP" } : {}),
+          }],
+          ...(i === pieces.length - 1
+            ? { usageMetadata: { promptTokenCount: 3, candidatesTokenCount: pieces.length, totalTokenCount: 9 } }
+            : {}),
+        })
+      }\r\n\r\n`
+    ).join(""),
+  "openai-responses": (pieces) =>
+    sseOf([
+      ...pieces.map((delta) => ({
+        type: "response.output_text.delta",
+        item_id: "msg_1",
+        output_index: 0,
+        content_index: 0,
+        delta,
+      })),
+      {
+        type: "response.completed",
+        response: {
+          id: "resp_1",
+          status: "completed",
+          output: [],
+          usage: { input_tokens: 3, output_tokens: pieces.length, total_tokens: 9 },
+        },
+      },
+    ], true),
+  cohere: (pieces) =>
+    sseOf([
+      { type: "message-start", id: "m1", delta: { message: { role: "assistant" } } },
+      { type: "content-start", index: 0, delta: { message: { content: { type: "text", text: "" } } } },
+      ...pieces.map((text) => ({ type: "content-delta", index: 0, delta: { message: { content: { text } } } })),
+      { type: "content-end", index: 0 },
+      {
+        type: "message-end",
+        delta: {
+          finish_reason: "COMPLETE",
+          usage: { tokens: { input_tokens: 3, output_tokens: pieces.length } },
+        },
+      },
+    ], true),
+};
+OTHER_FORMAT_BODIES.xai = OTHER_FORMAT_BODIES["openai-responses"];
+const openaiText = (pieces) => new TextDecoder().decode(openaiBody(pieces));
+OTHER_FORMAT_BODIES.mistral = openaiText;
+OTHER_FORMAT_BODIES.perplexity = openaiText;
+
 /** `bytes` cut at random points (inside UTF-8 sequences too). */
 function byteCuts(bytes, random) {
   const out = [];
@@ -133,6 +194,27 @@ export const modelTextCases = {
           const usage = events.filter((e) => e.type === "usage");
           assert.equal(usage.length, 1, where);
           assert.equal(usage[0].value.raw.completion_tokens, pieces.length, where);
+        }
+      }
+    }
+  },
+
+  "every odd character survives the body of every other provider format, cut anywhere": ({ lib, assert }) => {
+    const random = rng(4343);
+    for (const [format, bodyOf] of Object.entries(OTHER_FORMAT_BODIES)) {
+      for (let round = 0; round < 30; round++) {
+        const pieces = Array.from({ length: 1 + Math.floor(random() * 8) }, () => randomText(random, 3));
+        if (round === 0) pieces[0] = `${BOM}${pieces[0]}`;
+        const answer = pieces.join("");
+        const bytes = new TextEncoder().encode(bodyOf(pieces));
+        const where = `${format}, round ${round}: ${JSON.stringify(answer)}`;
+        for (const transformers of [[], [new lib.CitationParser({ sourceCount: 2 })]]) {
+          const events = run(new lib.ProviderBodyDecoder(format, { transformers }), byteCuts(bytes, random));
+          assert.equal(textOf(events, "response"), answer, `${transformers.length} stages, ${where}`);
+          assertSpans(assert, events, answer, where);
+          const usage = events.filter((e) => e.type === "usage");
+          assert.equal(usage.length, 1, where);
+          assert.equal(events.at(-1).type, "usage", `usage last, ${where}`);
         }
       }
     }
