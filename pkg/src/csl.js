@@ -160,16 +160,10 @@ export async function loadStyle(name) {
   if (name !== undefined && typeof name !== "string") {
     throw citeflowError("INVALID_ARGUMENT", `loadStyle: expected a bundled style name, got ${describe(name)}`);
   }
-  const file = csl.bundledStyleFile(name);
+  const file = csl.bundledStyleFile(name); // UNKNOWN_STYLE for a name that is not bundled
+  if (styles.has(file)) return;
   // The index of style loaders is itself loaded on demand (Node and Deno read styles from disk).
   const { styleModules } = await import("../gen/styles/index.js");
-  if (file === undefined || !Object.hasOwn(styleModules, file)) {
-    throw citeflowError(
-      "UNKNOWN_STYLE",
-      `unknown citation style ${JSON.stringify(name)}; bundled styles: ${csl.bundledStyleNames().join(", ")}`,
-    );
-  }
-  if (styles.has(file)) return;
   let xml;
   try {
     xml = (await styleModules[file]()).default;

@@ -14,40 +14,6 @@ use super::{RefFormat, Reference, ReferenceError, DEFAULT_STYLE};
 /// with the number of works by one author (year suffixes), and a call is synchronous.
 pub const MAX_RENDERED_SOURCES: usize = 1_000;
 
-/// The bundled styles: our names (and aliases) and the file in src/csl/styles/ (the CSL
-/// project's styles, CC BY-SA 3.0, comments and indentation removed) that holds each.
-///
-/// Styles are data: the wasm CSL module (`wasm-csl-module`) carries none of them; the npm
-/// package ships each as a small JS module (generated from the same files by
-/// scripts/build.mjs) that JS loads on demand and hands over through a [`StyleLoader`].
-/// Native builds compile them in (see [`compiled_style`]).
-const BUNDLED: &[(&str, &str)] = &[
-    ("apa-7", "apa"),
-    ("apa", "apa"),
-    ("mla-9", "modern-language-association"),
-    ("mla", "modern-language-association"),
-    ("chicago-author-date", "chicago-author-date"),
-    ("chicago", "chicago-author-date"),
-    ("ieee", "ieee"),
-    ("nature", "nature"),
-    ("vancouver", "vancouver"),
-    ("harvard", "harvard-cite-them-right"),
-];
-
-/// The bundled style names, aliases included.
-pub fn bundled_style_names() -> Vec<&'static str> {
-    BUNDLED.iter().map(|(name, _)| *name).collect()
-}
-
-/// The file (stem, in src/csl/styles/ and the package's `gen/styles/`) of a bundled style
-/// name; `None` for a name that is not bundled.
-pub fn bundled_style_file(name: &str) -> Option<&'static str> {
-    BUNDLED
-        .iter()
-        .find(|(ours, _)| *ours == name)
-        .map(|(_, file)| *file)
-}
-
 /// The XML of a bundled style file, compiled in: native builds only. The wasm CSL module
 /// leaves the styles out (they are most of its size otherwise) and gets them from JS.
 #[cfg(not(feature = "wasm-csl-module"))]
@@ -123,7 +89,7 @@ impl RenderOptions {
         let default = Self::default();
         Ok(Self {
             style: match f.style {
-                Some(xml) if xml.trim_start().starts_with('<') => StyleSource::Xml(xml),
+                Some(xml) if super::is_style_xml(&xml) => StyleSource::Xml(xml),
                 Some(name) => StyleSource::Name(name),
                 None => default.style,
             },
@@ -177,10 +143,7 @@ fn processor(options: &RenderOptions, load: StyleLoader) -> Result<Processor, Re
     let loaded;
     let xml: &str = match &options.style {
         StyleSource::Name(name) => {
-            let file = bundled_style_file(name).ok_or_else(|| ReferenceError::UnknownStyle {
-                name: name.clone(),
-                bundled: bundled_style_names().join(", "),
-            })?;
+            let file = super::bundled_style(name).map_err(ReferenceError::UnknownStyle)?;
             loaded =
                 load(file).ok_or_else(|| ReferenceError::StyleNotLoaded { name: name.clone() })?;
             &loaded
@@ -398,6 +361,7 @@ pub fn render_references_with(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::reference::{bundled_style_file, bundled_style_names};
     use serde_json::json;
 
     fn poe() -> Value {

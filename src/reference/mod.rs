@@ -5,6 +5,7 @@
 #![cfg_attr(not(feature = "csl"), doc = "(`engine`, in src/csl/)")]
 //! is behind the `csl` feature and ships as the separate `citeflow/csl` wasm module.
 
+mod bundled;
 #[cfg(feature = "csl")]
 mod csl;
 /// citeflow's own CSL processor (src/csl/).
@@ -19,13 +20,16 @@ mod style_guard;
 /// The style used when none is named.
 pub const DEFAULT_STYLE: &str = "apa-7";
 
-#[cfg(feature = "csl")]
-pub use csl::{
-    bundled_style_file, bundled_style_names, render_references_with, unpack_sources, RenderOptions,
-    StyleLoader, StyleSource, MAX_RENDERED_SOURCES,
+pub use bundled::{
+    bundled_style, bundled_style_file, bundled_style_names, check_style, is_style_xml, UnknownStyle,
 };
 #[cfg(all(feature = "csl", not(feature = "wasm-csl-module")))]
 pub use csl::{compiled_style, render_references};
+#[cfg(feature = "csl")]
+pub use csl::{
+    render_references_with, unpack_sources, RenderOptions, StyleLoader, StyleSource,
+    MAX_RENDERED_SOURCES,
+};
 #[cfg(feature = "csl")]
 pub use style_guard::{MAX_MACRO_EXPANSIONS, MAX_XML_DEPTH};
 
@@ -59,8 +63,8 @@ pub enum RefFormat {
 pub enum ReferenceError {
     #[error("sources[{index}]: {reason}")]
     InvalidSource { index: usize, reason: String },
-    #[error("unknown citation style {name:?}; bundled styles: {bundled}")]
-    UnknownStyle { name: String, bundled: String },
+    #[error("{0}")]
+    UnknownStyle(UnknownStyle),
     #[error("the bundled style {name:?} is not loaded yet: `await loadStyle({name:?})` of \"citeflow/csl\" first, or use the async renderReferences of \"citeflow\"")]
     StyleNotLoaded { name: String },
     #[error("invalid CSL style XML: {0}")]
@@ -79,7 +83,7 @@ impl ReferenceError {
     pub fn code(&self) -> &'static str {
         match self {
             Self::InvalidSource { .. } => "INVALID_SOURCE",
-            Self::UnknownStyle { .. } => "UNKNOWN_STYLE",
+            Self::UnknownStyle(_) => "UNKNOWN_STYLE",
             Self::StyleNotLoaded { .. } => "STYLE_NOT_LOADED",
             Self::InvalidStyle(_) => "INVALID_STYLE",
             Self::InvalidLocale(_) => "INVALID_LOCALE",

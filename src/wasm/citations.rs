@@ -124,11 +124,15 @@ pub fn citation_grammar(opts: JsValue) -> Result<String, JsValue> {
 }
 
 /// `new Citeformer({...})`'s plain options checked, defaults filled in: `{style, citationPolicy,
-/// markerStyle, deduplicateCites, enforce}` (the JS face checks `lmInvoker` and `toCslItem`).
+/// markerStyle, deduplicateCites, enforce}` (the JS face checks `lmInvoker` and `toCslItem`); a
+/// style that is neither CSL XML nor a bundled name is UNKNOWN_STYLE here, before any model call.
 #[wasm_bindgen(js_name = citeformerOptions)]
 pub fn citeformer_options(opts: JsValue) -> Result<JsValue, JsValue> {
     let map = convert::options(opts, "Citeformer")?;
-    Ok(convert::to_js(&cite::CiteformerOptions::from_map(&map)?))
+    let options = cite::CiteformerOptions::from_map(&map)?;
+    crate::reference::check_style(&options.style)
+        .map_err(|e| js_error(crate::reference::UnknownStyle::CODE, e.message()))?;
+    Ok(convert::to_js(&options))
 }
 
 /// A Citeformer call's `{policy, markerStyle, enforce}` checked (absent ones `null`), every

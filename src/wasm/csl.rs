@@ -113,11 +113,12 @@ fn host_collation(collate: js_sys::Function) -> sort::Collator {
 }
 
 /// The file of a bundled style (`gen/styles/<file>.js` in the package), for JS to load it:
-/// `undefined` names the default style; an unknown name gives `undefined`.
+/// `undefined` names the default style; an unknown name is UNKNOWN_STYLE.
 #[wasm_bindgen(js_name = bundledStyleFile)]
-pub fn bundled_style_file(name: Option<String>) -> Option<String> {
-    reference::bundled_style_file(name.as_deref().unwrap_or(reference::DEFAULT_STYLE))
+pub fn bundled_style_file(name: Option<String>) -> Result<String, JsValue> {
+    reference::bundled_style(name.as_deref().unwrap_or(reference::DEFAULT_STYLE))
         .map(str::to_owned)
+        .map_err(|e| js_error(reference::UnknownStyle::CODE, e.message()))
 }
 
 #[wasm_bindgen(js_name = bundledStyleNames)]

@@ -35,6 +35,19 @@ test("Citeformer: misspelt options and call arguments are refused", async () => 
   assert.throws(() => renderCitedHtml(result, { idPrefx: "x" }), refused("idPrefx"));
 });
 
+test("Citeformer: a style that is neither bundled nor CSL XML is refused before any model call", async () => {
+  let calls = 0;
+  const lm = { invoke: async () => (calls++, { outputs: [{ type: "text", output: "Paris [1]." }] }) };
+  assert.throws(
+    () => new Citeformer({ lmInvoker: lm, style: "apa7" }),
+    (e) => e.code === "UNKNOWN_STYLE" && e.message.includes('"apa7"') && e.message.includes("apa-7"),
+  );
+  assert.equal(calls, 0);
+  for (const style of ["apa-7", "mla", "harvard", " <style xmlns='http://purl.org/net/xbiblio/csl'/>"]) {
+    assert.equal(new Citeformer({ lmInvoker: lm, style }).style, style);
+  }
+});
+
 test("Citeformer: a call's marker style and the model's own options reach the model and the result", async () => {
   const seen = [];
   const lm = {
