@@ -981,8 +981,15 @@ interface LMComponentOptions {
   maxConcurrency?: number;
   /** Tried in order when the main LM fails. */
   fallbackLms?: LMLike[];
+  /** How each chunk is shown; takes precedence over the deprecated `metadata` and `chunkFormat`. */
   contextConfig?: ContextConfig | ContextConfigOptions;
+  /**
+   * The system message (default: the preset's). Both templates take the same placeholders: the
+   * filter's `{query}`, `{chunks}` (also `{context}`) and `{count}`; the formatter's `{response}`,
+   * `{context}` and `{reference_metadata}`. One that shows the chunks needs a `userTemplate` too.
+   */
   systemTemplate?: string;
+  /** The user message (default: the preset's), with the placeholders of `systemTemplate`. */
   userTemplate?: string;
   /** The answer's JSON schema (default: the preset's); null for servers without structured output. */
   responseSchema?: object | null;

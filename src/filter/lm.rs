@@ -99,8 +99,9 @@ pub fn formatter_schema(key: &str) -> Value {
 }
 
 /// One chunk as the relevance filter shows it: "\[CHUNK\]", "Content:", the text, then
-/// "Metadata:" lines "- key: value" for the listed keys the chunk has. A context config
-/// replaces the content with the rendered context; a `chunk_format` template (deprecated)
+/// "Metadata:" lines "- key: value" for the listed keys the chunk has. A context config takes
+/// precedence over both deprecated options, as the seeds define it: the block is "\[CHUNK\]",
+/// "Content:" and the rendered context, nothing else. Without one, a `chunk_format` template
 /// replaces the whole block (`{content}`, `{metadata}` and metadata keys as placeholders).
 pub fn relevance_chunk_text(
     chunk: &Chunk,
@@ -109,6 +110,11 @@ pub fn relevance_chunk_text(
     context: Option<&ContextConfig>,
 ) -> Result<String, ChunkError> {
     let content = context_text(chunk, context)?;
+    let metadata_keys = if context.is_some() {
+        None
+    } else {
+        metadata_keys
+    };
     let lines: Vec<String> = metadata_keys
         .unwrap_or_default()
         .iter()
@@ -265,6 +271,20 @@ mod tests {
             relevance_chunk_text(&c, Some(&keys), Some("{source} p{page}: {content}"), None)
                 .unwrap(),
             "wiki p2: Water boils."
+        );
+        // A context config takes precedence over the metadata keys and the template.
+        let cfg = ContextConfig {
+            fields: vec!["content".into()],
+            ..ContextConfig::default()
+        };
+        let with_config = relevance_chunk_text(&c, Some(&keys), None, Some(&cfg)).unwrap();
+        assert_eq!(
+            relevance_chunk_text(&c, Some(&keys), Some("{source}"), Some(&cfg)).unwrap(),
+            with_config
+        );
+        assert!(
+            with_config.starts_with("[CHUNK]\nContent:\n") && !with_config.contains("Metadata:"),
+            "{with_config}"
         );
         let (ctx, labels) = formatter_context(
             &[c.clone(), chunk(json!({"id": "x9", "content": "B"}))],

@@ -158,6 +158,22 @@ pub(crate) fn settings(
         } else {
             "relevance-filter"
         }) {
+            // A system template of one's own that already shows the chunks, with the preset's
+            // user message, would send them twice: such a template needs its user message too.
+            if let (Some(system), None) = (&s.system_template, &s.user_template) {
+                if let Some(name) = ["{chunks}", "{context}"]
+                    .into_iter()
+                    .find(|name| system.contains(name))
+                {
+                    return Err(refuse(
+                        "userTemplate",
+                        format!(
+                            "is needed with a systemTemplate showing {name} (the default user \
+                             message would send the chunks again)"
+                        ),
+                    ));
+                }
+            }
             s.system_template.get_or_insert_with(|| p.system.to_owned());
             s.user_template.get_or_insert_with(|| p.user.to_owned());
         }
@@ -170,6 +186,35 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+
+    #[test]
+    fn a_system_template_showing_the_chunks_needs_its_user_template() {
+        for (kind, name) in [
+            ("LMRelevanceFilter", "{chunks}"),
+            ("LMRelevanceFilter", "{context}"),
+            ("LMReferenceFormatter", "{context}"),
+        ] {
+            let system = format!("Judge these: {name}");
+            let err = of(kind, json!({ "systemTemplate": system })).unwrap_err();
+            assert_eq!(err.option, "userTemplate", "{kind} {name}");
+            assert!(err.reason.contains(name), "{}", err.reason);
+            let both = of(
+                kind,
+                json!({ "systemTemplate": system, "userTemplate": "Go." }),
+            )
+            .unwrap();
+            assert_eq!(both.user_template.as_deref(), Some("Go."));
+        }
+        let own = of(
+            "LMRelevanceFilter",
+            json!({ "systemTemplate": "Be strict." }),
+        )
+        .unwrap();
+        assert_eq!(
+            own.user_template.as_deref(),
+            preset("relevance-filter").map(|p| p.user)
+        );
+    }
 
     fn of(kind: &str, v: Value) -> Result<Settings, OptionError> {
         settings(kind, kind, v.as_object().unwrap())

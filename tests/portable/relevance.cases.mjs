@@ -207,6 +207,45 @@ export const relevanceCases = {
     assert.deepEqual(last.response_format.json_schema.schema, { type: "object" });
   },
 
+  async "LM filter: both templates filled, a context config before metadata and chunkFormat"({ lib, assert }) {
+    const sent = [];
+    const lm = {
+      invoke: async (messages) => {
+        sent.push(messages);
+        return { outputs: [{ type: "structured", output: { results: [{ explanation: "x", is_relevant: true }] } }] };
+      },
+    };
+    const chunk = { content: "Water boils.", metadata: { title: "T1" } };
+    const filter = new lib.LMRelevanceFilter(lm, {
+      systemTemplate: "Query {query}, {count} chunk(s).",
+      contextConfig: { fields: ["content"] },
+      metadata: ["title"],
+      chunkFormat: () => "from chunkFormat",
+    });
+    await filter.filter({ chunks: [chunk], query: "why?" });
+    const [system, user] = sent[0];
+    assert.equal(system.content, "Query why?, 1 chunk(s).");
+    assert.ok(user.content.includes("Water boils."), user.content);
+    for (const dropped of ["T1", "from chunkFormat", "Metadata:"]) {
+      assert.ok(!user.content.includes(dropped), `${dropped} in ${user.content}`);
+    }
+    // A system template that shows the chunks needs its own user message.
+    for (const [Component, name] of [[lib.LMRelevanceFilter, "{chunks}"], [lib.LMReferenceFormatter, "{context}"]]) {
+      assert.throws(
+        () => new Component(lm, { systemTemplate: `See ${name}` }),
+        (e) => e.code === "INVALID_OPTION" && e.message.includes("userTemplate") && e.message.includes(name),
+      );
+    }
+    sent.length = 0;
+    const own = new lib.LMRelevanceFilter(lm, {
+      systemTemplate: "Chunks: {context}",
+      userTemplate: "Is {query} answered?",
+    });
+    await own.filter({ chunks: [chunk], query: "why?" });
+    assert.ok(sent[0][0].content.startsWith("Chunks: [CHUNK]") && sent[0][0].content.includes("Water boils."));
+    assert.equal(sent[0][1].content, "Is why? answered?");
+  },
+
   async "LM formatter: reference metadata labels, JSON in prose, events"(ctx) {
     const { lib, assert, requests } = ctx;
     const { lm, opts } = setup(ctx);

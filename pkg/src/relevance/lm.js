@@ -97,7 +97,11 @@ export class LMRelevanceFilter extends RelevanceFilter {
   }
 
   texts(batch) {
-    if (typeof this.chunkFormat === "function") return batch.map((c) => this.chunkFormat(c));
+    // A context config takes precedence over the deprecated metadata and chunkFormat (the core
+    // applies the same rule to a template).
+    if (typeof this.chunkFormat === "function" && this.contextConfig === null) {
+      return batch.map((c) => this.chunkFormat(c));
+    }
     return core.relevanceChunkTexts(
       batch,
       this.metadata ?? undefined,
@@ -113,12 +117,13 @@ export class LMRelevanceFilter extends RelevanceFilter {
     checkChunks(chunks);
     const batches = await mapBatches(chunks, this.batchSize, this.maxConcurrency, async (batch) => {
       const texts = this.texts(batch); // a chunkFormat callback's exception reaches the caller
-      const user = core.fillTemplate(this.userTemplate, {
-        query,
-        chunks: texts.join("\n\n"),
-        count: String(batch.length),
-      });
-      const messages = [{ role: "system", content: this.systemTemplate }, { role: "user", content: user }];
+      // Both templates take the same placeholders; `{context}` is another name for `{chunks}`.
+      const chunkText = texts.join("\n\n");
+      const vars = { query, chunks: chunkText, context: chunkText, count: String(batch.length) };
+      const messages = [
+        { role: "system", content: core.fillTemplate(this.systemTemplate, vars) },
+        { role: "user", content: core.fillTemplate(this.userTemplate, vars) },
+      ];
       try {
         const out = await invokeWithFallbacks([this.lmInvoker, ...this.fallbackLms], messages, {
           signal,
