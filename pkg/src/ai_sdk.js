@@ -3,7 +3,7 @@
 // streaming classes come from "citeflow/stream" by the package's own name, so the module of the
 // runtime in use (and its one wasm instance) is the one loaded.
 import { CitationParser, ThinkTagOutputTransformer } from "citeflow/stream";
-import { citeflowError, describe, fields, isArray, list } from "./errors.js";
+import { citeflowError, describe, fields, isArray, list, noMoreArguments } from "./errors.js";
 import { documentSources } from "./ai_sdk_sources.js";
 import { TextPartSplitter } from "./ai_sdk_split.js";
 
@@ -54,9 +54,7 @@ function checkOptions(options) {
  * source; everything else passes through in order.
  */
 export function citeflowMiddleware(options, ...more) {
-  if (more.length > 0) {
-    throw citeflowError("INVALID_ARGUMENT", "citeflowMiddleware takes one argument, its options");
-  }
+  noMoreArguments([options, ...more], 1, "citeflowMiddleware");
   const config = checkOptions(options);
   return {
     specificationVersion: "v4",

@@ -3,7 +3,7 @@
 // system message among `messages`) and the conversation. No model or invoker is needed.
 import * as core from "../gen/citeflow.js";
 import { checkSources } from "./citeformer.js";
-import { citeflowError, describe, knownFields, list } from "./errors.js";
+import { citeflowError, describe, knownFields, list, noMoreArguments } from "./errors.js";
 import { ready } from "./runtime.js";
 
 const WHAT = "aiSdkRequest's {prompt | messages, sources, policy, markerStyle, enforce}";
@@ -16,7 +16,7 @@ const WHAT = "aiSdkRequest's {prompt | messages, sources, policy, markerStyle, e
  * Citeformer's invokers, not through the AI SDK.
  */
 export function aiSdkRequest(args, ...more) {
-  if (more.length > 0) throw citeflowError("INVALID_ARGUMENT", "aiSdkRequest takes one argument");
+  noMoreArguments([args, ...more], 1, "aiSdkRequest");
   const { prompt, messages, sources: given, ...plain } = knownFields(
     args,
     ["prompt", "messages", "sources", "policy", "markerStyle", "enforce"],

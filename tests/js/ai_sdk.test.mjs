@@ -324,7 +324,7 @@ test("options are checked when the middleware is made", () => {
   for (const [options, code] of refused) {
     assert.throws(() => citeflowMiddleware(options), { name: "CiteflowError", code }, JSON.stringify(options));
   }
-  assert.throws(() => citeflowMiddleware({}, {}), { code: "INVALID_ARGUMENT" });
+  assert.throws(() => citeflowMiddleware({}, {}), { code: "INVALID_OPTION", message: /as argument 2/ });
   const custom = citeflowMiddleware({ tags: [["<r>", "</r>"]], startInThinking: true });
   assert.equal(custom.specificationVersion, "v4");
 });
