@@ -112,7 +112,7 @@ export class TextPartSplitter {
     let n = 0;
     for (const item of content) {
       if (item?.type !== "text") {
-        out.push(item);
+        out.push(...this.take(item));
         continue;
       }
       const id = `text-${n++}`;

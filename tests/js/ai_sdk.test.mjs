@@ -221,6 +221,24 @@ test("generateText (wrapGenerate) gives the same parts as streaming", async () =
   }
 });
 
+test("wrapGenerate: content other than text passes through in order", async () => {
+  const provided = { type: "source", sourceType: "url", id: "p1", url: "https://example.org/p" };
+  const toolCall = { type: "tool-call", toolCallId: "c1", toolName: "search", input: "{}" };
+  const middleware = citeflowMiddleware({ sources: SOURCES });
+  const { content } = await middleware.wrapGenerate({
+    doGenerate: async () => ({ content: [provided, { type: "text", text: "<think>a</think>B [1]" }, toolCall] }),
+  });
+  assert.deepEqual(content.map((p) => [p.type, p.id ?? p.text ?? p.toolCallId]), [
+    ["source", "p1"],
+    ["reasoning", "a"],
+    ["text", "B [1]"],
+    ["source", S1],
+    ["tool-call", "c1"],
+  ]);
+  assert.equal(content[0], provided);
+  assert.equal(content[4], toolCall);
+});
+
 test("the rest of the stream passes through untouched and in order", async () => {
   const toolCall = { type: "tool-call", toolCallId: "c1", toolName: "search", input: "{}" };
   const raw = { type: "raw", rawValue: { any: "thing" } };
@@ -305,6 +323,18 @@ test("a provider's citations after a think block are re-based to the answer's te
   assert.equal(text.text, "Columbia is high ([site](https://example.org/c)).");
   assert.deepEqual(text.citations.map((c) => text.text.slice(c.startIndex, c.endIndex)), [
     "([site](https://example.org/c))",
+  ]);
+});
+
+test("a provider's citation across a think block, or without a position, goes on the last answer part", async () => {
+  const raw = "Hi <think>x</think>there.";
+  const source = { type: "source", sourceType: "url", id: "https://example.org/c", url: "https://example.org/c" };
+  const end = { citations: [{ source, startIndex: 0, endIndex: raw.length }, { source, citedText: "there" }] };
+  const parts = await uiParts(mockModel([raw], { end }));
+  assert.deepEqual(parts.map((p) => [p.type, p.text, p.citations]), [
+    ["text", "Hi ", undefined],
+    ["reasoning", "x", undefined],
+    ["text", "there.", [{ source }, { source, citedText: "there" }]],
   ]);
 });
 
