@@ -35,6 +35,7 @@ test-js:
 	node --test tests/js/
 	node tests/csl/agreement.mjs --check --show=0
 	$(DENO) check --quiet --node-modules-dir=manual tests/types/usage.ts
+	$(DENO) check --quiet --node-modules-dir=manual tests/types/ai_sdk.ts
 	node tests/types/real_outputs.mjs
 	$(DENO) check --quiet --node-modules-dir=manual tests/out/types/real-outputs.ts
 	node tests/package/pack.mjs

@@ -631,6 +631,24 @@ export class Citeformer {
   result(text: string, sources: Source[], usage?: TokenUsage | null): Promise<GenerationResult>;
 }
 
+/** A Citeformer request for the AI SDK: the conversation (a prompt, or messages as given) and the call's citation options. */
+export type AiSdkRequestArgs<M> =
+  & { sources: Source[]; policy?: Policy; markerStyle?: MarkerStyle; enforce?: "prompt" }
+  & ({ prompt: string; messages?: never } | { messages: M[]; prompt?: never });
+/**
+ * What `streamText`/`generateText` of AI SDK 7 take for a cited answer, no invoker needed:
+ * `instructions`, Citeformer's system text numbering the sources (AI SDK 7 refuses a system
+ * message among `messages`), and `messages`: the prompt as one user message, or the messages
+ * given. Citations are enforced by the prompt's rule ("prompt"; any other `enforce` is
+ * INVALID_OPTION). Read the answer with `citeflowMiddleware` of "citeflow/ai-sdk" given the same
+ * `sources` and `markerStyle`.
+ */
+export function aiSdkRequest(args: { prompt: string; messages?: never } & AiSdkRequestArgs<never>): {
+  instructions: string;
+  messages: { role: "user"; content: string }[];
+};
+export function aiSdkRequest<M>(args: AiSdkRequestArgs<M>): { instructions: string; messages: M[] };
+
 /** The offline judge: the share of the hypothesis's content words found in the premise. */
 export function lexicalJudge(premise: string, hypothesis: string): number;
 /** Safe HTML: each marker a link to `#ref-N` (or `idPrefix`), then the reference list. */

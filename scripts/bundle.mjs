@@ -103,6 +103,23 @@ export async function bundle() {
       }
     }
   }
+  // "citeflow/ai-sdk": one file for every runtime, importing citeflow's entries by the package's
+  // own name, so each runtime's export condition picks the module (and its one wasm instance).
+  const aiSdk = await build({
+    absWorkingDir: root,
+    entryPoints: { "ai-sdk": join(pkg, "src", "ai_sdk.js") },
+    outdir: out,
+    bundle: true,
+    format: "esm",
+    platform: "neutral",
+    target: "es2022",
+    legalComments: "none",
+    charset: "utf8",
+    metafile: true,
+    logLevel: "warning",
+    external: ["citeflow", "citeflow/*"],
+  });
+  files.push(...Object.keys(aiSdk.metafile.outputs));
   return files;
 }
 

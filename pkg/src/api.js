@@ -12,6 +12,7 @@ export function isReady() {
 export { checkPolicy, citationGrammar, deduplicateAdjacentCites, parseCitations, splitSentences } from "./citations.js";
 export { bundledStyleNames, renderReferences } from "./references.js";
 export { Citeformer, GenerationResult, lexicalJudge, renderCitedHtml, StreamingResult } from "./citeformer.js";
+export { aiSdkRequest } from "./ai_sdk_request.js";
 export { buildDMInvoker, buildEMInvoker, buildLMInvoker, DMQuestion } from "./invoker.js";
 export {
   ContextConfig,

@@ -24,7 +24,7 @@ import { ThinkTagOutputTransformer } from "./transformers.js";
 export const SCHEMA_VERSION = 3;
 
 /** The sources as plain snapshots (each source and its metadata copied once, safely). */
-function checkSources(sources) {
+export function checkSources(sources) {
   const items = isArray(sources) ? list(sources, "INVALID_SOURCE", "sources") : [];
   if (items.length === 0) {
     throw citeflowError(

@@ -150,6 +150,18 @@ export function functionOptionEntries({ lib, base }) {
     formatReferencesAsString: { args: () => [["Atlas"]], arity: 1 },
     cosineSimilarities: { args: () => [[1, 0], [[1, 0]]], arity: 2 },
     lexicalJudge: { args: () => ["Paris is big.", "Paris is big."], arity: 2 },
+    aiSdkRequest: {
+      args: () => [{
+        prompt: "Capital?",
+        sources: [source()],
+        policy: "required",
+        markerStyle: "bracket",
+        enforce: "prompt",
+      }],
+      arity: 1,
+      options: 0,
+      codes: argCodes,
+    },
     renderCitedHtml: {
       args: () => [{ text: "Paris [1].", citations: [], references: [] }, { idPrefix: "r-" }],
       arity: 2,
