@@ -168,6 +168,7 @@ export function entryPoints({ lib, base }) {
       citationGrammar:
         () => [{ policy: "required", sourceCount: 3, format: "gbnf", maxSentences: 2, maxCitesPerSentence: 1 }],
       splitSentences: () => ["One. Two."],
+      aiSdkRequest: () => [{ prompt: "Capital?", sources: [source()], policy: "required" }],
       formatChunkAsString: () => [chunk(), { Title: "title" }],
       cslItemOf: () => [chunk().metadata],
       formatReferencesAsString: () => [["Atlas", "Globe"]],
