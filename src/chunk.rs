@@ -11,6 +11,9 @@ pub enum ChunkError {
     InvalidChunk(String),
     #[error("{0}")]
     InvalidConfig(String),
+    /// A component's option that is not a context config (INVALID_OPTION).
+    #[error("{0}")]
+    InvalidOption(String),
 }
 
 impl ChunkError {
@@ -18,6 +21,7 @@ impl ChunkError {
         match self {
             Self::InvalidChunk(_) => "INVALID_CHUNK",
             Self::InvalidConfig(_) => "INVALID_CONTEXT_CONFIG",
+            Self::InvalidOption(_) => "INVALID_OPTION",
         }
     }
 }
@@ -177,7 +181,12 @@ impl ContextConfig {
                 if !known {
                     let mut supported: Vec<String> =
                         PLACEHOLDERS.iter().map(|p| format!("{{{p}}}")).collect();
-                    supported.extend(self.fields.iter().map(|f| format!("{{{f}}}")));
+                    for f in &self.fields {
+                        let slot = format!("{{{f}}}");
+                        if !supported.contains(&slot) {
+                            supported.push(slot);
+                        }
+                    }
                     return Err(ChunkError::InvalidConfig(format!(
                         "ContextConfig.template: unknown placeholder {{{name}}}; the supported ones are {}",
                         supported.join(", ")

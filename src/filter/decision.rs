@@ -64,8 +64,9 @@ pub fn decision_batch(
         ),
         Some(q) => {
             if q.get("type").and_then(Value::as_str) != Some("noul") {
-                return Err(ChunkError::InvalidConfig(
-                    "relevanceQuestion must be a noul question (DMQuestion.noul(…))".into(),
+                return Err(ChunkError::InvalidOption(
+                    "invalid option `relevanceQuestion`: must be a noul question (DMQuestion.noul(…))"
+                        .into(),
                 ));
             }
             let criteria = q

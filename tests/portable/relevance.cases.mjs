@@ -160,7 +160,7 @@ export const relevanceCases = {
     assert.deepEqual(ids(await viaLm.filter({ chunks: CHUNKS, query: "boiling" })), ["a", "b"]);
     assert.throws(
       () => new lib.DMRelevanceFilter(dm(), { relevanceQuestion: lib.DMQuestion.score("?", ["a", "b"]) }),
-      codeIs("INVALID_CONTEXT_CONFIG"),
+      codeIs("INVALID_OPTION"),
     );
   },
 
@@ -244,6 +244,23 @@ export const relevanceCases = {
     await own.filter({ chunks: [chunk], query: "why?" });
     assert.ok(sent[0][0].content.startsWith("Chunks: [CHUNK]") && sent[0][0].content.includes("Water boils."));
     assert.equal(sent[0][1].content, "Is why? answered?");
+  },
+
+  async "a relevance question that is not noul is INVALID_OPTION; placeholders are listed once"({ lib, assert }) {
+    const dm = { invoke: async () => ({}) };
+    for (const Component of [lib.DMRelevanceFilter, lib.DMReferenceFormatter]) {
+      for (const q of [lib.DMQuestion.choice("x", ["a", "b"]), lib.DMQuestion.score("x", [1, 2])]) {
+        assert.throws(
+          () => new Component(dm, { relevanceQuestion: q }),
+          (e) => e.code === "INVALID_OPTION" && e.message.includes("relevanceQuestion"),
+        );
+      }
+    }
+    assert.throws(() => new lib.ContextConfig({ template: "{bogus}" }), (e) => {
+      const listed = e.message.slice(e.message.indexOf("supported ones are")).match(/\{[a-zA-Z_]+\}/g);
+      return e.code === "INVALID_CONTEXT_CONFIG" && listed.includes("{metadata}") &&
+        new Set(listed).size === listed.length;
+    });
   },
 
   async "LM formatter: reference metadata labels, JSON in prose, events"(ctx) {
