@@ -20,14 +20,16 @@ const pkg = join(root, "pkg");
 const out = join(pkg, "dist");
 
 // Per runtime: the entries bundled together (sharing chunks), then the CSL entry alone.
-// `from` builds a runtime from another's entries: "edge" is the workerd entries with each wasm
-// imported as `<file>.wasm?module`, the form Next.js (Turbopack and webpack) and Vercel's Edge
-// Functions compile to a WebAssembly.Module at build time (wrangler takes both forms; the
-// `workerd` files keep the plain one, which workerd's own module loaders expect).
+// `wasmImported`: the entries import the wasm as compiled modules, so the glue keeps no default
+// URL (which bundlers would ship as a second copy of each file). `from` builds a runtime from
+// another's entries and options: "edge" is the workerd entries with each wasm imported as
+// `<file>.wasm?module`, the form Next.js (Turbopack and webpack) and Vercel's Edge Functions
+// compile to a WebAssembly.Module at build time (wrangler takes both forms; the `workerd`
+// files keep the plain one, which workerd's own module loaders expect).
 const RUNTIMES = {
   browser: { groups: [["browser", "stream-browser"], ["csl-browser"]] },
   node: { groups: [["node", "stream-node"], ["csl-node"]] },
-  workerd: { groups: [["workerd", "stream-workerd"], ["csl-workerd"]] },
+  workerd: { groups: [["workerd", "stream-workerd"], ["csl-workerd"]], wasmImported: true },
   edge: { from: "workerd", wasmQuery: "?module" },
 };
 
@@ -36,20 +38,21 @@ const RUNTIMES = {
 const GLUE = /[\\/]gen[\\/](?:stream[\\/]|stream-full[\\/]|csl[\\/])?citeflow\w*\.js$/;
 const DEFAULT_URL = /new URL\('(\w+_bg\.wasm)', import\.meta\.url\)/g;
 
-function glueFromDist(path) {
+function glueFromDist(path, wasmImported) {
   const text = readFileSync(path, "utf8");
   const dir = relative(out, dirname(path)).replaceAll("\\", "/");
   let count = 0;
   const contents = text.replace(DEFAULT_URL, (_, file) => {
     count++;
-    return `new URL("${dir}/${file}", import.meta.url)`;
+    // Where the entries hand the glue its compiled module, its init() is never called without one.
+    return wasmImported ? "undefined" : `new URL("${dir}/${file}", import.meta.url)`;
   });
   if (count !== 1) throw new Error(`bundle: ${path} names its wasm URL ${count} times, expected once`);
   return { contents, loader: "js" };
 }
 
 /** Keeps imports as they are (see the header); for a runtime built `from` another, renamed to its files. */
-function keep(runtime, { from, wasmQuery = "" }) {
+function keep(runtime, { from, wasmQuery = "", wasmImported = false }) {
   const renamed = (path) => from ? path.replace(`-${from}.js`, `-${runtime}.js`) : path;
   return {
     name: "citeflow-keep",
@@ -62,7 +65,7 @@ function keep(runtime, { from, wasmQuery = "" }) {
         { filter: /^\.\/csl-|\/gen\/styles\// },
         (a) => a.kind === "dynamic-import" ? { path: renamed(a.path), external: true } : undefined,
       );
-      b.onLoad({ filter: GLUE }, (a) => glueFromDist(a.path));
+      b.onLoad({ filter: GLUE }, (a) => glueFromDist(a.path, wasmImported));
     },
   };
 }
@@ -84,8 +87,9 @@ function withClassNames(code) {
 export async function bundle() {
   rmSync(out, { recursive: true, force: true });
   const files = [];
-  for (const [runtime, options] of Object.entries(RUNTIMES)) {
-    for (const entries of options.groups ?? RUNTIMES[options.from].groups) {
+  for (const [runtime, own] of Object.entries(RUNTIMES)) {
+    const options = own.from ? { ...RUNTIMES[own.from], ...own } : own;
+    for (const entries of options.groups) {
       const result = await build({
         absWorkingDir: root,
         entryPoints: entries.map((e) => ({

@@ -389,19 +389,22 @@ async function serverRendered(url) {
 /**
  * Next.js: a route handler with `runtime = "edge"` (app/api/edge/route.js) answers the scenario
  * as JSON, computed in the edge runtime, which may not compile wasm from bytes: the build's
- * middleware manifest must list the core, streaming and CSL modules as the route's wasm
- * bindings (modules compiled when the function is deployed, which the code imports as
- * `WebAssembly.Module`s). `next start`'s sandbox would compile bytes with only a warning.
+ * middleware manifest must list each of the four modules once as the route's wasm bindings
+ * (compiled when the function is deployed; the code imports them as `WebAssembly.Module`s),
+ * and none as a plain asset. `next start`'s sandbox would compile bytes with only a warning.
  */
 async function edgeRouteProblems(url, dir, route, wasmHashes) {
   const problems = [];
   const manifest = JSON.parse(readFileSync(join(dir, ".next", "server", "middleware-manifest.json"), "utf8"));
   const fn = manifest.functions[route.fn];
-  const bound = new Set(
-    (fn?.wasm ?? []).map((w) => wasmHashes.get(sha(readFileSync(join(dir, ".next", w.filePath))))),
-  );
-  for (const which of ["core", "stream", "full", "csl"]) {
-    if (!bound.has(which)) problems.push(`${route.path}: the ${which} wasm is not among the function's wasm bindings`);
+  const which = (files) => files.map((f) => wasmHashes.get(sha(readFileSync(join(dir, ".next", f.filePath)))));
+  const bound = which(fn?.wasm ?? []);
+  const shipped = which(fn?.assets ?? []).filter(Boolean);
+  for (const module of ["core", "stream", "full", "csl"]) {
+    const times = bound.filter((b) => b === module).length;
+    if (times !== 1) problems.push(`${route.path}: the ${module} wasm is bound ${times} times, expected once`);
+    // A wasm file also shipped as a plain asset (for the glue's default URL) would double its size.
+    if (shipped.includes(module)) problems.push(`${route.path}: the ${module} wasm is also shipped as an asset`);
   }
   const res = await fetch(url);
   const text = await res.text();
