@@ -164,7 +164,10 @@ const CASES = [
     build: [NEXT, "build"],
     serve: NEXT_START,
     server: true,
-    edgeRoutes: [APP_EDGE_ROUTE, PAGES_EDGE_ROUTE],
+    // The App Router's edge route only: the Pages Router's (the webpack row's) would add a
+    // second router's build to the row's time.
+    drop: ["pages/api/edge-pages.js"],
+    edgeRoutes: [APP_EDGE_ROUTE],
   },
   {
     name: "next-webpack",

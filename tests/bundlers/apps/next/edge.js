@@ -1,5 +1,6 @@
 // The scenario as an Edge runtime handler's JSON answer, for the two kinds of edge route:
-// app/api/edge/route.js (App Router) and pages/api/edge-pages.js (Pages Router).
+// app/api/edge/route.js (App Router; the Turbopack row) and pages/api/edge-pages.js (Pages
+// Router; the webpack row, whose Next.js 16.4 cannot build an App Router edge route).
 // tests/bundlers/run.mjs fetches them and compares the JSON with what the package gives in Node.
 import init, * as citeflow from "citeflow";
 import { coreResults, referenceText } from "./scenario.js";
