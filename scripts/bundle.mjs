@@ -9,7 +9,7 @@
 // relative dynamic import resolves as before; the glue's own default wasm URL (next to the glue)
 // is rewritten to the same form. Kept as they are: the wasm URL patterns (bundlers find the wasm
 // by them), the lazily loaded CSL entry and bundled styles (dynamic imports, left as separate
-// files), `node:` builtins and the workerd wasm imports. Usage: node scripts/bundle.mjs
+// files), `node:` builtins and the workerd and edge entries' wasm imports. Usage: node scripts/bundle.mjs
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -20,10 +20,17 @@ const pkg = join(root, "pkg");
 const out = join(pkg, "dist");
 
 // Per runtime: the entries bundled together (sharing chunks), then the CSL entry alone.
+// `wasmImported`: the entries import the wasm as compiled modules, so the glue keeps no default
+// URL (which bundlers would ship as a second copy of each file). `from` builds a runtime from
+// another's entries and options: "edge" is the workerd entries with each wasm imported as
+// `<file>.wasm?module`, the form Next.js (Turbopack and webpack) and Vercel's Edge Functions
+// compile to a WebAssembly.Module at build time (wrangler takes both forms; the `workerd`
+// files keep the plain one, which workerd's own module loaders expect).
 const RUNTIMES = {
-  browser: [["browser", "stream-browser"], ["csl-browser"]],
-  node: [["node", "stream-node"], ["csl-node"]],
-  workerd: [["workerd", "stream-workerd"], ["csl-workerd"]],
+  browser: { groups: [["browser", "stream-browser"], ["csl-browser"]] },
+  node: { groups: [["node", "stream-node"], ["csl-node"]] },
+  workerd: { groups: [["workerd", "stream-workerd"], ["csl-workerd"]], wasmImported: true },
+  edge: { from: "workerd", wasmQuery: "?module" },
 };
 
 // The glue fetches its module from `new URL("<name>_bg.wasm", import.meta.url)` (the default
@@ -31,32 +38,40 @@ const RUNTIMES = {
 const GLUE = /[\\/]gen[\\/](?:stream[\\/]|stream-full[\\/]|csl[\\/])?citeflow\w*\.js$/;
 const DEFAULT_URL = /new URL\('(\w+_bg\.wasm)', import\.meta\.url\)/g;
 
-function glueFromDist(path) {
+function glueFromDist(path, wasmImported) {
   const text = readFileSync(path, "utf8");
   const dir = relative(out, dirname(path)).replaceAll("\\", "/");
   let count = 0;
   const contents = text.replace(DEFAULT_URL, (_, file) => {
     count++;
-    return `new URL("${dir}/${file}", import.meta.url)`;
+    // Where the entries hand the glue its compiled module, its init() is never called without one.
+    return wasmImported ? "undefined" : `new URL("${dir}/${file}", import.meta.url)`;
   });
   if (count !== 1) throw new Error(`bundle: ${path} names its wasm URL ${count} times, expected once`);
   return { contents, loader: "js" };
 }
 
-const keep = {
-  name: "citeflow-keep",
-  setup(b) {
-    b.onResolve({ filter: /^node:/ }, (a) => ({ path: a.path, external: true }));
-    // The workerd entries import the wasm itself; the worker's bundler compiles it.
-    b.onResolve({ filter: /\.wasm$/ }, (a) => ({ path: a.path, external: true }));
-    // Lazily loaded: the CSL entry (dist/csl-*.js, beside the entry) and the bundled styles.
-    b.onResolve(
-      { filter: /^\.\/csl-|\/gen\/styles\// },
-      (a) => a.kind === "dynamic-import" ? { path: a.path, external: true } : undefined,
-    );
-    b.onLoad({ filter: GLUE }, (a) => glueFromDist(a.path));
-  },
-};
+/** Keeps imports as they are (see the header); for a runtime built `from` another, renamed to its files. */
+function keep(runtime, { from, wasmQuery = "", wasmImported = false }) {
+  const renamed = (path) => from ? path.replace(`-${from}.js`, `-${runtime}.js`) : path;
+  return {
+    name: "citeflow-keep",
+    setup(b) {
+      b.onResolve({ filter: /^node:/ }, (a) => ({ path: a.path, external: true }));
+      // The workerd and edge entries import the wasm itself; the worker's bundler compiles it.
+      b.onResolve({ filter: /\.wasm$/ }, (a) => ({ path: a.path + wasmQuery, external: true }));
+      // Lazily loaded: the CSL entry (dist/csl-*.js, beside the entry) and the bundled styles.
+      b.onResolve(
+        { filter: /^\.\/csl-|\/gen\/styles\// },
+        (a) => a.kind === "dynamic-import" ? { path: renamed(a.path), external: true } : undefined,
+      );
+      b.onLoad({ filter: GLUE }, (a) => glueFromDist(a.path, wasmImported));
+    },
+  };
+}
+
+/** The output name of entry `e` (pkg/entry/e.js) for `runtime`: "workerd" becomes "edge". */
+const outName = (e, runtime, from) => from ? e.replace(from, runtime) : e;
 
 // esbuild bundles a class whose body names itself (`fresh() { return new X(…) }`) as
 // `var X = class _X { … new _X(…) … }`, so `X.name`, what consoles and `constructor.name` show,
@@ -72,11 +87,15 @@ function withClassNames(code) {
 export async function bundle() {
   rmSync(out, { recursive: true, force: true });
   const files = [];
-  for (const [runtime, groups] of Object.entries(RUNTIMES)) {
-    for (const entries of groups) {
+  for (const [runtime, own] of Object.entries(RUNTIMES)) {
+    const options = own.from ? { ...RUNTIMES[own.from], ...own } : own;
+    for (const entries of options.groups) {
       const result = await build({
         absWorkingDir: root,
-        entryPoints: entries.map((e) => join(pkg, "entry", `${e}.js`)),
+        entryPoints: entries.map((e) => ({
+          in: join(pkg, "entry", `${e}.js`),
+          out: outName(e, runtime, options.from),
+        })),
         outdir: out,
         bundle: true,
         splitting: entries.length > 1,
@@ -94,7 +113,7 @@ export async function bundle() {
         // minified file), and esbuild's line limit splits `import.meta.url`, which bundlers
         // look for to emit the wasm files.
         logLevel: "warning",
-        plugins: [keep],
+        plugins: [keep(runtime, options)],
       });
       for (const file of Object.keys(result.metafile.outputs)) {
         const path = join(root, file);

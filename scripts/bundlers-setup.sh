@@ -5,18 +5,4 @@
 # run finds the same lock installed and skips (about 450 MB; Next.js is two thirds of it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-
-src=tests/bundlers
-dir=target/bundlers
-log() { echo "bundlers-setup: $*"; }
-
-if [ -f $dir/node_modules/.package-lock.json ] &&
-  cmp -s $src/package.json $dir/package.json && cmp -s $src/package-lock.json $dir/package-lock.json; then
-  log "toolchains present"
-  exit 0
-fi
-log "installing the toolchains into $dir"
-mkdir -p $dir
-cp $src/package.json $src/package-lock.json $dir/
-(cd $dir && npm ci --no-audit --no-fund --loglevel=error)
-log "done"
+bash scripts/locked-install.sh bundlers-setup tests/bundlers target/bundlers

@@ -122,4 +122,7 @@ log "local model: $(bash scripts/models.sh)"
 
 # --- 6. the web toolchains of the bundler test (tests/bundlers/), outside the root package ----
 bash scripts/bundlers-setup.sh
+
+# --- 7. Bun and Node 22 for the runtime smoke tests (tests/runtimes/), outside the root package
+bash scripts/runtimes-setup.sh
 log "done"

@@ -7,9 +7,10 @@ import { initSync as initFullSync } from "../gen/stream-full/citeflow_stream_ful
 import { INTERNALS } from "../src/module.js";
 import { attachStream, streamInternals } from "../src/stream_runtime.js";
 import { attachFullLazily, fullInternals } from "../src/stream_full_runtime.js";
+import { compiledModule } from "./compiled.js";
 
-attachStream(initSync({ module: wasmModule }));
-attachFullLazily(() => initFullSync({ module: fullModule }));
+attachStream(initSync({ module: compiledModule(wasmModule) }));
+attachFullLazily(() => initFullSync({ module: compiledModule(fullModule) }));
 
 export * from "../src/stream_api.js";
 export { isStreamReady as isReady } from "../src/stream_runtime.js";

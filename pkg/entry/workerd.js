@@ -9,8 +9,9 @@ import { attach, internals } from "../src/runtime.js";
 import { streamInternals } from "../src/stream_runtime.js";
 import { fullInternals } from "../src/stream_full_runtime.js";
 import { initFull } from "./stream-workerd.js";
+import { compiledModule } from "./compiled.js";
 
-attach(initSync({ module: wasmModule }));
+attach(initSync({ module: compiledModule(wasmModule) }));
 
 setCslLoader(() => import("./csl-workerd.js"));
 

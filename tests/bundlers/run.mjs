@@ -34,6 +34,8 @@ const ESBUILD = tool("esbuild", "bin", "esbuild");
 const ROLLUP = tool("rollup", "dist", "bin", "rollup");
 const NEXT = tool("next", "dist", "bin", "next");
 const NEXT_START = [NEXT, "start", "-p", "PORT", "-H", "127.0.0.1"];
+const APP_EDGE_ROUTE = { path: "api/edge", fn: "/api/edge/route" };
+const PAGES_EDGE_ROUTE = { path: "api/edge-pages", fn: "/api/edge-pages" };
 
 // What every page must show: what the same scenario gives with the package in Node, unbundled
 // (this test is about bundling; the results themselves are tested elsewhere).
@@ -50,7 +52,9 @@ const EXPECTED = await (async () => {
 // One row per toolchain and mode. `app` names the folder under apps/; `build` runs in the
 // app's copy; `serve` is "dist" (a static server over the build output) or a command that
 // serves on PORT; `page` says where the page's HTML goes; `expectError` marks a row whose page
-// must show a NOT_INITIALIZED error containing that text instead of results.
+// must show a NOT_INITIALIZED error containing that text instead of results; `edgeRoutes` are
+// routes in the Edge runtime (Next.js; `path` to fetch, `fn` its name in the build's middleware
+// manifest) whose JSON must hold the same results.
 const CASES = [
   {
     name: "vite7-build",
@@ -155,19 +159,28 @@ const CASES = [
   },
   {
     name: "next",
-    label: "Next.js 16 (Turbopack; server render + client), no config",
+    label: "Next.js 16 (Turbopack; server render + client + edge route), no config",
     app: "next",
     build: [NEXT, "build"],
     serve: NEXT_START,
     server: true,
+    // The App Router's edge route only: the Pages Router's (the webpack row's) would add a
+    // second router's build to the row's time.
+    drop: ["pages/api/edge-pages.js"],
+    edgeRoutes: [APP_EDGE_ROUTE],
   },
   {
     name: "next-webpack",
-    label: "Next.js 16 --webpack (server render + client), no config",
+    label: "Next.js 16 --webpack (server render + client + edge route), no config",
     app: "next",
     build: [NEXT, "build", "--webpack"],
     serve: NEXT_START,
     server: true,
+    // Next.js 16.4's webpack build fails on any App Router route handler with runtime "edge"
+    // (an empty one too: it never writes the route's client reference manifest), so this row
+    // tests the Pages Router's edge API route.
+    drop: ["app/api/edge/route.js"],
+    edgeRoutes: [PAGES_EDGE_ROUTE],
   },
 ];
 
@@ -376,6 +389,47 @@ async function serverRendered(url) {
   return problems;
 }
 
+/**
+ * Next.js: a route handler with `runtime = "edge"` (app/api/edge/route.js) answers the scenario
+ * as JSON, computed in the edge runtime, which may not compile wasm from bytes: the build's
+ * middleware manifest must list each of the four modules once as the route's wasm bindings
+ * (compiled when the function is deployed; the code imports them as `WebAssembly.Module`s),
+ * and none as a plain asset. `next start`'s sandbox would compile bytes with only a warning.
+ */
+async function edgeRouteProblems(url, dir, route, wasmHashes) {
+  const problems = [];
+  const manifest = JSON.parse(readFileSync(join(dir, ".next", "server", "middleware-manifest.json"), "utf8"));
+  const fn = manifest.functions[route.fn];
+  const which = (files) => files.map((f) => wasmHashes.get(sha(readFileSync(join(dir, ".next", f.filePath)))));
+  const bound = which(fn?.wasm ?? []);
+  const shipped = which(fn?.assets ?? []).filter(Boolean);
+  for (const module of ["core", "stream", "full", "csl"]) {
+    const times = bound.filter((b) => b === module).length;
+    if (times !== 1) problems.push(`${route.path}: the ${module} wasm is bound ${times} times, expected once`);
+    // A wasm file also shipped as a plain asset (for the glue's default URL) would double its size.
+    if (shipped.includes(module)) problems.push(`${route.path}: the ${module} wasm is also shipped as an asset`);
+  }
+  const res = await fetch(url);
+  const text = await res.text();
+  let got;
+  try {
+    got = JSON.parse(text);
+  } catch {
+    return [...problems, `${route.path}: ${res.status}, not JSON: ${text.slice(0, 300)}`];
+  }
+  if (VERBOSE) console.log(`     ${route.path} (${got.runtime}): ${JSON.stringify(got).slice(0, 200)}`);
+  if (got.error) return [...problems, `${route.path}: ${got.error}`];
+  if (got.runtime !== "edge-runtime") {
+    problems.push(`${route.path}: ran in ${JSON.stringify(got.runtime)}, not the edge runtime`);
+  }
+  for (const id of ["core", "citation", "references"]) {
+    if (got[id] !== EXPECTED[id]) {
+      problems.push(`${route.path} ${id}: ${JSON.stringify(got[id])}, expected ${JSON.stringify(EXPECTED[id])}`);
+    }
+  }
+  return problems;
+}
+
 /** A Node program's report (its last line): waiting for init, then the same results as a page. */
 function nodeProblems(output) {
   const problems = [];
@@ -447,6 +501,9 @@ async function runCase(browser, c, tarball, wasmHashes) {
   }
   try {
     const problems = c.server ? await serverRendered(url) : [];
+    for (const route of c.edgeRoutes ?? []) {
+      problems.push(...(await edgeRouteProblems(url + route.path, dir, route, wasmHashes)));
+    }
     problems.push(...(await drive(browser, url, c, wasmHashes)));
     return { problems, buildMs, totalMs: Date.now() - started };
   } finally {
