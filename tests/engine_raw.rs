@@ -108,3 +108,35 @@ fn events_the_core_makes_cross_as_their_text_and_decode_to_the_same_events() {
     }
     assert!(raw_ops > 0, "no fixture made an event the RAW op carries");
 }
+
+/// The one event order: whatever stages run, a provider's `usage` comes last, after the end of
+/// every block (a think-tag stage ends its open block only when the stream ends) and after
+/// what the stages release at the end.
+#[test]
+fn usage_comes_last_whatever_the_stages() {
+    let mut checked = 0;
+    for case in provider_cases() {
+        let name = case["name"].as_str().unwrap();
+        let format = StreamFormat::parse(case["format"].as_str().unwrap()).unwrap();
+        let bytes = case["sse"].as_str().unwrap().as_bytes();
+        for n in 0..4 {
+            for cut in (0..=bytes.len()).step_by(11) {
+                let (events, error, _) = run(format, n, bytes, cut, false);
+                if error.is_some() {
+                    continue;
+                }
+                let Some(at) = events.iter().position(|e| e.kind == "usage") else {
+                    continue;
+                };
+                let kinds: Vec<&str> = events.iter().map(|e| e.kind.as_str()).collect();
+                assert_eq!(
+                    at,
+                    events.len() - 1,
+                    "{name}, stages {n}, cut {cut}: {kinds:?}"
+                );
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 0, "no fixture reported usage");
+}

@@ -137,7 +137,20 @@ pub struct StreamEngine {
     kept: Vec<u32>,
     /// Whether any kept event was pushed (until then no stage can keep a handle).
     any_kept: bool,
+    /// The provider's `usage` event (one per stream), once through the stages: sent by
+    /// [`Self::finish`] after everything else, so that usage comes last whatever blocks a stage
+    /// still has open.
+    usage: Option<HeldUsage>,
     lifecycle: Lifecycle,
+}
+
+/// A `usage` piece held until the stream ends: its type and id (interned, kept across steps)
+/// and its value's text (the arena is cleared at each step).
+struct HeldUsage {
+    ty: u32,
+    id: IdRef,
+    value: String,
+    json: bool,
 }
 
 impl StreamEngine {
@@ -158,6 +171,7 @@ impl StreamEngine {
             next: Vec::new(),
             kept: Vec::new(),
             any_kept: false,
+            usage: None,
             lifecycle: Lifecycle::new("the stream engine"),
         })
     }
@@ -217,8 +231,42 @@ impl StreamEngine {
         // finds in it comes earlier in the stream, and is the error a body cut just before the
         // failure would give. So the first error in stream order wins, whatever the split.
         self.run(0)?;
+        self.hold_usage();
         decoded?;
         Ok(self.step())
+    }
+
+    /// Moves the provider's `usage` piece out of this step's output until [`Self::finish`],
+    /// where an engine with stages may still end blocks (an engine without stages has the
+    /// decoder's own order, usage already last). A second one, which no decoder sends, would
+    /// stay where it is.
+    #[inline(never)]
+    fn hold_usage(&mut self) {
+        if self.stages.is_empty() || self.usage.is_some() {
+            return;
+        }
+        let types = &self.cx.types;
+        let Some(at) = self
+            .out
+            .iter()
+            .position(|p| matches!(p, Piece::Raw { ty, .. } if types.name(*ty) == Some("usage")))
+        else {
+            return;
+        };
+        if let Piece::Raw {
+            ty,
+            id,
+            value,
+            json,
+        } = self.out.remove(at)
+        {
+            self.usage = Some(HeldUsage {
+                ty,
+                id,
+                value: self.cx.arena.get(&value).to_owned(),
+                json,
+            });
+        }
     }
 
     /// A chunk of answer text (a `response` event with this id).
@@ -286,6 +334,7 @@ impl StreamEngine {
                 self.out.push(piece);
             }
             self.run(0)?;
+            self.hold_usage();
             done.append(&mut self.out);
         }
         for i in 0..self.stages.len() {
@@ -294,6 +343,15 @@ impl StreamEngine {
             }
             self.run(i + 1)?;
             done.append(&mut self.out);
+        }
+        if let Some(usage) = self.usage.take() {
+            let value = self.cx.arena.push(&usage.value);
+            done.push(Piece::Raw {
+                ty: usage.ty,
+                id: usage.id,
+                value,
+                json: usage.json,
+            });
         }
         self.out = done;
         Ok(self.step())
