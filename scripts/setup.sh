@@ -122,4 +122,7 @@ log "local model: $(bash scripts/models.sh)"
 
 # --- 6. the web toolchains of the bundler test (tests/bundlers/), outside the root package ----
 bash scripts/bundlers-setup.sh
+
+# --- 7. the example chat app's dependencies (examples/next-chat), outside the root package ---
+bash scripts/next-chat-setup.sh
 log "done"
