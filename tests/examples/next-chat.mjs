@@ -10,13 +10,12 @@
 // exactly the cited sources. What SmolLM2 writes varies, so the checks are about form.
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { execFileSync } from "node:child_process";
-import { createServer } from "node:net";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { startLocalModel } from "../../scripts/local-model.mjs";
 import { startModelServer } from "../../scripts/model-server.mjs";
 import { launch } from "../smoke/engines/chromium.mjs";
-import { spawnGroup, within } from "../smoke/engines/processes.mjs";
+import { freePort, spawnGroup, within } from "../smoke/engines/processes.mjs";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const APP = join(ROOT, "examples", "next-chat");
@@ -65,16 +64,6 @@ try {
   fail("next build", String(e.stdout ?? "").slice(-4000) + String(e.stderr ?? "").slice(-4000));
 }
 const built = Date.now();
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer().once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** `next start` with the model variables; resolves once it answers, with its URL and stop(). */
 async function startApp(modelEnv) {
