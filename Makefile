@@ -58,6 +58,7 @@ test-runtimes:
 	node tests/browser/run.mjs --engine=webkit
 	node tests/smoke/demo.mjs
 	node tests/examples/run.mjs
+	node tests/examples/next-chat.mjs
 	node tests/integration/run.mjs
 	node tests/rust-web/run.mjs
 	node tests/bundlers/run.mjs

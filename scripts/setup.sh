@@ -125,4 +125,7 @@ bash scripts/bundlers-setup.sh
 
 # --- 7. Bun and Node 22 for the runtime smoke tests (tests/runtimes/), outside the root package
 bash scripts/runtimes-setup.sh
+
+# --- 8. the example chat app's dependencies (examples/next-chat), outside the root package ---
+bash scripts/next-chat-setup.sh
 log "done"

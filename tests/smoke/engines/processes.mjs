@@ -2,6 +2,7 @@
 // is killed when stopped and, failing that, when this process exits for any reason.
 import { spawn } from "node:child_process";
 import { once } from "node:events";
+import { createServer } from "node:net";
 
 const live = new Set();
 process.on("exit", () => live.forEach(killGroup));
@@ -35,4 +36,13 @@ export function within(ms, what, promise) {
     timer = setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms);
   });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** A TCP port on 127.0.0.1 that nothing listens on (the system's pick). */
+export async function freePort() {
+  const server = createServer();
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  return port;
 }

@@ -1,8 +1,7 @@
 // WebKit: WebKitGTK's MiniBrowser driven by WebKitWebDriver (Debian's webkit2gtk-driver),
 // plain W3C WebDriver over HTTP, on a private Xvfb display (without one the session request
 // never answers). Every request carries its own timeout.
-import { createServer } from "node:net";
-import { spawnGroup, within } from "./processes.mjs";
+import { freePort, spawnGroup, within } from "./processes.mjs";
 
 const MINIBROWSER = process.env.MINIBROWSER ?? "/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser";
 
@@ -30,14 +29,6 @@ async function startXvfb(timeout) {
     await xvfb.stop();
     throw e;
   }
-}
-
-async function freePort() {
-  const server = createServer();
-  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 /** One WebDriver command; resolves with the answer's `value`, throws the driver's error. */
