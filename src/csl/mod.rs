@@ -16,6 +16,7 @@
 
 mod dates;
 mod disambiguate;
+mod document;
 mod item;
 pub mod locale;
 mod names;
@@ -34,6 +35,9 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
+pub use document::{
+    Cluster, ClusterItem, CslDocument, DocumentEntry, DocumentError, RenderedCluster,
+};
 use locale::{Locale, LocaleLayer, TermForm};
 pub use output::Format;
 use output::{Out, Quotes, Span};
