@@ -6,7 +6,7 @@ import { attachCsl, cslInternals } from "../src/csl.js";
 
 attachCsl(initSync({ module: wasmModule }));
 
-export { bundledStyleNames, loadStyle, renderReferences } from "../src/csl.js";
+export { bundledStyleNames, CslDocument, loadStyle, renderReferences } from "../src/csl.js";
 export default async function init() {}
 init[INTERNALS] = { csl: cslInternals };
 export { init };

@@ -21,8 +21,8 @@ pub const DEFAULT_STYLE: &str = "apa-7";
 
 #[cfg(feature = "csl")]
 pub use csl::{
-    bundled_style_file, bundled_style_names, render_references_with, unpack_sources, RenderOptions,
-    StyleLoader, StyleSource, MAX_RENDERED_SOURCES,
+    bundled_style_file, bundled_style_names, processor, render_references_with, unpack_sources,
+    RenderOptions, StyleLoader, StyleSource, MAX_RENDERED_SOURCES,
 };
 #[cfg(all(feature = "csl", not(feature = "wasm-csl-module")))]
 pub use csl::{compiled_style, render_references};
