@@ -5,7 +5,7 @@
 #![cfg(feature = "csl")]
 
 use citeflow::reference::engine::{
-    Cluster, ClusterItem, CslDocument, DocumentError, Format, Processor, RenderedCluster,
+    Cite, Cluster, ClusterItem, CslDocument, DocumentError, Format, Processor, RenderedCluster,
 };
 use serde_json::{json, Value};
 
@@ -360,4 +360,115 @@ fn odd_documents_render_without_panicking() {
     assert_eq!(d.clusters().len(), 27);
     // A style without a bibliography has none.
     assert!(d.bibliography(&[]).unwrap().is_empty());
+}
+
+/// A small deterministic generator (the tests need no crate for it).
+struct Lcg(u64);
+
+impl Lcg {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        ((self.0 >> 33) as usize) % n.max(1)
+    }
+}
+
+const NEAR_NOTE_STYLE: &str = r#"<style xmlns="http://purl.org/net/xbiblio/csl" version="1.0" class="note">
+  <citation near-note-distance="2" disambiguate-add-year-suffix="true"><sort><key variable="title"/></sort>
+  <layout delimiter="; ">
+    <choose>
+      <if position="ibid-with-locator"><text term="ibid"/><text variable="locator" prefix=", "/></if>
+      <else-if position="ibid"><text term="ibid"/></else-if>
+      <else-if position="near-note"><names variable="author"><name form="short"/></names><text value="near" prefix=" "/></else-if>
+      <else-if position="subsequent"><names variable="author"><name form="short"/></names><text variable="first-reference-note-number" prefix=" n. "/></else-if>
+      <else><names variable="author"><name form="short"/></names><date variable="issued" prefix=" "><date-part name="year"/></date><text variable="year-suffix"/></else>
+    </choose>
+  </layout></citation>
+</style>"#;
+
+/// After every edit of a random sequence, the document's texts are those of the whole
+/// document rendered afresh: what the document keeps between renders never shows.
+#[test]
+fn every_edit_leaves_the_texts_of_a_fresh_render() {
+    for style in [NOTE_STYLE, AUTHOR_DATE, NUMERIC, NEAR_NOTE_STYLE] {
+        let fresh = Processor::new(style, None).unwrap();
+        let mut d = doc(style);
+        let mut items = items();
+        let ids = ["raven", "gold", "tom", "7"];
+        let mut rng = Lcg(7);
+        let mut order: Vec<Cluster> = Vec::new();
+        for n in 0..150 {
+            let before = d.clusters();
+            let op = rng.below(10);
+            let edited = if order.is_empty() || op < 4 {
+                let cites: Vec<&str> = (0..1 + rng.below(2)).map(|_| ids[rng.below(4)]).collect();
+                let mut c = cluster(&format!("c{n}"), 0, &cites);
+                if rng.below(3) == 0 {
+                    c.items[0].locator = Some(format!("{}", 1 + rng.below(3)));
+                }
+                let at = rng.below(order.len() + 1);
+                order.insert(at, c.clone());
+                Some((c, at))
+            } else if op < 6 {
+                let at = rng.below(order.len());
+                let c = order.remove(at);
+                let to = rng.below(order.len() + 1);
+                order.insert(to, c.clone());
+                Some((c, to))
+            } else if op < 9 {
+                let c = order.remove(rng.below(order.len()));
+                d.remove_cluster(&c.id).unwrap();
+                None
+            } else {
+                // An item's date changes: suffixes come or go.
+                let year = 1845 + rng.below(2) as i64;
+                items[1]["issued"] = json!({"date-parts": [[year]]});
+                d.set_items(vec![items[1].clone()]).unwrap();
+                None
+            };
+            // Footnotes numbered in document order.
+            for (k, c) in order.iter_mut().enumerate() {
+                c.note_index = k as u32 + 1;
+            }
+            if let Some((c, at)) = edited {
+                let c = Cluster {
+                    note_index: at as u32 + 1,
+                    ..c
+                };
+                d.set_cluster(c, Some(at)).unwrap();
+            }
+            for c in &order {
+                if d.cluster(&c.id).unwrap().note_index != c.note_index {
+                    d.set_cluster(c.clone(), None).unwrap();
+                }
+            }
+            let ix = |id: &str| items.iter().position(|it| id_of(it) == id).unwrap();
+            let cites: Vec<Vec<Cite>> = order
+                .iter()
+                .map(|c| {
+                    c.items
+                        .iter()
+                        .map(|i| Cite {
+                            item: ix(&i.id),
+                            locator: i.locator.clone(),
+                            note: Some(c.note_index),
+                            ..Cite::default()
+                        })
+                        .collect()
+                })
+                .collect();
+            let want = fresh.citations(&items, &cites, Format::Text);
+            let got: Vec<String> = d.clusters().into_iter().map(|c| c.text).collect();
+            assert_eq!(got, want, "edit {n}, before: {before:?}");
+        }
+    }
+}
+
+fn id_of(item: &Value) -> String {
+    match &item["id"] {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
 }

@@ -3,9 +3,12 @@
 //! rendered text changed (positions, ibid, note numbers, disambiguation and citation numbers
 //! all depend on the rest of the document).
 //!
-//! Each edit renders the whole document again with [`Processor::citations`] and compares every
-//! cluster's text with what it was: the simplest way to be exactly right, since one edit can
-//! change any other cluster (a year suffix, an ibid, a citation number).
+//! Each edit works out every cluster's text again, as [`Processor::citations`] does, and compares
+//! it with what it was: the simplest way to be exactly right, since one edit can change any
+//! other cluster (a year suffix, an ibid, a citation number). What the last render made is
+//! kept (the items' registry and each cluster's text by its cites and their positions), so only
+//! clusters whose cites or positions changed are rendered again, and the registry only when
+//! the cited items or their order of first citation change.
 
 use std::collections::{HashMap, HashSet};
 
@@ -13,7 +16,7 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 use thiserror::Error;
 
-use super::{Cite, Format, Processor};
+use super::{CitationMemo, Cite, Format, Processor};
 
 /// One cite of a [`Cluster`]: an item by its id, with its locator and affixes.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -254,6 +257,8 @@ pub struct CslDocument {
     cites: Vec<Vec<Cite>>,
     /// Each cluster's rendered text.
     texts: Vec<String>,
+    /// What the last render can lend the next (valid while the items stay the same).
+    memo: CitationMemo,
 }
 
 impl CslDocument {
@@ -271,6 +276,7 @@ impl CslDocument {
             clusters: Vec::new(),
             cites: Vec::new(),
             texts: Vec::new(),
+            memo: CitationMemo::default(),
         };
         doc.set_items(items)?;
         Ok(doc)
@@ -300,6 +306,7 @@ impl CslDocument {
             }
             ids.push(id);
         }
+        self.memo = CitationMemo::default();
         for (id, item) in ids.into_iter().zip(items) {
             match self.ids.get(&id) {
                 Some(&i) => {
@@ -457,9 +464,9 @@ impl CslDocument {
     /// Renders every cluster again; the clusters whose text changed, and `edited` whether or
     /// not it did.
     fn render(&mut self, edited: Option<&str>) -> Vec<RenderedCluster> {
-        let fresh = self
-            .processor
-            .citations(&self.items, &self.cites, self.format);
+        let fresh =
+            self.processor
+                .citations_memo(&self.items, &self.cites, self.format, &mut self.memo);
         let mut changed = Vec::new();
         for ((cluster, old), new) in self.clusters.iter().zip(self.texts.iter_mut()).zip(fresh) {
             if *old != new || edited == Some(cluster.id.as_str()) {

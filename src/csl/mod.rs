@@ -67,8 +67,21 @@ struct Registry {
     dis: disambiguate::State,
 }
 
+/// What a document keeps from one render of its citations to the next, for the same items (see
+/// [`Processor::citations_memo`]); the orders and texts kept are those of the last render only.
+#[derive(Default)]
+pub(crate) struct CitationMemo {
+    registry: Option<Registry>,
+    /// A citation's cites → their order in the sort that registers items.
+    provisional: HashMap<Vec<Cite>, Vec<usize>>,
+    /// A citation's cites → their order with the registry's citation numbers.
+    sorted: HashMap<Vec<Cite>, Vec<usize>>,
+    /// A citation's cites in order, with their positions → its text (with the registry).
+    texts: HashMap<(Vec<Cite>, Vec<CiteInfo>), String>,
+}
+
 /// One cite in a citation (cluster).
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
 pub struct Cite {
     /// Index of the item in the item list.
     pub item: usize,
@@ -384,25 +397,58 @@ impl Processor {
         citations: &[Vec<Cite>],
         format: Format,
     ) -> (Vec<String>, Option<Registry>) {
+        let mut memo = CitationMemo::default();
+        let texts = self.citations_memo(items, citations, format, &mut memo);
+        (texts, memo.registry)
+    }
+
+    /// The citations, rendering again only what `memo` (from the last render of the same
+    /// items, see [`CitationMemo`]) does not already hold: the registry when the citations
+    /// register the same items in the same order, each citation's order, and the text of a
+    /// citation whose cites and their positions are the same as a citation rendered then.
+    fn citations_memo(
+        &self,
+        items: &[Value],
+        citations: &[Vec<Cite>],
+        format: Format,
+        memo: &mut CitationMemo,
+    ) -> Vec<String> {
         let Some(cit) = self.style.citation.as_ref() else {
-            return (Vec::new(), None);
+            return Vec::new();
         };
         let Some(layout) = cit.child("layout") else {
-            return (Vec::new(), None);
+            return Vec::new();
         };
         let sort = cit.child("sort");
+        let lists: Vec<Vec<Cite>> = citations
+            .iter()
+            .map(|c| c.iter().filter(|x| x.item < items.len()).cloned().collect())
+            .collect();
         // Items register in the order they are cited, each citation in its sorted order.
         let mut registered: Vec<usize> = Vec::new();
         let provisional = HashMap::new();
-        for c in citations {
-            let cites: Vec<&Cite> = c.iter().filter(|x| x.item < items.len()).collect();
-            for cite in self.sort_cites(items, cites, sort, &provisional) {
+        let mut provisional_orders = HashMap::new();
+        for cites in &lists {
+            let order = match memo.provisional.get(cites) {
+                Some(order) => order.clone(),
+                None => self.sort_indices(items, cites, sort, &provisional),
+            };
+            for cite in order.iter().filter_map(|&k| cites.get(k)) {
                 if !registered.contains(&cite.item) {
                     registered.push(cite.item);
                 }
             }
+            provisional_orders.insert(cites.clone(), order);
         }
-        let reg = self.register(items, &registered);
+        memo.provisional = provisional_orders;
+        let reg = match memo.registry.take() {
+            Some(reg) if reg.registered == registered => reg,
+            _ => {
+                memo.sorted.clear();
+                memo.texts.clear();
+                self.register(items, &registered)
+            }
+        };
         let (numbers, dis) = (&reg.numbers, &reg.dis);
         let quotes = self.quotes();
         let delimiter = layout.attr("delimiter").unwrap_or("");
@@ -415,19 +461,24 @@ impl Processor {
             .unwrap_or(DEFAULT_NEAR_NOTE_DISTANCE);
         let mut seen: Vec<usize> = Vec::new();
         let mut results = Vec::new();
-        for c in citations {
-            let mut cites: Vec<&Cite> = c.iter().filter(|x| x.item < items.len()).collect();
-            cites = self.sort_cites(items, cites, sort, numbers);
-            let mut rendered: Vec<(Out, &Cite)> = Vec::new();
-            let mut infos: Vec<(CiteInfo, Option<String>)> = Vec::new();
-            for (k, cite) in cites.iter().enumerate() {
+        let mut sorted_now = HashMap::new();
+        let mut texts_now = HashMap::new();
+        for cites in &lists {
+            let order = match memo.sorted.get(cites) {
+                Some(order) => order.clone(),
+                None => self.sort_indices(items, cites, sort, numbers),
+            };
+            let sorted: Vec<&Cite> = order.iter().filter_map(|&k| cites.get(k)).collect();
+            // Each cite's position, from the cites before it.
+            let mut cite_infos: Vec<CiteInfo> = Vec::with_capacity(sorted.len());
+            for (k, cite) in sorted.iter().enumerate() {
                 let mut info = CiteInfo {
                     locator: cite.locator.clone(),
                     label: cite.label.clone(),
                     ..CiteInfo::default()
                 };
                 let previous = if k > 0 {
-                    cites.get(k - 1).map(|p| (p.item, p.locator.clone()))
+                    sorted.get(k - 1).map(|p| (p.item, p.locator.clone()))
                 } else if last_cited.len() == 1 {
                     last_cited.first().cloned()
                 } else {
@@ -457,49 +508,80 @@ impl Processor {
                     last_notes.insert(cite.item, note);
                 }
                 seen.push(cite.item);
-                let ctx = CiteContext {
-                    first: k == 0,
-                    items,
-                    numbers,
-                    dis,
-                    layout,
-                };
-                let Some((out, key)) = self.render_cite(&ctx, cite, &info, cite.suppress_author)
-                else {
-                    continue;
-                };
-                rendered.push((out, cite));
-                infos.push((info, key));
+                cite_infos.push(info);
             }
-            let ctx = CiteContext {
-                first: false,
-                items,
-                numbers,
-                dis,
-                layout,
+            last_cited = sorted.iter().map(|c| (c.item, c.locator.clone())).collect();
+            let key: (Vec<Cite>, Vec<CiteInfo>) =
+                (sorted.iter().map(|c| (*c).clone()).collect(), cite_infos);
+            let text = match memo.texts.get(&key) {
+                Some(text) => text.clone(),
+                None => {
+                    let ctx = CiteContext {
+                        first: false,
+                        items,
+                        numbers,
+                        dis,
+                        layout,
+                    };
+                    let out = self.render_citation(cit, &ctx, &sorted, &key.1, delimiter);
+                    output::write(&out, format, &quotes)
+                }
             };
-            let grouped = self.group_cites(cit, &ctx, &rendered, &infos, delimiter);
-            last_cited = cites.iter().map(|c| (c.item, c.locator.clone())).collect();
-            let collapsed = match grouped {
-                Some(g) => g,
-                None => self.collapse(cit, &rendered, numbers, delimiter),
-            };
-            let out = decorate_layout(layout, collapsed, true);
-            results.push(output::write(&out, format, &quotes));
+            results.push(text.clone());
+            texts_now.insert(key, text);
+            sorted_now.insert(cites.clone(), order);
         }
-        (results, Some(reg))
+        memo.sorted = sorted_now;
+        memo.texts = texts_now;
+        memo.registry = Some(reg);
+        results
     }
 
-    /// The cites of one citation in the style's citation order.
-    fn sort_cites<'c>(
+    /// One citation: its cites (in order, with their positions) rendered, grouped or
+    /// collapsed, and decorated by the layout.
+    fn render_citation(
+        &self,
+        cit: &xml::Node,
+        ctx: &CiteContext<'_>,
+        sorted: &[&Cite],
+        cite_infos: &[CiteInfo],
+        delimiter: &str,
+    ) -> Out {
+        let mut rendered: Vec<(Out, &Cite)> = Vec::new();
+        let mut infos: Vec<(CiteInfo, Option<String>)> = Vec::new();
+        for (k, (cite, info)) in sorted.iter().zip(cite_infos).enumerate() {
+            let first = CiteContext {
+                first: k == 0,
+                items: ctx.items,
+                numbers: ctx.numbers,
+                dis: ctx.dis,
+                layout: ctx.layout,
+            };
+            let Some((out, key)) = self.render_cite(&first, cite, info, cite.suppress_author)
+            else {
+                continue;
+            };
+            rendered.push((out, cite));
+            infos.push((info.clone(), key));
+        }
+        let grouped = self.group_cites(cit, ctx, &rendered, &infos, delimiter);
+        let collapsed = match grouped {
+            Some(g) => g,
+            None => self.collapse(cit, &rendered, ctx.numbers, delimiter),
+        };
+        decorate_layout(ctx.layout, collapsed, true)
+    }
+
+    /// The order of one citation's cites in the style's citation order (indices into `cites`).
+    fn sort_indices(
         &self,
         items: &[Value],
-        cites: Vec<&'c Cite>,
+        cites: &[Cite],
         sort: Option<&xml::Node>,
         numbers: &HashMap<usize, usize>,
-    ) -> Vec<&'c Cite> {
+    ) -> Vec<usize> {
         let Some(sort) = sort else {
-            return cites;
+            return (0..cites.len()).collect();
         };
         let mut renderers: Vec<Renderer<'_>> = cites
             .iter()
@@ -510,9 +592,6 @@ impl Processor {
             })
             .collect();
         self.sort_order(sort, &mut renderers)
-            .into_iter()
-            .filter_map(|k| cites.get(k).copied())
-            .collect()
     }
 
     /// The order of the renderers' items by the keys of `sort`, each key rendered only where
