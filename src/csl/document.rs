@@ -464,9 +464,14 @@ impl CslDocument {
     /// Renders every cluster again; the clusters whose text changed, and `edited` whether or
     /// not it did.
     fn render(&mut self, edited: Option<&str>) -> Vec<RenderedCluster> {
-        let fresh =
-            self.processor
-                .citations_memo(&self.items, &self.cites, self.format, &mut self.memo);
+        let keys: Vec<&str> = self.clusters.iter().map(|c| c.id.as_str()).collect();
+        let fresh = self.processor.citations_memo(
+            &self.items,
+            &self.cites,
+            &keys,
+            self.format,
+            &mut self.memo,
+        );
         let mut changed = Vec::new();
         for ((cluster, old), new) in self.clusters.iter().zip(self.texts.iter_mut()).zip(fresh) {
             if *old != new || edited == Some(cluster.id.as_str()) {

@@ -68,16 +68,26 @@ struct Registry {
 }
 
 /// What a document keeps from one render of its citations to the next, for the same items (see
-/// [`Processor::citations_memo`]); the orders and texts kept are those of the last render only.
+/// [`Processor::citations_memo`]): the registry, and for each citation (by the document's key
+/// for it) what its last render made.
 #[derive(Default)]
 pub(crate) struct CitationMemo {
     registry: Option<Registry>,
-    /// A citation's cites → their order in the sort that registers items.
-    provisional: HashMap<Vec<Cite>, Vec<usize>>,
-    /// A citation's cites → their order with the registry's citation numbers.
-    sorted: HashMap<Vec<Cite>, Vec<usize>>,
-    /// A citation's cites in order, with their positions → its text (with the registry).
-    texts: HashMap<(Vec<Cite>, Vec<CiteInfo>), String>,
+    citations: HashMap<String, CitationMade>,
+}
+
+/// One citation's last render.
+struct CitationMade {
+    /// Its cites (those of known items), as given.
+    cites: Vec<Cite>,
+    /// Their order in the sort that registers items (valid while the items stay the same).
+    provisional: Vec<usize>,
+    /// Their order with the registry's citation numbers; `None` once the registry changed.
+    sorted: Option<Vec<usize>>,
+    /// The positions its text was rendered with.
+    infos: Vec<CiteInfo>,
+    /// Its text; `None` once the registry changed.
+    text: Option<String>,
 }
 
 /// One cite in a citation (cluster).
@@ -398,18 +408,22 @@ impl Processor {
         format: Format,
     ) -> (Vec<String>, Option<Registry>) {
         let mut memo = CitationMemo::default();
-        let texts = self.citations_memo(items, citations, format, &mut memo);
+        let keys: Vec<String> = (0..citations.len()).map(|k| k.to_string()).collect();
+        let keys: Vec<&str> = keys.iter().map(String::as_str).collect();
+        let texts = self.citations_memo(items, citations, &keys, format, &mut memo);
         (texts, memo.registry)
     }
 
     /// The citations, rendering again only what `memo` (from the last render of the same
     /// items, see [`CitationMemo`]) does not already hold: the registry when the citations
-    /// register the same items in the same order, each citation's order, and the text of a
-    /// citation whose cites and their positions are the same as a citation rendered then.
-    fn citations_memo(
+    /// register the same items in the same order, and each citation's orders and text when its
+    /// cites are those of its last render (and, for the text, their positions too). `keys`
+    /// names each citation, one key per citation, unique.
+    pub(crate) fn citations_memo(
         &self,
         items: &[Value],
         citations: &[Vec<Cite>],
+        keys: &[&str],
         format: Format,
         memo: &mut CitationMemo,
     ) -> Vec<String> {
@@ -420,32 +434,44 @@ impl Processor {
             return Vec::new();
         };
         let sort = cit.child("sort");
-        let lists: Vec<Vec<Cite>> = citations
-            .iter()
-            .map(|c| c.iter().filter(|x| x.item < items.len()).cloned().collect())
-            .collect();
+        let known = |x: &&Cite| x.item < items.len();
         // Items register in the order they are cited, each citation in its sorted order.
         let mut registered: Vec<usize> = Vec::new();
         let provisional = HashMap::new();
-        let mut provisional_orders = HashMap::new();
-        for cites in &lists {
-            let order = match memo.provisional.get(cites) {
-                Some(order) => order.clone(),
-                None => self.sort_indices(items, cites, sort, &provisional),
-            };
-            for cite in order.iter().filter_map(|&k| cites.get(k)) {
-                if !registered.contains(&cite.item) {
-                    registered.push(cite.item);
+        for (&key, c) in keys.iter().zip(citations) {
+            let same = memo
+                .citations
+                .get(key)
+                .is_some_and(|m| m.cites.iter().eq(c.iter().filter(known)));
+            if !same {
+                let cites: Vec<Cite> = c.iter().filter(known).cloned().collect();
+                let order = self.sort_indices(items, &cites, sort, &provisional);
+                let made = CitationMade {
+                    cites,
+                    provisional: order,
+                    sorted: None,
+                    infos: Vec::new(),
+                    text: None,
+                };
+                memo.citations.insert(key.to_owned(), made);
+            }
+            if let Some(m) = memo.citations.get(key) {
+                for cite in m.provisional.iter().filter_map(|&k| m.cites.get(k)) {
+                    if !registered.contains(&cite.item) {
+                        registered.push(cite.item);
+                    }
                 }
             }
-            provisional_orders.insert(cites.clone(), order);
         }
-        memo.provisional = provisional_orders;
+        let live: std::collections::HashSet<&str> = keys.iter().copied().collect();
+        memo.citations.retain(|k, _| live.contains(k.as_str()));
         let reg = match memo.registry.take() {
             Some(reg) if reg.registered == registered => reg,
             _ => {
-                memo.sorted.clear();
-                memo.texts.clear();
+                for m in memo.citations.values_mut() {
+                    m.sorted = None;
+                    m.text = None;
+                }
                 self.register(items, &registered)
             }
         };
@@ -461,14 +487,16 @@ impl Processor {
             .unwrap_or(DEFAULT_NEAR_NOTE_DISTANCE);
         let mut seen: Vec<usize> = Vec::new();
         let mut results = Vec::new();
-        let mut sorted_now = HashMap::new();
-        let mut texts_now = HashMap::new();
-        for cites in &lists {
-            let order = match memo.sorted.get(cites) {
-                Some(order) => order.clone(),
-                None => self.sort_indices(items, cites, sort, numbers),
+        for &key in keys.iter().take(citations.len()) {
+            let Some(m) = memo.citations.get_mut(key) else {
+                results.push(String::new());
+                continue;
             };
-            let sorted: Vec<&Cite> = order.iter().filter_map(|&k| cites.get(k)).collect();
+            let order = match m.sorted.take() {
+                Some(order) => order,
+                None => self.sort_indices(items, &m.cites, sort, numbers),
+            };
+            let sorted: Vec<&Cite> = order.iter().filter_map(|&k| m.cites.get(k)).collect();
             // Each cite's position, from the cites before it.
             let mut cite_infos: Vec<CiteInfo> = Vec::with_capacity(sorted.len());
             for (k, cite) in sorted.iter().enumerate() {
@@ -511,11 +539,9 @@ impl Processor {
                 cite_infos.push(info);
             }
             last_cited = sorted.iter().map(|c| (c.item, c.locator.clone())).collect();
-            let key: (Vec<Cite>, Vec<CiteInfo>) =
-                (sorted.iter().map(|c| (*c).clone()).collect(), cite_infos);
-            let text = match memo.texts.get(&key) {
-                Some(text) => text.clone(),
-                None => {
+            let text = match m.text.take() {
+                Some(text) if m.infos == cite_infos => text,
+                _ => {
                     let ctx = CiteContext {
                         first: false,
                         items,
@@ -523,16 +549,15 @@ impl Processor {
                         dis,
                         layout,
                     };
-                    let out = self.render_citation(cit, &ctx, &sorted, &key.1, delimiter);
+                    let out = self.render_citation(cit, &ctx, &sorted, &cite_infos, delimiter);
                     output::write(&out, format, &quotes)
                 }
             };
             results.push(text.clone());
-            texts_now.insert(key, text);
-            sorted_now.insert(cites.clone(), order);
+            m.text = Some(text);
+            m.infos = cite_infos;
+            m.sorted = Some(order);
         }
-        memo.sorted = sorted_now;
-        memo.texts = texts_now;
         memo.registry = Some(reg);
         results
     }
