@@ -1,8 +1,9 @@
 //! The official CSL test suite (`../shared/csl/test-suite/humans/*.txt`, read in place), run
 //! through citeflow's CSL engine the way citeproc-js's runner runs it (see
 //! ../shared/notes/csl-test-suite.md). The pass counts may only rise: `tests/csl/suite-floor.json`
-//! holds the floor. Run `cargo test --features csl --test csl_suite -- --nocapture` for the
-//! failing fixture names.
+//! holds the floor. Citation fixtures run twice: through `Processor::citations`, and through a
+//! `CslDocument` edited one citation at a time, which must pass as many. Run
+//! `cargo test --features csl --test csl_suite -- --nocapture` for the failing fixture names.
 #![cfg(feature = "csl")]
 
 use std::collections::HashMap;
