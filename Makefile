@@ -38,6 +38,7 @@ test-js:
 	$(DENO) lint --quiet --config js-style.jsonc
 	node --test tests/js/
 	node tests/csl/agreement.mjs --check --show=0
+	node tests/csl/document_agreement.mjs --check --show=0
 	$(DENO) check --quiet --node-modules-dir=manual tests/types/usage.ts
 	$(DENO) check --quiet --node-modules-dir=manual tests/types/ai_sdk.ts
 	node tests/types/real_outputs.mjs

@@ -92,3 +92,76 @@ export function bundledStyleNames(): BundledStyle[];
  * read from disk) throws STYLE_NOT_LOADED.
  */
 export function loadStyle(name?: BundledStyle): Promise<void>;
+
+/** One cite of a cluster: an item by its id, with its locator and affixes. */
+export interface ClusterCite {
+  /** The item's CSL-JSON `id`. */
+  id: string | number;
+  locator?: string | number | null;
+  /** The locator's label: "page" (CSL's default), "chapter", "section", … */
+  label?: string | null;
+  prefix?: string | null;
+  suffix?: string | null;
+  suppressAuthor?: boolean | null;
+  authorOnly?: boolean | null;
+}
+
+/** The cites at one place in the document. Any other key is refused (INVALID_OPTION). */
+export interface Cluster {
+  /** Unique in the document: setting a cluster with a known id replaces that cluster. */
+  id: string;
+  /** The footnote the cluster sits in (note styles); 0 or omitted in the main text. */
+  noteIndex?: number | null;
+  items: ClusterCite[];
+}
+
+/** A cluster's rendered text (plain text, or HTML with all metadata escaped). */
+export interface RenderedCluster {
+  id: string;
+  text: string;
+}
+
+export interface DocumentEntry {
+  /** The item's id (as text). */
+  id: string;
+  /** 1-based place of the item among the document's items. */
+  sourceId: number;
+  /** The rendered entry, as renderReferences renders it. */
+  entry: string;
+}
+
+export interface CslDocumentOptions extends RenderOptions {
+  /** CSL-JSON items, each with a unique `id` (DUPLICATE_ITEM otherwise; INVALID_SOURCE without one). */
+  items?: CslItem[];
+}
+
+/**
+ * A document of citation clusters in one style, edited one cluster at a time. Every edit returns
+ * the clusters whose rendered text changed (the edited one included, a removed one not), in
+ * document order: positions (ibid, subsequent, near-note), first-reference note numbers,
+ * citation numbers and disambiguation follow the whole document. A refused edit throws a
+ * CiteflowError and leaves the document as it was.
+ *
+ * Its wasm memory is freed when it is garbage-collected.
+ */
+export class CslDocument {
+  /** Parses the style and locale once. Throws as renderReferences does for a bad style or locale. */
+  constructor(options: CslDocumentOptions);
+  /**
+   * Inserts `cluster` at `index` among the clusters (default: the end), or replaces the cluster
+   * with the same id and puts it at `index` (default: where it was). UNKNOWN_ITEM for a cite of
+   * an item the document lacks, INDEX_OUT_OF_RANGE for an index past the end.
+   */
+  setCluster(cluster: Cluster, index?: number | null): RenderedCluster[];
+  /** Removes a cluster (UNKNOWN_CLUSTER if there is none with this id): the others that changed. */
+  removeCluster(id: string): RenderedCluster[];
+  /** Every cluster's text, in document order. */
+  clusters(): RenderedCluster[];
+  /**
+   * The cited items' entries, and those of `uncited` (item ids; UNKNOWN_ITEM for an id the
+   * document lacks), in the style's order; empty for a style without a bibliography.
+   */
+  bibliography(options?: { uncited?: (string | number)[] | null } | null): DocumentEntry[];
+  /** Adds items, or replaces the items with the same ids: the clusters whose text changed. */
+  setItems(items: CslItem[]): RenderedCluster[];
+}

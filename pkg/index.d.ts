@@ -75,6 +75,14 @@ export type CiteflowErrorCode =
   | "STYLE_NOT_LOADED"
   | "INVALID_STYLE"
   | "INVALID_LOCALE"
+  /** A CslDocument's items give one id twice. */
+  | "DUPLICATE_ITEM"
+  /** A CslDocument's cluster (or `uncited`) names an item the document lacks. */
+  | "UNKNOWN_ITEM"
+  /** `removeCluster` of an id no cluster has. */
+  | "UNKNOWN_CLUSTER"
+  /** `setCluster`'s index is past the end of the clusters (or negative). */
+  | "INDEX_OUT_OF_RANGE"
   | "INVALID_JUDGE_SCORE"
   | "SSE_LINE_TOO_LONG"
   | "SSE_TRUNCATED"

@@ -8,7 +8,7 @@ const FILE = "citeflow_csl_bg.wasm";
 const HOW =
   'Give its URL (import it from "citeflow/citeflow_csl_bg.wasm" as a file) to setCslWasmUrl() of "citeflow" before the first renderReferences, or to init() of "citeflow/csl"';
 
-export { bundledStyleNames, loadStyle, renderReferences } from "../src/csl.js";
+export { bundledStyleNames, CslDocument, loadStyle, renderReferences } from "../src/csl.js";
 
 export default async function init(input) {
   if (isCslReady()) return;

@@ -33,7 +33,7 @@ setStyleReader((file) => {
   }
 });
 
-export { bundledStyleNames, loadStyle, renderReferences } from "../src/csl.js";
+export { bundledStyleNames, CslDocument, loadStyle, renderReferences } from "../src/csl.js";
 
 /** Nothing to do where the module was read at import; otherwise give it: bytes, a URL or a Module. */
 export default async function init(input) {

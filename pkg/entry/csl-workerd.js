@@ -7,7 +7,7 @@ import { compiledModule } from "./compiled.js";
 
 attachCsl(initSync({ module: compiledModule(wasmModule) }));
 
-export { bundledStyleNames, loadStyle, renderReferences } from "../src/csl.js";
+export { bundledStyleNames, CslDocument, loadStyle, renderReferences } from "../src/csl.js";
 export default async function init() {}
 init[INTERNALS] = { csl: cslInternals };
 export { init };

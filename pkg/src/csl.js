@@ -178,3 +178,40 @@ export async function loadStyle(name) {
   }
   styles.set(file, xml);
 }
+
+/**
+ * A document of citation clusters in one style (parsed once), edited one cluster at a time: each
+ * edit returns the clusters whose text changed, `[{ id, text }]`, so an editor re-renders just
+ * those. Its wasm memory is freed when it is garbage-collected.
+ * The rules (positions, disambiguation, refusals) are the engine's (src/csl/document.rs).
+ */
+export class CslDocument {
+  #doc;
+
+  /** `options`: `{ style, locale, format, items }`; `style` and `locale` as renderReferences takes them. */
+  constructor(options) {
+    ready();
+    this.#doc = new csl.CslDocumentHandle(options, styleXml, collate);
+  }
+
+  /** Inserts `cluster` at `index` (default: the end), or replaces the one with its id (default: in its place). */
+  setCluster(cluster, index) {
+    return this.#doc.setCluster(cluster, index);
+  }
+
+  removeCluster(id) {
+    return this.#doc.removeCluster(id);
+  }
+
+  clusters() {
+    return this.#doc.clusters();
+  }
+
+  bibliography(options) {
+    return this.#doc.bibliography(options);
+  }
+
+  setItems(items) {
+    return this.#doc.setItems(items);
+  }
+}

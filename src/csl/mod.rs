@@ -16,6 +16,7 @@
 
 mod dates;
 mod disambiguate;
+mod document;
 mod item;
 pub mod locale;
 mod names;
@@ -34,6 +35,9 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
+pub use document::{
+    Cluster, ClusterItem, CslDocument, DocumentEntry, DocumentError, RenderedCluster,
+};
 use locale::{Locale, LocaleLayer, TermForm};
 pub use output::Format;
 use output::{Out, Quotes, Span};
@@ -63,8 +67,31 @@ struct Registry {
     dis: disambiguate::State,
 }
 
+/// What a document keeps from one render of its citations to the next, for the same items (see
+/// [`Processor::citations_memo`]): the registry, and for each citation (by the document's key
+/// for it) what its last render made.
+#[derive(Default)]
+pub(crate) struct CitationMemo {
+    registry: Option<Registry>,
+    citations: HashMap<String, CitationMade>,
+}
+
+/// One citation's last render.
+struct CitationMade {
+    /// Its cites (those of known items), as given.
+    cites: Vec<Cite>,
+    /// Their order in the sort that registers items (valid while the items stay the same).
+    provisional: Vec<usize>,
+    /// Their order with the registry's citation numbers; `None` once the registry changed.
+    sorted: Option<Vec<usize>>,
+    /// The positions its text was rendered with.
+    infos: Vec<CiteInfo>,
+    /// Its text; `None` once the registry changed.
+    text: Option<String>,
+}
+
 /// One cite in a citation (cluster).
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
 pub struct Cite {
     /// Index of the item in the item list.
     pub item: usize,
@@ -380,25 +407,74 @@ impl Processor {
         citations: &[Vec<Cite>],
         format: Format,
     ) -> (Vec<String>, Option<Registry>) {
+        let mut memo = CitationMemo::default();
+        let keys: Vec<String> = (0..citations.len()).map(|k| k.to_string()).collect();
+        let keys: Vec<&str> = keys.iter().map(String::as_str).collect();
+        let texts = self.citations_memo(items, citations, &keys, format, &mut memo);
+        (texts, memo.registry)
+    }
+
+    /// The citations, rendering again only what `memo` (from the last render of the same
+    /// items, see [`CitationMemo`]) does not already hold: the registry when the citations
+    /// register the same items in the same order, and each citation's orders and text when its
+    /// cites are those of its last render (and, for the text, their positions too). `keys`
+    /// names each citation, one key per citation, unique.
+    pub(crate) fn citations_memo(
+        &self,
+        items: &[Value],
+        citations: &[Vec<Cite>],
+        keys: &[&str],
+        format: Format,
+        memo: &mut CitationMemo,
+    ) -> Vec<String> {
         let Some(cit) = self.style.citation.as_ref() else {
-            return (Vec::new(), None);
+            return Vec::new();
         };
         let Some(layout) = cit.child("layout") else {
-            return (Vec::new(), None);
+            return Vec::new();
         };
         let sort = cit.child("sort");
+        let known = |x: &&Cite| x.item < items.len();
         // Items register in the order they are cited, each citation in its sorted order.
         let mut registered: Vec<usize> = Vec::new();
         let provisional = HashMap::new();
-        for c in citations {
-            let cites: Vec<&Cite> = c.iter().filter(|x| x.item < items.len()).collect();
-            for cite in self.sort_cites(items, cites, sort, &provisional) {
-                if !registered.contains(&cite.item) {
-                    registered.push(cite.item);
+        for (&key, c) in keys.iter().zip(citations) {
+            let same = memo
+                .citations
+                .get(key)
+                .is_some_and(|m| m.cites.iter().eq(c.iter().filter(known)));
+            if !same {
+                let cites: Vec<Cite> = c.iter().filter(known).cloned().collect();
+                let order = self.sort_indices(items, &cites, sort, &provisional);
+                let made = CitationMade {
+                    cites,
+                    provisional: order,
+                    sorted: None,
+                    infos: Vec::new(),
+                    text: None,
+                };
+                memo.citations.insert(key.to_owned(), made);
+            }
+            if let Some(m) = memo.citations.get(key) {
+                for cite in m.provisional.iter().filter_map(|&k| m.cites.get(k)) {
+                    if !registered.contains(&cite.item) {
+                        registered.push(cite.item);
+                    }
                 }
             }
         }
-        let reg = self.register(items, &registered);
+        let live: std::collections::HashSet<&str> = keys.iter().copied().collect();
+        memo.citations.retain(|k, _| live.contains(k.as_str()));
+        let reg = match memo.registry.take() {
+            Some(reg) if reg.registered == registered => reg,
+            _ => {
+                for m in memo.citations.values_mut() {
+                    m.sorted = None;
+                    m.text = None;
+                }
+                self.register(items, &registered)
+            }
+        };
         let (numbers, dis) = (&reg.numbers, &reg.dis);
         let quotes = self.quotes();
         let delimiter = layout.attr("delimiter").unwrap_or("");
@@ -411,19 +487,26 @@ impl Processor {
             .unwrap_or(DEFAULT_NEAR_NOTE_DISTANCE);
         let mut seen: Vec<usize> = Vec::new();
         let mut results = Vec::new();
-        for c in citations {
-            let mut cites: Vec<&Cite> = c.iter().filter(|x| x.item < items.len()).collect();
-            cites = self.sort_cites(items, cites, sort, numbers);
-            let mut rendered: Vec<(Out, &Cite)> = Vec::new();
-            let mut infos: Vec<(CiteInfo, Option<String>)> = Vec::new();
-            for (k, cite) in cites.iter().enumerate() {
+        for &key in keys.iter().take(citations.len()) {
+            let Some(m) = memo.citations.get_mut(key) else {
+                results.push(String::new());
+                continue;
+            };
+            let order = match m.sorted.take() {
+                Some(order) => order,
+                None => self.sort_indices(items, &m.cites, sort, numbers),
+            };
+            let sorted: Vec<&Cite> = order.iter().filter_map(|&k| m.cites.get(k)).collect();
+            // Each cite's position, from the cites before it.
+            let mut cite_infos: Vec<CiteInfo> = Vec::with_capacity(sorted.len());
+            for (k, cite) in sorted.iter().enumerate() {
                 let mut info = CiteInfo {
                     locator: cite.locator.clone(),
                     label: cite.label.clone(),
                     ..CiteInfo::default()
                 };
                 let previous = if k > 0 {
-                    cites.get(k - 1).map(|p| (p.item, p.locator.clone()))
+                    sorted.get(k - 1).map(|p| (p.item, p.locator.clone()))
                 } else if last_cited.len() == 1 {
                     last_cited.first().cloned()
                 } else {
@@ -453,49 +536,77 @@ impl Processor {
                     last_notes.insert(cite.item, note);
                 }
                 seen.push(cite.item);
-                let ctx = CiteContext {
-                    first: k == 0,
-                    items,
-                    numbers,
-                    dis,
-                    layout,
-                };
-                let Some((out, key)) = self.render_cite(&ctx, cite, &info, cite.suppress_author)
-                else {
-                    continue;
-                };
-                rendered.push((out, cite));
-                infos.push((info, key));
+                cite_infos.push(info);
             }
-            let ctx = CiteContext {
-                first: false,
-                items,
-                numbers,
-                dis,
-                layout,
+            last_cited = sorted.iter().map(|c| (c.item, c.locator.clone())).collect();
+            let text = match m.text.take() {
+                Some(text) if m.infos == cite_infos => text,
+                _ => {
+                    let ctx = CiteContext {
+                        first: false,
+                        items,
+                        numbers,
+                        dis,
+                        layout,
+                    };
+                    let out = self.render_citation(cit, &ctx, &sorted, &cite_infos, delimiter);
+                    output::write(&out, format, &quotes)
+                }
             };
-            let grouped = self.group_cites(cit, &ctx, &rendered, &infos, delimiter);
-            last_cited = cites.iter().map(|c| (c.item, c.locator.clone())).collect();
-            let collapsed = match grouped {
-                Some(g) => g,
-                None => self.collapse(cit, &rendered, numbers, delimiter),
-            };
-            let out = decorate_layout(layout, collapsed, true);
-            results.push(output::write(&out, format, &quotes));
+            results.push(text.clone());
+            m.text = Some(text);
+            m.infos = cite_infos;
+            m.sorted = Some(order);
         }
-        (results, Some(reg))
+        memo.registry = Some(reg);
+        results
     }
 
-    /// The cites of one citation in the style's citation order.
-    fn sort_cites<'c>(
+    /// One citation: its cites (in order, with their positions) rendered, grouped or
+    /// collapsed, and decorated by the layout.
+    fn render_citation(
+        &self,
+        cit: &xml::Node,
+        ctx: &CiteContext<'_>,
+        sorted: &[&Cite],
+        cite_infos: &[CiteInfo],
+        delimiter: &str,
+    ) -> Out {
+        let mut rendered: Vec<(Out, &Cite)> = Vec::new();
+        let mut infos: Vec<(CiteInfo, Option<String>)> = Vec::new();
+        for (k, (cite, info)) in sorted.iter().zip(cite_infos).enumerate() {
+            let first = CiteContext {
+                first: k == 0,
+                items: ctx.items,
+                numbers: ctx.numbers,
+                dis: ctx.dis,
+                layout: ctx.layout,
+            };
+            let Some((out, key)) = self.render_cite(&first, cite, info, cite.suppress_author)
+            else {
+                continue;
+            };
+            rendered.push((out, cite));
+            infos.push((info.clone(), key));
+        }
+        let grouped = self.group_cites(cit, ctx, &rendered, &infos, delimiter);
+        let collapsed = match grouped {
+            Some(g) => g,
+            None => self.collapse(cit, &rendered, ctx.numbers, delimiter),
+        };
+        decorate_layout(ctx.layout, collapsed, true)
+    }
+
+    /// The order of one citation's cites in the style's citation order (indices into `cites`).
+    fn sort_indices(
         &self,
         items: &[Value],
-        cites: Vec<&'c Cite>,
+        cites: &[Cite],
         sort: Option<&xml::Node>,
         numbers: &HashMap<usize, usize>,
-    ) -> Vec<&'c Cite> {
+    ) -> Vec<usize> {
         let Some(sort) = sort else {
-            return cites;
+            return (0..cites.len()).collect();
         };
         let mut renderers: Vec<Renderer<'_>> = cites
             .iter()
@@ -506,9 +617,6 @@ impl Processor {
             })
             .collect();
         self.sort_order(sort, &mut renderers)
-            .into_iter()
-            .filter_map(|k| cites.get(k).copied())
-            .collect()
     }
 
     /// The order of the renderers' items by the keys of `sort`, each key rendered only where

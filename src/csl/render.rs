@@ -24,7 +24,7 @@ pub enum Mode {
 }
 
 /// Cite-specific data (citation mode).
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
 pub struct CiteInfo {
     pub locator: Option<String>,
     pub label: Option<String>,

@@ -80,12 +80,19 @@ impl RenderOptions {
     /// Reads `renderReferences` options through the one options reader (`src/options.rs`):
     /// any other key, or a value of another type, is `INVALID_OPTION` naming the key.
     pub fn from_map(map: &serde_json::Map<String, Value>) -> Result<Self, ReferenceError> {
-        let f: Fields = crate::options::read("renderReferences", map).map_err(|e| {
-            ReferenceError::InvalidOption {
+        Self::from_map_of("renderReferences", map)
+    }
+
+    /// The same options of another function (`owner`, which errors name).
+    pub fn from_map_of(
+        owner: &str,
+        map: &serde_json::Map<String, Value>,
+    ) -> Result<Self, ReferenceError> {
+        let f: Fields =
+            crate::options::read(owner, map).map_err(|e| ReferenceError::InvalidOption {
                 option: e.option,
                 reason: e.reason,
-            }
-        })?;
+            })?;
         let default = Self::default();
         Ok(Self {
             style: match f.style {
@@ -139,7 +146,9 @@ fn cached_processor(
     Ok(p)
 }
 
-fn processor(options: &RenderOptions, load: StyleLoader) -> Result<Processor, ReferenceError> {
+/// The processor of these options, parsed anew (a [`super::engine::CslDocument`] keeps its
+/// own): a bundled style from `load`, or the style's XML, checked as for rendering.
+pub fn processor(options: &RenderOptions, load: StyleLoader) -> Result<Processor, ReferenceError> {
     let loaded;
     let xml: &str = match &options.style {
         StyleSource::Name(name) => {

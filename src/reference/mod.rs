@@ -27,7 +27,7 @@ pub use bundled::{
 pub use csl::{compiled_style, render_references};
 #[cfg(feature = "csl")]
 pub use csl::{
-    render_references_with, unpack_sources, RenderOptions, StyleLoader, StyleSource,
+    processor, render_references_with, unpack_sources, RenderOptions, StyleLoader, StyleSource,
     MAX_RENDERED_SOURCES,
 };
 #[cfg(feature = "csl")]

@@ -5,8 +5,8 @@ use wasm_bindgen::prelude::*;
 
 use super::convert;
 use super::errors::js_error;
-use crate::reference::engine::sort;
-use crate::reference::{self, RenderOptions};
+use crate::reference::engine::{sort, Cluster, CslDocument, DocumentError, Format};
+use crate::reference::{self, RefFormat, RenderOptions};
 
 /// `renderReferences` options (see [`RenderOptions::from_map`]); `undefined` and `null` mean
 /// the defaults.
@@ -127,4 +127,196 @@ pub fn bundled_style_names() -> Vec<String> {
         .into_iter()
         .map(str::to_owned)
         .collect()
+}
+
+/// A [`CslDocument`] for JS (wrapped by the `CslDocument` class of pkg/src/csl.js), with the
+/// host's collation its renders sort with.
+#[wasm_bindgen]
+pub struct CslDocumentHandle {
+    doc: CslDocument,
+    collate: js_sys::Function,
+}
+
+/// `setCluster`'s index: `undefined` or `null` for none, else a whole number.
+fn cluster_index(index: &JsValue) -> Result<Option<usize>, JsValue> {
+    if index.is_undefined() || index.is_null() {
+        return Ok(None);
+    }
+    match index.as_f64() {
+        Some(n) if n.fract() == 0.0 && n < 0.0 => Err(js_error(
+            "INDEX_OUT_OF_RANGE",
+            "the cluster index is out of range: it counts from 0",
+        )),
+        Some(n) if n.fract() == 0.0 && n <= 9_007_199_254_740_991.0 => Ok(Some(n as usize)),
+        _ => Err(js_error(
+            "INVALID_OPTION",
+            "invalid option `index`: expected a whole number (the cluster's place) or undefined",
+        )),
+    }
+}
+
+fn doc_error(e: DocumentError) -> JsValue {
+    js_error(e.code(), &e.to_string())
+}
+
+/// Items as JS gives them: an array of CSL-JSON objects.
+fn document_items(value: &JsValue) -> Result<Vec<Value>, JsValue> {
+    match convert::js_to_json(value, "INVALID_SOURCE", "items")? {
+        Value::Array(items) => Ok(items),
+        _ => Err(js_error(
+            "INVALID_OPTION",
+            "invalid option `items`: expected an array of CSL-JSON items",
+        )),
+    }
+}
+
+#[wasm_bindgen]
+impl CslDocumentHandle {
+    /// `options`: `{ style, locale, format, items }` (as renderReferences takes the first three).
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        options: JsValue,
+        styles: &js_sys::Function,
+        collate: js_sys::Function,
+    ) -> Result<CslDocumentHandle, JsValue> {
+        let mut map =
+            match convert::options_to_json(&options, "INVALID_OPTION", "CslDocument options")? {
+                Value::Null => serde_json::Map::new(),
+                Value::Object(map) => map,
+                _ => {
+                    return Err(js_error(
+                        "INVALID_OPTION",
+                        "invalid CslDocument options: expected an object",
+                    ))
+                }
+            };
+        let items = match map.remove("items") {
+            None | Some(Value::Null) => Vec::new(),
+            Some(Value::Array(items)) => items,
+            Some(_) => {
+                return Err(js_error(
+                    "INVALID_OPTION",
+                    "invalid option `items`: expected an array of CSL-JSON items",
+                ))
+            }
+        };
+        let render = RenderOptions::from_map_of("CslDocument", &map)?;
+        let load = |file: &str| {
+            styles
+                .call1(&JsValue::NULL, &JsValue::from_str(file))
+                .ok()
+                .and_then(|xml| xml.as_string())
+        };
+        let processor = reference::processor(&render, &load)?;
+        let format = match render.format {
+            RefFormat::Text => Format::Text,
+            RefFormat::Html => Format::Html,
+        };
+        let doc = sort::with_collator(host_collation(collate.clone()), || {
+            CslDocument::new(processor, items, format)
+        })
+        .map_err(doc_error)?;
+        Ok(CslDocumentHandle { doc, collate })
+    }
+
+    /// Inserts or replaces a cluster: the clusters whose text changed, `[{ id, text }]`.
+    #[wasm_bindgen(js_name = setCluster)]
+    pub fn set_cluster(&mut self, cluster: JsValue, index: JsValue) -> Result<JsValue, JsValue> {
+        let cluster = convert::options_to_json(&cluster, "INVALID_OPTION", "cluster")?;
+        let cluster = Cluster::from_json(&cluster).map_err(doc_error)?;
+        let index = cluster_index(&index)?;
+        let doc = &mut self.doc;
+        let changed = sort::with_collator(host_collation(self.collate.clone()), || {
+            doc.set_cluster(cluster, index)
+        })
+        .map_err(doc_error)?;
+        Ok(convert::to_js(&changed))
+    }
+
+    /// Removes a cluster: the other clusters whose text changed.
+    #[wasm_bindgen(js_name = removeCluster)]
+    pub fn remove_cluster(&mut self, id: JsValue) -> Result<JsValue, JsValue> {
+        let Some(id) = id.as_string() else {
+            return Err(js_error(
+                "INVALID_OPTION",
+                "invalid option `id`: expected the cluster's id (a string)",
+            ));
+        };
+        let doc = &mut self.doc;
+        let changed = sort::with_collator(host_collation(self.collate.clone()), || {
+            doc.remove_cluster(&id)
+        })
+        .map_err(doc_error)?;
+        Ok(convert::to_js(&changed))
+    }
+
+    /// Every cluster's text in document order, `[{ id, text }]`.
+    pub fn clusters(&self) -> JsValue {
+        convert::to_js(&self.doc.clusters())
+    }
+
+    /// Adds or replaces items (by id): the clusters whose text changed.
+    #[wasm_bindgen(js_name = setItems)]
+    pub fn set_items(&mut self, items: JsValue) -> Result<JsValue, JsValue> {
+        if !convert::is_array(&items) {
+            return Err(js_error(
+                "INVALID_SOURCE",
+                "`items` must be an array of CSL-JSON items",
+            ));
+        }
+        let items = document_items(&items)?;
+        let doc = &mut self.doc;
+        let changed = sort::with_collator(host_collation(self.collate.clone()), || {
+            doc.set_items(items)
+        })
+        .map_err(doc_error)?;
+        Ok(convert::to_js(&changed))
+    }
+
+    /// `options`: `{ uncited }`, the ids of items to list though not cited.
+    pub fn bibliography(&self, options: JsValue) -> Result<JsValue, JsValue> {
+        let map =
+            match convert::options_to_json(&options, "INVALID_OPTION", "bibliography options")? {
+                Value::Null => serde_json::Map::new(),
+                Value::Object(map) => map,
+                _ => {
+                    return Err(js_error(
+                        "INVALID_OPTION",
+                        "invalid bibliography options: expected an object",
+                    ))
+                }
+            };
+        if let Some(k) = map.keys().find(|k| *k != "uncited") {
+            return Err(js_error(
+                "INVALID_OPTION",
+                &format!("invalid option `{k}`: unknown key; bibliography takes `uncited`"),
+            ));
+        }
+        let uncited: Vec<String> = match map.get("uncited") {
+            None | Some(Value::Null) => Vec::new(),
+            Some(Value::Array(ids)) => ids
+                .iter()
+                .enumerate()
+                .map(|(k, v)| match v {
+                    Value::String(s) => Ok(s.clone()),
+                    Value::Number(n) => Ok(n.to_string()),
+                    _ => Err(js_error(
+                        "INVALID_OPTION",
+                        &format!("invalid option `uncited[{k}]`: expected an item id"),
+                    )),
+                })
+                .collect::<Result<_, _>>()?,
+            Some(_) => {
+                return Err(js_error(
+                    "INVALID_OPTION",
+                    "invalid option `uncited`: expected an array of item ids",
+                ))
+            }
+        };
+        let entries = sort::with_collator(host_collation(self.collate.clone()), || {
+            self.doc.bibliography(&uncited)
+        })
+        .map_err(doc_error)?;
+        Ok(convert::to_js(&entries))
+    }
 }

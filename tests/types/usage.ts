@@ -45,7 +45,7 @@ import init, {
   ThinkTagOutputTransformer,
   ValidationOutputTransformer,
 } from "citeflow";
-import initCsl, { renderReferences as renderNow } from "citeflow/csl";
+import initCsl, { CslDocument, type RenderedCluster, renderReferences as renderNow } from "citeflow/csl";
 // The .wasm subpaths (pkg/wasm.d.ts), as the README's esbuild recipes import them: a URL or bytes.
 import wasmUrl from "citeflow/citeflow_bg.wasm";
 import streamWasmUrl from "citeflow/citeflow_stream_bg.wasm";
@@ -95,6 +95,23 @@ const refs: Reference[] = await renderReferences([{ type: "book", title: "T" }],
 });
 const now: Reference[] = renderNow([{ content: "x", metadata: { type: "webpage", title: "W" } }], [1]);
 console.log(refs[0].inlineMarker, now.length);
+// An editor's loop: insert, edit, remove, re-render what changed.
+const cslDoc = new CslDocument({
+  style: "chicago",
+  format: "html",
+  items: [{ id: "poe", type: "book", title: "The Raven" }],
+});
+const changed: RenderedCluster[] = cslDoc.setCluster({
+  id: "c1",
+  noteIndex: 1,
+  items: [{ id: "poe", locator: 12, label: "page", prefix: "see ", suppressAuthor: false }],
+}, 0);
+cslDoc.setCluster({ id: "c1", items: [{ id: "poe" }] });
+const removed: RenderedCluster[] = cslDoc.removeCluster("c1");
+const bib: string[] = cslDoc.bibliography({ uncited: ["poe"] }).map((e) => e.entry);
+console.log(changed[0].text, removed.length, bib, cslDoc.clusters().map((c) => c.id), cslDoc.setItems([]));
+// @ts-expect-error: a cluster's cites are objects with an item id
+cslDoc.setCluster({ id: "c2", items: ["poe"] });
 const cf = new Citeformer({ lmInvoker: { invoke: async () => "Answer [1]." }, style: "ieee", citationPolicy: "auto" });
 const result = await cf.generate({
   prompt: "q",
