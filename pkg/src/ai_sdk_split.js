@@ -14,6 +14,11 @@ class TextPipeline {
   blocks = [];
   /** Length of the answer text so far: the citation parser's spans count from its start. */
   answerLength = 0;
+  /**
+   * The last provider metadata the provider put on a delta of this part (Gemini sends its
+   * thought signature there); the part's last text block ends with it.
+   */
+  deltaMetadata = undefined;
 
   constructor({ think, cite }, startMetadata) {
     this.#think = new ThinkTagOutputTransformer(think);
@@ -89,6 +94,7 @@ export class TextPartSplitter {
         pipeline = new TextPipeline(this.#config, undefined);
         this.#open.set(part.id, pipeline);
       }
+      if (part.providerMetadata !== undefined) pipeline.deltaMetadata = part.providerMetadata;
       return this.#parts(pipeline, pipeline.push(part.delta), null);
     }
     if (type === "text-end") {
@@ -246,11 +252,12 @@ export class TextPartSplitter {
     // The sources of markers (the provider sends its own sources' parts itself).
     const out = block.citations.flatMap((c) => ours(c.source) ? this.#source(c.source) : []);
     block.citations.sort(byStart);
+    const meta = last ? end.providerMetadata ?? pipeline.deltaMetadata : undefined;
     out.push({
       type: "text-end",
       id: block.id,
       ...(block.citations.length === 0 ? {} : { citations: block.citations }),
-      ...(last && end.providerMetadata !== undefined ? { providerMetadata: end.providerMetadata } : {}),
+      ...(meta === undefined ? {} : { providerMetadata: meta }),
     });
     return out;
   }
