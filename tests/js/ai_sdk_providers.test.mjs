@@ -1,32 +1,37 @@
-// "citeflow/ai-sdk" behind a real AI SDK provider package: @ai-sdk/google reading recorded Gemini
-// bodies (tests/fixtures/providers/google/, see SOURCES.md there) through a custom `fetch`, with
-// and without the middleware, as `useChat` receives the answer and as generateText returns it.
+// "citeflow/ai-sdk" behind real AI SDK provider packages: @ai-sdk/google and @ai-sdk/anthropic
+// reading recorded bodies (tests/fixtures/providers/, see SOURCES.md there) through a custom
+// `fetch`, with and without the middleware, as `useChat` receives the answer and as
+// generateText returns it.
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
+import { createAnthropic } from "@ai-sdk/anthropic";
 import { createGoogleGenerativeAI } from "@ai-sdk/google";
 import { generateText, readUIMessageStream, streamText, wrapLanguageModel } from "ai";
 import { citeflowMiddleware } from "citeflow/ai-sdk";
 
 const SOURCES = [{ content: "The tower is 330 m tall.", metadata: { url: "https://example.org/tower" } }];
-const FIXTURES = new URL("../fixtures/providers/google/", import.meta.url);
+const FIXTURES = new URL("../fixtures/providers/", import.meta.url);
 
-/** A Gemini model whose every request is answered with the recorded body `file`. */
-function gemini(file) {
+/** A `fetch` answering every request with the recorded body `file`. */
+function recorded(file) {
   const body = readFileSync(new URL(file, FIXTURES));
   const type = file.endsWith(".sse") ? "text/event-stream" : "application/json";
-  const google = createGoogleGenerativeAI({
-    apiKey: "test",
-    fetch: async () => new Response(body, { headers: { "content-type": type } }),
-  });
-  return google("gemini-2.5-pro");
+  return async () => new Response(body, { headers: { "content-type": type } });
+}
+
+/** A model of the provider the recording `file` is from, answered with it. */
+function modelOf(file) {
+  const fetch = recorded(file);
+  if (file.startsWith("anthropic/")) return createAnthropic({ apiKey: "test", fetch })("claude-sonnet-4-20250514");
+  return createGoogleGenerativeAI({ apiKey: "test", fetch })("gemini-2.5-pro");
 }
 
 const wrap = (model, middleware) => middleware === null ? model : wrapLanguageModel({ model, middleware });
 
 /** The final UI message's parts (as useChat holds them) and the call's provider metadata. */
 async function streamed(file, middleware) {
-  const result = streamText({ model: wrap(gemini(file), middleware), prompt: "q" });
+  const result = streamText({ model: wrap(modelOf(file), middleware), prompt: "q" });
   let last;
   for await (const message of readUIMessageStream({ stream: result.toUIMessageStream({ sendSources: true }) })) {
     last = message;
@@ -36,7 +41,7 @@ async function streamed(file, middleware) {
 }
 
 async function generated(file, middleware) {
-  const result = await generateText({ model: wrap(gemini(file), middleware), prompt: "q" });
+  const result = await generateText({ model: wrap(modelOf(file), middleware), prompt: "q" });
   return { parts: result.content, metadata: result.providerMetadata.google };
 }
 
@@ -65,7 +70,7 @@ const MIDDLEWARES = [
 ];
 
 test("@ai-sdk/google, web search stream: source parts, no positions; the middleware changes nothing", async () => {
-  const plain = await streamed("web-search-grounding.sse", null);
+  const plain = await streamed("google/web-search-grounding.sse", null);
   assert.deepEqual(plain.parts.map((p) => p.type), [
     "text",
     "source-url",
@@ -87,14 +92,14 @@ test("@ai-sdk/google, web search stream: source parts, no positions; the middlew
   assert.deepEqual(segs.filter((s) => s.byUnits === s.text), []);
 
   for (const [name, make] of MIDDLEWARES) {
-    const wrapped = await streamed("web-search-grounding.sse", make());
+    const wrapped = await streamed("google/web-search-grounding.sse", make());
     assert.deepEqual(noIds(wrapped.parts), noIds(plain.parts), name);
     assert.deepEqual(wrapped.metadata, plain.metadata, name);
   }
 });
 
 test("@ai-sdk/google, web search generate: the same, through generateText", async () => {
-  const plain = await generated("web-search-grounding.json", null);
+  const plain = await generated("google/web-search-grounding.json", null);
   assert.deepEqual(plain.parts.map((p) => p.type), ["text", "source", "source", "source"]);
   assert.equal(plain.parts[0].citations, undefined);
   const segs = segments(plain.parts[0].text, plain.metadata);
@@ -103,15 +108,15 @@ test("@ai-sdk/google, web search generate: the same, through generateText", asyn
   assert.deepEqual(segs.filter((s) => s.byUnits === s.text), []);
 
   for (const [name, make] of MIDDLEWARES) {
-    const wrapped = await generated("web-search-grounding.json", make());
+    const wrapped = await generated("google/web-search-grounding.json", make());
     assert.deepEqual(noIds(wrapped.parts), noIds(plain.parts), name);
   }
 });
 
 test("@ai-sdk/google, file search: one document source part, not duplicated by the middleware", async () => {
   for (
-    const [file, run] of [["file-search-grounding-gemini3.sse", streamed], [
-      "file-search-grounding-gemini3.json",
+    const [file, run] of [["google/file-search-grounding-gemini3.sse", streamed], [
+      "google/file-search-grounding-gemini3.json",
       generated,
     ]]
   ) {
@@ -129,5 +134,46 @@ test("@ai-sdk/google, file search: one document source part, not duplicated by t
       assert.equal(signature(wrapped.parts), signature(plain.parts), `${file} ${name}`);
       assert.deepEqual(noIds(wrapped.parts), noIds(plain.parts), `${file} ${name}`);
     }
+  }
+});
+
+test("@ai-sdk/anthropic, web search: citations without positions on the cited text parts, unchanged by the middleware", async () => {
+  // Anthropic sends each cited passage as a text block of its own, with its citations; the
+  // provider package puts them on that text part as {source, citedText}, with no startIndex.
+  const plain = await streamed("anthropic/web-search-citations.sse", null);
+  const texts = plain.parts.filter((p) => p.type === "text");
+  const cited = texts.filter((p) => p.citations !== undefined);
+  assert.equal(plain.parts.filter((p) => p.type === "source-url").length, 10);
+  assert.equal(texts.length, 19);
+  assert.equal(cited.length, 9);
+  const citations = cited.flatMap((p) => p.citations);
+  assert.equal(citations.length, 14);
+  assert.deepEqual(citations.filter((c) => "startIndex" in c || "endIndex" in c), []);
+  assert.match(cited[0].text, /^Apple today announced the grand reopening of Apple Ginza/);
+  assert.equal(
+    cited[0].citations[0].source.url,
+    "https://www.apple.com/newsroom/2025/09/the-all-new-apple-ginza-opens-this-friday-september-26-in-tokyo/",
+  );
+  assert.match(cited[0].citations[0].citedText, /^Apple today announce/);
+
+  for (const [name, make] of MIDDLEWARES) {
+    const wrapped = await streamed("anthropic/web-search-citations.sse", make());
+    assert.deepEqual(noIds(wrapped.parts), noIds(plain.parts), name);
+  }
+
+  const whole = await generated("anthropic/web-search-citations.json", null);
+  assert.deepEqual(whole.parts.map((p) => p.type).filter((t, i, all) => t !== all[i - 1]), [
+    "tool-call",
+    "tool-result",
+    "source",
+    "text",
+    "tool-call",
+    "tool-result",
+    "text",
+  ]);
+  assert.equal(whole.parts.filter((p) => p.citations !== undefined).length, 3);
+  for (const [name, make] of MIDDLEWARES) {
+    const wrapped = await generated("anthropic/web-search-citations.json", make());
+    assert.deepEqual(noIds(wrapped.parts), noIds(whole.parts), name);
   }
 });
