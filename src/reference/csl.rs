@@ -39,7 +39,7 @@ pub type StyleLoader<'a> = &'a dyn Fn(&str) -> Option<String>;
 /// Where the style comes from.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum StyleSource {
-    /// A bundled style name (see [`bundled_style_names`]).
+    /// A bundled style name (see [`bundled_style_names`](super::bundled_style_names)).
     Name(String),
     /// A CSL style given as XML (an independent style).
     Xml(String),
