@@ -746,6 +746,18 @@ export function decodeProviderStream(
   format: StreamFormat,
   options?: ProviderBodyDecoderOptions,
 ): ReadableStream<Event>;
+/**
+ * The citations and sources of a Gemini answer's `groundingMetadata` (as Gemini sends it, or as
+ * the AI SDK's `providerMetadata.google.groundingMetadata` holds it) for the answer `text` (its
+ * text parts joined, thought summaries excluded). Gemini's segments count UTF-8 bytes; the
+ * citations' spans count UTF-16 code units of `text` (`text.slice(start, end)`). One citation
+ * per support and grounding chunk, source N being `groundingChunks[N - 1]`. Runs on the full
+ * streaming module. Metadata not of Gemini's shape is INVALID_PROVIDER_DATA.
+ */
+export function groundingCitations(
+  text: string,
+  groundingMetadata: unknown,
+): { citations: Citation[]; sources: ProviderSource[] };
 
 // ---- model invokers ---------------------------------------------------------------------------
 

@@ -28,6 +28,7 @@ export {
   CitationParser,
   decodeProviderStream,
   EventFilterOutputTransformer,
+  groundingCitations,
   IdentityOutputTransformer,
   JSONOutputTransformer,
   OutputTransformer,

@@ -2,7 +2,7 @@
 // AI SDK 7 interface). A plain object, so nothing is imported from `ai` at run time; citeflow's
 // streaming classes come from "citeflow/stream" by the package's own name, so the module of the
 // runtime in use (and its one wasm instance) is the one loaded.
-import { CitationParser, ThinkTagOutputTransformer } from "citeflow/stream";
+import { CitationParser, initFull, ThinkTagOutputTransformer } from "citeflow/stream";
 import { citeflowError, describe, fields, isArray, list, noMoreArguments } from "./errors.js";
 import { documentSources } from "./ai_sdk_sources.js";
 import { TextPartSplitter } from "./ai_sdk_split.js";
@@ -49,18 +49,38 @@ function checkOptions(options) {
 }
 
 /**
+ * Whether the model is Gemini's (@ai-sdk/google names its models' provider
+ * "google.generative-ai", or "<name>.generative-ai" when the app names the provider; Vertex's
+ * start with "google."): its grounding comes at the finish, as provider metadata.
+ */
+const isGemini = (model) =>
+  typeof model?.provider === "string" && (model.provider.startsWith("google.") || model.provider.endsWith(".generative-ai"));
+
+/**
+ * Gemini's grounding is read by the full streaming module: loaded for a Gemini model only (in a
+ * browser now; elsewhere at its first use).
+ */
+async function splitterFor(config, model) {
+  if (!isGemini(model)) return new TextPartSplitter(config);
+  await initFull();
+  return new TextPartSplitter(config, { holdTextEnds: true });
+}
+
+/**
  * An AI SDK 7 middleware: `<think>` blocks (or the given tags) become reasoning parts, `[N]`
  * markers become positional `citations` on their text part with a `source` part per cited
- * source; everything else passes through in order.
+ * source; a Gemini answer's grounding becomes positional `citations` on its text parts (which
+ * end at the model's finish, where the grounding comes); everything else passes through in
+ * order.
  */
 export function citeflowMiddleware(options, ...more) {
   noMoreArguments([options, ...more], 1, "citeflowMiddleware");
   const config = checkOptions(options);
   return {
     specificationVersion: "v4",
-    async wrapStream({ doStream }) {
+    async wrapStream({ doStream, model }) {
       const { stream, ...rest } = await doStream();
-      const splitter = new TextPartSplitter(config);
+      const splitter = await splitterFor(config, model);
       return {
         ...rest,
         stream: stream.pipeThrough(
@@ -75,9 +95,10 @@ export function citeflowMiddleware(options, ...more) {
         ),
       };
     },
-    async wrapGenerate({ doGenerate }) {
+    async wrapGenerate({ doGenerate, model }) {
       const result = await doGenerate();
-      return { ...result, content: new TextPartSplitter(config).content(result.content) };
+      const splitter = await splitterFor(config, model);
+      return { ...result, content: splitter.content(result.content, result.providerMetadata) };
     },
   };
 }

@@ -3,6 +3,7 @@
 // citations found in them (re-based to the part), preceded by the `source` part of each source
 // they cite first. Everything else passes through as it came, in order.
 import { CitationParser, ThinkTagOutputTransformer } from "citeflow/stream";
+import { groundingParts } from "./ai_sdk_grounding.js";
 
 /** One text part of the provider's, read by a think-tag transformer and a citation parser. */
 class TextPipeline {
@@ -75,9 +76,17 @@ export class TextPartSplitter {
   #open = new Map();
   /** The ids of the source parts sent. */
   #sent = new Set();
+  /** The provider's own source parts, in order (grounding citations name them). */
+  #providerSources = [];
+  /**
+   * Gemini's text parts end only at the model's finish, where its grounding comes: the
+   * provider's `text-end` parts held until then, in order (null: not held).
+   */
+  #held;
 
-  constructor(config) {
+  constructor(config, { holdTextEnds = false } = {}) {
     this.#config = config;
+    this.#held = holdTextEnds ? [] : null;
   }
 
   /** The parts to send for one part of the provider's stream. */
@@ -98,40 +107,68 @@ export class TextPartSplitter {
       return this.#parts(pipeline, pipeline.push(part.delta), null);
     }
     if (type === "text-end") {
-      return this.#open.has(part.id) ? this.#close(part.id, part) : [part];
+      if (!this.#open.has(part.id)) return [part];
+      if (this.#held === null) return this.#close(part.id, part);
+      this.#held.push(part);
+      return [];
     }
     // The model is done: any text part it left open ends before its finish.
-    if (type === "finish") return [...this.end(), part];
+    if (type === "finish") return [...this.end(part.providerMetadata), part];
     // The provider's own source parts: a citation of the same source sends no second one.
-    if (type === "source") this.#sent.add(part.id);
+    if (type === "source") {
+      this.#sent.add(part.id);
+      this.#providerSources.push(part);
+    }
     return [part];
   }
 
-  /** The parts still held when the provider's stream ends. */
-  end() {
-    return [...this.#open.keys()].flatMap((id) => this.#close(id, undefined));
+  /**
+   * The parts still held when the provider's stream ends; `providerMetadata`: the model's (its
+   * `finish` part's, or a generate result's), where Gemini's grounding is.
+   */
+  end(providerMetadata) {
+    return [...this.#release(providerMetadata), ...[...this.#open.keys()].flatMap((id) => this.#close(id, undefined))];
   }
 
-  /** A generate result's content, each text item read as the stream's text parts are. */
-  content(content) {
-    const out = [];
+  /**
+   * The held text parts ended, each with the grounding's citations that fall in its text (the
+   * provider's text parts joined are the answer text Gemini's offsets count).
+   */
+  #release(providerMetadata) {
+    if (this.#held === null || this.#held.length === 0) return [];
+    const held = this.#held.filter((p) => this.#open.has(p.id));
+    this.#held = [];
+    const texts = held.map((p) => this.#open.get(p.id).raw);
+    const cited = groundingParts(texts, providerMetadata, this.#providerSources);
+    return held.flatMap((p, i) => {
+      if (cited[i].length === 0) return this.#close(p.id, p);
+      return this.#close(p.id, { ...p, citations: [...(Array.isArray(p.citations) ? p.citations : []), ...cited[i]] });
+    });
+  }
+
+  /**
+   * A generate result's content, each text item read as the stream's text parts are;
+   * `providerMetadata`: the result's.
+   */
+  content(content, providerMetadata) {
+    const parts = [];
     let n = 0;
     for (const item of content) {
       if (item?.type !== "text") {
-        out.push(...this.take(item));
+        parts.push(...this.take(item));
         continue;
       }
       const id = `text-${n++}`;
-      const { text, citations, providerMetadata } = item;
-      const meta = providerMetadata === undefined ? {} : { providerMetadata };
-      const parts = [
-        ...this.take({ type: "text-start", id, ...meta }),
+      const { text, citations, providerMetadata: meta } = item;
+      const withMeta = meta === undefined ? {} : { providerMetadata: meta };
+      parts.push(
+        ...this.take({ type: "text-start", id, ...withMeta }),
         ...this.take({ type: "text-delta", id, delta: text }),
-        ...this.take({ type: "text-end", id, ...meta, ...(citations === undefined ? {} : { citations }) }),
-      ];
-      out.push(...contentOf(parts));
+        ...this.take({ type: "text-end", id, ...withMeta, ...(citations === undefined ? {} : { citations }) }),
+      );
     }
-    return out;
+    parts.push(...this.end(providerMetadata));
+    return contentOf(parts);
   }
 
   #close(id, endPart) {

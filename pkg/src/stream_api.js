@@ -12,3 +12,4 @@ export {
 } from "./transformers.js";
 export { CitationParser } from "./citation_parser.js";
 export { decodeProviderStream, ProviderBodyDecoder, ProviderStreamDecoder, SSEDecoder } from "./sse.js";
+export { groundingCitations } from "./grounding.js";

@@ -14,6 +14,8 @@ mod csl;
 #[cfg(feature = "wasm-stream-module")]
 mod engine;
 mod errors;
+#[cfg(all(feature = "wasm-stream-module", not(feature = "lean-stream")))]
+mod grounding;
 #[cfg(not(any(feature = "wasm-csl-module", feature = "wasm-stream-module")))]
 mod invoker;
 #[cfg(not(any(feature = "wasm-csl-module", feature = "wasm-stream-module")))]

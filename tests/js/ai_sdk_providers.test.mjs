@@ -64,12 +64,41 @@ function segments(text, metadata) {
   });
 }
 
+/** The parts without the text parts' citations. */
+const uncited = (parts) => parts.map(({ citations: _, ...p }) => p);
+
+/** What a grounding chunk's source part shows: its URL, or its title. */
+const shown = (chunk) => chunk.web?.uri ?? chunk.retrievedContext?.title ?? "Unknown Document";
+
+/**
+ * The middleware's citations of a Gemini answer: every support cites each of its chunks at its
+ * segment, found by `String.slice` on the text part, naming a source part sent in the stream
+ * (or in the content), none sent twice; the rest of the answer as the provider gave it.
+ */
+function assertGrounded(wrapped, plain, count, name) {
+  assert.deepEqual(noIds(uncited(wrapped.parts)), noIds(plain.parts), name);
+  const { groundingChunks, groundingSupports } = plain.metadata.groundingMetadata;
+  const cited = wrapped.parts.filter((p) => p.type === "text").flatMap((p) =>
+    (p.citations ?? []).map((c) => `${p.text.slice(c.startIndex, c.endIndex)} | ${c.source.url ?? c.source.title}`)
+  );
+  const expected = groundingSupports.flatMap(({ segment, groundingChunkIndices }) =>
+    groundingChunkIndices.map((i) => `${segment.text} | ${shown(groundingChunks[i])}`)
+  );
+  assert.equal(cited.length, count, name);
+  assert.deepEqual(cited.toSorted(), expected.toSorted(), name);
+  const sourceIds = wrapped.parts.filter((p) => p.type.startsWith("source")).map((p) => p.sourceId ?? p.id);
+  assert.equal(new Set(sourceIds).size, sourceIds.length, name);
+  for (const p of wrapped.parts.filter((p) => p.citations !== undefined)) {
+    for (const c of p.citations) assert.ok(sourceIds.includes(c.source.sourceId ?? c.source.id), name);
+  }
+}
+
 const MIDDLEWARES = [
   ["citeflowMiddleware({})", () => citeflowMiddleware({})],
   ["citeflowMiddleware({sources})", () => citeflowMiddleware({ sources: SOURCES })],
 ];
 
-test("@ai-sdk/google, web search stream: source parts, no positions; the middleware changes nothing", async () => {
+test("@ai-sdk/google, web search stream: source parts, no positions; the middleware places the grounding", async () => {
   const plain = await streamed("google/web-search-grounding.sse", null);
   assert.deepEqual(plain.parts.map((p) => p.type), [
     "text",
@@ -91,9 +120,10 @@ test("@ai-sdk/google, web search stream: source parts, no positions; the middlew
   assert.deepEqual(segs.filter((s) => s.byBytes !== s.text), []);
   assert.deepEqual(segs.filter((s) => s.byUnits === s.text), []);
 
+  // With the middleware: 8 supports citing 9 (segment, chunk) pairs, each found by slice.
   for (const [name, make] of MIDDLEWARES) {
     const wrapped = await streamed("google/web-search-grounding.sse", make());
-    assert.deepEqual(noIds(wrapped.parts), noIds(plain.parts), name);
+    assertGrounded(wrapped, plain, 9, name);
     assert.deepEqual(wrapped.metadata, plain.metadata, name);
   }
 });
@@ -109,11 +139,11 @@ test("@ai-sdk/google, web search generate: the same, through generateText", asyn
 
   for (const [name, make] of MIDDLEWARES) {
     const wrapped = await generated("google/web-search-grounding.json", make());
-    assert.deepEqual(noIds(wrapped.parts), noIds(plain.parts), name);
+    assertGrounded(wrapped, plain, 6, name);
   }
 });
 
-test("@ai-sdk/google, file search: one document source part, not duplicated by the middleware", async () => {
+test("@ai-sdk/google, file search: one document source part, cited at its segment by the middleware, not duplicated", async () => {
   for (
     const [file, run] of [["google/file-search-grounding-gemini3.sse", streamed], [
       "google/file-search-grounding-gemini3.json",
@@ -132,7 +162,7 @@ test("@ai-sdk/google, file search: one document source part, not duplicated by t
     for (const [name, make] of MIDDLEWARES) {
       const wrapped = await run(file, make());
       assert.equal(signature(wrapped.parts), signature(plain.parts), `${file} ${name}`);
-      assert.deepEqual(noIds(wrapped.parts), noIds(plain.parts), `${file} ${name}`);
+      assertGrounded(wrapped, plain, 1, `${file} ${name}`);
     }
   }
 });
@@ -176,4 +206,44 @@ test("@ai-sdk/anthropic, web search: citations without positions on the cited te
     const wrapped = await generated("anthropic/web-search-citations.json", make());
     assert.deepEqual(noIds(wrapped.parts), noIds(whole.parts), name);
   }
+});
+
+test("@ai-sdk/google through the middleware: Gemini's UTF-8 byte offsets become UTF-16 positions", async () => {
+  // A hand-built Gemini stream (not a recording): a thought summary (not counted by Gemini's
+  // offsets), then answer text with 2-, 3- and 4-byte characters before the cited segment.
+  const before = "東京 😀 café, ";
+  const segment = "the tower is 330 m tall 🗼.";
+  const bytes = (s) => new TextEncoder().encode(s).length;
+  const message = (value) => `data: ${JSON.stringify(value)}\r\n\r\n`;
+  const parts = (...p) => ({ candidates: [{ content: { role: "model", parts: p } }] });
+  const body = message(parts({ text: "Thinking about 東京 🤔", thought: true })) +
+    message(parts({ text: before })) +
+    message({
+      candidates: [{
+        content: { role: "model", parts: [{ text: segment }] },
+        finishReason: "STOP",
+        groundingMetadata: {
+          groundingChunks: [{ web: { uri: "https://example.org/tower", title: "example.org" } }],
+          groundingSupports: [{
+            segment: { startIndex: bytes(before), endIndex: bytes(before + segment), text: segment },
+            groundingChunkIndices: [0],
+          }],
+        },
+      }],
+      usageMetadata: { promptTokenCount: 3, candidatesTokenCount: 9, totalTokenCount: 12 },
+    });
+  const fetch = async () => new Response(body, { headers: { "content-type": "text/event-stream" } });
+  const model = createGoogleGenerativeAI({ apiKey: "test", fetch })("gemini-2.5-pro");
+  const result = streamText({ model: wrap(model, citeflowMiddleware({})), prompt: "q" });
+  let last;
+  for await (const m of readUIMessageStream({ stream: result.toUIMessageStream({ sendSources: true }) })) last = m;
+  const text = last.parts.find((p) => p.type === "text");
+  assert.equal(text.text, before + segment);
+  assert.equal(text.citations.length, 1);
+  const [c] = text.citations;
+  // By bytes the segment starts at 19; in UTF-16 units at 12.
+  assert.deepEqual([bytes(before), c.startIndex, c.endIndex], [19, before.length, (before + segment).length]);
+  assert.equal(text.text.slice(c.startIndex, c.endIndex), segment);
+  assert.equal(c.source.url, "https://example.org/tower");
+  assert.deepEqual(last.parts.filter((p) => p.type === "source-url").map((p) => p.url), ["https://example.org/tower"]);
 });

@@ -69,6 +69,17 @@ try {
   // ---- citations ------------------------------------------------------------------------
   sample("parseCitations", "Citation[]", lib.parseCitations("Water boils [1][2]. Ice (3).", { sourceCount: 3 }));
   sample(
+    "groundingCitations",
+    "{ citations: Citation[]; sources: ProviderSource[] }",
+    lib.groundingCitations("Tokyo 東京 is big.", {
+      groundingChunks: [
+        { web: { uri: "https://example.org/tokyo", title: "example.org" } },
+        { retrievedContext: { title: "notes", documentName: "fileSearchStores/s/documents/d", text: "Tokyo" } },
+      ],
+      groundingSupports: [{ segment: { startIndex: 13, endIndex: 20 }, groundingChunkIndices: [0, 1, 7] }],
+    }),
+  );
+  sample(
     "checkPolicy",
     "PolicyReport",
     lib.checkPolicy("Water boils [1]. Ice floats.", { policy: "required", sourceCount: 1 }),
@@ -283,6 +294,7 @@ const typeNames = [
   "Citeformer",
   "Reference",
   "BundledStyle",
+  "ProviderSource",
 ];
 const values = ["splitSentences", "cslItemOf"];
 const text = [

@@ -237,6 +237,32 @@ fn citation(chunks: &[GroundingChunk], index: u64, span: [usize; 2]) -> Citation
     }
 }
 
+/// The sources and citations of a `groundingMetadata` value as Gemini sent it, for the
+/// answer `text` (its text parts joined, thought summaries excluded): what the stream decoder
+/// gives at the answer's end, for callers that hold the grounding apart from the stream (the
+/// AI SDK's `providerMetadata.google.groundingMetadata`). Spans in UTF-16 code units.
+/// Metadata that is not Gemini's shape is INVALID_PROVIDER_DATA.
+#[cfg_attr(
+    not(all(
+        target_arch = "wasm32",
+        not(feature = "web"),
+        feature = "wasm-stream-module"
+    )),
+    allow(dead_code)
+)]
+pub(crate) fn grounding_citations(
+    text: &str,
+    grounding: &Value,
+) -> Result<(SourceList, Vec<Citation>), StreamError> {
+    let object = grounding
+        .as_object()
+        .ok_or_else(|| invalid("`groundingMetadata` is not an object".into()))?;
+    let grounding = Grounding::read(object).map_err(invalid)?;
+    let mut offsets = TextOffsets::default();
+    offsets.push(text);
+    Ok(cite(&grounding, &offsets))
+}
+
 /// Gemini's usage counts in the one shape (see the module's notes).
 fn counted(raw: &Value) -> Counted {
     let count = |key: &str| raw.get(key).and_then(Value::as_u64);

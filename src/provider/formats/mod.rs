@@ -19,6 +19,14 @@ mod mistral;
 mod perplexity;
 mod responses;
 
+// For the full streaming module's `groundingCitations` (src/wasm/grounding.rs).
+#[cfg(all(
+    target_arch = "wasm32",
+    not(feature = "web"),
+    feature = "wasm-stream-module"
+))]
+pub(crate) use gemini::grounding_citations;
+
 use super::sse::SseEvent;
 use super::stream::{EventSink, StreamError, StreamFormat};
 use super::{HttpRequest, LmRequest, ModelId, Provider, RequestError};

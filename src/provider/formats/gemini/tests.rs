@@ -81,3 +81,55 @@ fn bad_data_is_quoted_briefly() {
     assert_eq!(super::super::head("aé"), "aé");
     assert_eq!(super::super::head(&"é".repeat(100)), "é".repeat(80));
 }
+
+/// A grounding read apart from its stream: byte offsets of text with 2-, 4- and 3-byte
+/// characters before and inside the segments become UTF-16 spans over the same text.
+#[test]
+fn grounding_citations_count_utf8_bytes_as_utf16_spans() {
+    let text = "Café ☕ 😀 is open. 東京 has 三 cafés. Done.";
+    let segments = ["😀 is open.", "東京 has 三 cafés."];
+    let byte_span = |segment: &str| {
+        let start = text.find(segment).unwrap();
+        (start, start + segment.len())
+    };
+    let (a, b) = (byte_span(segments[0]), byte_span(segments[1]));
+    let grounding = json!({
+        "groundingChunks": [
+            {"web": {"uri": "https://example.com/a", "title": "example.com"}},
+            {"retrievedContext": {"title": "notes.txt", "documentName": "fileSearchStores/s/documents/d", "text": "…"}}
+        ],
+        "groundingSupports": [
+            {"segment": {"startIndex": a.0, "endIndex": a.1, "text": segments[0]}, "groundingChunkIndices": [0]},
+            {"segment": {"startIndex": b.0, "endIndex": b.1, "text": segments[1]}, "groundingChunkIndices": [0, 1]}
+        ]
+    });
+    let (sources, citations) = grounding_citations(text, &grounding).unwrap();
+    assert_eq!(sources.len(), 2);
+    let utf16: Vec<u16> = text.encode_utf16().collect();
+    let cited: Vec<(String, u32)> = citations
+        .iter()
+        .map(|c| {
+            let [start, end] = c.span;
+            (String::from_utf16(&utf16[start..end]).unwrap(), c.source_id)
+        })
+        .collect();
+    assert_eq!(
+        cited,
+        [
+            (segments[0].to_owned(), 1),
+            (segments[1].to_owned(), 1),
+            (segments[1].to_owned(), 2)
+        ]
+    );
+    assert_eq!(citations[2].location.as_deref(), Some("retrievedContext"));
+    assert_eq!(citations[2].document_title.as_deref(), Some("notes.txt"));
+    // Not Gemini's shape: INVALID_PROVIDER_DATA, never a guess.
+    for bad in [
+        json!([]),
+        json!({"groundingSupports": 1}),
+        json!({"groundingChunks": [{"web": {"uri": 5}}]}),
+    ] {
+        let e = grounding_citations(text, &bad).unwrap_err();
+        assert_eq!(e.code(), "INVALID_PROVIDER_DATA", "{bad}");
+    }
+}

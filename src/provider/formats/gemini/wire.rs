@@ -194,7 +194,7 @@ pub(crate) struct Grounding {
 }
 
 impl Grounding {
-    fn read(grounding: &Object) -> Read<Self> {
+    pub(super) fn read(grounding: &Object) -> Read<Self> {
         Ok(Self {
             grounding_chunks: list(
                 grounding,

@@ -1,0 +1,27 @@
+// Gemini's grounding read apart from its stream: what an app gets when a library hands over
+// `groundingMetadata` as it came (the AI SDK's provider metadata), read by the same core code
+// as citeflow's own Gemini decoder. Runs on the full streaming module.
+import { fullModule } from "./engine.js";
+import { citeflowError, describe, noMoreArguments } from "./errors.js";
+
+/**
+ * The citations and sources of a Gemini answer's `groundingMetadata`: `text` is the answer's
+ * text (its text parts joined, thought summaries excluded), whose UTF-8 byte offsets the
+ * grounding's segments count; the citations' spans count UTF-16 code units of `text`.
+ */
+export function groundingCitations(text, groundingMetadata, ...more) {
+  noMoreArguments([text, groundingMetadata, ...more], 2, "groundingCitations");
+  if (typeof text !== "string") {
+    throw citeflowError("INVALID_TEXT", `groundingCitations: \`text\` must be a string; got ${describe(text)}`);
+  }
+  let json;
+  try {
+    json = JSON.stringify(groundingMetadata);
+  } catch (e) {
+    throw citeflowError("INVALID_PROVIDER_DATA", `groundingCitations: \`groundingMetadata\` is not JSON data (${e?.message ?? e})`, e);
+  }
+  if (json === undefined) {
+    throw citeflowError("INVALID_PROVIDER_DATA", `groundingCitations: \`groundingMetadata\` is not JSON data; got ${describe(groundingMetadata)}`);
+  }
+  return JSON.parse(fullModule().groundingCitations(text, json));
+}
