@@ -54,7 +54,8 @@ function checkOptions(options) {
  * start with "google."): its grounding comes at the finish, as provider metadata.
  */
 const isGemini = (model) =>
-  typeof model?.provider === "string" && (model.provider.startsWith("google.") || model.provider.endsWith(".generative-ai"));
+  typeof model?.provider === "string" &&
+  (model.provider.startsWith("google.") || model.provider.endsWith(".generative-ai"));
 
 /**
  * Gemini's grounding is read by the full streaming module: loaded for a Gemini model only (in a

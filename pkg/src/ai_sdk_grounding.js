@@ -50,8 +50,14 @@ function providerSource(key, sources) {
  * made (their `citeflow-source-` ids make the middleware send it before the text part's end).
  */
 function ownSource(key, n) {
-  const base = { type: "source", id: `citeflow-source-grounding-${n}`, providerMetadata: { citeflow: { groundingChunk: n - 1 } } };
-  if (key.url !== undefined) return { ...base, sourceType: "url", url: key.url, ...(key.title ? { title: key.title } : {}) };
+  const base = {
+    type: "source",
+    id: `citeflow-source-grounding-${n}`,
+    providerMetadata: { citeflow: { groundingChunk: n - 1 } },
+  };
+  if (key.url !== undefined) {
+    return { ...base, sourceType: "url", url: key.url, ...(key.title ? { title: key.title } : {}) };
+  }
   return {
     ...base,
     sourceType: "document",
@@ -93,7 +99,11 @@ export function groundingParts(texts, providerMetadata, sources) {
     let i = texts.length - 1;
     while (i > 0 && starts[i] > start) i--;
     const partEnd = starts[i] + texts[i].length;
-    out[i].push({ source: sourceOf(sourceId), startIndex: start - starts[i], endIndex: Math.min(end, partEnd) - starts[i] });
+    out[i].push({
+      source: sourceOf(sourceId),
+      startIndex: start - starts[i],
+      endIndex: Math.min(end, partEnd) - starts[i],
+    });
   }
   return out;
 }

@@ -18,10 +18,17 @@ export function groundingCitations(text, groundingMetadata, ...more) {
   try {
     json = JSON.stringify(groundingMetadata);
   } catch (e) {
-    throw citeflowError("INVALID_PROVIDER_DATA", `groundingCitations: \`groundingMetadata\` is not JSON data (${e?.message ?? e})`, e);
+    throw citeflowError(
+      "INVALID_PROVIDER_DATA",
+      `groundingCitations: \`groundingMetadata\` is not JSON data (${e?.message ?? e})`,
+      e,
+    );
   }
   if (json === undefined) {
-    throw citeflowError("INVALID_PROVIDER_DATA", `groundingCitations: \`groundingMetadata\` is not JSON data; got ${describe(groundingMetadata)}`);
+    throw citeflowError(
+      "INVALID_PROVIDER_DATA",
+      `groundingCitations: \`groundingMetadata\` is not JSON data; got ${describe(groundingMetadata)}`,
+    );
   }
   return JSON.parse(fullModule().groundingCitations(text, json));
 }
