@@ -16,7 +16,11 @@ export function groundingCitations(text, groundingMetadata, ...more) {
   }
   let json;
   try {
-    json = JSON.stringify(groundingMetadata);
+    // A function is not provider data: refused here rather than dropped as JSON.stringify would.
+    json = JSON.stringify(groundingMetadata, (key, value) => {
+      if (typeof value === "function") throw new TypeError(`a function at \`${key}\``);
+      return value;
+    });
   } catch (e) {
     throw citeflowError(
       "INVALID_PROVIDER_DATA",

@@ -55,6 +55,7 @@ test("groundingCitations: metadata not of Gemini's shape is INVALID_PROVIDER_DAT
       { groundingSupports: [{ segment: { startIndex: "0" }, groundingChunkIndices: [0] }] },
       undefined,
       { n: 1n },
+      { groundingChunks: [], retrievalMetadata: () => ({}) }, // a function is not dropped silently
     ]
   ) {
     assert.throws(() => groundingCitations(text, bad), { name: "CiteflowError", code: "INVALID_PROVIDER_DATA" });

@@ -150,6 +150,10 @@ export function functionOptionEntries({ lib, base }) {
     formatReferencesAsString: { args: () => [["Atlas"]], arity: 1 },
     cosineSimilarities: { args: () => [[1, 0], [[1, 0]]], arity: 2 },
     lexicalJudge: { args: () => ["Paris is big.", "Paris is big."], arity: 2 },
+    groundingCitations: {
+      args: () => ["Paris is big.", { groundingChunks: [{ web: { uri: "https://example.org/p", title: "P" } }] }],
+      arity: 2,
+    },
     aiSdkRequest: {
       args: () => [{
         prompt: "Capital?",
@@ -329,6 +333,10 @@ function streamEntries(lib) {
     },
   });
   return {
+    groundingCitations: {
+      args: () => ["Paris is big.", { groundingChunks: [{ web: { uri: "https://example.org/p", title: "P" } }] }],
+      arity: 2,
+    },
     IdentityOutputTransformer: { args: () => [{}], arity: 1, options: 0, emits: true },
     JSONOutputTransformer: { args: () => [{}], arity: 1, options: 0, emits: true },
     EventFilterOutputTransformer: { args: () => [["response"], {}], arity: 2, options: 1, emits: true },

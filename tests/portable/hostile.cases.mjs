@@ -169,6 +169,7 @@ export function entryPoints({ lib, base }) {
         () => [{ policy: "required", sourceCount: 3, format: "gbnf", maxSentences: 2, maxCitesPerSentence: 1 }],
       splitSentences: () => ["One. Two."],
       aiSdkRequest: () => [{ prompt: "Capital?", sources: [source()], policy: "required" }],
+      groundingCitations: () => ["Paris is big.", { groundingChunks: [], groundingSupports: [] }],
       formatChunkAsString: () => [chunk(), { Title: "title" }],
       cslItemOf: () => [chunk().metadata],
       formatReferencesAsString: () => [["Atlas", "Globe"]],
