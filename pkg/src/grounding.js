@@ -4,6 +4,9 @@
 import { fullModule } from "./engine.js";
 import { citeflowError, describe, noMoreArguments } from "./errors.js";
 
+/** The most values (objects, arrays, their members) a grounding read from JS may hold. */
+const MAX_VALUES = 200_000;
+
 /**
  * The citations and sources of a Gemini answer's `groundingMetadata`: `text` is the answer's
  * text (its text parts joined, thought summaries excluded), whose UTF-8 byte offsets the
@@ -17,8 +20,11 @@ export function groundingCitations(text, groundingMetadata, ...more) {
   let json;
   try {
     // A function is not provider data: refused here rather than dropped as JSON.stringify would.
+    // And the walk is bounded: a sparse array of length 2^32 - 1 would be written out in full.
+    let values = 0;
     json = JSON.stringify(groundingMetadata, (key, value) => {
       if (typeof value === "function") throw new TypeError(`a function at \`${key}\``);
+      if (++values > MAX_VALUES) throw new RangeError(`more than ${MAX_VALUES} values`);
       return value;
     });
   } catch (e) {

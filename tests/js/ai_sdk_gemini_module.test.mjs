@@ -56,6 +56,7 @@ test("groundingCitations: metadata not of Gemini's shape is INVALID_PROVIDER_DAT
       undefined,
       { n: 1n },
       { groundingChunks: [], retrievalMetadata: () => ({}) }, // a function is not dropped silently
+      { groundingChunks: Object.assign([], { length: 2 ** 32 - 1 }) }, // not written out in full
     ]
   ) {
     assert.throws(() => groundingCitations(text, bad), { name: "CiteflowError", code: "INVALID_PROVIDER_DATA" });
