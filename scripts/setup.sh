@@ -22,6 +22,39 @@ has_wasm_std() {
   compgen -G "$libdir/libstd-*.rlib" >/dev/null
 }
 
+# --- 0. the pinned compiler (rust-toolchain.toml) ----------------------------------------------
+# rustup installs it where it can reach its download server. Where it cannot, an installed
+# toolchain of exactly that version (the machine's stable, say) serves under the pinned name.
+# Failing both, cargo would refuse to run: say how to build with the compiler there is.
+pinned=$(sed -n 's/^channel = "\(.*\)"$/\1/p' rust-toolchain.toml)
+host=$(rustc +stable -vV 2>/dev/null | sed -n 's/^host: //p' || true)
+host=${host:-x86_64-unknown-linux-gnu}
+is_pinned() { rustup run "$1" rustc --version 2>/dev/null | grep -q "^rustc $pinned "; }
+if is_pinned "$pinned"; then
+  log "Rust $pinned present"
+else
+  stale="${RUSTUP_HOME:-$HOME/.rustup}/toolchains/$pinned-$host"
+  if [ -L "$stale" ]; then rm -f "$stale"; fi   # a stand-in whose toolchain changed version
+  if timeout 300 rustup toolchain install "$pinned" --profile minimal \
+    -c rustfmt -c clippy -c rust-src -t wasm32-unknown-unknown >/dev/null 2>&1 && is_pinned "$pinned"; then
+    log "Rust $pinned installed by rustup"
+  else
+    found=
+    for dir in "${RUSTUP_HOME:-$HOME/.rustup}"/toolchains/*; do
+      [ -d "$dir" ] && [ ! -L "$dir" ] && is_pinned "$(basename "$dir")" && found=$dir && break
+    done
+    if [ -z "$found" ]; then
+      echo "setup: Rust $pinned (rust-toolchain.toml) is not installed and rustup could not install it." >&2
+      echo "setup: to build with the compiler you have: RUSTUP_TOOLCHAIN=stable make test" >&2
+      echo "setup: (scripts/build.mjs then builds without the unstable size flags; docs/build.md)" >&2
+      [ -n "${RUSTUP_TOOLCHAIN:-}" ] || exit 1
+    else
+      ln -s "$found" "${RUSTUP_HOME:-$HOME/.rustup}/toolchains/$pinned-$host"
+      log "Rust $pinned: the installed $(basename "$found") is that version and serves as it"
+    fi
+  fi
+fi
+
 # --- 1. the wasm32 standard library --------------------------------------------------------
 mkdir -p target
 # CITEFLOW_FORCE_DEBIAN_WASM=1 takes the Debian route even where rustup would do (to test it).
