@@ -20,6 +20,7 @@ demo: build
 
 test: build test-rust test-js test-runtimes
 	node benches/run.mjs --quick
+	node tests/plain/run.mjs
 	@echo "all tests passed"
 
 test-rust:
@@ -30,6 +31,9 @@ test-rust:
 	cargo clippy --quiet --lib --target wasm32-unknown-unknown --features wasm-stream-module -- -D warnings
 	cargo clippy --quiet --lib --target wasm32-unknown-unknown --features wasm-stream-module,lean-stream -- -D warnings
 	cargo clippy --quiet --lib --target wasm32-unknown-unknown --features web -- -D warnings
+	RUSTDOCFLAGS="-D warnings" cargo doc --quiet --no-deps
+	RUSTDOCFLAGS="-D warnings" cargo doc --quiet --no-deps --features csl
+	RUSTDOCFLAGS="-D warnings" cargo doc --quiet --no-deps --features web --target wasm32-unknown-unknown
 	RUSTDOCFLAGS="-D warnings" cargo doc --quiet --no-deps --features web,csl --target wasm32-unknown-unknown
 	cargo test --quiet --features csl
 

@@ -90,12 +90,15 @@ export function moduleRuntime(glue, name, notReady) {
         ready();
         return exports.memory.buffer.byteLength;
       },
-      /** The instance's shadow stack pointer (between calls: where each call's frames start). */
+      /**
+       * The instance's shadow stack pointer (between calls: where each call's frames start), or
+       * null where the glue never moves it (no such export: a module keeping multi-value returns).
+       */
       stackPointer() {
         ready();
         const names = glue.__citeflowExportNames ?? {};
         const key = Object.keys(names).find((k) => names[k] === STACK_POINTER) ?? STACK_POINTER;
-        return exports[key](0);
+        return typeof exports[key] === "function" ? exports[key](0) : null;
       },
       glue,
     },
