@@ -10,7 +10,7 @@ import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import { fileURLToPath } from "node:url";
-import CSL from "citeproc";
+import { citeprocEngine } from "../tests/csl/citeproc_engine.mjs";
 import { renderReferences } from "citeflow/csl";
 import { median, time } from "./timing.mjs";
 
@@ -122,14 +122,7 @@ export async function run({ runs = 5 } = {}) {
   const list = items(1000);
   const ours = () => renderReferences(list, null, { style: styleXml, locale: localeXml });
   const theirs = () => {
-    const byId = Object.fromEntries(list.map((it) => [it.id, it]));
-    const engine = new CSL.Engine(
-      { retrieveLocale: () => localeXml, retrieveItem: (id) => byId[id] },
-      styleXml,
-      "en-US",
-      true,
-    );
-    engine.setOutputFormat("text");
+    const engine = citeprocEngine({ styleXml, localeXml, items: list });
     engine.updateItems(list.map((it) => it.id));
     const entries = engine.makeBibliography()[1];
     const markers = list.map((it) => engine.makeCitationCluster([{ id: it.id }]));

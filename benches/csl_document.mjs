@@ -1,25 +1,21 @@
 // A document of 300 citation clusters built one cluster at a time, then one cluster in its
 // middle replaced, with citeflow/csl's CslDocument and with citeproc-js's processCitationCluster,
 // same process, same style and locale XML, same clusters (each its own footnote, 1-2 cites of
-// the corpus in tests/fixtures/csl-corpus.json, some with a locator). Prints the times; the
-// median of `--runs=N` (default 3) builds. Then the wasm memory over 10,000 edits of a document
-// kept at about 100 clusters (inserts, replacements and removals).
-//
-// `node benches/csl_document.mjs [--runs=N] [--clusters=N]`
+// the corpus in tests/fixtures/csl-corpus.json, some with a locator): the median of `runs`
+// builds. Then the wasm memory over 10,000 edits of a document kept at about 100 clusters
+// (inserts, replacements and removals). Part of `make bench` (benches/run.mjs).
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import CSL from "citeproc";
+import { citeprocEngine } from "../tests/csl/citeproc_engine.mjs";
 import init, { CslDocument } from "citeflow/csl";
 import { median } from "./timing.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const shared = process.env.CITEFLOW_SHARED ?? `${root}../shared`;
 const corpus = JSON.parse(readFileSync(`${root}tests/fixtures/csl-corpus.json`, "utf8"));
-const byId = Object.fromEntries(corpus.map((item) => [item.id, item]));
 const localeXml = readFileSync(`${shared}/csl/locales/locales-en-US.xml`, "utf8");
-const arg = (name, d) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split("=")[1] ?? d);
-const RUNS = arg("runs", 3);
-const N = arg("clusters", 300);
+const N = 300;
+const STYLES = ["chicago-notes-bibliography-17th-edition", "apa"];
 
 /** The same clusters every run: a fixed pseudo-random sequence. */
 function clusters(n) {
@@ -49,13 +45,7 @@ function ours(styleXml, list) {
 
 function theirs(styleXml, list) {
   const t0 = performance.now();
-  const engine = new CSL.Engine(
-    { retrieveLocale: () => localeXml, retrieveItem: (id) => structuredClone(byId[id]) },
-    styleXml,
-    "en-US",
-    true,
-  );
-  engine.setOutputFormat("text");
+  const engine = citeprocEngine({ styleXml, localeXml, items: corpus, clone: true });
   const pre = [];
   const cite = (c) => ({
     citationID: c.id,
@@ -77,28 +67,10 @@ function theirs(styleXml, list) {
   return { build: t1 - t0, edit: t2 - t1 };
 }
 
-const list = clusters(N);
-console.log(
-  `| style | ${N} clusters, one at a time: citeflow | citeproc-js | ratio | one edit in the middle: citeflow | citeproc-js | ratio |`,
-);
-console.log("|---|---|---|---|---|---|---|");
-for (const style of ["chicago-notes-bibliography-17th-edition", "apa"]) {
-  const styleXml = readFileSync(`${shared}/csl/styles/${style}.csl`, "utf8");
-  const a = Array.from({ length: RUNS }, () => ours(styleXml, list));
-  const b = Array.from({ length: RUNS }, () => theirs(styleXml, list));
-  const build = [median(a.map((r) => r.build)), median(b.map((r) => r.build))];
-  const edit = [median(a.map((r) => r.edit)), median(b.map((r) => r.edit))];
-  const ms = (x) => `${x.toFixed(1)} ms`;
-  console.log(
-    `| ${style} | ${ms(build[0])} | ${ms(build[1])} | ${(build[1] / build[0]).toFixed(2)}× | ${ms(edit[0])} | ${
-      ms(edit[1])
-    } | ${(edit[1] / edit[0]).toFixed(2)}× |`,
-  );
-}
-
-const internals = init[Symbol.for("citeflow.internals")].csl;
-{
-  const styleXml = readFileSync(`${shared}/csl/styles/chicago-notes-bibliography-17th-edition.csl`, "utf8");
+/** The wasm memory after each 2,500 of 10,000 edits, in bytes. */
+function memoryOverEdits() {
+  const internals = init[Symbol.for("citeflow.internals")].csl;
+  const styleXml = readFileSync(`${shared}/csl/styles/${STYLES[0]}.csl`, "utf8");
   const doc = new CslDocument({ style: styleXml, locale: localeXml, items: corpus });
   const pool = clusters(1000);
   const live = [];
@@ -112,7 +84,38 @@ const internals = init[Symbol.for("citeflow.internals")].csl;
       doc.setCluster({ ...c, noteIndex: 1 + (e % 200) }, at);
       live.splice(at, 0, c.id);
     }
-    if ((e + 1) % 2500 === 0) sizes.push(`${e + 1}: ${(internals.memoryBytes() / 1048576).toFixed(1)} MiB`);
+    if ((e + 1) % 2500 === 0) sizes.push(internals.memoryBytes());
   }
-  console.log(`wasm memory over 10,000 edits: ${sizes.join(", ")}`);
+  return sizes;
+}
+
+export async function run({ runs = 3 } = {}) {
+  await init();
+  const list = clusters(N);
+  const rows = STYLES.map((style) => {
+    const styleXml = readFileSync(`${shared}/csl/styles/${style}.csl`, "utf8");
+    const a = Array.from({ length: runs }, () => ours(styleXml, list));
+    const b = Array.from({ length: runs }, () => theirs(styleXml, list));
+    const build = [median(a.map((r) => r.build)), median(b.map((r) => r.build))];
+    const edit = [median(a.map((r) => r.edit)), median(b.map((r) => r.edit))];
+    return { style, build, edit, buildRatio: build[1] / build[0], editRatio: edit[1] / edit[0] };
+  });
+  return { name: "csl-document", clusters: N, rows, memoryBytes: memoryOverEdits() };
+}
+
+export function print({ clusters: n, rows, memoryBytes }) {
+  const ms = (x) => `${x.toFixed(1)} ms`;
+  console.log(
+    `| CslDocument, style | ${n} clusters, one at a time: citeflow | citeproc-js | ratio | one edit in the middle: citeflow | citeproc-js | ratio |`,
+  );
+  console.log("|---|---|---|---|---|---|---|");
+  for (const { style, build, edit, buildRatio, editRatio } of rows) {
+    console.log(
+      `| ${style} | ${ms(build[0])} | ${ms(build[1])} | ${buildRatio.toFixed(2)}× | ${ms(edit[0])} | ${ms(edit[1])} | ${
+        editRatio.toFixed(2)
+      }× |`,
+    );
+  }
+  const mib = memoryBytes.map((b, i) => `${(i + 1) * 2500}: ${(b / 1048576).toFixed(1)} MiB`);
+  console.log(`CslDocument wasm memory over 10,000 edits: ${mib.join(", ")}`);
 }

@@ -66,6 +66,20 @@ export function goals(results) {
       ],
     );
   }
+  for (const d of r["csl-document"]?.rows ?? []) {
+    rows.push(
+      [`CslDocument, ${d.style}: 300 clusters one at a time ≥ 5× citeproc-js`, times(d.buildRatio), d.buildRatio >= 5],
+      [`CslDocument, ${d.style}: one edit in the middle ≥ 5× citeproc-js`, times(d.editRatio), d.editRatio >= 5],
+    );
+  }
+  const memory = r["csl-document"]?.memoryBytes;
+  if (memory) {
+    rows.push([
+      "CslDocument memory flat over 10,000 edits (last quarter adds nothing)",
+      memory.map((b) => `${(b / 1048576).toFixed(1)} MiB`).join(", "),
+      memory.at(-1) <= memory.at(-2),
+    ]);
+  }
   return rows;
 }
 

@@ -3,6 +3,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import * as citations from "./citations.mjs";
 import * as csl from "./csl.mjs";
+import * as cslDocument from "./csl_document.mjs";
 import * as goals from "./goals.mjs";
 import * as pipeline from "./pipeline.mjs";
 import * as setup from "./setup.mjs";
@@ -12,7 +13,7 @@ import * as thinkTag from "./think_tag.mjs";
 
 const quick = process.argv.includes("--quick");
 const results = [];
-for (const bench of [startup, thinkTag, citations, pipeline, setup, similarity, csl]) {
+for (const bench of [startup, thinkTag, citations, pipeline, setup, similarity, csl, cslDocument]) {
   const r = await bench.run(quick ? { runs: 1 } : undefined);
   bench.print(r);
   results.push(r);

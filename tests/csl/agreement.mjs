@@ -7,7 +7,7 @@
 // `--check` also fails when a style drops below its floor in FLOORS (a regression).
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import CSL from "citeproc";
+import { citeprocEngine } from "./citeproc_engine.mjs";
 import { renderReferences } from "citeflow/csl";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
@@ -30,10 +30,7 @@ export const STYLES = [
 const normalize = (s) => s.replace(/\s+/g, " ").trim();
 
 function citeproc(styleXml) {
-  const byId = Object.fromEntries(corpus.map((item) => [item.id, item]));
-  const sys = { retrieveLocale: () => localeXml, retrieveItem: (id) => byId[id] };
-  const engine = new CSL.Engine(sys, styleXml, "en-US", true);
-  engine.setOutputFormat("text");
+  const engine = citeprocEngine({ styleXml, localeXml, items: corpus });
   engine.updateItems(corpus.map((item) => item.id));
   const [params, entries] = engine.makeBibliography();
   return new Map(params.entry_ids.map((ids, i) => [ids[0], normalize(entries[i])]));

@@ -24,7 +24,7 @@
 // `node tests/csl/document_agreement.mjs [--check] [--show=N] [--seed=N] [--edits=N]`
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import CSL from "citeproc";
+import { citeprocEngine } from "./citeproc_engine.mjs";
 import { CslDocument } from "citeflow/csl";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
@@ -64,7 +64,6 @@ const extra = [
   },
 ];
 const items = [...corpus, ...extra];
-const byId = Object.fromEntries(items.map((item) => [item.id, item]));
 const localeXml = readFileSync(`${shared}/csl/locales/locales-en-US.xml`, "utf8");
 
 /** Styles and whether each is a note style. */
@@ -171,14 +170,7 @@ function runStyle(style, note, { seed, edits, sequences }) {
   for (let run = 0; run < sequences; run++) {
     const rnd = random(seed * 1000 + run);
     const fresh = () => {
-      const engine = new CSL.Engine(
-        { retrieveLocale: () => localeXml, retrieveItem: (id) => structuredClone(byId[id]) },
-        styleXml,
-        "en-US",
-        true,
-      );
-      engine.setOutputFormat("text");
-      return engine;
+      return citeprocEngine({ styleXml, localeXml, items, clone: true });
     };
     let engine = fresh();
     const doc = new CslDocument({ style: styleXml, locale: localeXml, format: "text", items });
