@@ -120,38 +120,142 @@ export type CiteflowErrorCode =
 
 // ---- events -------------------------------------------------------------------------------
 
+/**
+ * The event types with a meaning of their own. Each also has `_start` and `_end` variants that
+ * open and close a block of that type.
+ */
 export type BaseEventType = "activity" | "code" | "reference" | "response" | "status" | "thinking" | "structured";
-/** A base type or its `_start` / `_end` variant; any other string passes through untouched. */
+/**
+ * The `type` of an event given to citeflow: a base type, its `_start` / `_end` variant, or any
+ * other string (such an event passes through the transformers untouched).
+ */
 export type EventType = BaseEventType | `${BaseEventType}_start` | `${BaseEventType}_end` | (string & {});
 
-export interface Event {
-  /** Shared by the start, content and end events of one block. */
+/** What every event citeflow makes carries beside its `type` and `value`. */
+export interface EventFields {
+  /**
+   * Shared by the start, content and end events of one block (`thinking_start`, `thinking`…,
+   * `thinking_end`); null for an event outside a block.
+   */
   id: string | null;
-  /** Defaults to "response" when absent on input. */
-  type: EventType;
-  value: string | object;
-  valueType?: "text" | "json";
+  /** A level given by the event's producer (reference events: "INFO"); absent otherwise. */
   level?: string;
+  /** When the event was made, where its producer says (reference events: an ISO 8601 string). */
   timestamp?: number | string;
+  /** Metadata of the event's producer (reference events: `{}`); absent otherwise. */
   metadata?: Record<string, unknown>;
+  /** Fields of an event you pushed are kept on what is made from it (its held-back text, say). */
   [extra: string]: unknown;
 }
 
-/** A `citation` event (from the citation parser): its value is the citation found. */
-export interface CitationEvent extends Event {
+/**
+ * Answer or reasoning text, and the `_start` / `_end` events around a block of it (their value
+ * is ""). `structured_delta` is a piece of a forced tool's input (a structured answer) as it
+ * streams, as JSON text; a `structured` event with the whole input follows.
+ */
+export interface TextEvent extends EventFields {
+  /** `response`: answer text; `thinking`: reasoning; `structured_delta`: a piece of JSON text. */
+  type:
+    | "response"
+    | "response_start"
+    | "response_end"
+    | "thinking"
+    | "thinking_start"
+    | "thinking_end"
+    | "structured_delta";
+  /** The text; "" for a `_start` or `_end` event. */
+  value: string;
+  /** Always "text": the value is a string. */
+  valueType: "text";
+}
+/**
+ * A `structured` event: the JSON object of the answer (from the JSON transformer at the end of
+ * a stream, or a forced tool's whole input).
+ */
+export interface StructuredEvent extends EventFields {
+  /** Always "structured". */
+  type: "structured";
+  /** The answer's JSON object, parsed. */
+  value: Record<string, unknown>;
+  /** Always "json". */
+  valueType: "json";
+}
+/** A `citation` event (from the citation parser and the providers' own citations): its value is the citation. */
+export interface CitationEvent extends EventFields {
+  /** Always "citation". */
   type: "citation";
+  /** The citation found: a marker the parser read, or one of the provider's own citations. */
   value: Citation;
+  /** Always "json". */
   valueType: "json";
 }
 /** A `usage` event (from the invokers' streams and provider decoders): normalised token counts. */
-export interface UsageEvent extends Event {
+export interface UsageEvent extends EventFields {
+  /** Always "usage". */
   type: "usage";
+  /** The token counts reported so far for this answer. */
   value: TokenUsage;
+  /** Always "json". */
   valueType: "json";
 }
+/**
+ * A `sources` event (from a provider decoder, once per answer, after its text): the sources the
+ * provider says the answer rests on, which its citations name by `sourceId`.
+ */
+export interface SourcesEvent extends EventFields {
+  /** Always "sources". */
+  type: "sources";
+  /** Every source of the answer, in `sourceId` order. */
+  value: ProviderSource[];
+  /** Always "json". */
+  valueType: "json";
+}
+/**
+ * A `reference` event, handed to a reference formatter's `eventEmitter`: the reference list as
+ * one string, or one event per kept chunk (all sharing one id).
+ */
+export interface ReferenceEvent extends EventFields {
+  /** Always "reference". */
+  type: "reference";
+  /** The reference list (`valueType` "text"), or one kept chunk as JSON data (`valueType` "json"). */
+  value: string | Chunk;
+  /** "text" for the list as a string, "json" for a chunk. */
+  valueType: "text" | "json";
+}
 
-/** What `push` takes: an event, or a bare string meaning a `response` event. */
-export type EventInput = string | (Partial<Event> & { value?: unknown });
+/**
+ * An event citeflow makes: narrow on `type` for its value
+ * (`if (e.type === "citation") e.value.sourceId`). Transformers also pass on the events you push
+ * them as they are; their `push` returns those typed as you gave them.
+ */
+export type Event = TextEvent | StructuredEvent | CitationEvent | UsageEvent | SourcesEvent | ReferenceEvent;
+
+/**
+ * An event object as `push` takes it. `type` defaults to "response"; a text event's `value` is
+ * a string. Any other field is kept.
+ */
+export interface EventInit {
+  /** Shared by the events of one block; absent or null outside a block. */
+  id?: string | null;
+  /** Default "response". */
+  type?: EventType;
+  /** Text for a text event; any value for another type (passed on as it is). */
+  value?: unknown;
+  /** How `value` is to be read: "text" (a string) or "json". */
+  valueType?: "text" | "json";
+  /** Any other field, kept as given. */
+  [extra: string]: unknown;
+}
+/** What `push` takes: an event object, or a bare string meaning a `response` event. */
+export type EventInput = string | EventInit;
+
+/**
+ * A transformer's listener: it receives the events `emit` and `emitFinish` release, which are
+ * citeflow's events and the objects you pushed, passed on as they are. (Declared so that a
+ * listener typed `(event: Event) => void` is accepted, for a caller that pushes only strings
+ * and citeflow's events.)
+ */
+export type EventListenerFn = { listen(event: Event | EventInit): void }["listen"];
 
 export type OutputItem =
   | { type: "text"; output: string }
@@ -205,16 +309,32 @@ export interface LMOutput {
 export abstract class OutputTransformer {
   /** Transforms a whole output. */
   transform(output: LMOutput): LMOutput;
-  /** Feeds one chunk or event; returns the events it releases. */
-  push(input: EventInput): Event[];
+  /**
+   * Feeds one chunk (a string: `response` text) and returns the events it releases: citeflow's
+   * events, and the events you pushed, passed on as they are (typed as you gave them).
+   */
+  push(input: string): Event[];
+  push<In extends EventInit>(input: In): (Event | In)[];
+  push(input: EventInput): (Event | EventInit)[];
   /** Ends the stream; returns what was held back. Pushing afterwards throws STREAM_FINISHED. */
   finish(): Event[];
-  /** A web TransformStream over a fresh copy of this transformer (same options, new state). */
-  transformStream(): TransformStream<EventInput, Event>;
+  /**
+   * A web TransformStream over a fresh copy of this transformer (same options, new state): it
+   * takes strings and citeflow's events (what another transformer's stream gives).
+   */
+  transformStream(): TransformStream<string | Event, Event>;
+  /**
+   * The same, for event objects of your own (`In`) written to it besides strings: they come
+   * out as they went in, or transformed.
+   */
+  transformStream<In extends EventInit>(): TransformStream<string | In, Event | In>;
   /** A fresh copy with the same options and new stream state. */
   fresh(): this;
-  /** The listener `emit` and `emitFinish` hand events to (the original's event emitter); also an option of every transformer's constructor. */
-  onEvent: ((event: Event) => void) | null;
+  /**
+   * The listener `emit` and `emitFinish` hand events to (the original's event emitter), or
+   * null; also an option of every transformer's constructor.
+   */
+  onEvent: EventListenerFn | null;
   /** `push`, each released event handed to `onEvent` (INVALID_OPTION when none is set). */
   emit(input: EventInput): void;
   /** `finish`, what was held back handed to `onEvent`. */
@@ -226,7 +346,8 @@ export abstract class OutputTransformer {
  * seeds' `event_emitter`). Configs are data and take none.
  */
 export interface ListenerOptions {
-  onEvent?: ((event: Event) => void) | null;
+  /** Receives each event `emit` and `emitFinish` release; default none (null). */
+  onEvent?: EventListenerFn | null;
 }
 
 export class IdentityOutputTransformer extends OutputTransformer {
@@ -480,7 +601,7 @@ export class CitationParser extends OutputTransformer {
 
 // ---- references (the CSL module, loaded on first use) ---------------------------------------
 
-import type { BundledStyle, Reference, RenderOptions, SourceInput } from "citeflow/csl";
+import type { BundledStyle, CslItem, Reference, RenderOptions, SourceInput } from "citeflow/csl";
 export type { BundledStyle, CslDate, CslItem, CslName, Reference, RenderOptions, SourceInput } from "citeflow/csl";
 
 /** The reference list of the cited sources; loads "citeflow/csl" on first use. */
@@ -522,8 +643,29 @@ export interface CiteRequestOptions {
 export type Enforce = "auto" | "grammar" | "schema" | "tool" | "prompt";
 /** Any model: `invoke` returns a string or an LMOutput; `stream`, if present, yields strings or events. */
 export interface LMInvokerLike {
+  /** The whole answer to the messages: its text, or an LMOutput (sync or async). */
   invoke(messages: ChatMessage[], options: CiteRequestOptions): Promise<string | LMOutput> | string | LMOutput;
-  stream?(messages: ChatMessage[], options: CiteRequestOptions): AsyncIterable<EventInput | { usage: TokenUsage }>;
+  /**
+   * The answer as it streams, used by `Citeformer.stream` when present: an async iterable, or a
+   * web `ReadableStream` (read through its reader, so one without async iteration will do).
+   */
+  stream?(
+    messages: ChatMessage[],
+    options: CiteRequestOptions,
+  ): AsyncIterable<LMStreamItem> | ReadableStreamLike<LMStreamItem>;
+}
+/**
+ * One item of a model's stream as Citeformer reads it: answer text, an event (`response`
+ * text, `thinking`, a `usage` event), or `{usage}` (token counts of a model of your own).
+ */
+export type LMStreamItem = EventInput | { usage: TokenUsage };
+/**
+ * A stream citeflow reads through `getReader()` alone: any web `ReadableStream`, whether or
+ * not it (or the TypeScript `lib` in use) has async iteration.
+ */
+export interface ReadableStreamLike<T> {
+  /** A reader that locks the stream; citeflow reads it to the end or cancels it. */
+  getReader(): ReadableStreamDefaultReader<T>;
 }
 export interface Source {
   /** The text the model reads (and verification judges against). */
@@ -791,8 +933,8 @@ export interface InvokerOptions {
   maxResponseBytes?: number;
   /** Applied to whole answers and to streams. */
   outputTransformers?: OutputTransformerConfigInput[];
-  /** Tried in order when the call fails. */
-  fallbackLms?: { invoke: LMInvokerLike["invoke"] }[];
+  /** Tried in order when the call fails, each with the call's own input and options. */
+  fallbackLms?: LMFallback[];
 }
 
 export interface InvokeOptions {
@@ -823,6 +965,23 @@ export interface LMInvoker {
     options?: InvokeOptions & Partial<CiteRequestOptions>,
   ): Promise<LMOutput & { finishReason?: string; citations?: Citation[] }>;
   stream(input: string | ChatMessage[], options?: InvokeOptions & Partial<CiteRequestOptions>): ReadableStream<Event>;
+}
+
+/**
+ * A model tried when an invoker's call fails (another built invoker, or your own): its answer
+ * is returned as the invoker's own.
+ */
+export interface LMFallback {
+  /** Called with the failed call's input and options; its answer is the call's answer. */
+  invoke(
+    input: string | ChatMessage[],
+    options: InvokeOptions & Partial<CiteRequestOptions>,
+  ): Promise<LMOutput> | LMOutput;
+  /**
+   * Tried, in order, when a stream fails before its first event (a fallback without it is
+   * skipped): the first whose stream's first read does not throw goes on as the stream.
+   */
+  stream?(input: string | ChatMessage[], options?: InvokeOptions & Partial<CiteRequestOptions>): ReadableStreamLike<Event>;
 }
 
 /** Errors from a provider carry where they came from; the API key is never in them. */
@@ -934,7 +1093,7 @@ export function formatChunkAsString(chunk: Chunk, metadataMap?: FormatChunkMetad
  * container (journal, site_name), page; type `webpage` for a link without a file, else
  * `document`. Nothing is guessed: what is not understood is left out.
  */
-export function cslItemOf(metadata: Record<string, unknown>): Record<string, unknown>;
+export function cslItemOf(metadata: Record<string, unknown> & { type?: string }): CslItem;
 /** "References:\n1. a\n2. b", duplicates once; "" for an empty list. */
 export function formatReferencesAsString(items: string[]): string;
 
@@ -962,9 +1121,13 @@ export interface RelevanceFilter {
 }
 
 /** Receives reference events: a function, a WritableStream, or an object with emit(). */
-export type EventEmitterLike = ((event: Event) => void | Promise<void>) | WritableStream<Event> | {
-  emit(event: Event): unknown;
-};
+export type EventEmitterLike =
+  | ((event: ReferenceEvent) => void | Promise<void>)
+  | WritableStream<ReferenceEvent>
+  | {
+    /** Called with each reference event; what it returns is awaited. */
+    emit(event: ReferenceEvent): unknown;
+  };
 
 export interface FormatArgs<C extends Chunk = Chunk> {
   response: string;
