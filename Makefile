@@ -43,6 +43,7 @@ test-js:
 	$(DENO) check --quiet --node-modules-dir=manual tests/types/ai_sdk.ts
 	node tests/types/real_outputs.mjs
 	$(DENO) check --quiet --node-modules-dir=manual tests/out/types/real-outputs.ts
+	node tests/typescript/run.mjs
 	node benches/ai_sdk_compare.mjs --check
 	node tests/package/pack.mjs
 

@@ -232,7 +232,7 @@ export type Event = TextEvent | StructuredEvent | CitationEvent | UsageEvent | S
 
 /**
  * An event object as `push` takes it. `type` defaults to "response"; a text event's `value` is
- * a string. Any other field is kept.
+ * a string. Fields of your own may be added: they are kept.
  */
 export interface EventInit {
   /** Shared by the events of one block; absent or null outside a block. */
@@ -243,8 +243,6 @@ export interface EventInit {
   value?: unknown;
   /** How `value` is to be read: "text" (a string) or "json". */
   valueType?: "text" | "json";
-  /** Any other field, kept as given. */
-  [extra: string]: unknown;
 }
 /** What `push` takes: an event object, or a bare string meaning a `response` event. */
 export type EventInput = string | EventInit;
@@ -981,7 +979,10 @@ export interface LMFallback {
    * Tried, in order, when a stream fails before its first event (a fallback without it is
    * skipped): the first whose stream's first read does not throw goes on as the stream.
    */
-  stream?(input: string | ChatMessage[], options?: InvokeOptions & Partial<CiteRequestOptions>): ReadableStreamLike<Event>;
+  stream?(
+    input: string | ChatMessage[],
+    options?: InvokeOptions & Partial<CiteRequestOptions>,
+  ): ReadableStreamLike<Event>;
 }
 
 /** Errors from a provider carry where they came from; the API key is never in them. */
