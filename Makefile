@@ -44,6 +44,7 @@ test-js:
 	node tests/types/real_outputs.mjs
 	$(DENO) check --quiet --node-modules-dir=manual tests/out/types/real-outputs.ts
 	node tests/typescript/run.mjs
+	npx --no-install typedoc --emit none --treatValidationWarningsAsErrors
 	node benches/ai_sdk_compare.mjs --check
 	node tests/package/pack.mjs
 
