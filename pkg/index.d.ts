@@ -1463,7 +1463,7 @@ export interface ChunkEvaluation<C extends Chunk = Chunk> {
   score: number | null;
   /** Whether the chunk is kept. */
   kept: boolean;
-  /** Why the chunk's batch failed (its verdict then follows `onFailureKeepAll`); absent otherwise. */
+  /** Why the language-model call of the chunk's batch failed (LMRelevanceFilter: `kept` is then `onFailureKeepAll`); absent otherwise. */
   error?: Error;
 }
 
@@ -1554,7 +1554,7 @@ export interface DMLike {
 export interface SimilarityOptions {
   /** Keep chunks with cosine ≥ threshold; a number in [0, 1], default 0.5. */
   threshold?: number;
-  /** How each chunk is shown to the embedder (default: its metadata as JSON, or its content). */
+  /** How each chunk is shown to the embedder (default: `{"metadata": …}` as JSON, or its content when it has no metadata). */
   contextConfig?: ContextConfig | ContextConfigOptions;
 }
 /** Embeds the query, then the chunks in one call; keeps cosine ≥ threshold in input order. */
@@ -1631,7 +1631,7 @@ export interface DMComponentOptions {
   threshold?: number;
   /** A `noul` question (DMQuestion.noul); its instructions and criteria are asked of each chunk. */
   relevanceQuestion?: DMQuestionSpec;
-  /** How each chunk is shown to the model (default: its metadata as JSON, or its content). */
+  /** How each chunk is shown to the model (default: `{"metadata": …}` as JSON, or its content when it has no metadata). */
   contextConfig?: ContextConfig | ContextConfigOptions;
   /** Chunks per call (default 5). */
   batchSize?: number;
