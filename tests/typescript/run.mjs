@@ -74,18 +74,20 @@ const atReadmeLines = (text) =>
     (_, name, line, col) => `README.md:${origins.get(name) + Number(line) - 1}:${col}`,
   );
 
+/** Each distinct compiler output, with the runs that gave it (the same errors are shown once). */
+const outputs = new Map();
 for (const [compiler, tsc] of compilers) {
   for (const project of projects) {
     const config = relative(root, join(root, `tests/typescript/tsconfig.${project}.json`));
     try {
       execFileSync(process.execPath, [tsc, "-p", config, "--pretty", "false"], { cwd: root, encoding: "utf8" });
     } catch (error) {
-      failures.push(
-        `${compiler}, ${project} resolution (${config}):\n${atReadmeLines(`${error.stdout}${error.stderr}`)}`,
-      );
+      const text = atReadmeLines(`${error.stdout}${error.stderr}`).trim();
+      outputs.set(text, [...(outputs.get(text) ?? []), `${compiler} with ${project} resolution (${config})`]);
     }
   }
 }
+for (const [text, runs] of outputs) failures.push(`${runs.join(";\n")}:\n${text}`);
 
 if (failures.length > 0) {
   console.error(failures.join("\n\n"));
