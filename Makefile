@@ -47,6 +47,8 @@ test-js:
 	$(DENO) check --quiet --node-modules-dir=manual tests/types/ai_sdk.ts
 	node tests/types/real_outputs.mjs
 	$(DENO) check --quiet --node-modules-dir=manual tests/out/types/real-outputs.ts
+	node tests/typescript/run.mjs
+	npx --no-install typedoc --emit none --treatValidationWarningsAsErrors
 	node benches/ai_sdk_compare.mjs --check
 	node tests/package/pack.mjs
 

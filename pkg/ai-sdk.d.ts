@@ -9,17 +9,31 @@ import type { MarkerStyle, TagPair } from "citeflow";
  * of media type `mediaType` (else "text/plain"). Other fields are not read.
  */
 export interface AiSdkSourceFields {
+  /** The source's web address: the source becomes a `source-url` part with this `url`. */
   url?: string | null;
+  /** The part's title; for a document without one, the file name, else "Source N". */
   title?: string | null;
+  /** A document's file name (the part's `filename`; its title when `title` is absent). */
   filename?: string | null;
+  /** The same as `filename`, as retrieval metadata names it; `filename` wins when both are given. */
   file_name?: string | null;
+  /** A document's media type (default "text/plain"). */
   mediaType?: string | null;
+  /** Other fields are not read. */
   [field: string]: unknown;
 }
 
 /** A source as Citeformer takes it (`{content, metadata}`: its metadata is read) or its fields alone. */
-export type AiSdkSource = { content?: string; metadata: AiSdkSourceFields } | AiSdkSourceFields;
+export type AiSdkSource =
+  | {
+    /** The source's text, as the prompt gave it to the model (not read by the middleware). */
+    content?: string;
+    /** The fields the source's part is made from. */
+    metadata: AiSdkSourceFields;
+  }
+  | AiSdkSourceFields;
 
+/** What `citeflowMiddleware` reads: the prompt's numbered sources and how the model marks citations and reasoning. */
 export interface CiteflowMiddlewareOptions {
   /**
    * The sources the prompt numbered: `[N]` cites `sources[N - 1]`. Without them only reasoning
@@ -37,7 +51,10 @@ export interface CiteflowMiddlewareOptions {
 /** The middleware `citeflowMiddleware` returns: AI SDK 7's (specification "v4"). */
 export type CiteflowMiddleware =
   & Required<Pick<LanguageModelMiddleware, "wrapStream" | "wrapGenerate">>
-  & { readonly specificationVersion: "v4" };
+  & {
+    /** The AI SDK middleware specification it implements. */
+    readonly specificationVersion: "v4";
+  };
 
 /**
  * For `wrapLanguageModel({ model, middleware: citeflowMiddleware({ sources }) })`: `<think>`

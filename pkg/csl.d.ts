@@ -16,30 +16,76 @@ export { init };
 export interface CslItem {
   /** CSL item type, e.g. "article-journal", "book", "chapter", "report", "webpage". */
   type: string;
+  /** The item's id; without one, a reference list names it `source-N` (N its 1-based place). */
   id?: string | number;
+  /** The work's title. */
   title?: string;
+  /** The authors, in order. */
   author?: CslName[];
+  /** The editors, in order. */
   editor?: CslName[];
+  /** When the work was published. */
   issued?: CslDate;
+  /** When a web page was read. */
   accessed?: CslDate;
+  /** The journal, book or site the work is part of. */
   "container-title"?: string;
+  /** The Digital Object Identifier, without "https://doi.org/". */
   DOI?: string;
+  /** The work's web address (linked in HTML output when it is http(s)). */
   URL?: string;
+  /**
+   * Any other CSL-JSON variable (`publisher`, `page`, `volume`, …): a string or a number, or
+   * names and dates as above for the CSL name and date variables.
+   */
   [field: string]: unknown;
 }
+/** A CSL-JSON name: a person's parts, or one `literal` name (an organisation, a name as written). */
 export type CslName = {
+  /** The family name ("Poe"). */
   family?: string;
+  /** The given names ("Edgar Allan"). */
   given?: string;
+  /** The whole name as written, used as it is ("World Health Organization"). */
   literal?: string;
+  /** A particle sorted with the family name ("van" in "van Gogh", per the style). */
   "non-dropping-particle"?: string;
+  /** A particle dropped when the family name comes first ("de" in "de La Fontaine"). */
   "dropping-particle"?: string;
+  /** A suffix ("Jr."). */
   suffix?: string;
 };
-export type CslDate = { "date-parts": (number | string)[][] } | { raw: string } | { literal: string } | string;
+/**
+ * A CSL-JSON date: `date-parts` (`[[year, month, day]]`, one to three parts; two lists for a
+ * range), a `raw` date text ("2020-05-17", "2020-05", "2020", or a `start/end` range), a
+ * `literal` printed as it is, or a string read as `raw`.
+ */
+export type CslDate =
+  | {
+    /** One date, or the start and end of a range: each `[year]`, `[year, month]` or `[year, month, day]`. */
+    "date-parts": (number | string)[][];
+  }
+  | {
+    /** "YYYY", "YYYY-MM" or "YYYY-MM-DD", or two of them as `start/end`. */
+    raw: string;
+  }
+  | {
+    /** Printed as it is ("Spring 2020", "n.d."). */
+    literal: string;
+  }
+  | string;
 
 /** A source as the orchestrator takes it, or a bare CSL-JSON item. */
-export type SourceInput = CslItem | { content?: string; metadata: CslItem };
+export type SourceInput =
+  | CslItem
+  | {
+    /** The source's text (not read when rendering). */
+    content?: string;
+    /** The source's CSL-JSON item. */
+    metadata: CslItem;
+  };
 
+/** One entry of a reference list, with the in-text citation that points to it. */
 export interface Reference {
   /** 1-based position of the source in the list given to the model. */
   sourceId: number;
@@ -49,6 +95,10 @@ export interface Reference {
   entry: string;
 }
 
+/**
+ * The citation styles that ship with the package: `apa` is `apa-7`, `mla` is `mla-9`, `chicago` is
+ * `chicago-author-date`; `harvard` is Cite Them Right's Harvard.
+ */
 export type BundledStyle =
   | "apa-7"
   | "apa"
@@ -61,11 +111,13 @@ export type BundledStyle =
   | "vancouver"
   | "harvard";
 
+/** How a reference list is rendered. */
 export interface RenderOptions {
   /** A bundled style name (default "apa-7"), or a CSL style's XML. */
   style?: BundledStyle | (string & {});
   /** A CSL locale's XML (default: en-US, built in; the style's own `<locale>` overrides apply either way). */
   locale?: string;
+  /** "text" (default): plain text; "html": HTML with all metadata escaped and only http(s) links. */
   format?: "text" | "html";
 }
 
@@ -83,6 +135,7 @@ export function renderReferences(
   citations?: ({ sourceId: number } | number)[] | null,
   options?: RenderOptions,
 ): Reference[];
+/** The names of the bundled styles, each usable as `style`. */
 export function bundledStyleNames(): BundledStyle[];
 /**
  * Loads a bundled style (default "apa-7") for the synchronous `renderReferences`: a dynamic import
@@ -97,12 +150,17 @@ export function loadStyle(name?: BundledStyle): Promise<void>;
 export interface ClusterCite {
   /** The item's CSL-JSON `id`. */
   id: string | number;
+  /** Where in the item: a page, "12-15", a chapter number, … as `label` says. */
   locator?: string | number | null;
   /** The locator's label: "page" (CSL's default), "chapter", "section", … */
   label?: string | null;
+  /** Text put before the cite ("see "). */
   prefix?: string | null;
+  /** Text put after the cite (", emphasis added"). */
   suffix?: string | null;
+  /** Leaves the author out of the cite (CSL's `suppress-author`): "(1845)" after "Poe wrote". */
   suppressAuthor?: boolean | null;
+  /** Gives the author alone (CSL's `author-only`), for text such as "Poe (1845)". */
   authorOnly?: boolean | null;
 }
 
@@ -112,15 +170,19 @@ export interface Cluster {
   id: string;
   /** The footnote the cluster sits in (note styles); 0 or omitted in the main text. */
   noteIndex?: number | null;
+  /** The cites, in the order they are written. */
   items: ClusterCite[];
 }
 
 /** A cluster's rendered text (plain text, or HTML with all metadata escaped). */
 export interface RenderedCluster {
+  /** The cluster's id. */
   id: string;
+  /** Its rendered text in the document's format. */
   text: string;
 }
 
+/** One entry of a CslDocument's bibliography. */
 export interface DocumentEntry {
   /** The item's id (as text). */
   id: string;
@@ -130,6 +192,7 @@ export interface DocumentEntry {
   entry: string;
 }
 
+/** A CslDocument's style, locale and format (as renderReferences takes them) and its items. */
 export interface CslDocumentOptions extends RenderOptions {
   /** CSL-JSON items, each with a unique `id` (DUPLICATE_ITEM otherwise; INVALID_SOURCE without one). */
   items?: CslItem[];

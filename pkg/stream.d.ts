@@ -4,10 +4,15 @@
 import type { WasmSource } from "citeflow";
 
 export type {
+  BaseEventType,
   Citation,
+  CitationEvent,
   CitationOptions,
   Event,
+  EventFields,
+  EventInit,
   EventInput,
+  EventListenerFn,
   EventType,
   ItemType,
   ListenerOptions,
@@ -16,11 +21,17 @@ export type {
   OutputTransformerConfigInput,
   ProviderBodyDecoderOptions,
   ProviderSource,
+  ReferenceEvent,
+  SourcesEvent,
   SSEMessage,
   StreamFormat,
+  StructuredEvent,
   TagPair,
+  TextEvent,
   ThinkTagOptions,
+  TokenUsage,
   TransformerType,
+  UsageEvent,
   ValidationOptions,
   WasmSource,
 } from "citeflow";

@@ -7,7 +7,7 @@
 // runtime exports and the .d.ts's value exports are the same set, in both directions.
 //
 //   node tests/types/real_outputs.mjs   → tests/out/types/real-outputs.ts (then deno check it)
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import * as lib from "citeflow";
 import * as csl from "citeflow/csl";
@@ -46,7 +46,7 @@ try {
   );
   sample(
     "filter events",
-    "Event[]",
+    '(Event | { type: "response"; value: string; id: string })[]',
     new lib.EventFilterOutputTransformer(["response"]).push({ type: "response", value: "x", id: "r" }),
   );
   const chain = lib.OutputTransformerChain.fromConfigs(["think_tag", {
@@ -125,6 +125,32 @@ try {
     { transformers: [new lib.CitationParser({ sourceCount: 1 })] },
   );
   sample("decodeProviderStream events", "Event[]", await drain(decoded));
+  // Every recorded provider stream and every provider stream case, as a body decoder gives
+  // them: all the event kinds the decoders make (text, blocks, citations, sources, usage, a
+  // forced tool's structured_delta and structured).
+  const recordings = fileURLToPath(new URL("../fixtures/providers/", import.meta.url));
+  for (const provider of readdirSync(recordings, { withFileTypes: true }).filter((d) => d.isDirectory())) {
+    for (const file of readdirSync(`${recordings}${provider.name}`).filter((f) => f.endsWith(".sse"))) {
+      const decoder = new lib.ProviderBodyDecoder(provider.name);
+      const body = readFileSync(`${recordings}${provider.name}/${file}`, "utf8");
+      sample(`${provider.name}/${file} events`, "Event[]", [...decoder.push(body), ...decoder.finish()]);
+    }
+  }
+  const streamCases = JSON.parse(
+    readFileSync(new URL("../fixtures/provider_streams.json", import.meta.url), "utf8"),
+  ).cases;
+  for (const { name, format, sse } of streamCases) {
+    const decoder = new lib.ProviderBodyDecoder(format);
+    const events = [];
+    try {
+      events.push(...decoder.push(sse), ...decoder.finish());
+    } catch {
+      // a case that ends in an error: the events before it
+    }
+    sample(`${name} (events)`, "Event[]", events);
+  }
+  const json = new lib.JSONOutputTransformer();
+  sample("json events", "Event[]", [...json.push('Here: {"a": [1, "x"]}'), ...json.finish()]);
   sample(
     "validation transform",
     "LMOutput",

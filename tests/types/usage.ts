@@ -64,7 +64,12 @@ const think = new ThinkTagOutputTransformer({
   tags: ["think", ["<r>", "</r>"], { open: "[[", close: "]]" }],
   startInThinking: false,
 });
-const events: Event[] = [...think.push("<think>a"), ...think.push({ type: "status", value: "x" }), ...think.finish()];
+// An event pushed comes out as it went in, typed as given.
+const events: (Event | { type: "status"; value: string })[] = [
+  ...think.push("<think>a"),
+  ...think.push({ type: "status", value: "x" }),
+  ...think.finish(),
+];
 const out: LMOutput = new JSONOutputTransformer().transform({
   outputs: [{ type: "text", output: "{}" }],
   usage: { inputTokens: 1 },
