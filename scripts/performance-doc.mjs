@@ -12,7 +12,6 @@ import { goals } from "../benches/goals.mjs";
 const root = fileURLToPath(new URL("..", import.meta.url));
 
 const fixed = (x, digits = 2) => x.toFixed(digits);
-const times = (x) => `${x.toFixed(2)}×`;
 const int = (x) => Math.round(x).toLocaleString("en-US");
 const range = ([lo, hi], digits = 1) => (lo === hi ? fixed(lo, digits) : `${fixed(lo, digits)}–${fixed(hi, digits)}`);
 const table = (head, rows) =>
