@@ -22,6 +22,7 @@ const GUIDE_ORDER = [
   "providers",
   "relevance",
   "csl",
+  "csl-suite",
   "citeformer",
   "ai-sdk",
   "invokers",
