@@ -1,6 +1,6 @@
 # The two commands in the README: `make demo` and `make test`. Each sets up a fresh machine
 # first (scripts/setup.sh is idempotent) and builds the package.
-.PHONY: setup build demo test test-rust test-js test-runtimes bench clean
+.PHONY: setup build demo docs test test-rust test-js test-runtimes bench clean
 
 DENO := npx --no-install deno
 # Node 22 and Bun for the smoke tests, installed by scripts/runtimes-setup.sh (from setup.sh).
@@ -17,6 +17,10 @@ build: setup
 # The real local model by default; CITEFLOW_MODEL=scripted make demo for the scripted stand-in.
 demo: build
 	node scripts/serve.mjs
+
+# The documentation site, one folder that opens offline: target/docs/index.html.
+docs: setup
+	node scripts/docs.mjs
 
 test: build test-rust test-js test-runtimes
 	node benches/run.mjs --quick
@@ -51,6 +55,7 @@ test-js:
 	npx --no-install typedoc --emit none --treatValidationWarningsAsErrors
 	node benches/ai_sdk_compare.mjs --check
 	node tests/package/pack.mjs
+	node --test tests/docs/
 
 test-runtimes:
 	node tests/smoke/node.mjs

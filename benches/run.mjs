@@ -1,6 +1,9 @@
 // Runs every benchmark and prints the tables; `--quick` runs each once (for the test suite,
-// which checks the benchmarks still run and still agree with their peers).
+// which checks the benchmarks still run and still agree with their peers). The results go to
+// results/latest.json, and a full run (not --quick) writes docs/performance.md from them.
 import { mkdirSync, writeFileSync } from "node:fs";
+import { cpus, loadavg, platform } from "node:os";
+import { writePerformancePage } from "../scripts/performance-doc.mjs";
 import * as citations from "./citations.mjs";
 import * as csl from "./csl.mjs";
 import * as cslDocument from "./csl_document.mjs";
@@ -12,6 +15,12 @@ import * as startup from "./startup.mjs";
 import * as thinkTag from "./think_tag.mjs";
 
 const quick = process.argv.includes("--quick");
+const machine = {
+  cpus: cpus().length,
+  cpuModel: cpus()[0]?.model.trim() ?? "unknown",
+  platform: platform(),
+  loadavg: loadavg(),
+};
 const results = [];
 for (const bench of [startup, thinkTag, citations, pipeline, setup, similarity, csl, cslDocument]) {
   const r = await bench.run(quick ? { runs: 1 } : undefined);
@@ -22,5 +31,6 @@ goals.print(results, quick);
 mkdirSync(new URL("./results/", import.meta.url), { recursive: true });
 writeFileSync(
   new URL("./results/latest.json", import.meta.url),
-  JSON.stringify({ date: new Date().toISOString(), quick, node: process.version, results }, null, 2),
+  JSON.stringify({ date: new Date().toISOString(), quick, node: process.version, machine, results }, null, 2),
 );
+if (!quick) console.log(`performance: wrote ${writePerformancePage()}`);

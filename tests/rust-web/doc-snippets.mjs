@@ -1,6 +1,6 @@
 // The Rust face's documentation examples, compiled: rustdoc cannot build doctests for wasm32
 // here (the dev-dependencies do not build for it), so the `no_run` examples of src/web/ and
-// the README's "Using citeflow from Rust" example become functions of a generated crate
+// the README's "Using citeflow from Rust" example (and docs/rust.md's examples, as modules) become items of a generated crate
 // (under target/, not committed) built for wasm32 with the example app's dependencies. A doc example that no
 // longer compiles fails the run.
 import { execFileSync } from "node:child_process";
@@ -44,6 +44,12 @@ export function checkDocSnippets({ root, targetDir, env }) {
   if (rust === null) throw new Error('the README\'s "Using citeflow from Rust" section has no rust example');
   items.push(`mod readme {\n${rust[1]}}`);
   count++;
+  // The Rust guide's examples (docs/rust.md), each a module of items.
+  const guide = readFileSync(join(root, "docs", "rust.md"), "utf8");
+  for (const [i, block] of [...guide.matchAll(/^```rust\n([\s\S]*?)^```$/gm)].entries()) {
+    items.push(`mod guide_rust_${i + 1} {\n${block[1]}}`);
+    count++;
+  }
   writeFileSync(join(crate, "src", "lib.rs"), items.join("\n\n") + "\n");
   writeFileSync(
     join(crate, "Cargo.toml"),
