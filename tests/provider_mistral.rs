@@ -67,7 +67,7 @@ fn recorded_thinking_stream() {
     };
     let window =
         |at: usize| at <= first + 2 || (switch - 150..switch + 50).contains(&at) || at + 150 >= end;
-    let dense = |at: usize| window(at) && (at % 2 == 0 || line_end(at));
+    let dense = |at: usize| window(at) && (at.is_multiple_of(2) || line_end(at));
     let (events, error) = decode_sampled_splits(FORMAT, &bytes, &dense, 307, 30);
     assert_eq!(error, None);
     check_order(&events);

@@ -225,7 +225,7 @@ fn expand(a: &str, b: &str) -> String {
 fn chicago(a: &str, b: &str, fifteenth: bool) -> String {
     let b = expand(a, b);
     let start: u64 = a.parse().unwrap_or(0);
-    if start < 100 || start % 100 == 0 {
+    if start < 100 || start.is_multiple_of(100) {
         return b;
     }
     if start % 100 < 10 {

@@ -353,7 +353,7 @@ impl Writer<'_> {
             closes.push("</a>");
         }
         if span.quotes {
-            let (open, close) = if self.quote_depth % 2 == 0 {
+            let (open, close) = if self.quote_depth.is_multiple_of(2) {
                 (self.quotes.open.clone(), self.quotes.close.clone())
             } else {
                 (

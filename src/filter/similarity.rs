@@ -83,7 +83,7 @@ pub fn cosine_scores(query: &[f32], matrix: &[f32]) -> Result<Vec<f32>, Similari
     if dim == 0 {
         return Err(SimilarityError::EmptyQuery);
     }
-    if matrix.len() % dim != 0 {
+    if !matrix.len().is_multiple_of(dim) {
         return Err(SimilarityError::Ragged {
             rows: matrix.len(),
             dim,
