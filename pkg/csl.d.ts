@@ -97,7 +97,10 @@ export interface Reference {
 
 /**
  * The citation styles that ship with the package: `apa` is `apa-7`, `mla` is `mla-9`, `chicago` is
- * `chicago-author-date`; `harvard` is Cite Them Right's Harvard.
+ * `chicago-author-date`; `chicago-notes` is Chicago's notes and bibliography (17th edition), a
+ * note style for {@link CslDocument} (repeated notes shortened, no "ibid."); `mhra-notes` is the
+ * MHRA Style Guide's notes (4th edition), a note style whose repeated notes are "ibid."; `harvard`
+ * is Cite Them Right's Harvard.
  */
 export type BundledStyle =
   | "apa-7"
@@ -106,6 +109,8 @@ export type BundledStyle =
   | "mla"
   | "chicago-author-date"
   | "chicago"
+  | "chicago-notes"
+  | "mhra-notes"
   | "ieee"
   | "nature"
   | "vancouver"

@@ -6,7 +6,8 @@
 //      model's stream goes through ThinkTagOutputTransformer (reasoning apart) and
 //      CitationParser (markers as they complete).
 //   3. References: the answer becomes safe HTML with citation chips (hover or focus one to see
-//      its source), and the reference list is rendered by the CSL module in the style picked.
+//      its source), and the reference list is rendered by the CSL module in the style picked;
+//      in a note style the markers become footnotes, rendered by a CslDocument (notes.js).
 // With no settings it talks to the local model server mounted at /v1 by `make demo`: the real
 // one (scripts/model-server.mjs: SmolLM2-135M answers, MiniLM embeddings decide relevance) or
 // the scripted stand-in (scripts/local-model.mjs); with a base URL and key it talks to that
@@ -21,6 +22,7 @@ import init, {
   SimilarityRelevanceFilter,
   ThinkTagOutputTransformer,
 } from "citeflow";
+import { showNotes } from "./notes.js";
 import { smallModelOptions, withCitedExample } from "./small-model.js";
 
 const $ = (id) => document.getElementById(id);
@@ -93,9 +95,19 @@ function placeTip(chip) {
 
 const hideTip = () => ($("cite-tip").hidden = true);
 
+/** The bundled note styles: their citations are footnotes (notes.js). */
+const NOTE_STYLES = new Set(["chicago-notes", "mhra-notes"]);
+
 async function showReferences() {
   if (last === null) return;
   const style = $("style").value;
+  $("notes-section").hidden = !NOTE_STYLES.has(style);
+  if (NOTE_STYLES.has(style)) {
+    await showNotes({ ...last, style, answer: $("answer"), notesList: $("notes"), references: $("references") });
+    $("references").dataset.style = style;
+    return;
+  }
+  $("notes").replaceChildren();
   const references = last.citations.some((c) => c.valid)
     ? await renderReferences(last.sources, last.citations, { style })
     : [];

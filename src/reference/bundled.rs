@@ -14,6 +14,8 @@ const BUNDLED: &[(&str, &str)] = &[
     ("mla", "modern-language-association"),
     ("chicago-author-date", "chicago-author-date"),
     ("chicago", "chicago-author-date"),
+    ("chicago-notes", "chicago-notes-bibliography-17th-edition"),
+    ("mhra-notes", "mhra-notes-subsequent-ibid"),
     ("ieee", "ieee"),
     ("nature", "nature"),
     ("vancouver", "vancouver"),

@@ -24,6 +24,12 @@ pub fn compiled_style(file: &str) -> Option<&'static str> {
             include_str!("../csl/styles/modern-language-association.csl")
         }
         "chicago-author-date" => include_str!("../csl/styles/chicago-author-date.csl"),
+        "chicago-notes-bibliography-17th-edition" => {
+            include_str!("../csl/styles/chicago-notes-bibliography-17th-edition.csl")
+        }
+        "mhra-notes-subsequent-ibid" => {
+            include_str!("../csl/styles/mhra-notes-subsequent-ibid.csl")
+        }
         "ieee" => include_str!("../csl/styles/ieee.csl"),
         "nature" => include_str!("../csl/styles/nature.csl"),
         "vancouver" => include_str!("../csl/styles/vancouver.csl"),

@@ -104,6 +104,63 @@ try {
   const ieee = await page.locator("#references li").allTextContents();
   if (ieee.length !== cited.size || !ieee.every((t) => /^\[\d\] /.test(t))) fail("IEEE entries", ieee);
 
+  // A note style: each marker run becomes a footnote rendered by a CslDocument (www/notes.js):
+  // a source's first note is full (its title), a note whose first cite is the source the note
+  // before cited alone starts "Ibid." (MHRA), and the bibliography lists the cited sources.
+  await page.getByLabel("Reference style").selectOption("mhra-notes");
+  await page.waitForFunction(() => document.getElementById("references").dataset.style === "mhra-notes");
+  const notes = await page.locator("#notes li").evaluateAll((lis) =>
+    lis.map((li) => ({ sources: li.dataset.sources, text: li.textContent }))
+  );
+  const refs = await page.locator("#answer sup.note-ref").count();
+  const noteAnswer = await page.locator("#answer").textContent();
+  if (notes.length === 0 || refs !== notes.length || /\[\d\]/.test(noteAnswer)) {
+    fail("footnotes in place of the markers", { refs, notes, noteAnswer });
+  }
+  const seen = new Set();
+  notes.forEach((n, k) => {
+    const lead = n.sources.split(" ")[0];
+    const ibid = k > 0 && lead === notes[k - 1].sources;
+    const first = !seen.has(lead);
+    for (const id of n.sources.split(" ")) seen.add(id);
+    const title = titles[Number(lead) - 1].toLowerCase();
+    const ok = ibid
+      ? /^Ibid\./.test(n.text)
+      : !/^Ibid/.test(n.text) && (!first || n.text.toLowerCase().includes(title));
+    if (!ok) fail(`note ${k + 1}`, notes);
+  });
+  if ((await page.locator("#references li").count()) !== cited.size) {
+    fail("Chicago bibliography", await page.locator("#references li").allTextContents());
+  }
+  // The same module on a fixed answer, so that every position shows whatever the model wrote.
+  const fixed = await page.evaluate(async () => {
+    const { showNotes } = await import("./notes.js");
+    const corpus = (await (await fetch("./corpus.json")).json()).chunks;
+    const sources = corpus.slice(0, 2).map((c) => ({ content: c.content, metadata: c.csl }));
+    const text = "A [1]. B [1]. C [2]. D [1]. E [1][2].";
+    const cites = [...text.matchAll(/\[(\d)\]/g)].map((m) => ({
+      sourceId: Number(m[1]),
+      valid: true,
+      span: [m.index, m.index + m[0].length],
+    }));
+    const [answer, notesList, references] = ["div", "ol", "ol"].map((t) => document.createElement(t));
+    await showNotes({ text, citations: cites, sources, style: "mhra-notes", answer, notesList, references });
+    return {
+      answer: answer.textContent,
+      notes: [...notesList.children].map((li) => li.textContent),
+      titles: sources.map((s) => s.metadata.title),
+    };
+  });
+  const [n1, n2, n3, n4, n5] = fixed.notes;
+  if (
+    fixed.answer !== "A 1. B 2. C 3. D 4. E 5." || fixed.notes.length !== 5 || !n1.includes(fixed.titles[0]) ||
+    n2 !== "Ibid." || !n3.includes(fixed.titles[1]) || /^Ibid/.test(n4) || n4.length >= n1.length ||
+    n5 !== `Ibid.; Loyrette, ${fixed.titles[1]}.`
+  ) fail("notes on a fixed answer: full, Ibid., full, short, Ibid. and a short note", fixed);
+  await page.getByLabel("Reference style").selectOption("ieee");
+  await page.waitForFunction(() => document.getElementById("references").dataset.style === "ieee");
+  if (!(await page.locator("#notes-section").evaluate((s) => s.hidden))) fail("notes hidden again", "");
+
   // Every control has an accessible name, and text meets WCAG AA contrast (4.5:1) on its background.
   const unnamed = await page.locator("input, select, button, summary, [tabindex]").evaluateAll((els) =>
     els.filter((el) => {
@@ -213,7 +270,7 @@ try {
 
   if (errors.length) fail("console errors", errors);
   console.log(
-    "demo ok: the real model named, relevance, chips on every sentence with sources, references, style switch, provider reasoning, the scripted stand-in (screenshot tests/out/demo.png)",
+    "demo ok: the real model named, relevance, chips on every sentence with sources, references, style switch, footnotes with Ibid. in a note style, provider reasoning, the scripted stand-in (screenshot tests/out/demo.png)",
   );
 } finally {
   await browser.close();
