@@ -156,6 +156,28 @@ export function performancePage(run) {
       } ms and the first render after that ${int(c.firstRenderMs)} ms (fresh processes, median of 3).`,
     );
   }
+  if (r["csl-document"]) {
+    const d = r["csl-document"];
+    add(
+      "## Citations in documents (CslDocument)",
+      `\`CslDocument\` against citeproc-js's \`processCitationCluster\`, same process, same style and locale XML (\`benches/csl_document.mjs\`): a document of ${d.clusters} clusters built one cluster at a time, then one cluster in its middle replaced.`,
+      table(
+        ["style", "build: citeflow ms", "citeproc-js ms", "ratio", "one edit: citeflow ms", "citeproc-js ms", "ratio"],
+        d.rows.map((x) => [
+          x.style,
+          fixed(x.build[0], 1),
+          fixed(x.build[1], 1),
+          fixed(x.buildRatio),
+          fixed(x.edit[0], 1),
+          fixed(x.edit[1], 1),
+          fixed(x.editRatio),
+        ]),
+      ),
+      `The wasm memory over 10,000 edits of a document kept at about 100 clusters, after each 2,500: ${
+        d.memoryBytes.map((b) => `${fixed(b / 1048576, 1)} MiB`).join(", ")
+      }.`,
+    );
+  }
   if (r.startup) {
     const s = r.startup;
     add(
