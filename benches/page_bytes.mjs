@@ -34,21 +34,21 @@ const KB = 1000;
 export const PAGES = [
   {
     name: "stream",
-    what: "stream an answer through think tags and citations (citeflow/stream)",
+    what: "an answer streamed through think tags and citations (citeflow/stream)",
     shows: "citations",
     goal: 60 * KB,
     moonshot: 40 * KB,
   },
   {
     name: "invoker",
-    what: "the same through citeflow with an invoker (fetch → events → citations)",
+    what: "a model's answer through citeflow with an invoker (fetch → events → citations)",
     shows: "citations",
     goal: 200 * KB,
     moonshot: 150 * KB,
   },
   {
     name: "references",
-    what: "plus an APA reference list",
+    what: "the invoker page plus an APA reference list",
     shows: "references",
     goal: 300 * KB,
     moonshot: 220 * KB,
@@ -232,7 +232,7 @@ export function goals(result) {
   for (const p of result.pages) {
     const shown = !p.shown.error && p.shown[p.shows] !== "";
     rows.push([
-      `page that does "${p.what}": ≤ ${kb(p.goal)} gzip fetched (moonshot ≤ ${kb(p.moonshot)})`,
+      `${p.name} page, ${p.what}: ≤ ${kb(p.goal)} gzip fetched (moonshot ≤ ${kb(p.moonshot)})`,
       `${kb(p.total)}: wasm ${kb(p.byKind.wasm)} (${fetched(p).join(", ") || "none"}), js ${kb(p.byKind.js)}, other ${
         kb(p.byKind.other)
       }; moonshot ${p.total <= p.moonshot ? "met" : "not met"}${problem(p)}`,

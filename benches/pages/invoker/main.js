@@ -15,7 +15,7 @@ const show = (id, text) => {
 
 try {
   await init();
-  const lm = buildLMInvoker("openai-compatible/citeflow-local", { baseUrl: new URL("/v1", location.href).href });
+  const lm = buildLMInvoker("openai-compatible/citeflow-local", { baseUrl: "/v1" });
   const system = "Answer from the sources and cite each sentence as [n].\n\n" +
     SOURCES.map((s, i) => `Source ${i + 1}: ${s.metadata.title}\n${s.content}`).join("\n\n");
   const events = lm.stream([{ role: "system", content: system }, { role: "user", content: QUESTION }])
