@@ -8,6 +8,7 @@ import * as citations from "./citations.mjs";
 import * as csl from "./csl.mjs";
 import * as cslDocument from "./csl_document.mjs";
 import * as goals from "./goals.mjs";
+import * as pageBytes from "./page_bytes.mjs";
 import * as pipeline from "./pipeline.mjs";
 import * as setup from "./setup.mjs";
 import * as similarity from "./similarity.mjs";
@@ -22,7 +23,7 @@ const machine = {
   loadavg: loadavg(),
 };
 const results = [];
-for (const bench of [startup, thinkTag, citations, pipeline, setup, similarity, csl, cslDocument]) {
+for (const bench of [startup, thinkTag, citations, pipeline, setup, similarity, csl, cslDocument, pageBytes]) {
   const r = await bench.run(quick ? { runs: 1 } : undefined);
   bench.print(r);
   results.push(r);

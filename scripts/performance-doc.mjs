@@ -178,6 +178,26 @@ export function performancePage(run) {
       }.`,
     );
   }
+  if (r["page-bytes"]) {
+    const b = r["page-bytes"];
+    const kb = (x) => `${fixed(x / 1000, 1)} KB`;
+    add(
+      "## What a page fetches",
+      `Three small pages built with Vite 8 and no configuration from the packed package, served gzip -${b.gzipLevel} and loaded in headless Chromium until they show their result; the bytes are the encoded bodies of every response but the model's answer (\`benches/page_bytes.mjs\`).`,
+      table(
+        ["page", "fetched", "wasm", "js", "wasm modules", "goal", "moonshot"],
+        b.pages.map((p) => [
+          p.name,
+          kb(p.total),
+          kb(p.byKind.wasm),
+          kb(p.byKind.js),
+          Object.entries(p.wasm).map(([m, x]) => `${m} ${kb(x)}`).join(", ") || "none",
+          `≤ ${kb(p.goal)}`,
+          `≤ ${kb(p.moonshot)}`,
+        ]),
+      ),
+    );
+  }
   if (r.startup) {
     const s = r.startup;
     add(
