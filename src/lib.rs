@@ -67,6 +67,8 @@
     )
 )]
 
+#[doc(hidden)]
+pub mod abi;
 pub mod chunk;
 pub mod cite;
 pub mod engine;

@@ -8,21 +8,28 @@ import { freeObject } from "./instance.js";
 import { full } from "./stream_full_runtime.js";
 import { epoch, memory, ready } from "./stream_runtime.js";
 import { isHighSurrogate } from "./surrogates.js";
+// A step's ops and header flags, the kinds of an event's fields (src/abi.rs).
+import {
+  KIND_ARRAY,
+  KIND_BITS,
+  KIND_NULL,
+  KINDS,
+  SHAPE_EXTRA as EXTRA,
+  STEP_CITATION as CITATION,
+  STEP_END as END,
+  STEP_EVENT as EVENT,
+  STEP_HANDLE as HANDLE,
+  STEP_HANDLE_TEXT as HANDLE_TEXT,
+  STEP_HEADER as HEADER,
+  STEP_HOLDS as HOLDS,
+  STEP_ID as ID,
+  STEP_KEEP as KEEP,
+  STEP_RAW as RAW,
+  STEP_START as START,
+  STEP_TAKES_SHOWN as TAKES_SHOWN,
+  STEP_TEXT as TEXT,
+} from "./abi.js";
 
-const ID = 1;
-const START = 2;
-const TEXT = 3;
-const END = 4;
-const EVENT = 5;
-const CITATION = 6;
-const HANDLE = 7;
-const HANDLE_TEXT = 8;
-const KEEP = 9;
-const RAW = 10;
-const HEADER = 4;
-// The header's flags (its 4th word).
-const HOLDS = 1;
-const TAKES_SHOWN = 2;
 const TYPES = [
   ["response_start", "response", "response_end"],
   ["thinking_start", "thinking", "thinking_end"],
@@ -36,11 +43,6 @@ const encoder = new TextEncoder();
 // `ignoreBOM`: a step's text may begin with U+FEFF, which is model text like any other (a
 // default decoder would drop it and shift every later slice).
 const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
-// What kind of value a field of an event object is, as `pushHandle`'s `shape` numbers it
-// (`JS_KINDS` in src/engine/handle.rs; null is 2, an array 9): four bits per field, `type`,
-// `id`, `value`, `valueType` from the lowest, then EXTRA.
-const KINDS = { undefined: 0, string: 1, number: 3, boolean: 4, bigint: 5, symbol: 6, function: 7, object: 8 };
-const EXTRA = 1 << 16;
 // Not a bit of `shape`: in the key of #isPlainResponse's answer, the value is empty.
 const EMPTY = 1 << 20;
 
@@ -629,7 +631,9 @@ function readEvent(event) {
       else if (key === "valueType") valueType = event.valueType;
       else extra = EXTRA;
     }
-    shape = kindOf(type) | (kindOf(id) << 4) | (kindOf(value) << 8) | (kindOf(valueType) << 12) | extra;
+    // Each field's kind in KIND_BITS bits, `type` lowest, then EXTRA for keys of its own.
+    shape = kindOf(type) | (kindOf(id) << KIND_BITS) | (kindOf(value) << (2 * KIND_BITS)) |
+      (kindOf(valueType) << (3 * KIND_BITS)) | extra;
   } catch (e) {
     throw citeflowError("INVALID_EVENT", "invalid event: reading its fields threw an exception (see `cause`)", e);
   }
@@ -637,9 +641,9 @@ function readEvent(event) {
 }
 
 function kindOf(value) {
-  if (typeof value === "string") return 1;
-  if (value === undefined) return 0;
-  return value === null ? 2 : Array.isArray(value) ? 9 : KINDS[typeof value];
+  if (typeof value === "string") return KINDS.string;
+  if (value === undefined) return KINDS.undefined;
+  return value === null ? KIND_NULL : Array.isArray(value) ? KIND_ARRAY : KINDS[typeof value];
 }
 
 function str(value) {

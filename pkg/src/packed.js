@@ -2,8 +2,8 @@
 // turned into their objects in one pass; each citation's marker and each sentence's text are
 // slices of the text itself.
 
-// The problem start of a sentence without a problem.
-const NONE = 0xffffffff;
+// The problem start of a sentence without a problem (src/abi.rs).
+import { PACKED_NONE as NONE } from "./abi.js";
 
 /** The citation of the four words at `i`: `sourceId, span start, span end, valid`. */
 function citation(text, w, i) {

@@ -30,6 +30,8 @@ pub const JS_KINDS: [&str; 10] = [
 pub const JS_STRING: u32 = 1;
 /// [`JS_KINDS`]' index of `null`.
 pub const JS_NULL: u32 = 2;
+/// [`JS_KINDS`]' index of an array.
+pub const JS_ARRAY: u32 = 9;
 
 /// One field of an event object as its caller read it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -361,12 +361,7 @@ impl EngineCore {
     }
 }
 
-/// The bits of `pushHandle`'s `shape`: four bits per field (`type`, `id`, `value`,
-/// `valueType`, in that order from the lowest) with its kind
-/// ([`crate::engine::handle::JS_KINDS`]), then [`EXTRA`].
-pub const KIND_BITS: u32 = 4;
-/// `shape`'s flag: the object has keys other than `type`, `id`, `value` and `valueType`.
-pub const EXTRA: u32 = 1 << 16;
+use crate::abi::{KIND_BITS, SHAPE_EXTRA as EXTRA};
 
 /// The string fields of a kept event, one after another in `input`, by their byte lengths.
 fn fields(input: &[u8], lengths: [usize; 4]) -> Result<[&str; 4], JsValue> {

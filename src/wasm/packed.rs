@@ -23,7 +23,7 @@ use crate::cite::policy::each_verdict;
 use crate::cite::{Found, MarkerScanner, ParseOptions, Policy};
 
 /// The problem start of a sentence without a problem.
-const NONE: u32 = u32::MAX;
+use crate::abi::PACKED_NONE as NONE;
 
 #[derive(Default)]
 struct Packer {

@@ -1,0 +1,21 @@
+// Written from src/abi.rs (CITEFLOW_WRITE_ABI=1 cargo test --lib abi): the numbers the wasm
+// bindings and the JS face agree on. Do not edit; a test fails while the two differ.
+export const STEP_ID = 1;
+export const STEP_START = 2;
+export const STEP_TEXT = 3;
+export const STEP_END = 4;
+export const STEP_EVENT = 5;
+export const STEP_CITATION = 6;
+export const STEP_HANDLE = 7;
+export const STEP_HANDLE_TEXT = 8;
+export const STEP_KEEP = 9;
+export const STEP_RAW = 10;
+export const STEP_HEADER = 4;
+export const STEP_HOLDS = 1;
+export const STEP_TAKES_SHOWN = 2;
+export const KIND_BITS = 4;
+export const KIND_NULL = 2;
+export const KIND_ARRAY = 9;
+export const SHAPE_EXTRA = 65536;
+export const PACKED_NONE = 4294967295;
+export const KINDS = { undefined: 0, string: 1, number: 3, boolean: 4, bigint: 5, symbol: 6, function: 7, object: 8 };
