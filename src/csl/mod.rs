@@ -695,18 +695,29 @@ impl Processor {
         if !collapse_year && cit.attr("cite-group-delimiter").is_none() {
             return None;
         }
-        let group_delim = cit.attr("cite-group-delimiter").unwrap_or(", ");
+        // Between cites of one group: the cite-group delimiter, else (in-text styles) ", ",
+        // else the layout's.
+        let group_delim = cit.attr("cite-group-delimiter").unwrap_or(
+            if self.style.class == "in-text" && collapse_year {
+                ", "
+            } else {
+                delimiter
+            },
+        );
         // Without its own attribute: the cite-group delimiter the style sets, else the layout's.
         let suffix_delim = cit
             .attr("year-suffix-delimiter")
             .or_else(|| cit.attr("cite-group-delimiter"))
             .unwrap_or(delimiter);
-        let after_delim = cit.attr("after-collapse-delimiter").unwrap_or(delimiter);
+        let acd = cit.attr("after-collapse-delimiter");
+        let after_delim = acd.unwrap_or(delimiter);
         // Cites by the same names sit together: in a sorted citation wherever they were sorted
         // to (in order of the first), otherwise only when adjacent.
         let anywhere = cit.child("sort").is_some();
         let mut groups: Vec<(Option<String>, Vec<usize>)> = Vec::new();
         for (k, (_, key)) in infos.iter().enumerate() {
+            // A cite that renders no names collapses into the cite before it.
+            let key = &key.clone().or_else(|| collapse_year.then(String::new));
             let found = if anywhere {
                 groups.iter_mut().find(|(g, _)| g.is_some() && g == key)
             } else {
@@ -732,19 +743,24 @@ impl Processor {
         };
         let mut parts: Vec<Out> = Vec::new();
         let mut previous_was_group = false;
+        let mut previous_locator = false;
         for (_, members) in &groups {
             let first_cite = members
                 .first()
                 .and_then(|&m| rendered.get(m))
                 .map(|(_, c)| *c);
             if !parts.is_empty() && !first_cite.is_some_and(prefix_punctuated) {
-                parts.push(Out::text(if previous_was_group {
-                    after_delim
-                } else {
-                    delimiter
-                }));
+                // The after-collapse delimiter follows a collapsed group, a cite with a
+                // locator, and (except with year-suffix collapsing) any cite.
+                let after = acd.is_some()
+                    && (previous_was_group || previous_locator || mode != "year-suffix");
+                parts.push(Out::text(if after { after_delim } else { delimiter }));
             }
             previous_was_group = members.len() > 1 && collapse_year;
+            previous_locator = members
+                .last()
+                .and_then(|&m| rendered.get(m))
+                .is_some_and(|(_, c)| c.locator.is_some());
             let mut k = 0;
             while let Some(&m) = members.get(k) {
                 let Some((out, cite)) = rendered.get(m) else {
@@ -815,7 +831,13 @@ impl Processor {
                     .render_cite(ctx, cite, &info, collapse_year || cite.suppress_author)
                     .filter(|(o, _)| !o.is_empty())
                 {
-                    parts.push(Out::text(if after_run { after_delim } else { group_delim }));
+                    let prev_locator = rendered.get(prev).is_some_and(|(_, c)| c.locator.is_some());
+                    let between = if after_run || (acd.is_some() && prev_locator) {
+                        after_delim
+                    } else {
+                        group_delim
+                    };
+                    parts.push(Out::text(between));
                     parts.push(out);
                 }
                 k += 1;
