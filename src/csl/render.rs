@@ -692,11 +692,18 @@ pub fn is_numeric(s: &str) -> bool {
 }
 
 /// Whether a numeric value names more than one thing (`12-15`, `1, 3`, `1 & 3`).
+/// A hyphen escaped with a backslash (`327\-30`) joins, it does not make a range; roman
+/// numerals (`i-ix`) count as numbers.
 pub fn is_plural(s: &str) -> bool {
-    let t = s.trim();
+    let t = s.trim().replace("\\-", "");
+    let roman = |p: &str| {
+        !p.is_empty()
+            && (p.chars().all(|c| "ivxlcdm".contains(c))
+                || p.chars().all(|c| "IVXLCDM".contains(c)))
+    };
     let nums = t
         .split(|c: char| !c.is_ascii_alphanumeric())
-        .filter(|p| p.chars().any(|c| c.is_ascii_digit()))
+        .filter(|p| p.chars().any(|c| c.is_ascii_digit()) || roman(p))
         .count();
     nums > 1 && (t.contains(['-', '\u{2013}', ',', '&']) || t.contains(" and "))
 }
