@@ -22,6 +22,7 @@ pub mod locale;
 mod names;
 mod numbers;
 pub mod output;
+mod positions;
 mod render;
 mod richtext;
 pub mod sort;
@@ -478,14 +479,11 @@ impl Processor {
         let (numbers, dis) = (&reg.numbers, &reg.dis);
         let quotes = self.quotes();
         let delimiter = layout.attr("delimiter").unwrap_or("");
-        let mut last_cited: Vec<(usize, Option<String>)> = Vec::new();
-        let mut first_notes: HashMap<usize, u32> = HashMap::new();
-        let mut last_notes: HashMap<usize, u32> = HashMap::new();
         let near_distance: u32 = cit
             .attr("near-note-distance")
             .and_then(|d| d.parse().ok())
             .unwrap_or(DEFAULT_NEAR_NOTE_DISTANCE);
-        let mut seen: Vec<usize> = Vec::new();
+        let mut positions = positions::Positions::new(near_distance);
         let mut results = Vec::new();
         for &key in keys.iter().take(citations.len()) {
             let Some(m) = memo.citations.get_mut(key) else {
@@ -497,48 +495,7 @@ impl Processor {
                 None => self.sort_indices(items, &m.cites, sort, numbers),
             };
             let sorted: Vec<&Cite> = order.iter().filter_map(|&k| m.cites.get(k)).collect();
-            // Each cite's position, from the cites before it.
-            let mut cite_infos: Vec<CiteInfo> = Vec::with_capacity(sorted.len());
-            for (k, cite) in sorted.iter().enumerate() {
-                let mut info = CiteInfo {
-                    locator: cite.locator.clone(),
-                    label: cite.label.clone(),
-                    ..CiteInfo::default()
-                };
-                let previous = if k > 0 {
-                    sorted.get(k - 1).map(|p| (p.item, p.locator.clone()))
-                } else if last_cited.len() == 1 {
-                    last_cited.first().cloned()
-                } else {
-                    None
-                };
-                info.position = if !seen.contains(&cite.item) {
-                    render::POSITION_FIRST
-                } else if let Some((_, prev_loc)) = previous.filter(|(p, _)| *p == cite.item) {
-                    if cite.locator.is_some() && cite.locator != prev_loc {
-                        render::POSITION_IBID_WITH_LOCATOR
-                    } else if cite.locator.is_none() && prev_loc.is_some() {
-                        render::POSITION_SUBSEQUENT
-                    } else {
-                        render::POSITION_IBID
-                    }
-                } else {
-                    render::POSITION_SUBSEQUENT
-                };
-                // Note numbers: where the work was first cited, and whether its last cite is
-                // near (within `near-note-distance` notes).
-                if let Some(note) = cite.note {
-                    info.first_note = first_notes.get(&cite.item).copied();
-                    info.near_note = last_notes
-                        .get(&cite.item)
-                        .is_some_and(|&last| note.saturating_sub(last) <= near_distance);
-                    first_notes.entry(cite.item).or_insert(note);
-                    last_notes.insert(cite.item, note);
-                }
-                seen.push(cite.item);
-                cite_infos.push(info);
-            }
-            last_cited = sorted.iter().map(|c| (c.item, c.locator.clone())).collect();
+            let cite_infos = positions.next(&sorted);
             let text = match m.text.take() {
                 Some(text) if m.infos == cite_infos => text,
                 _ => {
