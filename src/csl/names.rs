@@ -263,7 +263,7 @@ impl<'a> Renderer<'a> {
             return content;
         };
         if let Some(case) = el.attr("text-case") {
-            text_case::apply(&mut content, case, true);
+            text_case::apply(&mut content, case, true, false);
         }
         let mut bare = strip_case(el);
         if !affixes {

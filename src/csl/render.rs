@@ -457,11 +457,18 @@ impl<'a> Renderer<'a> {
     pub fn decorate(&self, node: &super::xml::Node, mut content: Out, with_case: bool) -> Out {
         if with_case || node.name == "group" || node.name == "names" {
             if let Some(case) = node.attr("text-case") {
-                // Title case applies to English items only.
-                let english = self.locale.is_english()
-                    && item::var_str(self.item, "language")
-                        .is_none_or(|l| l.to_lowercase().starts_with("en"));
-                text_case::apply(&mut content, case, english);
+                // Title case applies to English items only: those whose language is English,
+                // or, without one, those of a style in an English locale.
+                let language = item::var_str(self.item, "language").map(|l| l.to_lowercase());
+                let english = match &language {
+                    Some(l) => l.starts_with("en"),
+                    None => self.locale.is_english(),
+                };
+                let primary = language
+                    .as_deref()
+                    .map(|l| l.split(['-', '_']).next().unwrap_or(l));
+                let turkic = matches!(primary, Some("tr" | "az"));
+                text_case::apply(&mut content, case, english, turkic);
             }
         }
         let fmt = Self::fmt_of(node);
