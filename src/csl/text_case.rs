@@ -144,7 +144,7 @@ fn capitalize_first(out: &mut Out) {
         }
         let lead = s.len() - s.trim_start().len();
         let body = s.get(lead..).unwrap_or("");
-        let first_word = body.split(' ').next().unwrap_or("");
+        let first_word = body.split(char::is_whitespace).next().unwrap_or("");
         if is_lower_word(first_word) {
             *s = format!("{}{}", s.get(..lead).unwrap_or(""), upper_first(body));
         }
@@ -259,6 +259,13 @@ mod tests {
         let mut o = Out::text("saline solution of β-carotene");
         apply(&mut o, "title", true, false);
         assert_eq!(o.plain(), "Saline Solution of β-Carotene");
+    }
+
+    #[test]
+    fn capitalize_first_reads_the_first_word_up_to_any_space() {
+        let mut o = Out::text("o.\u{a0}A.");
+        apply(&mut o, "capitalize-first", true, false);
+        assert_eq!(o.plain(), "O.\u{a0}A.");
     }
 
     #[test]
