@@ -72,11 +72,6 @@ const STOP_WORDS: &[&str] = &[
     "d",
     "von",
     "van",
-    "der",
-    "la",
-    "le",
-    "du",
-    "des",
     "et",
     "v",
 ];
