@@ -614,7 +614,11 @@ impl Processor {
         // starts with a capital (Ibid.); a one-word prefix is an abbreviation (Cf. ibid.).
         let sentence_start = match cite.prefix.as_deref().map(str::trim_end) {
             None | Some("") => ctx.first,
-            Some(p) => p.ends_with(['.', '!', '?']) && p.split_whitespace().count() > 1,
+            Some(p) => {
+                // A sentence may end inside quotes ("Please work.").
+                let p = p.trim_end_matches(['"', '\'', '\u{201d}', '\u{2019}']);
+                p.ends_with(['.', '!', '?']) && p.split_whitespace().count() > 1
+            }
         };
         if sentence_start && r.starts_with_term == Some(true) && self.style.class == "note" {
             if let Some(t) = out.first_text_mut() {
