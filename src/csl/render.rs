@@ -507,7 +507,12 @@ impl<'a> Renderer<'a> {
     fn render_label(&mut self, node: &super::xml::Node) -> Option<Out> {
         let var = node.attr("variable")?;
         let (term, value) = if var == "locator" {
-            let label = self.cite.label.clone().unwrap_or_else(|| "page".into());
+            // CSL-JSON written for CSL 1.0 names the sub-verbo term "sub verbo".
+            let label = match self.cite.label.as_deref() {
+                None => "page".to_owned(),
+                Some("sub verbo") => "sub-verbo".to_owned(),
+                Some(l) => l.to_owned(),
+            };
             (label, self.variable("locator")?)
         } else {
             let term = match var {
