@@ -89,9 +89,10 @@ pub fn parse(s: &str) -> Out {
         flush(stack, text);
         stack.push((span, close));
     };
-    let close = |stack: &mut Vec<(Span, &'static str)>, text: &mut String| {
+    let close = |stack: &mut Vec<(Span, &'static str)>, text: &mut String, after: &str| {
         flush(stack, text);
-        if let Some((done, _)) = stack.pop() {
+        if let Some((mut done, _)) = stack.pop() {
+            done.keep_after = done.quotes && after.starts_with(['.', ',', ';', ':', '!', '?']);
             if let Some((top, _)) = stack.last_mut() {
                 top.children.push(Out::Span(Box::new(done)));
             }
@@ -118,8 +119,8 @@ pub fn parse(s: &str) -> Out {
                 continue;
             }
             if !top.is_empty() && rest.starts_with(top) && stack.len() > 1 {
-                close(&mut stack, &mut text);
                 rest = rest.get(top.len()..).unwrap_or("");
+                close(&mut stack, &mut text, rest);
                 continue;
             }
         }
@@ -127,8 +128,8 @@ pub fn parse(s: &str) -> Out {
             // A quote after a space opens (or stays literal), it does not close.
             let after_space = text.ends_with(char::is_whitespace);
             if top == "\"" && !after_space {
-                close(&mut stack, &mut text);
                 rest = rest.get(1..).unwrap_or("");
+                close(&mut stack, &mut text, rest);
                 continue;
             }
             let pos = s.len() - rest.len();
@@ -145,8 +146,8 @@ pub fn parse(s: &str) -> Out {
             continue;
         }
         if c == '\u{201d}' && top == "\u{201d}" {
-            close(&mut stack, &mut text);
             rest = rest.get(c.len_utf8()..).unwrap_or("");
+            close(&mut stack, &mut text, rest);
             continue;
         }
         // Typographic single quotes inside quotes from the data: an opening one with a
@@ -169,14 +170,14 @@ pub fn parse(s: &str) -> Out {
             continue;
         }
         if c == '\u{2019}' && top == "\u{2019}" && !next.is_some_and(char::is_alphanumeric) {
-            close(&mut stack, &mut text);
             rest = rest.get(c.len_utf8()..).unwrap_or("");
+            close(&mut stack, &mut text, rest);
             continue;
         }
         if c == '\'' {
             if top == "'" && !next.is_some_and(char::is_alphanumeric) {
-                close(&mut stack, &mut text);
                 rest = rest.get(1..).unwrap_or("");
+                close(&mut stack, &mut text, rest);
                 continue;
             }
             if at_word_start
@@ -255,6 +256,16 @@ mod tests {
             "an orphan quote stays as written"
         );
         assert_eq!(text(&parse_affix(". \"hello\" ")), ". \"hello\" ");
+        // Punctuation the value writes after its quotes stays there, even where the locale
+        // moves punctuation into quotes.
+        let q = super::super::output::Quotes {
+            punctuation_in_quote: true,
+            ..Default::default()
+        };
+        let w = |o: &Out| super::super::output::write(o, super::super::output::Format::Text, &q);
+        assert_eq!(w(&parse(", \"Hello there\".")), ", “Hello there”.");
+        let moved = Out::group(vec![parse("\"Hello there\""), Out::text(".")]);
+        assert_eq!(w(&moved), "“Hello there.”");
     }
 
     #[test]
