@@ -75,6 +75,7 @@ impl Processor {
         r.disambiguate = d.condition;
         r.given_levels = Some(given.clone());
         r.given_primary_only = primary_only;
+        r.just_looking = true;
         r.render_children(&layout.children, "")
             .map(|o| o.plain())
             .unwrap_or_default()

@@ -77,8 +77,11 @@ pub struct Renderer<'a> {
     pub given_levels: Option<std::rc::Rc<super::disambiguate::GivenLevels>>,
     /// The levels apply to the first name of a list only (`primary-name` rules).
     pub given_primary_only: bool,
-    /// Whether a date rendered its year (for the implicit year-suffix).
+    /// The cite's author is suppressed (`suppress-author`).
     pub suppress_author: bool,
+    /// Rendering only to compare cites for ambiguity: the accessed date, which says when a
+    /// reader looked and not which work it is, is left out (as citeproc-js compares them).
+    pub just_looking: bool,
 }
 
 impl<'a> Renderer<'a> {
@@ -112,6 +115,7 @@ impl<'a> Renderer<'a> {
             given_levels: None,
             given_primary_only: false,
             suppress_author: false,
+            just_looking: false,
         }
     }
 
