@@ -479,7 +479,8 @@ impl<'a> Renderer<'a> {
             rendered.push((self.render_name(n, i, inverted, &o, name_el), inverted));
         }
         let name_node_fmt = name_el;
-        let and_term = match o.and.as_deref() {
+        // A sort key compares the names one by one: no "and" between them.
+        let and_term = match o.and.as_deref().filter(|_| !self.sort_key) {
             Some("text") => Some(self.term("and", TermForm::Long, false)),
             Some("symbol") => Some("&".to_owned()),
             _ => None,
