@@ -233,6 +233,24 @@ fn call_order(call: &Value) -> Vec<String> {
     order
 }
 
+/// The items in the order citeproc-js's registry holds them (its runner cites every item in
+/// that order where a fixture gives no citations): the bibliography's order, where the style
+/// sorts it; items the bibliography leaves out follow in input order.
+fn registry_order(p: &Processor, items: &[Value]) -> Vec<usize> {
+    let all: Vec<usize> = (0..items.len()).collect();
+    let mut order: Vec<usize> = p
+        .bibliography_of(items, &all, Format::Text)
+        .into_iter()
+        .map(|(i, _)| i)
+        .collect();
+    for i in all {
+        if !order.contains(&i) {
+            order.push(i);
+        }
+    }
+    order
+}
+
 /// A fixture's cite as a [`ClusterItem`] (the fixtures spell its keys as citeproc-js does).
 fn cluster_item_of(v: &Value) -> Option<ClusterItem> {
     let s = |k: &str| {
@@ -386,8 +404,9 @@ fn document_of(
     sec: &HashMap<String, String>,
     format: Format,
 ) -> Result<String, String> {
-    let p = Processor::new(csl, locale)?;
     let items = with_ids(items);
+    let order = registry_order(&Processor::new(csl, locale)?, &items);
+    let p = Processor::new(csl, locale)?;
     let mut doc = CslDocument::new(p, items.clone(), format).map_err(|e| e.to_string())?;
     let clusters: Vec<Vec<ClusterItem>> = match sec.get("CITATION-ITEMS") {
         Some(ci) => serde_json::from_str::<Value>(ci)
@@ -403,8 +422,9 @@ fn document_of(
                     .collect()
             })
             .collect(),
-        None => vec![items
-            .iter()
+        None => vec![order
+            .into_iter()
+            .filter_map(|i| items.get(i))
             .filter_map(cluster_item_of)
             .map(|c| ClusterItem {
                 id: c.id,
@@ -561,7 +581,8 @@ fn run_fixture(sec: &HashMap<String, String>, driver: Driver) -> Outcome {
                         })
                         .collect()
                 }
-                None => vec![(0..items.len())
+                None => vec![registry_order(&p, &items)
+                    .into_iter()
                     .map(|i| Cite {
                         item: i,
                         ..Cite::default()
