@@ -230,17 +230,32 @@ impl<'a> Renderer<'a> {
     /// (<b>van</b> <b>Roe</b>), inside the name-part's affixes; `spaced`: a particle ending in
     /// an apostrophe still takes a space.
     fn part_words(&self, name_el: Option<&Node>, which: &str, words: &[&str], spaced: bool) -> Out {
-        let words: Vec<&str> = words.iter().copied().filter(|w| !w.is_empty()).collect();
-        if let [one] = words.as_slice() {
-            return self.part(name_el, which, (*one).to_owned());
+        let words: Vec<(&str, &str)> = words.iter().map(|w| (*w, which)).collect();
+        self.part_words_as(name_el, which, &words, spaced)
+    }
+
+    /// [`Self::part_words`] where each word may take another name-part's formatting (a
+    /// demoted non-dropping particle keeps the family name's): the affixes are `which`'s.
+    fn part_words_as(
+        &self,
+        name_el: Option<&Node>,
+        which: &str,
+        words: &[(&str, &str)],
+        spaced: bool,
+    ) -> Out {
+        let words: Vec<(&str, &str)> = words.iter().copied().filter(|w| !w.0.is_empty()).collect();
+        if let [(one, w)] = words.as_slice() {
+            if *w == which {
+                return self.part(name_el, which, (*one).to_owned());
+            }
         }
         let mut parts = Vec::new();
         let mut prev: Option<&str> = None;
-        for w in words {
+        for (w, fmt) in words {
             if prev.is_some_and(|p| spaced || !p.ends_with(['\'', '\u{2019}', '-'])) {
                 parts.push(Out::text(" "));
             }
-            parts.push(self.part_formatting_only(name_el, which, w.to_owned()));
+            parts.push(self.part_formatting_only(name_el, fmt, w.to_owned()));
             prev = Some(w);
         }
         let group = Out::group(parts);
@@ -360,15 +375,21 @@ impl<'a> Renderer<'a> {
             } else {
                 (family_core.clone(), join_words(&[&given, &n.dropping]))
             };
+            // A demoted non-dropping particle keeps the family name's formatting, inside the
+            // given name's affixes (CSL 1.0.2, name-part).
             let (fam_words, giv_words) = if demote {
                 (
                     vec![n.family.as_str()],
-                    vec![given.as_str(), &n.dropping, &n.non_dropping],
+                    vec![
+                        (given.as_str(), "given"),
+                        (&n.dropping, "given"),
+                        (&n.non_dropping, "family"),
+                    ],
                 )
             } else {
                 (
                     vec![n.non_dropping.as_str(), &n.family],
-                    vec![given.as_str(), &n.dropping],
+                    vec![(given.as_str(), "given"), (&n.dropping, "given")],
                 )
             };
             let mut parts = Vec::new();
@@ -379,7 +400,7 @@ impl<'a> Renderer<'a> {
                 if !parts.is_empty() {
                     parts.push(Out::text(sep));
                 }
-                parts.push(self.part_words(name_el, "given", &giv_words, false));
+                parts.push(self.part_words_as(name_el, "given", &giv_words, false));
             }
             if !n.suffix.is_empty() {
                 parts.push(Out::text(sep));
