@@ -219,20 +219,31 @@ impl Processor {
         if add_names {
             let before = st.clone();
             let open_before = open.len();
+            // The last count of names that told a member apart.
+            let mut useful: Option<usize> = None;
             for n in 1..=max_names {
                 for &i in open.iter() {
                     st.items.entry(i).or_default().names_min = Some(n);
                 }
+                let still = open.len();
                 settle(st, &mut open);
+                if open.len() < still {
+                    useful = Some(n);
+                }
                 if open.is_empty() {
                     break;
                 }
             }
-            // Names that did not help are dropped again when a year suffix will do the work.
+            // Names that did not help are dropped again when a year suffix will do the work;
+            // otherwise the members still alike keep only the names that helped the others.
             if open.len() == open_before || (!open.is_empty() && add_suffix && !add_given) {
                 for &i in &open {
                     let base = before.items.get(&i).and_then(|d| d.names_min);
                     st.items.entry(i).or_default().names_min = base;
+                }
+            } else if let Some(n) = useful {
+                for &i in &open {
+                    st.items.entry(i).or_default().names_min = Some(n);
                 }
             }
         }
