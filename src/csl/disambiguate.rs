@@ -76,6 +76,10 @@ impl Processor {
         r.given_levels = Some(given.clone());
         r.given_primary_only = primary_only;
         r.just_looking = true;
+        // A cite is compared in its subsequent form (near its last cite), as citeproc-js
+        // compares cites: what later cites of the work read like must tell works apart too.
+        r.cite.position = super::render::POSITION_SUBSEQUENT;
+        r.cite.near_note = true;
         r.render_children(&layout.children, "")
             .map(|o| o.plain())
             .unwrap_or_default()
