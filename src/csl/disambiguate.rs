@@ -306,7 +306,9 @@ impl Processor {
                     }
                     let (family, given) = name_key(n);
                     let list = by_family.entry(family).or_default();
-                    if !list.contains(&given) {
+                    // One person whatever the spacing of their initials (J. J. and J.J.).
+                    let same = |g: &String| spacing_free(g) == spacing_free(&given);
+                    if !list.iter().any(same) {
                         list.push(given);
                     }
                 }
@@ -335,6 +337,11 @@ impl Processor {
         }
         levels
     }
+}
+
+/// A given name without spaces: initials written "J. J." and "J.J." are the same.
+fn spacing_free(given: &str) -> String {
+    given.chars().filter(|c| !c.is_whitespace()).collect()
 }
 
 /// The level of one name.
