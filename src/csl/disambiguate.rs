@@ -23,11 +23,15 @@ const MAX_ADDED_NAMES: usize = 12;
 /// year suffixes): the steps cost group size times names times renders.
 const MAX_GROUP_FOR_NAMES: usize = 64;
 
+/// How many `disambiguate="true"` tests disambiguation turns on at most, one at a time.
+const MAX_CONDITIONS: usize = 8;
+
 /// What disambiguation decided for one item.
 #[derive(Debug, Clone, Default)]
 pub struct Disamb {
     pub names_min: Option<usize>,
-    pub condition: bool,
+    /// How many `disambiguate="true"` tests hold for the item.
+    pub condition: usize,
     pub year_suffix: Option<String>,
 }
 
@@ -279,9 +283,17 @@ impl Processor {
                 }
             }
         }
-        if has_condition && !open.is_empty() {
-            for &i in &open {
-                st.items.entry(i).or_default().condition = true;
+        // The disambiguate="true" tests, one more at a time: a member stays at the first
+        // count that tells it apart.
+        if has_condition {
+            for n in 1..=MAX_CONDITIONS {
+                if open.is_empty() {
+                    break;
+                }
+                for &i in &open {
+                    st.items.entry(i).or_default().condition = n;
+                }
+                settle(st, &mut open);
             }
         }
     }

@@ -71,8 +71,11 @@ pub struct Renderer<'a> {
     pub capture_names: bool,
     /// Whether the first thing rendered was a term (capitalized at the start of a citation).
     pub starts_with_term: Option<bool>,
-    /// Disambiguation: the `disambiguate="true"` condition holds.
-    pub disambiguate: bool,
+    /// Disambiguation: how many `disambiguate="true"` tests hold, counted in the order they
+    /// are met (each one more tells works apart, as citeproc-js steps through them).
+    pub disambiguate: usize,
+    /// The `disambiguate="true"` tests that held so far.
+    pub disambiguate_met: std::cell::Cell<usize>,
     /// Disambiguation: names shown with initials or given names.
     pub given_levels: Option<std::rc::Rc<super::disambiguate::GivenLevels>>,
     /// The levels apply to the first name of a list only (`primary-name` rules).
@@ -111,7 +114,8 @@ impl<'a> Renderer<'a> {
             substitute_first_names: None,
             capture_names: false,
             starts_with_term: None,
-            disambiguate: false,
+            disambiguate: 0,
+            disambiguate_met: std::cell::Cell::new(0),
             given_levels: None,
             given_primary_only: false,
             suppress_author: false,
@@ -579,7 +583,17 @@ impl<'a> Renderer<'a> {
         for (k, v) in &node.attrs {
             if k == "disambiguate" {
                 seen = true;
-                if let Some(decided) = mode.decides((v == "true") == self.disambiguate) {
+                let holds = if v == "true" {
+                    let met = self.disambiguate_met.get();
+                    let holds = met < self.disambiguate;
+                    if holds {
+                        self.disambiguate_met.set(met + 1);
+                    }
+                    holds
+                } else {
+                    self.disambiguate == 0
+                };
+                if let Some(decided) = mode.decides(holds) {
                     return decided;
                 }
                 continue;
