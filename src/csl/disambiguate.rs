@@ -167,8 +167,9 @@ impl Processor {
         st
     }
 
-    /// Members of `group` whose cite differs from every other member's.
-    fn unique_members(&self, items: &[Value], group: &[usize], st: &State) -> Vec<usize> {
+    /// Members of `group` whose cite differs from every other member's, and how many
+    /// different readings the group's cites have.
+    fn unique_members(&self, items: &[Value], group: &[usize], st: &State) -> (Vec<usize>, usize) {
         let keys: Vec<String> = group
             .iter()
             .map(|&i| {
@@ -180,12 +181,13 @@ impl Processor {
         for k in &keys {
             *counts.entry(k).or_default() += 1;
         }
-        group
+        let unique = group
             .iter()
             .zip(&keys)
             .filter(|(_, k)| counts.get(k) == Some(&1))
             .map(|(&i, _)| i)
-            .collect()
+            .collect();
+        (unique, counts.len())
     }
 
     /// Tries each method in turn on the members still ambiguous; a member stays as it was
@@ -220,31 +222,42 @@ impl Processor {
         } else {
             (add_names, add_given)
         };
+        // Drops the members now unique; answers how many readings the group has.
         let settle = |st: &State, open: &mut Vec<usize>| {
-            let unique = self.unique_members(items, group, st);
+            let (unique, readings) = self.unique_members(items, group, st);
             open.retain(|i| !unique.contains(i));
+            readings
         };
         if add_names {
             let before = st.clone();
             let open_before = open.len();
-            // The last count of names that told a member apart.
+            // The last count of names that told members apart (made one unique, or split
+            // the members into more readings).
             let mut useful: Option<usize> = None;
+            let mut readings = self.unique_members(items, group, st).1;
+            let mut split = false;
             for n in 1..=max_names {
                 for &i in open.iter() {
                     st.items.entry(i).or_default().names_min = Some(n);
                 }
                 let still = open.len();
-                settle(st, &mut open);
-                if open.len() < still {
+                let now = settle(st, &mut open);
+                if open.len() < still || now > readings {
                     useful = Some(n);
+                    split |= now > readings && open.len() == still;
+                    readings = now;
                 }
                 if open.is_empty() {
                     break;
                 }
             }
-            // Names that did not help are dropped again when a year suffix will do the work;
-            // otherwise the members still alike keep only the names that helped the others.
-            if open.len() == open_before || (!open.is_empty() && add_suffix && !add_given) {
+            // Names that did not help are dropped again, and so are those that made only some
+            // members unique when a year suffix will do the work; the members still alike keep
+            // the names that split them (each part then takes its own year suffixes).
+            if useful.is_none()
+                || open.len() == open_before && !split
+                || (!open.is_empty() && add_suffix && !add_given && !split)
+            {
                 for &i in &open {
                     let base = before.items.get(&i).and_then(|d| d.names_min);
                     st.items.entry(i).or_default().names_min = base;
