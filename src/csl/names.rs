@@ -558,10 +558,14 @@ impl<'a> Renderer<'a> {
                         "after-inverted-name" => prev_inverted,
                         _ => shown >= 2,
                     };
+                    // A term in a script written without spaces (等) joins the last name.
+                    let spaced = t.chars().next().is_some_and(spaced_script);
                     parts.push(Out::text(if precede {
-                        o.delimiter.clone()
+                        o.delimiter.as_str()
+                    } else if spaced {
+                        " "
                     } else {
-                        " ".into()
+                        ""
                     }));
                     let et = Out::text(t);
                     parts.push(match et_al_el {
@@ -764,6 +768,17 @@ impl<'a> Renderer<'a> {
 }
 
 /// A copy of an element with only its affixes.
+/// Whether a word starting with `c` is set off by spaces: Latin, Greek, Cyrillic, Hebrew,
+/// Arabic and Thai letters are (the ranges citeproc-js calls romanesque); CJK are not.
+fn spaced_script(c: char) -> bool {
+    c.is_ascii_alphabetic()
+        || c == '&'
+        || matches!(u32::from(c),
+            0x0e01..=0x0e5b | 0x00c0..=0x017f | 0x0218..=0x021b | 0x0370..=0x03ff
+            | 0x0400..=0x052f | 0x0590..=0x05d4 | 0x05d6..=0x05ff | 0x0600..=0x06ff
+            | 0x1f00..=0x1fff | 0x200c..=0x200e | 0x202a..=0x202e)
+}
+
 fn affixes_only(n: &Node) -> Node {
     Node {
         name: n.name.clone(),
