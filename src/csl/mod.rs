@@ -352,7 +352,17 @@ impl Processor {
             if names.is_some() {
                 previous_names = names;
             }
-            let Some(mut out) = out else {
+            // In a numeric style an entry that renders nothing keeps its number, marked as a
+            // style error (as citeproc-js marks it), rather than leaving a gap in the numbers
+            // that citations point into.
+            let Some(mut out) = out.or_else(|| {
+                self.style.numeric.then(|| {
+                    Out::text(format!(
+                        "{}. [CSL STYLE ERROR: reference with no printed form.]",
+                        number.unwrap_or(entries.len() + 1)
+                    ))
+                })
+            }) else {
                 continue;
             };
             let suffix_inside = !second_field && layout.attr("suffix").is_some() && {
@@ -955,6 +965,35 @@ mod tests {
         format!(
             r#"<style xmlns="http://purl.org/net/xbiblio/csl" version="1.0" class="in-text">{body}</style>"#
         )
+    }
+
+    #[test]
+    fn a_numeric_entry_that_renders_nothing_keeps_its_number() {
+        let body = r#"<citation><layout><text variable="citation-number"/></layout></citation>
+            <bibliography><layout><choose><if type="book"><group delimiter=". ">
+            <text variable="citation-number"/><text variable="title"/></group></if></choose>
+            </layout></bibliography>"#;
+        let p = Processor::new(&style(body), None).unwrap();
+        let items = [
+            json!({"id": "a", "type": "book", "title": "One"}),
+            json!({"id": "b", "type": "personal_communication", "title": "Letter"}),
+            json!({"id": "c", "type": "book", "title": "Two"}),
+        ];
+        assert_eq!(
+            p.bibliography(&items, Format::Text),
+            [
+                "1. One",
+                "2. [CSL STYLE ERROR: reference with no printed form.]",
+                "3. Two"
+            ]
+        );
+        // Not numbered: the entry is left out.
+        let body = body.replace(
+            r#"<citation><layout><text variable="citation-number"/>"#,
+            r#"<citation><layout><text variable="title"/>"#,
+        );
+        let p = Processor::new(&style(&body), None).unwrap();
+        assert_eq!(p.bibliography(&items, Format::Text), ["1. One", "3. Two"]);
     }
 
     fn item() -> Value {
