@@ -523,12 +523,20 @@ impl<'a> Renderer<'a> {
                             "after-inverted-name" => prev_inverted,
                             _ => len >= 3,
                         };
+                        // An "and" in a script written without spaces (Hebrew ו) joins the
+                        // names on either side.
+                        let spaced = and.chars().next().is_some_and(spaced_script);
+                        let precede = precede && (spaced || o.delimiter_precedes_last == "always");
                         if precede {
                             parts.push(Out::text(o.delimiter.clone()));
-                        } else {
+                        } else if spaced {
                             parts.push(Out::text(" "));
                         }
-                        parts.push(Out::text(format!("{and} ")));
+                        parts.push(Out::text(if spaced {
+                            format!("{and} ")
+                        } else {
+                            and.clone()
+                        }));
                     } else {
                         parts.push(Out::text(o.delimiter.clone()));
                     }
