@@ -45,6 +45,10 @@ use output::{Out, Quotes, Span};
 use render::{CiteInfo, Mode, Renderer};
 use style::Style;
 
+/// What a cite or a numbered entry that renders nothing shows instead: the style has no
+/// printed form for the item (the words citeproc-js uses).
+const NO_PRINTED_FORM: &str = "[CSL STYLE ERROR: reference with no printed form.]";
+
 /// CSL's default `near-note-distance`.
 const DEFAULT_NEAR_NOTE_DISTANCE: u32 = 5;
 
@@ -358,7 +362,7 @@ impl Processor {
             let Some(mut out) = out.or_else(|| {
                 self.style.numeric.then(|| {
                     Out::text(format!(
-                        "{}. [CSL STYLE ERROR: reference with no printed form.]",
+                        "{}. {NO_PRINTED_FORM}",
                         number.unwrap_or(entries.len() + 1)
                     ))
                 })
@@ -549,8 +553,16 @@ impl Processor {
                 dis: ctx.dis,
                 layout: ctx.layout,
             };
-            let Some((out, key)) = self.render_cite(&first, cite, info, cite.suppress_author)
-            else {
+            let made = self
+                .render_cite(&first, cite, info, cite.suppress_author)
+                .filter(|(o, _)| !o.is_empty());
+            // A citation whose first cite renders nothing says so (as citeproc-js does),
+            // rather than silently showing less than was cited.
+            let made = match made {
+                None if k == 0 && !cite.suppress_author => Some((Out::text(NO_PRINTED_FORM), None)),
+                made => made,
+            };
+            let Some((out, key)) = made else {
                 continue;
             };
             rendered.push((out, cite));
@@ -965,6 +977,32 @@ mod tests {
         format!(
             r#"<style xmlns="http://purl.org/net/xbiblio/csl" version="1.0" class="in-text">{body}</style>"#
         )
+    }
+
+    #[test]
+    fn a_citation_whose_first_cite_renders_nothing_says_so() {
+        let body = r#"<citation><layout prefix="(" suffix=")" delimiter="; ">
+            <text variable="title"/></layout></citation>"#;
+        let p = Processor::new(&style(body), None).unwrap();
+        let items = [
+            json!({"id": "a", "type": "book"}),
+            json!({"id": "b", "type": "book", "title": "B"}),
+        ];
+        let cite = |item| Cite {
+            item,
+            ..Cite::default()
+        };
+        assert_eq!(
+            p.citations(
+                &items,
+                &[vec![cite(0)], vec![cite(1), cite(0)]],
+                Format::Text
+            ),
+            [
+                "([CSL STYLE ERROR: reference with no printed form.])",
+                "(B)"
+            ]
+        );
     }
 
     #[test]
