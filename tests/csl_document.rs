@@ -128,14 +128,37 @@ fn a_locator_makes_ibid_with_locator_and_a_move_reorders() {
         pairs(&d.set_cluster(b, None).unwrap()),
         [("b", "Ibid., 12")]
     );
-    // Moving `a` after `b`: `b` is the first cite now (with its locator), `a` the ibid...
-    // without a locator after one, which CSL makes subsequent.
-    let changed = d.set_cluster(cluster("a", 1, &["raven"]), Some(1)).unwrap();
+    // Moving `a` after `b` (into note 3): `b` is the first cite now (with its locator), `a`
+    // the ibid... without a locator after one, which CSL makes subsequent.
+    let changed = d.set_cluster(cluster("a", 3, &["raven"]), Some(1)).unwrap();
     assert_eq!(
         pairs(&changed),
         [("b", "Poe, The Raven, 12"), ("a", "Poe (n. 2)")]
     );
     assert_eq!(d.clusters().len(), 2);
+}
+
+#[test]
+fn notes_numbered_lower_than_the_note_before_start_positions_again() {
+    let mut d = doc(NOTE_STYLE);
+    d.set_cluster(cluster("a", 2, &["raven"]), None).unwrap();
+    // Note 1 after note 2 (a document whose notes are being renumbered): its cite is a
+    // first cite again, as citeproc-js counts it.
+    assert_eq!(
+        pairs(&d.set_cluster(cluster("b", 1, &["raven"]), None).unwrap()),
+        [("b", "Poe, The Raven")]
+    );
+}
+
+#[test]
+fn in_text_cites_are_ibid_after_the_text_cite_before_whatever_the_notes_between() {
+    let mut d = doc(NOTE_STYLE);
+    d.set_cluster(cluster("t1", 0, &["raven"]), None).unwrap();
+    d.set_cluster(cluster("n1", 1, &["tom"]), None).unwrap();
+    assert_eq!(
+        pairs(&d.set_cluster(cluster("t2", 0, &["raven"]), None).unwrap()),
+        [("t2", "Ibid.")]
+    );
 }
 
 #[test]

@@ -19,7 +19,7 @@ impl<'a> Renderer<'a> {
     pub fn render_date(&mut self, node: &Node) -> Option<Out> {
         let var = node.attr("variable")?;
         self.vars_called += 1;
-        if self.suppressed.contains(var) {
+        if self.suppressed.contains(var) || self.just_looking && var == "accessed" {
             return None;
         }
         let d = item::date(self.item, var)?;

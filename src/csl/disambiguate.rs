@@ -23,11 +23,15 @@ const MAX_ADDED_NAMES: usize = 12;
 /// year suffixes): the steps cost group size times names times renders.
 const MAX_GROUP_FOR_NAMES: usize = 64;
 
+/// How many `disambiguate="true"` tests disambiguation turns on at most, one at a time.
+const MAX_CONDITIONS: usize = 8;
+
 /// What disambiguation decided for one item.
 #[derive(Debug, Clone, Default)]
 pub struct Disamb {
     pub names_min: Option<usize>,
-    pub condition: bool,
+    /// How many `disambiguate="true"` tests hold for the item.
+    pub condition: usize,
     pub year_suffix: Option<String>,
 }
 
@@ -75,6 +79,11 @@ impl Processor {
         r.disambiguate = d.condition;
         r.given_levels = Some(given.clone());
         r.given_primary_only = primary_only;
+        r.just_looking = true;
+        // A cite is compared in its subsequent form (near its last cite), as citeproc-js
+        // compares cites: what later cites of the work read like must tell works apart too.
+        r.cite.position = super::render::POSITION_SUBSEQUENT;
+        r.cite.near_note = true;
         r.render_children(&layout.children, "")
             .map(|o| o.plain())
             .unwrap_or_default()
@@ -158,8 +167,9 @@ impl Processor {
         st
     }
 
-    /// Members of `group` whose cite differs from every other member's.
-    fn unique_members(&self, items: &[Value], group: &[usize], st: &State) -> Vec<usize> {
+    /// Members of `group` whose cite differs from every other member's, and how many
+    /// different readings the group's cites have.
+    fn unique_members(&self, items: &[Value], group: &[usize], st: &State) -> (Vec<usize>, usize) {
         let keys: Vec<String> = group
             .iter()
             .map(|&i| {
@@ -171,12 +181,13 @@ impl Processor {
         for k in &keys {
             *counts.entry(k).or_default() += 1;
         }
-        group
+        let unique = group
             .iter()
             .zip(&keys)
             .filter(|(_, k)| counts.get(k) == Some(&1))
             .map(|(&i, _)| i)
-            .collect()
+            .collect();
+        (unique, counts.len())
     }
 
     /// Tries each method in turn on the members still ambiguous; a member stays as it was
@@ -211,27 +222,49 @@ impl Processor {
         } else {
             (add_names, add_given)
         };
+        // Drops the members now unique; answers how many readings the group has.
         let settle = |st: &State, open: &mut Vec<usize>| {
-            let unique = self.unique_members(items, group, st);
+            let (unique, readings) = self.unique_members(items, group, st);
             open.retain(|i| !unique.contains(i));
+            readings
         };
         if add_names {
             let before = st.clone();
             let open_before = open.len();
+            // The last count of names that told members apart (made one unique, or split
+            // the members into more readings).
+            let mut useful: Option<usize> = None;
+            let mut readings = self.unique_members(items, group, st).1;
+            let mut split = false;
             for n in 1..=max_names {
                 for &i in open.iter() {
                     st.items.entry(i).or_default().names_min = Some(n);
                 }
-                settle(st, &mut open);
+                let still = open.len();
+                let now = settle(st, &mut open);
+                if open.len() < still || now > readings {
+                    useful = Some(n);
+                    split |= now > readings && open.len() == still;
+                    readings = now;
+                }
                 if open.is_empty() {
                     break;
                 }
             }
-            // Names that did not help are dropped again when a year suffix will do the work.
-            if open.len() == open_before || (!open.is_empty() && add_suffix && !add_given) {
+            // Names that did not help are dropped again, and so are those that made only some
+            // members unique when a year suffix will do the work; the members still alike keep
+            // the names that split them (each part then takes its own year suffixes).
+            if useful.is_none()
+                || open.len() == open_before && !split
+                || (!open.is_empty() && add_suffix && !add_given && !split)
+            {
                 for &i in &open {
                     let base = before.items.get(&i).and_then(|d| d.names_min);
                     st.items.entry(i).or_default().names_min = base;
+                }
+            } else if let Some(n) = useful {
+                for &i in &open {
+                    st.items.entry(i).or_default().names_min = Some(n);
                 }
             }
         }
@@ -263,9 +296,17 @@ impl Processor {
                 }
             }
         }
-        if has_condition && !open.is_empty() {
-            for &i in &open {
-                st.items.entry(i).or_default().condition = true;
+        // The disambiguate="true" tests, one more at a time: a member stays at the first
+        // count that tells it apart.
+        if has_condition {
+            for n in 1..=MAX_CONDITIONS {
+                if open.is_empty() {
+                    break;
+                }
+                for &i in &open {
+                    st.items.entry(i).or_default().condition = n;
+                }
+                settle(st, &mut open);
             }
         }
     }
@@ -290,7 +331,9 @@ impl Processor {
                     }
                     let (family, given) = name_key(n);
                     let list = by_family.entry(family).or_default();
-                    if !list.contains(&given) {
+                    // One person whatever the spacing of their initials (J. J. and J.J.).
+                    let same = |g: &String| spacing_free(g) == spacing_free(&given);
+                    if !list.iter().any(same) {
                         list.push(given);
                     }
                 }
@@ -319,6 +362,11 @@ impl Processor {
         }
         levels
     }
+}
+
+/// A given name without spaces: initials written "J. J." and "J.J." are the same.
+fn spacing_free(given: &str) -> String {
+    given.chars().filter(|c| !c.is_whitespace()).collect()
 }
 
 /// The level of one name.

@@ -301,10 +301,11 @@ pub fn date(item: &Value, var: &str) -> Option<DateVal> {
             }
         }
     }
-    // Months 13-16 (and 21-24) are seasons; they stay in the month's place as 13-16.
+    // Months 13-24 are seasons (13-16, 17-20 and 21-24 each Spring to Winter); they stay in
+    // the month's place as 13-16.
     for p in &mut d.parts {
-        if (21..=24).contains(&p[1]) {
-            p[1] -= 8;
+        if (17..=24).contains(&p[1]) {
+            p[1] = (p[1] - 13) % 4 + 13;
         }
         if p[1] > 16 || p[1] < 0 {
             p[1] = 0;

@@ -22,6 +22,7 @@ pub mod locale;
 mod names;
 mod numbers;
 pub mod output;
+mod positions;
 mod render;
 mod richtext;
 pub mod sort;
@@ -43,6 +44,10 @@ pub use output::Format;
 use output::{Out, Quotes, Span};
 use render::{CiteInfo, Mode, Renderer};
 use style::Style;
+
+/// What a cite or a numbered entry that renders nothing shows instead: the style has no
+/// printed form for the item (the words citeproc-js uses).
+const NO_PRINTED_FORM: &str = "[CSL STYLE ERROR: reference with no printed form.]";
 
 /// CSL's default `near-note-distance`.
 const DEFAULT_NEAR_NOTE_DISTANCE: u32 = 5;
@@ -351,7 +356,17 @@ impl Processor {
             if names.is_some() {
                 previous_names = names;
             }
-            let Some(mut out) = out else {
+            // In a numeric style an entry that renders nothing keeps its number, marked as a
+            // style error (as citeproc-js marks it), rather than leaving a gap in the numbers
+            // that citations point into.
+            let Some(mut out) = out.or_else(|| {
+                self.style.numeric.then(|| {
+                    Out::text(format!(
+                        "{}. {NO_PRINTED_FORM}",
+                        number.unwrap_or(entries.len() + 1)
+                    ))
+                })
+            }) else {
                 continue;
             };
             let suffix_inside = !second_field && layout.attr("suffix").is_some() && {
@@ -478,14 +493,11 @@ impl Processor {
         let (numbers, dis) = (&reg.numbers, &reg.dis);
         let quotes = self.quotes();
         let delimiter = layout.attr("delimiter").unwrap_or("");
-        let mut last_cited: Vec<(usize, Option<String>)> = Vec::new();
-        let mut first_notes: HashMap<usize, u32> = HashMap::new();
-        let mut last_notes: HashMap<usize, u32> = HashMap::new();
         let near_distance: u32 = cit
             .attr("near-note-distance")
             .and_then(|d| d.parse().ok())
             .unwrap_or(DEFAULT_NEAR_NOTE_DISTANCE);
-        let mut seen: Vec<usize> = Vec::new();
+        let mut positions = positions::Positions::new(near_distance);
         let mut results = Vec::new();
         for &key in keys.iter().take(citations.len()) {
             let Some(m) = memo.citations.get_mut(key) else {
@@ -497,48 +509,7 @@ impl Processor {
                 None => self.sort_indices(items, &m.cites, sort, numbers),
             };
             let sorted: Vec<&Cite> = order.iter().filter_map(|&k| m.cites.get(k)).collect();
-            // Each cite's position, from the cites before it.
-            let mut cite_infos: Vec<CiteInfo> = Vec::with_capacity(sorted.len());
-            for (k, cite) in sorted.iter().enumerate() {
-                let mut info = CiteInfo {
-                    locator: cite.locator.clone(),
-                    label: cite.label.clone(),
-                    ..CiteInfo::default()
-                };
-                let previous = if k > 0 {
-                    sorted.get(k - 1).map(|p| (p.item, p.locator.clone()))
-                } else if last_cited.len() == 1 {
-                    last_cited.first().cloned()
-                } else {
-                    None
-                };
-                info.position = if !seen.contains(&cite.item) {
-                    render::POSITION_FIRST
-                } else if let Some((_, prev_loc)) = previous.filter(|(p, _)| *p == cite.item) {
-                    if cite.locator.is_some() && cite.locator != prev_loc {
-                        render::POSITION_IBID_WITH_LOCATOR
-                    } else if cite.locator.is_none() && prev_loc.is_some() {
-                        render::POSITION_SUBSEQUENT
-                    } else {
-                        render::POSITION_IBID
-                    }
-                } else {
-                    render::POSITION_SUBSEQUENT
-                };
-                // Note numbers: where the work was first cited, and whether its last cite is
-                // near (within `near-note-distance` notes).
-                if let Some(note) = cite.note {
-                    info.first_note = first_notes.get(&cite.item).copied();
-                    info.near_note = last_notes
-                        .get(&cite.item)
-                        .is_some_and(|&last| note.saturating_sub(last) <= near_distance);
-                    first_notes.entry(cite.item).or_insert(note);
-                    last_notes.insert(cite.item, note);
-                }
-                seen.push(cite.item);
-                cite_infos.push(info);
-            }
-            last_cited = sorted.iter().map(|c| (c.item, c.locator.clone())).collect();
+            let cite_infos = positions.next(&sorted);
             let text = match m.text.take() {
                 Some(text) if m.infos == cite_infos => text,
                 _ => {
@@ -582,8 +553,16 @@ impl Processor {
                 dis: ctx.dis,
                 layout: ctx.layout,
             };
-            let Some((out, key)) = self.render_cite(&first, cite, info, cite.suppress_author)
-            else {
+            let made = self
+                .render_cite(&first, cite, info, cite.suppress_author)
+                .filter(|(o, _)| !o.is_empty());
+            // A citation whose first cite renders nothing says so (as citeproc-js does),
+            // rather than silently showing less than was cited.
+            let made = match made {
+                None if k == 0 && !cite.suppress_author => Some((Out::text(NO_PRINTED_FORM), None)),
+                made => made,
+            };
+            let Some((out, key)) = made else {
                 continue;
             };
             rendered.push((out, cite));
@@ -657,7 +636,11 @@ impl Processor {
         // starts with a capital (Ibid.); a one-word prefix is an abbreviation (Cf. ibid.).
         let sentence_start = match cite.prefix.as_deref().map(str::trim_end) {
             None | Some("") => ctx.first,
-            Some(p) => p.ends_with(['.', '!', '?']) && p.split_whitespace().count() > 1,
+            Some(p) => {
+                // A sentence may end inside quotes ("Please work.").
+                let p = p.trim_end_matches(['"', '\'', '\u{201d}', '\u{2019}']);
+                p.ends_with(['.', '!', '?']) && p.split_whitespace().count() > 1
+            }
         };
         if sentence_start && r.starts_with_term == Some(true) && self.style.class == "note" {
             if let Some(t) = out.first_text_mut() {
@@ -695,18 +678,29 @@ impl Processor {
         if !collapse_year && cit.attr("cite-group-delimiter").is_none() {
             return None;
         }
-        let group_delim = cit.attr("cite-group-delimiter").unwrap_or(", ");
+        // Between cites of one group: the cite-group delimiter, else (in-text styles) ", ",
+        // else the layout's.
+        let group_delim = cit.attr("cite-group-delimiter").unwrap_or(
+            if self.style.class == "in-text" && collapse_year {
+                ", "
+            } else {
+                delimiter
+            },
+        );
         // Without its own attribute: the cite-group delimiter the style sets, else the layout's.
         let suffix_delim = cit
             .attr("year-suffix-delimiter")
             .or_else(|| cit.attr("cite-group-delimiter"))
             .unwrap_or(delimiter);
-        let after_delim = cit.attr("after-collapse-delimiter").unwrap_or(delimiter);
+        let acd = cit.attr("after-collapse-delimiter");
+        let after_delim = acd.unwrap_or(delimiter);
         // Cites by the same names sit together: in a sorted citation wherever they were sorted
         // to (in order of the first), otherwise only when adjacent.
         let anywhere = cit.child("sort").is_some();
         let mut groups: Vec<(Option<String>, Vec<usize>)> = Vec::new();
         for (k, (_, key)) in infos.iter().enumerate() {
+            // A cite that renders no names collapses into the cite before it.
+            let key = &key.clone().or_else(|| collapse_year.then(String::new));
             let found = if anywhere {
                 groups.iter_mut().find(|(g, _)| g.is_some() && g == key)
             } else {
@@ -732,19 +726,24 @@ impl Processor {
         };
         let mut parts: Vec<Out> = Vec::new();
         let mut previous_was_group = false;
+        let mut previous_locator = false;
         for (_, members) in &groups {
             let first_cite = members
                 .first()
                 .and_then(|&m| rendered.get(m))
                 .map(|(_, c)| *c);
             if !parts.is_empty() && !first_cite.is_some_and(prefix_punctuated) {
-                parts.push(Out::text(if previous_was_group {
-                    after_delim
-                } else {
-                    delimiter
-                }));
+                // The after-collapse delimiter follows a collapsed group, a cite with a
+                // locator, and (except with year-suffix collapsing) any cite.
+                let after = acd.is_some()
+                    && (previous_was_group || previous_locator || mode != "year-suffix");
+                parts.push(Out::text(if after { after_delim } else { delimiter }));
             }
             previous_was_group = members.len() > 1 && collapse_year;
+            previous_locator = members
+                .last()
+                .and_then(|&m| rendered.get(m))
+                .is_some_and(|(_, c)| c.locator.is_some());
             let mut k = 0;
             while let Some(&m) = members.get(k) {
                 let Some((out, cite)) = rendered.get(m) else {
@@ -815,7 +814,13 @@ impl Processor {
                     .render_cite(ctx, cite, &info, collapse_year || cite.suppress_author)
                     .filter(|(o, _)| !o.is_empty())
                 {
-                    parts.push(Out::text(if after_run { after_delim } else { group_delim }));
+                    let prev_locator = rendered.get(prev).is_some_and(|(_, c)| c.locator.is_some());
+                    let between = if after_run || (acd.is_some() && prev_locator) {
+                        after_delim
+                    } else {
+                        group_delim
+                    };
+                    parts.push(Out::text(between));
                     parts.push(out);
                 }
                 k += 1;
@@ -972,6 +977,61 @@ mod tests {
         format!(
             r#"<style xmlns="http://purl.org/net/xbiblio/csl" version="1.0" class="in-text">{body}</style>"#
         )
+    }
+
+    #[test]
+    fn a_citation_whose_first_cite_renders_nothing_says_so() {
+        let body = r#"<citation><layout prefix="(" suffix=")" delimiter="; ">
+            <text variable="title"/></layout></citation>"#;
+        let p = Processor::new(&style(body), None).unwrap();
+        let items = [
+            json!({"id": "a", "type": "book"}),
+            json!({"id": "b", "type": "book", "title": "B"}),
+        ];
+        let cite = |item| Cite {
+            item,
+            ..Cite::default()
+        };
+        assert_eq!(
+            p.citations(
+                &items,
+                &[vec![cite(0)], vec![cite(1), cite(0)]],
+                Format::Text
+            ),
+            [
+                "([CSL STYLE ERROR: reference with no printed form.])",
+                "(B)"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_numeric_entry_that_renders_nothing_keeps_its_number() {
+        let body = r#"<citation><layout><text variable="citation-number"/></layout></citation>
+            <bibliography><layout><choose><if type="book"><group delimiter=". ">
+            <text variable="citation-number"/><text variable="title"/></group></if></choose>
+            </layout></bibliography>"#;
+        let p = Processor::new(&style(body), None).unwrap();
+        let items = [
+            json!({"id": "a", "type": "book", "title": "One"}),
+            json!({"id": "b", "type": "personal_communication", "title": "Letter"}),
+            json!({"id": "c", "type": "book", "title": "Two"}),
+        ];
+        assert_eq!(
+            p.bibliography(&items, Format::Text),
+            [
+                "1. One",
+                "2. [CSL STYLE ERROR: reference with no printed form.]",
+                "3. Two"
+            ]
+        );
+        // Not numbered: the entry is left out.
+        let body = body.replace(
+            r#"<citation><layout><text variable="citation-number"/>"#,
+            r#"<citation><layout><text variable="title"/>"#,
+        );
+        let p = Processor::new(&style(&body), None).unwrap();
+        assert_eq!(p.bibliography(&items, Format::Text), ["1. One", "3. Two"]);
     }
 
     fn item() -> Value {

@@ -230,17 +230,32 @@ impl<'a> Renderer<'a> {
     /// (<b>van</b> <b>Roe</b>), inside the name-part's affixes; `spaced`: a particle ending in
     /// an apostrophe still takes a space.
     fn part_words(&self, name_el: Option<&Node>, which: &str, words: &[&str], spaced: bool) -> Out {
-        let words: Vec<&str> = words.iter().copied().filter(|w| !w.is_empty()).collect();
-        if let [one] = words.as_slice() {
-            return self.part(name_el, which, (*one).to_owned());
+        let words: Vec<(&str, &str)> = words.iter().map(|w| (*w, which)).collect();
+        self.part_words_as(name_el, which, &words, spaced)
+    }
+
+    /// [`Self::part_words`] where each word may take another name-part's formatting (a
+    /// demoted non-dropping particle keeps the family name's): the affixes are `which`'s.
+    fn part_words_as(
+        &self,
+        name_el: Option<&Node>,
+        which: &str,
+        words: &[(&str, &str)],
+        spaced: bool,
+    ) -> Out {
+        let words: Vec<(&str, &str)> = words.iter().copied().filter(|w| !w.0.is_empty()).collect();
+        if let [(one, w)] = words.as_slice() {
+            if *w == which {
+                return self.part(name_el, which, (*one).to_owned());
+            }
         }
         let mut parts = Vec::new();
         let mut prev: Option<&str> = None;
-        for w in words {
+        for (w, fmt) in words {
             if prev.is_some_and(|p| spaced || !p.ends_with(['\'', '\u{2019}', '-'])) {
                 parts.push(Out::text(" "));
             }
-            parts.push(self.part_formatting_only(name_el, which, w.to_owned()));
+            parts.push(self.part_formatting_only(name_el, fmt, w.to_owned()));
             prev = Some(w);
         }
         let group = Out::group(parts);
@@ -263,7 +278,7 @@ impl<'a> Renderer<'a> {
             return content;
         };
         if let Some(case) = el.attr("text-case") {
-            text_case::apply(&mut content, case, true);
+            text_case::apply(&mut content, case, true, false);
         }
         let mut bare = strip_case(el);
         if !affixes {
@@ -360,15 +375,21 @@ impl<'a> Renderer<'a> {
             } else {
                 (family_core.clone(), join_words(&[&given, &n.dropping]))
             };
+            // A demoted non-dropping particle keeps the family name's formatting, inside the
+            // given name's affixes (CSL 1.0.2, name-part).
             let (fam_words, giv_words) = if demote {
                 (
                     vec![n.family.as_str()],
-                    vec![given.as_str(), &n.dropping, &n.non_dropping],
+                    vec![
+                        (given.as_str(), "given"),
+                        (&n.dropping, "given"),
+                        (&n.non_dropping, "family"),
+                    ],
                 )
             } else {
                 (
                     vec![n.non_dropping.as_str(), &n.family],
-                    vec![given.as_str(), &n.dropping],
+                    vec![(given.as_str(), "given"), (&n.dropping, "given")],
                 )
             };
             let mut parts = Vec::new();
@@ -379,7 +400,7 @@ impl<'a> Renderer<'a> {
                 if !parts.is_empty() {
                     parts.push(Out::text(sep));
                 }
-                parts.push(self.part_words(name_el, "given", &giv_words, false));
+                parts.push(self.part_words_as(name_el, "given", &giv_words, false));
             }
             if !n.suffix.is_empty() {
                 parts.push(Out::text(sep));
@@ -479,7 +500,8 @@ impl<'a> Renderer<'a> {
             rendered.push((self.render_name(n, i, inverted, &o, name_el), inverted));
         }
         let name_node_fmt = name_el;
-        let and_term = match o.and.as_deref() {
+        // A sort key compares the names one by one: no "and" between them.
+        let and_term = match o.and.as_deref().filter(|_| !self.sort_key) {
             Some("text") => Some(self.term("and", TermForm::Long, false)),
             Some("symbol") => Some("&".to_owned()),
             _ => None,
@@ -501,12 +523,20 @@ impl<'a> Renderer<'a> {
                             "after-inverted-name" => prev_inverted,
                             _ => len >= 3,
                         };
+                        // An "and" in a script written without spaces (Hebrew ו) joins the
+                        // names on either side.
+                        let spaced = and.chars().next().is_some_and(spaced_script);
+                        let precede = precede && (spaced || o.delimiter_precedes_last == "always");
                         if precede {
                             parts.push(Out::text(o.delimiter.clone()));
-                        } else {
+                        } else if spaced {
                             parts.push(Out::text(" "));
                         }
-                        parts.push(Out::text(format!("{and} ")));
+                        parts.push(Out::text(if spaced {
+                            format!("{and} ")
+                        } else {
+                            and.clone()
+                        }));
                     } else {
                         parts.push(Out::text(o.delimiter.clone()));
                     }
@@ -536,10 +566,14 @@ impl<'a> Renderer<'a> {
                         "after-inverted-name" => prev_inverted,
                         _ => shown >= 2,
                     };
+                    // A term in a script written without spaces (等) joins the last name.
+                    let spaced = t.chars().next().is_some_and(spaced_script);
                     parts.push(Out::text(if precede {
-                        o.delimiter.clone()
+                        o.delimiter.as_str()
+                    } else if spaced {
+                        " "
                     } else {
-                        " ".into()
+                        ""
                     }));
                     let et = Out::text(t);
                     parts.push(match et_al_el {
@@ -742,6 +776,17 @@ impl<'a> Renderer<'a> {
 }
 
 /// A copy of an element with only its affixes.
+/// Whether a word starting with `c` is set off by spaces: Latin, Greek, Cyrillic, Hebrew,
+/// Arabic and Thai letters are (the ranges citeproc-js calls romanesque); CJK are not.
+fn spaced_script(c: char) -> bool {
+    c.is_ascii_alphabetic()
+        || c == '&'
+        || matches!(u32::from(c),
+            0x0e01..=0x0e5b | 0x00c0..=0x017f | 0x0218..=0x021b | 0x0370..=0x03ff
+            | 0x0400..=0x052f | 0x0590..=0x05d4 | 0x05d6..=0x05ff | 0x0600..=0x06ff
+            | 0x1f00..=0x1fff | 0x200c..=0x200e | 0x202a..=0x202e)
+}
+
 fn affixes_only(n: &Node) -> Node {
     Node {
         name: n.name.clone(),

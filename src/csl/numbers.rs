@@ -76,6 +76,11 @@ impl<'a> Renderer<'a> {
                 out.push_str(and);
                 out.push(' ');
             }
+            if piece.contains("\\-") {
+                // An escaped hyphen is a hyphen, not a range.
+                out.push_str(&piece.replace("\\-", "-"));
+                continue;
+            }
             let parts: Vec<&str> = piece
                 .split(['-', '\u{2013}'])
                 .map(str::trim)
@@ -184,10 +189,10 @@ impl<'a> Renderer<'a> {
                 flush(&mut num, &mut s);
                 s
             } else {
-                value.clone()
+                value.replace("\\-", "-")
             }
         } else {
-            value.clone()
+            value.replace("\\-", "-")
         };
         let content = Out::text(text);
         Some(self.decorate(node, content, true))

@@ -53,6 +53,9 @@ pub struct Span {
     pub nodecor: bool,
     /// A link target (URL and DOI variables); HTML output links only http(s) targets.
     pub link: Option<String>,
+    /// Quotes from a value whose own punctuation follows them (`"Hello there".`): that
+    /// punctuation stays outside, as written.
+    pub keep_after: bool,
     pub children: Vec<Out>,
 }
 
@@ -174,6 +177,8 @@ struct Writer<'a> {
     bold: bool,
     small_caps: bool,
     quote_depth: usize,
+    /// The text just written closed quotes whose following punctuation stays outside.
+    hold: bool,
 }
 
 fn is_close_quote(c: char) -> bool {
@@ -196,7 +201,7 @@ impl Writer<'_> {
             return;
         }
         let mut s = s.to_owned();
-        let pq = self.quotes.punctuation_in_quote;
+        let pq = self.quotes.punctuation_in_quote && !std::mem::take(&mut self.hold);
         if let Some(first) = s.chars().next() {
             if let Some(prev) = self.last_text() {
                 // Spaces never double up.
@@ -366,6 +371,7 @@ impl Writer<'_> {
             span.children.iter().for_each(|c| self.write(c));
             self.quote_depth -= 1;
             self.push_text(&close);
+            self.hold = span.keep_after;
         } else {
             span.children.iter().for_each(|c| self.write(c));
         }
@@ -406,6 +412,7 @@ pub fn write(out: &Out, format: Format, quotes: &Quotes) -> String {
         bold: false,
         small_caps: false,
         quote_depth: 0,
+        hold: false,
     };
     w.write(out);
     let mut s = String::new();

@@ -71,14 +71,20 @@ pub struct Renderer<'a> {
     pub capture_names: bool,
     /// Whether the first thing rendered was a term (capitalized at the start of a citation).
     pub starts_with_term: Option<bool>,
-    /// Disambiguation: the `disambiguate="true"` condition holds.
-    pub disambiguate: bool,
+    /// Disambiguation: how many `disambiguate="true"` tests hold, counted in the order they
+    /// are met (each one more tells works apart, as citeproc-js steps through them).
+    pub disambiguate: usize,
+    /// The `disambiguate="true"` tests that held so far.
+    pub disambiguate_met: std::cell::Cell<usize>,
     /// Disambiguation: names shown with initials or given names.
     pub given_levels: Option<std::rc::Rc<super::disambiguate::GivenLevels>>,
     /// The levels apply to the first name of a list only (`primary-name` rules).
     pub given_primary_only: bool,
-    /// Whether a date rendered its year (for the implicit year-suffix).
+    /// The cite's author is suppressed (`suppress-author`).
     pub suppress_author: bool,
+    /// Rendering only to compare cites for ambiguity: the accessed date, which says when a
+    /// reader looked and not which work it is, is left out (as citeproc-js compares them).
+    pub just_looking: bool,
 }
 
 impl<'a> Renderer<'a> {
@@ -108,10 +114,12 @@ impl<'a> Renderer<'a> {
             substitute_first_names: None,
             capture_names: false,
             starts_with_term: None,
-            disambiguate: false,
+            disambiguate: 0,
+            disambiguate_met: std::cell::Cell::new(0),
             given_levels: None,
             given_primary_only: false,
             suppress_author: false,
+            just_looking: false,
         }
     }
 
@@ -457,11 +465,18 @@ impl<'a> Renderer<'a> {
     pub fn decorate(&self, node: &super::xml::Node, mut content: Out, with_case: bool) -> Out {
         if with_case || node.name == "group" || node.name == "names" {
             if let Some(case) = node.attr("text-case") {
-                // Title case applies to English items only.
-                let english = self.locale.is_english()
-                    && item::var_str(self.item, "language")
-                        .is_none_or(|l| l.to_lowercase().starts_with("en"));
-                text_case::apply(&mut content, case, english);
+                // Title case applies to English items only: those whose language is English,
+                // or, without one, those of a style in an English locale.
+                let language = item::var_str(self.item, "language").map(|l| l.to_lowercase());
+                let english = match &language {
+                    Some(l) => l.starts_with("en"),
+                    None => self.locale.is_english(),
+                };
+                let primary = language
+                    .as_deref()
+                    .map(|l| l.split(['-', '_']).next().unwrap_or(l));
+                let turkic = matches!(primary, Some("tr" | "az"));
+                text_case::apply(&mut content, case, english, turkic);
             }
         }
         let fmt = Self::fmt_of(node);
@@ -500,7 +515,12 @@ impl<'a> Renderer<'a> {
     fn render_label(&mut self, node: &super::xml::Node) -> Option<Out> {
         let var = node.attr("variable")?;
         let (term, value) = if var == "locator" {
-            let label = self.cite.label.clone().unwrap_or_else(|| "page".into());
+            // CSL-JSON written for CSL 1.0 names the sub-verbo term "sub verbo".
+            let label = match self.cite.label.as_deref() {
+                None => "page".to_owned(),
+                Some("sub verbo") => "sub-verbo".to_owned(),
+                Some(l) => l.to_owned(),
+            };
             (label, self.variable("locator")?)
         } else {
             let term = match var {
@@ -563,7 +583,17 @@ impl<'a> Renderer<'a> {
         for (k, v) in &node.attrs {
             if k == "disambiguate" {
                 seen = true;
-                if let Some(decided) = mode.decides((v == "true") == self.disambiguate) {
+                let holds = if v == "true" {
+                    let met = self.disambiguate_met.get();
+                    let holds = met < self.disambiguate;
+                    if holds {
+                        self.disambiguate_met.set(met + 1);
+                    }
+                    holds
+                } else {
+                    self.disambiguate == 0
+                };
+                if let Some(decided) = mode.decides(holds) {
                     return decided;
                 }
                 continue;
@@ -692,11 +722,18 @@ pub fn is_numeric(s: &str) -> bool {
 }
 
 /// Whether a numeric value names more than one thing (`12-15`, `1, 3`, `1 & 3`).
+/// A hyphen escaped with a backslash (`327\-30`) joins, it does not make a range; roman
+/// numerals (`i-ix`) count as numbers.
 pub fn is_plural(s: &str) -> bool {
-    let t = s.trim();
+    let t = s.trim().replace("\\-", "");
+    let roman = |p: &str| {
+        !p.is_empty()
+            && (p.chars().all(|c| "ivxlcdm".contains(c))
+                || p.chars().all(|c| "IVXLCDM".contains(c)))
+    };
     let nums = t
         .split(|c: char| !c.is_ascii_alphanumeric())
-        .filter(|p| p.chars().any(|c| c.is_ascii_digit()))
+        .filter(|p| p.chars().any(|c| c.is_ascii_digit()) || roman(p))
         .count();
     nums > 1 && (t.contains(['-', '\u{2013}', ',', '&']) || t.contains(" and "))
 }

@@ -53,10 +53,10 @@ fn last_closing_single(s: &str) -> Option<usize> {
     last
 }
 
-/// Parses an affix: markup as in a field value, but a single quote stays as written (a style's
-/// `prefix=" '"` is typography the style chose, as citeproc-js keeps it).
+/// Parses an affix: markup as in a field value, but quote marks stay as written (a style's
+/// `suffix='. "hello" '` is typography the style chose, as citeproc-js keeps it).
 pub fn parse_affix(s: &str) -> Out {
-    if !s.contains(['<', '"']) {
+    if !s.contains('<') {
         return Out::text(s);
     }
     parse(s)
@@ -64,7 +64,7 @@ pub fn parse_affix(s: &str) -> Out {
 
 /// Parses a field value. Values without markup stay one text leaf.
 pub fn parse(s: &str) -> Out {
-    if !s.contains(['<', '"', '\'']) {
+    if !s.contains(['<', '"', '\'', '\u{201c}', '\u{2018}']) {
         return Out::text(s);
     }
     // Frames: the span being built and the closing tag it waits for.
@@ -89,9 +89,10 @@ pub fn parse(s: &str) -> Out {
         flush(stack, text);
         stack.push((span, close));
     };
-    let close = |stack: &mut Vec<(Span, &'static str)>, text: &mut String| {
+    let close = |stack: &mut Vec<(Span, &'static str)>, text: &mut String, after: &str| {
         flush(stack, text);
-        if let Some((done, _)) = stack.pop() {
+        if let Some((mut done, _)) = stack.pop() {
+            done.keep_after = done.quotes && after.starts_with(['.', ',', ';', ':', '!', '?']);
             if let Some((top, _)) = stack.last_mut() {
                 top.children.push(Out::Span(Box::new(done)));
             }
@@ -118,15 +119,17 @@ pub fn parse(s: &str) -> Out {
                 continue;
             }
             if !top.is_empty() && rest.starts_with(top) && stack.len() > 1 {
-                close(&mut stack, &mut text);
                 rest = rest.get(top.len()..).unwrap_or("");
+                close(&mut stack, &mut text, rest);
                 continue;
             }
         }
         if c == '"' {
-            if top == "\"" {
-                close(&mut stack, &mut text);
+            // A quote after a space opens (or stays literal), it does not close.
+            let after_space = text.ends_with(char::is_whitespace);
+            if top == "\"" && !after_space {
                 rest = rest.get(1..).unwrap_or("");
+                close(&mut stack, &mut text, rest);
                 continue;
             }
             let pos = s.len() - rest.len();
@@ -143,14 +146,38 @@ pub fn parse(s: &str) -> Out {
             continue;
         }
         if c == '\u{201d}' && top == "\u{201d}" {
-            close(&mut stack, &mut text);
             rest = rest.get(c.len_utf8()..).unwrap_or("");
+            close(&mut stack, &mut text, rest);
+            continue;
+        }
+        // Typographic single quotes inside quotes from the data: an opening one with a
+        // closing one (not an apostrophe) after it. (Outside quotes they stay as written.)
+        let in_quotes = stack.iter().any(|(sp, _)| sp.quotes);
+        if c == '\u{2018}' && in_quotes && at_word_start && room && {
+            let after = rest.get(c.len_utf8()..).unwrap_or("");
+            let mut it = after.char_indices().peekable();
+            let mut found = false;
+            while let Some((_, x)) = it.next() {
+                if x == '\u{2019}' && !it.peek().is_some_and(|(_, n)| n.is_alphanumeric()) {
+                    found = true;
+                    break;
+                }
+            }
+            found
+        } {
+            open(&mut stack, &mut text, quote(), "\u{2019}");
+            rest = rest.get(c.len_utf8()..).unwrap_or("");
+            continue;
+        }
+        if c == '\u{2019}' && top == "\u{2019}" && !next.is_some_and(char::is_alphanumeric) {
+            rest = rest.get(c.len_utf8()..).unwrap_or("");
+            close(&mut stack, &mut text, rest);
             continue;
         }
         if c == '\'' {
             if top == "'" && !next.is_some_and(char::is_alphanumeric) {
-                close(&mut stack, &mut text);
                 rest = rest.get(1..).unwrap_or("");
+                close(&mut stack, &mut text, rest);
                 continue;
             }
             if at_word_start
@@ -181,6 +208,8 @@ pub fn parse(s: &str) -> Out {
                     top.children.push(Out::text("\u{2019}"));
                 } else if close == "\u{201d}" {
                     top.children.push(Out::text("\u{201c}"));
+                } else if close == "\u{2019}" {
+                    top.children.push(Out::text("\u{2018}"));
                 }
                 top.children.extend(done.children);
             }
@@ -204,6 +233,39 @@ mod tests {
             Out::Text(_) => 0,
             Out::Span(s) => 1 + s.children.iter().map(depth).max().unwrap_or(0),
         }
+    }
+
+    fn text(o: &Out) -> String {
+        super::super::output::write(o, super::super::output::Format::Text, &Default::default())
+    }
+
+    #[test]
+    fn typographic_quotes_flip_and_a_quote_after_a_space_does_not_close() {
+        assert_eq!(
+            text(&parse("My \u{201c}Amazing\u{201d} Title")),
+            "My “Amazing” Title"
+        );
+        // Inside quotes from the data, single quotes are quotes too (and flip).
+        assert_eq!(
+            text(&parse("\u{201c}My \u{2018}Amazing\u{2019} Title\u{201d}")),
+            "“My ‘Amazing’ Title”"
+        );
+        assert_eq!(
+            text(&parse("a \"b \" c")),
+            "a \"b \" c",
+            "an orphan quote stays as written"
+        );
+        assert_eq!(text(&parse_affix(". \"hello\" ")), ". \"hello\" ");
+        // Punctuation the value writes after its quotes stays there, even where the locale
+        // moves punctuation into quotes.
+        let q = super::super::output::Quotes {
+            punctuation_in_quote: true,
+            ..Default::default()
+        };
+        let w = |o: &Out| super::super::output::write(o, super::super::output::Format::Text, &q);
+        assert_eq!(w(&parse(", \"Hello there\".")), ", “Hello there”.");
+        let moved = Out::group(vec![parse("\"Hello there\""), Out::text(".")]);
+        assert_eq!(w(&moved), "“Hello there.”");
     }
 
     #[test]

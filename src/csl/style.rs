@@ -22,6 +22,24 @@ pub struct Style {
     pub renders_year_suffix: bool,
     /// Whether any condition tests `disambiguate="true"`.
     pub tests_disambiguate: bool,
+    /// Whether citations print citation numbers (a numeric style): every registered item
+    /// then keeps its numbered place in the bibliography.
+    pub numeric: bool,
+}
+
+/// Whether `node` prints the citation number (`cs:text`, through macros too).
+fn prints_number(node: &Node, macros: &HashMap<String, Node>, depth: usize) -> bool {
+    if node.name == "text" {
+        if node.attr("variable") == Some("citation-number") {
+            return true;
+        }
+        if let Some(m) = node.attr("macro").and_then(|m| macros.get(m)) {
+            return depth < 16 && prints_number(m, macros, depth + 1);
+        }
+    }
+    node.children
+        .iter()
+        .any(|c| prints_number(c, macros, depth))
 }
 
 fn tests_disambiguate(node: &Node) -> bool {
@@ -69,7 +87,11 @@ impl Style {
             }
             return Err("the style has neither a citation nor a bibliography".into());
         }
+        let numeric = citation
+            .as_ref()
+            .is_some_and(|c| prints_number(c, &macros, 0));
         Ok(Style {
+            numeric,
             default_locale: root.attr("default-locale").map(str::to_owned),
             class: root.attr("class").unwrap_or("in-text").to_owned(),
             root,

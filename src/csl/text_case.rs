@@ -72,11 +72,6 @@ const STOP_WORDS: &[&str] = &[
     "d",
     "von",
     "van",
-    "der",
-    "la",
-    "le",
-    "du",
-    "des",
     "et",
     "v",
 ];
@@ -93,9 +88,12 @@ fn is_lower_word(w: &str) -> bool {
     w.chars().any(char::is_alphabetic) && !w.chars().any(char::is_uppercase)
 }
 
-/// Applies a text case to the tree.
-pub fn apply(out: &mut Out, case: &str, english: bool) {
+/// Applies a text case to the tree: title case only where `english`; `turkic` (Turkish,
+/// Azerbaijani) keeps dotted and dotless i apart (i and İ, ı and I).
+pub fn apply(out: &mut Out, case: &str, english: bool, turkic: bool) {
     match case {
+        "lowercase" if turkic => out.map_text(&mut |s| s.replace('I', "ı").to_lowercase()),
+        "uppercase" if turkic => out.map_text(&mut |s| s.replace('i', "İ").to_uppercase()),
         "lowercase" => out.map_text(&mut |s| s.to_lowercase()),
         "uppercase" => out.map_text(&mut |s| s.to_uppercase()),
         "capitalize-first" => capitalize_first(out),
@@ -141,7 +139,7 @@ fn capitalize_first(out: &mut Out) {
         }
         let lead = s.len() - s.trim_start().len();
         let body = s.get(lead..).unwrap_or("");
-        let first_word = body.split(' ').next().unwrap_or("");
+        let first_word = body.split(char::is_whitespace).next().unwrap_or("");
         if is_lower_word(first_word) {
             *s = format!("{}{}", s.get(..lead).unwrap_or(""), upper_first(body));
         }
@@ -163,6 +161,15 @@ fn title_part(p: &str, first: bool, last: bool) -> String {
     }
     let lead: String = p.chars().take_while(|c| !c.is_alphanumeric()).collect();
     let rest = p.get(lead.len()..).unwrap_or("");
+    // A lone Greek letter (β-carotene) is a symbol, not a word.
+    let mut chars = rest.chars();
+    if chars
+        .next()
+        .is_some_and(|c| ('\u{370}'..='\u{3ff}').contains(&c))
+        && chars.next().is_none()
+    {
+        return p.to_owned();
+    }
     format!("{lead}{}", upper_first(rest))
 }
 
@@ -239,10 +246,30 @@ mod tests {
     #[test]
     fn title_case_keeps_stop_words_and_mixed_case() {
         let mut o = Out::text("the art of war and arXiv: a study in PyTorch");
-        apply(&mut o, "title", true);
+        apply(&mut o, "title", true, false);
         assert_eq!(o.plain(), "The Art of War and arXiv: A Study in PyTorch");
         let mut o = Out::text("Mémoires de guerre");
-        apply(&mut o, "title", true);
+        apply(&mut o, "title", true, false);
         assert_eq!(o.plain(), "Mémoires de Guerre");
+        let mut o = Out::text("saline solution of β-carotene");
+        apply(&mut o, "title", true, false);
+        assert_eq!(o.plain(), "Saline Solution of β-Carotene");
+    }
+
+    #[test]
+    fn capitalize_first_reads_the_first_word_up_to_any_space() {
+        let mut o = Out::text("o.\u{a0}A.");
+        apply(&mut o, "capitalize-first", true, false);
+        assert_eq!(o.plain(), "O.\u{a0}A.");
+    }
+
+    #[test]
+    fn turkish_keeps_dotted_and_dotless_i_apart() {
+        let mut o = Out::text("ic and ıd");
+        apply(&mut o, "uppercase", false, true);
+        assert_eq!(o.plain(), "İC AND ID");
+        let mut o = Out::text("ic and ıd");
+        apply(&mut o, "uppercase", false, false);
+        assert_eq!(o.plain(), "IC AND ID");
     }
 }
