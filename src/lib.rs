@@ -67,6 +67,7 @@
     )
 )]
 
+pub mod call;
 pub mod chunk;
 pub mod cite;
 pub mod engine;
