@@ -36,11 +36,16 @@ pub struct GaveUp {
 }
 
 impl CallError {
-    /// An answer refused at once, never retried.
-    pub(crate) fn refused(code: &'static str, provider: &str, status: u16, what: &str) -> Self {
+    /// An answer refused at once, never retried (`message` names the provider).
+    pub(crate) fn refused(
+        code: &'static str,
+        provider: &str,
+        status: u16,
+        message: String,
+    ) -> Self {
         Self {
             code,
-            message: format!("{provider} {what}"),
+            message,
             provider: provider.to_owned(),
             status: Some(status),
             retryable: false,
@@ -68,7 +73,7 @@ impl CallError {
     pub(crate) fn aborted(provider: &str) -> Self {
         Self {
             code: "ABORTED",
-            message: format!("the call to {provider} was aborted"),
+            message: "the call was aborted".to_owned(),
             provider: provider.to_owned(),
             status: None,
             retryable: false,
@@ -81,17 +86,21 @@ impl CallError {
         if secrets.is_empty() {
             return self;
         }
-        let clean = |s: &mut String| {
-            if let std::borrow::Cow::Owned(redacted) = secrets.redact(s) {
-                *s = redacted;
-            }
+        let (message, code) = match &mut self.gave_up {
+            Some(g) => (Some(&mut g.provider_message), g.provider_code.as_mut()),
+            None => (None, None),
         };
-        clean(&mut self.message);
-        clean(&mut self.provider);
-        if let Some(g) = &mut self.gave_up {
-            clean(&mut g.provider_message);
-            if let Some(code) = &mut g.provider_code {
-                clean(code);
+        for text in [
+            Some(&mut self.message),
+            Some(&mut self.provider),
+            message,
+            code,
+        ]
+        .into_iter()
+        .flatten()
+        {
+            if let std::borrow::Cow::Owned(redacted) = secrets.redact(text) {
+                *text = redacted;
             }
         }
         self

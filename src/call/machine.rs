@@ -1,11 +1,11 @@
 //! The call machine: one request, its redirects, retries, limits and failures.
 
-use super::{merge_headers, CallError, CallSettings, Head, Outcome, Step};
+use super::{CallError, CallSettings, Head, Outcome, Step};
 use crate::provider::transport::{
     is_json_content_type, is_redirect, network_cause, network_failure, next_step, redirect_refusal,
     timed_out, Next, RedirectTarget, ERROR_BODY_BYTES,
 };
-use crate::provider::{answer_failure, classify_failure, HttpRequest, ProviderFailure};
+use crate::provider::{answer_failure, classify_failure, ProviderFailure};
 
 /// One call of a provider (see [`super`]): create it from the request and the settings, then
 /// do what [`CallMachine::next`] says and [`CallMachine::report`] what happened, until the step
@@ -16,7 +16,6 @@ pub struct CallMachine {
     provider: String,
     /// The request's address (a network failure names it).
     url: String,
-    headers: Vec<(String, String)>,
     settings: CallSettings,
     /// The backoff's jitter, in [0, 1): the driver's random source.
     random: Box<dyn FnMut() -> f64>,
@@ -50,18 +49,17 @@ enum State {
 }
 
 impl CallMachine {
-    /// A call of `provider` (its name, as errors say it) sending `http`; `random` gives the
-    /// backoff's jitter, a number in [0, 1) (`Math.random`).
+    /// A call of `provider` (its name, as errors say it) sending a request to `url`; `random`
+    /// gives the backoff's jitter, a number in [0, 1) (`Math.random`).
     pub fn new(
         provider: &str,
-        http: &HttpRequest,
+        url: &str,
         settings: CallSettings,
         random: impl FnMut() -> f64 + 'static,
     ) -> Self {
         Self {
             provider: provider.to_owned(),
-            url: http.url.clone(),
-            headers: merge_headers(&http.headers, &settings.headers),
+            url: url.to_owned(),
             settings,
             random: Box::new(random),
             attempt: 0,
@@ -71,11 +69,6 @@ impl CallMachine {
                 starts_attempt: true,
             },
         }
-    }
-
-    /// The headers every send carries: the request's, then the invoker's own.
-    pub fn headers(&self) -> &[(String, String)] {
-        &self.headers
     }
 
     /// Attempts made so far, the current one included.
@@ -106,15 +99,17 @@ impl CallMachine {
     /// What happened to the step asked for. `false` when the outcome does not answer it (a
     /// body when a send was asked for, anything once the call is over): nothing changed.
     pub fn report(&mut self, outcome: Outcome<'_>) -> bool {
-        if !self.answers(&outcome) {
-            return false;
-        }
+        use State::{ReadAnswer, ReadError, Send, Wait};
         let state = std::mem::replace(&mut self.state, State::Done);
         self.state = match (state, outcome) {
+            (state @ (State::Stream | State::Done | State::Failed(_)), _) => {
+                self.state = state;
+                return false;
+            }
             (_, Outcome::Aborted) => self.failed(CallError::aborted(&self.provider)),
-            (State::Send { .. }, Outcome::Answered(head)) => self.answered(&head),
+            (Send { .. }, Outcome::Answered(head)) => self.answered(&head),
             (
-                State::Send { .. } | State::ReadAnswer { .. } | State::ReadError { .. },
+                Send { .. } | ReadAnswer { .. } | ReadError { .. },
                 Outcome::NetworkFailed {
                     message,
                     cause_code,
@@ -125,15 +120,14 @@ impl CallMachine {
                 let failure = network_failure(&self.provider, &self.url, &cause);
                 self.attempt_failed(failure)
             }
-            (
-                State::Send { .. } | State::ReadAnswer { .. } | State::ReadError { .. },
-                Outcome::TimedOut,
-            ) => self.attempt_failed(timed_out(&self.provider, self.settings.timeout_ms)),
-            (State::ReadAnswer { status }, Outcome::Body { text, complete }) => {
+            (Send { .. } | ReadAnswer { .. } | ReadError { .. }, Outcome::TimedOut) => {
+                self.attempt_failed(timed_out(&self.provider, self.settings.timeout_ms))
+            }
+            (ReadAnswer { status }, Outcome::Body { text, complete }) => {
                 self.answer_read(status, text, complete)
             }
             (
-                State::ReadError {
+                ReadError {
                     status,
                     retry_after,
                 },
@@ -145,36 +139,21 @@ impl CallMachine {
                     classify_failure(&self.provider, status, &body, retry_after.as_deref());
                 self.attempt_failed(failure)
             }
-            (State::Wait { .. }, Outcome::Waited) => {
+            (Wait { .. }, Outcome::Waited) => {
                 self.attempt = self.attempt.saturating_add(1);
                 self.hops = 0;
                 self.target = None;
-                State::Send {
+                Send {
                     starts_attempt: true,
                 }
             }
-            // Not an answer to the step asked for (`answers` let none through): it stands.
-            (state, _) => state,
+            // Not an answer to the step asked for: it still stands.
+            (state, _) => {
+                self.state = state;
+                return false;
+            }
         };
         true
-    }
-
-    /// Whether `outcome` answers the step asked for.
-    fn answers(&self, outcome: &Outcome<'_>) -> bool {
-        let reading = matches!(
-            self.state,
-            State::ReadAnswer { .. } | State::ReadError { .. }
-        );
-        match (&self.state, outcome) {
-            (State::Stream | State::Done | State::Failed(_), _) => false,
-            (_, Outcome::Aborted) => true,
-            (State::Send { .. }, Outcome::Answered(_)) => true,
-            (_, Outcome::Body { .. }) => reading,
-            (State::Send { .. }, Outcome::NetworkFailed { .. } | Outcome::TimedOut) => true,
-            (_, Outcome::NetworkFailed { .. } | Outcome::TimedOut) => reading,
-            (State::Wait { .. }, Outcome::Waited) => true,
-            _ => false,
-        }
     }
 
     /// An answer's head: a redirect followed or refused, a body to read, or a stream.
@@ -217,13 +196,15 @@ impl CallMachine {
                 }
             }
             (why, _) => {
+                let provider = &self.provider;
                 let why = why.unwrap_or_default();
-                let what = format!("answered with a redirect that was not followed: {why}");
+                let message =
+                    format!("{provider} answered with a redirect that was not followed: {why}");
                 self.failed(CallError::refused(
                     "REDIRECT_REFUSED",
-                    &self.provider,
+                    provider,
                     status,
-                    &what,
+                    message,
                 ))
             }
         }
@@ -232,16 +213,12 @@ impl CallMachine {
     /// A success answer read: too large, an error sent with a success status, or the answer.
     fn answer_read(&mut self, status: u16, text: &str, complete: bool) -> State {
         if !complete {
-            let limit = self.settings.max_response_bytes;
-            let what = format!(
-                "sent an answer larger than {limit} bytes (maxResponseBytes); it was not read"
+            let (provider, limit) = (&self.provider, self.settings.max_response_bytes);
+            let message = format!(
+                "{provider} sent an answer larger than {limit} bytes (maxResponseBytes); it was not read"
             );
-            return self.failed(CallError::refused(
-                "RESPONSE_TOO_LARGE",
-                &self.provider,
-                status,
-                &what,
-            ));
+            let error = CallError::refused("RESPONSE_TOO_LARGE", provider, status, message);
+            return self.failed(error);
         }
         match answer_failure(&self.provider, status, text) {
             Some(failure) => self.attempt_failed(failure),

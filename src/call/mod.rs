@@ -8,10 +8,9 @@
 //!
 //! ```
 //! use citeflow::call::{CallMachine, CallSettings, Head, Outcome, Step};
-//! use citeflow::provider::HttpRequest;
 //!
-//! let http = HttpRequest { url: "https://api.test/v1/chat".into(), headers: vec![], body: "{}".into() };
-//! let mut call = CallMachine::new("openai", &http, CallSettings::default(), || 0.5);
+//! let settings = CallSettings::default();
+//! let mut call = CallMachine::new("openai", "https://api.test/v1/chat", settings, || 0.5);
 //! assert!(matches!(call.next(), Step::Send { timeout_ms: Some(60_000), .. }));
 //! call.report(Outcome::Answered(Head { status: 200, content_type: Some("application/json"), ..Head::default() }));
 //! assert!(matches!(call.next(), Step::Read { .. }));

@@ -6,7 +6,8 @@ use crate::provider::transport::{
 };
 
 /// How one call is sent: the invoker's limits (checked when it was built, see
-/// [`crate::provider::transport::check_limits`]), its own headers and its secrets.
+/// [`crate::provider::transport::check_limits`]) and its secrets. (The headers sent are the
+/// driver's: the request's, then the invoker's own, see [`merge_headers`].)
 #[derive(Debug, Clone)]
 pub struct CallSettings {
     /// How long an attempt may wait for its answer, in ms.
@@ -17,8 +18,6 @@ pub struct CallSettings {
     pub max_response_bytes: usize,
     /// Whether the answer is wanted as a stream ([`super::Step::Stream`]).
     pub stream: bool,
-    /// The invoker's own headers, sent after the request's (see [`merge_headers`]).
-    pub headers: Vec<(String, String)>,
     /// What no error may carry: the API key and the credential headers' values.
     pub secrets: Secrets,
 }
@@ -30,7 +29,6 @@ impl Default for CallSettings {
             max_retries: DEFAULT_MAX_RETRIES,
             max_response_bytes: DEFAULT_MAX_RESPONSE_BYTES,
             stream: false,
-            headers: Vec::new(),
             secrets: Secrets::default(),
         }
     }

@@ -10,8 +10,8 @@ use super::CallError;
 /// whose body is not asked for (a redirect, a failure given up on) is cancelled by the driver.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Step<'a> {
-    /// Send the request to `url` (POST, [`super::CallMachine::headers`], the request's body,
-    /// redirects not followed by the runtime) and report its head, a network failure, a
+    /// Send the request to `url` (POST, its headers then the invoker's own, see
+    /// [`super::merge_headers`], its body; redirects not followed by the runtime) and report its head, a network failure, a
     /// timeout or an abort. `timeout_ms`: start a new attempt's timer of this length (the
     /// previous one stopped); `None`: a redirect followed under the running timer.
     Send {
