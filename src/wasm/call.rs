@@ -8,7 +8,7 @@ use crate::call::{CallError, CallMachine, CallSettings, Head, Outcome, Step, Tar
 use crate::provider::redact::Secrets;
 
 /// One call: `new CallMachine(provider, url, timeoutMs, maxRetries, maxResponseBytes, stream,
-/// secrets)`, the limits as checked by `checkTransportLimits`, `secrets` from `invokerSecrets`. The
+/// secrets)`, the limits as `invokerOptions` read them, `secrets` from `invokerSecrets`. The
 /// backoff's jitter is `Math.random()`.
 #[wasm_bindgen(js_name = CallMachine)]
 pub struct CallHandle(CallMachine);
