@@ -3,6 +3,7 @@
 // given up with (with no secret in it); this file only fetches, reads bodies, runs the
 // attempt's timer and waits, and cancels.
 import * as core from "../gen/citeflow.js";
+import { freeObject } from "./instance.js";
 
 const encoder = new TextEncoder();
 
@@ -182,7 +183,7 @@ export async function call({ http, transport, signal, stream }) {
       }
     }
   } finally {
-    machine.free();
+    freeObject(machine); // its instance may have been replaced since (INSTANCE_RESET)
     if (!handedOver) done();
   }
 }
