@@ -151,6 +151,7 @@ export async function call({ http, transport, signal, stream }) {
         }
         machine.answered(
           res.status,
+          !res.body,
           res.type === "opaqueredirect",
           header(res, "content-type"),
           header(res, "retry-after"),

@@ -246,12 +246,6 @@ export function buildLMInvoker(...args) {
               throw scrub(error, secrets);
             }
             finish = sent.done;
-            if (!sent.body) {
-              finish();
-              throw invokerError("INVALID_PROVIDER_DATA", `${modelId}: the answer to a stream request has no body`, {
-                retryable: false,
-              }, secrets);
-            }
             // Decoding and the output transformers run as one engine: one step per chunk.
             // A structured answer ends in a `structured` event from every provider (Anthropic
             // sends its forced tool's input; OpenAI-style JSON text is read at the end).

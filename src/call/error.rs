@@ -5,8 +5,8 @@ use crate::provider::transport::give_up;
 use crate::provider::ProviderFailure;
 
 /// Why a call failed, with a stable `code`: `PROVIDER_ERROR`, `TIMEOUT` or `NETWORK_ERROR`
-/// after the retries (its `gave_up` says more), `REDIRECT_REFUSED` or
-/// `RESPONSE_TOO_LARGE` for an answer refused at once, `ABORTED` when the caller cancelled.
+/// after the retries (its `gave_up` says more), `REDIRECT_REFUSED`, `RESPONSE_TOO_LARGE` or
+/// `INVALID_PROVIDER_DATA` (a stream answered without a body) for an answer refused at once, `ABORTED` when the caller cancelled.
 /// No string in it holds the invoker's secrets.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CallError {

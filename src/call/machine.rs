@@ -165,6 +165,13 @@ impl CallMachine {
             let json = head.content_type.is_some_and(is_json_content_type);
             // A stream request answered with JSON is read whole, to find an error in it.
             if self.settings.stream && !json {
+                if head.without_body {
+                    let provider = &self.provider;
+                    let message = format!("{provider} answered a stream request without a body");
+                    let error =
+                        CallError::refused("INVALID_PROVIDER_DATA", provider, head.status, message);
+                    return self.failed(error);
+                }
                 return State::Stream;
             }
             return State::ReadAnswer {

@@ -31,6 +31,8 @@ pub struct Head<'a> {
     pub status: u16,
     /// A redirect the runtime hid (a browser's `opaqueredirect` answer).
     pub opaque_redirect: bool,
+    /// The answer has no body to stream (a fetch of your own may answer without one).
+    pub without_body: bool,
     pub content_type: Option<&'a str>,
     pub retry_after: Option<&'a str>,
     /// The `Location` header resolved against the address sent to, when it has one that is a

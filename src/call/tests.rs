@@ -71,6 +71,18 @@ fn a_stream_is_handed_over_unless_it_came_as_json() {
     let mut m = machine(2, true);
     m.report(head(200, "text/event-stream"));
     assert_eq!(m.next(), Step::Stream);
+    let mut m = machine(2, true);
+    m.report(Outcome::Answered(Head {
+        status: 200,
+        without_body: true,
+        ..Head::default()
+    }));
+    let e = failed(&m);
+    assert_eq!(
+        (e.code, e.status, e.retryable),
+        ("INVALID_PROVIDER_DATA", Some(200), false)
+    );
+    assert_eq!(e.message, "openai answered a stream request without a body");
     // A stream request answered with JSON is read whole: here an error sent with a 200,
     // retryable as OpenRouter's upstream code says.
     let mut m = machine(1, true);
@@ -430,6 +442,7 @@ fn run(m: &mut CallMachine, pick: &Pick, bodies: &[String; BODIES]) -> bool {
             };
             m.report(Outcome::Answered(Head {
                 status,
+                without_body: ct == 0 && ra == 0,
                 opaque_redirect: opaque && loc == 0,
                 content_type: TYPES.get(ct).copied().flatten(),
                 retry_after: RETRY_AFTER.get(ra).copied().flatten(),
@@ -498,7 +511,7 @@ proptest! {
         prop_assert!(waits <= max_retries, "{waits} waits");
         prop_assert!(accepted <= (max_retries + 1) * (MAX_REDIRECTS + 4));
         if let Step::Failed(e) = m.next() {
-            let codes = ["PROVIDER_ERROR", "TIMEOUT", "NETWORK_ERROR", "REDIRECT_REFUSED", "RESPONSE_TOO_LARGE", "ABORTED"];
+            let codes = ["PROVIDER_ERROR", "TIMEOUT", "NETWORK_ERROR", "REDIRECT_REFUSED", "RESPONSE_TOO_LARGE", "INVALID_PROVIDER_DATA", "ABORTED"];
             prop_assert!(codes.contains(&e.code), "{}", e.code);
             let mut texts = vec![e.message.as_str(), e.provider.as_str()];
             if let Some(g) = &e.gave_up {

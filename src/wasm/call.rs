@@ -65,13 +65,15 @@ impl CallHandle {
         js_sys::Array::of3(&JsValue::from_str(step), &value, &amount)
     }
 
-    /// A send's answer: its status, whether it is a hidden (opaque) redirect, its content type
+    /// A send's answer: its status, whether it has no body stream, whether it is a hidden
+    /// (opaque) redirect, its content type
     /// and Retry-After (`""`: none), and its Location resolved (`href`, `""` for none;
     /// `origin`; whether on the origin sent to).
     #[allow(clippy::too_many_arguments)] // the head's parts, as fetch gives them
     pub fn answered(
         &mut self,
         status: u16,
+        without_body: bool,
         opaque_redirect: bool,
         content_type: &str,
         retry_after: &str,
@@ -87,6 +89,7 @@ impl CallHandle {
         });
         self.0.report(Outcome::Answered(Head {
             status,
+            without_body,
             opaque_redirect,
             content_type: given(content_type).then_some(content_type),
             retry_after: given(retry_after).then_some(retry_after),

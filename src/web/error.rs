@@ -156,12 +156,6 @@ impl Error {
         error
     }
 
-    pub(crate) fn with_provider(mut self, provider: &str, status: Option<u16>) -> Self {
-        self.provider = Some(provider.to_owned());
-        self.status = status;
-        self
-    }
-
     pub(crate) fn retryable(mut self, retryable: bool) -> Self {
         self.retryable = retryable;
         self

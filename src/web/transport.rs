@@ -183,20 +183,16 @@ impl Transport {
                     call.report(Outcome::Waited);
                 }
                 Next::Stream => {
-                    let res = answer.take();
-                    let status = res.as_ref().map(Response::status);
-                    let (Some(body), Some(mut current)) =
-                        (res.and_then(|r| r.body()), attempt.take())
-                    else {
-                        return Err(Error::new(
-                            ErrorCode::InvalidProviderData,
-                            format!("{provider} answered a stream request without a body"),
-                        )
-                        .with_provider(provider, status)
-                        .scrub(&self.secrets));
-                    };
-                    current.answered();
-                    return Ok(Answer::Body(body, current));
+                    // The machine saw the body (`without_body`), and the attempt that asked.
+                    let body = answer.take().and_then(|res| res.body());
+                    if let (Some(body), Some(mut current)) = (body, attempt.take()) {
+                        current.answered();
+                        return Ok(Answer::Body(body, current));
+                    }
+                    return Err(Error::new(
+                        ErrorCode::InvalidProviderData,
+                        "no body to stream",
+                    ));
                 }
                 Next::Done => return Ok(Answer::Text(text)),
                 Next::Failed(error) => return Err(error),
@@ -301,6 +297,7 @@ impl Next {
 /// An answer's head as the machine reads it: status, headers, the Location resolved.
 struct HeadOf {
     status: u16,
+    without_body: bool,
     opaque: bool,
     content_type: Option<String>,
     retry_after: Option<String>,
@@ -324,6 +321,7 @@ impl HeadOf {
         });
         Self {
             status: res.status(),
+            without_body: res.body().is_none(),
             opaque,
             content_type: res.headers().get("content-type"),
             retry_after: res.headers().get("retry-after"),
@@ -334,6 +332,7 @@ impl HeadOf {
     fn head(&self) -> Head<'_> {
         Head {
             status: self.status,
+            without_body: self.without_body,
             opaque_redirect: self.opaque,
             content_type: self.content_type.as_deref(),
             retry_after: self.retry_after.as_deref(),
