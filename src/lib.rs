@@ -69,6 +69,7 @@
 
 #[doc(hidden)]
 pub mod abi;
+pub mod call;
 pub mod chunk;
 pub mod cite;
 pub mod engine;

@@ -1,10 +1,11 @@
 // Model invokers over the runtime's own `fetch` (or one you inject). The core builds the
-// requests, reads the answers, classifies failures, sets the retry schedule and keeps the
-// transport's rules (which redirects are followed, the limits, the secrets kept out of errors
-// and their redaction: src/wasm/transport.rs); this file only moves bytes, waits, and cancels.
+// requests, reads the answers and keeps the transport's rules (the limits, the secrets kept out
+// of errors and their redaction: src/wasm/transport.rs); each call is the core's call machine,
+// driven by ./call.js.
 import * as core from "../gen/citeflow.js";
 import { citeflowError, describe, fields, isArray, isInstance, knownFields, list, noMoreArguments } from "./errors.js";
 import { Gate } from "./gate.js";
+import { call } from "./call.js";
 import { ready } from "./runtime.js";
 import { ProviderBodyDecoder } from "./sse.js";
 import { transformStreamOf } from "./streams.js";
@@ -17,8 +18,6 @@ const CALL_OPTIONS = ["signal", "responseSchema", "temperature", "maxTokens", "l
 const CITE_OPTIONS = ["grammar", "policy", "markerStyle", "sourceCount", "enforce"];
 /** Mechanisms whose answer is the cited-answer JSON, turned back into marked text by the core. */
 const STRUCTURED_CITATIONS = ["schema", "tool"];
-
-const encoder = new TextEncoder();
 
 /**
  * The one redaction every error path uses, the core's (`src/provider/redact.rs`): each secret
@@ -66,25 +65,6 @@ function toMessages(input) {
   );
 }
 
-function sleep(ms, signal) {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
-}
-
-/** The core's transport defaults and limits (`src/provider/transport.rs`), read once. */
-let defaults = null;
-const transportDefaults = () => (defaults ??= core.transportDefaults());
-
 /**
  * The headers you add, as `[[name, value]]` strings, given as a plain object, a `Headers`
  * object or an array of pairs (as `fetch` takes them).
@@ -109,20 +89,16 @@ function headerPairs(headers) {
   return pairs;
 }
 
-/** The options every invoker shares: the plain ones as the core read them, the JS-only ones checked. */
+/**
+ * The options every invoker shares: the plain ones as the core read them (the limits checked,
+ * defaults filled in, as for the Rust face), the JS-only ones checked.
+ */
 function transportOptions(options, plain) {
-  const limits = transportDefaults();
   const { headers = {}, fetch: fetchFn = globalThis.fetch } = options;
-  const apiKey = plain.apiKey;
-  const baseUrl = plain.baseUrl;
-  const timeoutMs = plain.timeoutMs ?? limits.timeoutMs;
-  const maxRetries = plain.maxRetries ?? limits.maxRetries;
-  const maxResponseBytes = plain.maxResponseBytes ?? limits.maxResponseBytes;
+  const { apiKey, baseUrl, timeoutMs, maxRetries, maxResponseBytes } = plain;
   if (typeof fetchFn !== "function") {
     throw citeflowError("INVALID_OPTION", "fetch must be a function (the runtime has none: pass one)");
   }
-  // The limits' rules are the core's (`check_limits`), as for the Rust face.
-  core.checkTransportLimits(timeoutMs, maxRetries, maxResponseBytes);
   const pairs = headerPairs(headers);
   return {
     apiKey,
@@ -134,7 +110,7 @@ function transportOptions(options, plain) {
     maxResponseBytes,
     // Found once per invoker, by the core: the key, credential headers' values, and those
     // values without their scheme.
-    secrets: core.invokerSecrets(typeof apiKey === "string" ? apiKey : undefined, pairs),
+    secrets: core.invokerSecrets(typeof apiKey === "string" ? apiKey : undefined, pairs.flat()),
   };
 }
 
@@ -162,198 +138,6 @@ function invokerSetup(builder, example, args) {
     { ...options, batchSize: read.batchSize ?? undefined, maxConcurrency: read.maxConcurrency ?? undefined },
     transportOptions(options, read),
   ];
-}
-
-/**
- * A body as text, read as it arrives and never past `limit` bytes. Past it: `tooLarge()`'s
- * error, or, without `tooLarge`, the text read so far (error answers: only their start is used).
- */
-async function readBody(res, limit, tooLarge) {
-  const body = res.body;
-  if (!body || typeof body.getReader !== "function") {
-    // A fetch of your own may answer without a body stream: read whole, then checked.
-    const text = await res.text();
-    if (encoder.encode(text).length <= limit) return text;
-    if (tooLarge) throw tooLarge();
-    return text.slice(0, limit);
-  }
-  const reader = body.getReader();
-  const decoder = new TextDecoder();
-  const parts = [];
-  let size = 0;
-  let complete = false;
-  try {
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) {
-        complete = true;
-        break;
-      }
-      const chunk = typeof value === "string" ? encoder.encode(value) : value;
-      if (size + chunk.byteLength > limit) {
-        if (tooLarge) throw tooLarge();
-        parts.push(decoder.decode(chunk.subarray(0, limit - size), { stream: true }));
-        break;
-      }
-      size += chunk.byteLength;
-      parts.push(decoder.decode(chunk, { stream: true }));
-    }
-  } finally {
-    if (!complete) reader.cancel().catch(() => {});
-  }
-  parts.push(decoder.decode());
-  return parts.join("");
-}
-
-const absoluteUrl = (url) => {
-  try {
-    return new URL(url, globalThis.location?.href);
-  } catch {
-    return null;
-  }
-};
-
-/**
- * One request and its redirects. Credentials must not follow a redirect to another origin,
- * so none is followed by the runtime (`redirect: "manual"`); which may be followed is the
- * core's rule (`redirectRefusal`: a same-origin 307/308, a bounded number of times, method,
- * body and headers kept). Anything else is REDIRECT_REFUSED: another origin, a 301/302/303
- * (which would turn the POST into a GET), or a redirect whose target the runtime hides
- * (browsers give an opaque redirect).
- */
-async function fetchFollowingSameOrigin(url, init, fetchFn, refuse) {
-  let current = url;
-  for (let hops = 0;; hops++) {
-    const res = await fetchFn(current, init);
-    const opaque = res.type === "opaqueredirect";
-    if (!opaque && !core.isRedirect(res.status)) return res;
-    res.body?.cancel().catch(() => {});
-    const from = absoluteUrl(current);
-    let target = null;
-    try {
-      target = opaque || !res.headers?.get?.("location")
-        ? null
-        : new URL(res.headers.get("location"), from ?? undefined);
-    } catch {
-      target = null;
-    }
-    const status = opaque ? 0 : res.status;
-    const sameOrigin = target === null ? undefined : from !== null && target.origin === from.origin;
-    const why = core.redirectRefusal(status, sameOrigin, target?.origin ?? "", hops);
-    if (why !== undefined) throw refuse(status, why);
-    current = target.href;
-  }
-}
-
-/** One request with retries, backoff, timeout and cancellation; resolves with the answer. */
-async function fetchWithRetries({ http, transport, signal, stream }) {
-  const { headers, fetchFn, timeoutMs, maxRetries, maxResponseBytes, secrets } = transport;
-  // Your headers after the provider's, replacing any of the same name (names are case-blind).
-  const merged = new Map();
-  for (const [name, value] of [...http.headers, ...headers]) merged.set(name.toLowerCase(), value);
-  const init = {
-    method: "POST",
-    headers: Object.fromEntries(merged),
-    body: http.body,
-    redirect: "manual",
-  };
-  const fail = (code, message, fields) =>
-    invokerError(
-      code,
-      `${http.provider} ${message}`,
-      { provider: http.provider, retryable: false, ...fields },
-      secrets,
-    );
-  const refuse = (status, why) =>
-    fail("REDIRECT_REFUSED", `answered with a redirect that was not followed: ${why}`, { status });
-  const tooLarge = (status) => () =>
-    fail(
-      "RESPONSE_TOO_LARGE",
-      `sent an answer larger than ${maxResponseBytes} bytes (maxResponseBytes); it was not read`,
-      { status },
-    );
-  for (let attempt = 0;; attempt++) {
-    signal?.throwIfAborted();
-    const controller = new AbortController();
-    const onAbort = () => controller.abort(signal.reason);
-    signal?.addEventListener("abort", onAbort, { once: true });
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      controller.abort();
-    }, timeoutMs);
-    const done = () => {
-      clearTimeout(timer);
-      signal?.removeEventListener("abort", onAbort);
-    };
-    let failure;
-    try {
-      const res = await fetchFollowingSameOrigin(http.url, { ...init, signal: controller.signal }, fetchFn, refuse);
-      if (res.ok) {
-        const json = core.isJsonContentType(res.headers?.get?.("content-type") ?? "");
-        if (stream && !json) {
-          clearTimeout(timer); // the timeout covers the wait for an answer, not a long stream
-          return { body: res.body, http, done };
-        }
-        const text = await readBody(res, maxResponseBytes, tooLarge(res.status));
-        // Only a body that mentions "error" is handed to the core a second time.
-        failure = text.includes('"error"') ? core.providerAnswerFailure(http.provider, res.status, text) : null;
-        if (!failure) {
-          done();
-          // A stream request answered with JSON: decoded as a stream all the same, which says
-          // what is wrong with it (a whole answer is not a stream).
-          return stream ? { body: new Response(text).body, http, done } : { text, http };
-        }
-      } else {
-        // Secrets are removed before the core cuts the message, so no part survives at the cut.
-        const body = redact(await readBody(res, transportDefaults().errorBodyBytes, null), secrets);
-        failure = core.classifyProviderFailure(
-          http.provider,
-          res.status,
-          body,
-          res.headers?.get?.("retry-after") ?? undefined,
-        );
-      }
-      done();
-    } catch (e) {
-      done();
-      if (signal?.aborted) throw signal.reason;
-      if (e?.name === "CiteflowError") throw e; // an answer refused (redirect, size), not a failed transport
-      // The core names the URL (without credentials) and the cause (Node's fetch says why in
-      // `cause`: ECONNREFUSED, ENOTFOUND, …); the message is redacted when given up with.
-      const cause = e?.cause !== null && typeof e?.cause === "object" ? e.cause : {};
-      failure = core.attemptFailure(
-        http.provider,
-        timedOut,
-        timeoutMs,
-        http.url,
-        timedOut ? "" : String(e?.message ?? e),
-        typeof cause.code === "string" ? cause.code : undefined,
-        typeof cause.message === "string" ? cause.message : undefined,
-      );
-    }
-    // The core says whether to try again, when, and the error to give up with.
-    const wait = core.retryInMs(
-      failure.retryable,
-      failure.retryAfterMs ?? undefined,
-      attempt,
-      maxRetries,
-      Math.random(),
-    );
-    if (wait !== undefined) {
-      await sleep(wait, signal);
-      continue;
-    }
-    const [code, message] = core.giveUp(failure.provider, failure.status, failure.code ?? undefined, failure.message);
-    throw invokerError(code, message, {
-      provider: failure.provider,
-      status: failure.status,
-      providerCode: failure.code ?? null,
-      providerMessage: failure.message,
-      retryable: failure.retryable,
-      attempts: attempt + 1,
-    }, secrets);
-  }
 }
 
 /**
@@ -399,7 +183,7 @@ export function buildLMInvoker(...args) {
     );
     // A cited answer given as JSON: how the core reads it back (marker style, sources).
     const cited = STRUCTURED_CITATIONS.includes(http.enforce) ? citations : undefined;
-    return { ...(await fetchWithRetries({ http, transport, signal, stream })), cited };
+    return { ...(await call({ http, transport, signal, stream })), cited };
   }
 
   async function invokeOnce(input, callOptions) {
@@ -462,12 +246,6 @@ export function buildLMInvoker(...args) {
               throw scrub(error, secrets);
             }
             finish = sent.done;
-            if (!sent.body) {
-              finish();
-              throw invokerError("INVALID_PROVIDER_DATA", `${modelId}: the answer to a stream request has no body`, {
-                retryable: false,
-              }, secrets);
-            }
             // Decoding and the output transformers run as one engine: one step per chunk.
             // A structured answer ends in a `structured` event from every provider (Anthropic
             // sends its forced tool's input; OpenAI-style JSON text is read at the end).
@@ -531,8 +309,7 @@ export function buildEMInvoker(...args) {
   const [options, transport] = invokerSetup("buildEMInvoker", "openai/text-embedding-3-small", args);
   const modelId = args[0];
   const { apiKey, baseUrl, secrets } = transport;
-  const { batchSize = transportDefaults().emBatchSize } = options;
-  core.checkBatchSize(batchSize);
+  const { batchSize } = options;
   core.buildEmbeddingsRequest(modelId, [""], apiKey, baseUrl); // checks the id and base URL now
   return {
     modelId,
@@ -556,7 +333,7 @@ export function buildEMInvoker(...args) {
         for (let i = 0; i < items.length; i += batchSize) {
           const batch = items.slice(i, i + batchSize);
           const http = core.buildEmbeddingsRequest(modelId, batch, apiKey, baseUrl);
-          const { text } = await fetchWithRetries({ http, transport, signal, stream: false });
+          const { text } = await call({ http, transport, signal, stream: false });
           const flat = core.parseEmbeddings(http.provider, text, batch.length);
           const dims = flat.length / batch.length;
           for (let k = 0; k < batch.length; k++) vectors.push(flat.slice(k * dims, (k + 1) * dims));
@@ -629,7 +406,7 @@ function systemOneInvoker(modelId, transport) {
       const { state, questions } = checkDecisionRequest(request);
       const http = core.buildDecisionRequest(modelId, state ?? null, questions, apiKey, baseUrl);
       return scrubbing(secrets, async () => {
-        const { text } = await fetchWithRetries({ http, transport, signal, stream: false });
+        const { text } = await call({ http, transport, signal, stream: false });
         return core.parseDecisionResponse(text, questions);
       });
     },

@@ -25,7 +25,7 @@ extern "C" {
 }
 
 /// Sets an own property of a fresh Error object (which cannot fail or run user code).
-fn set(error: &JsValue, key: &str, value: &JsValue) {
+pub(super) fn set(error: &JsValue, key: &str, value: &JsValue) {
     let _ = js_set(error, &JsValue::from_str(key), value);
 }
 

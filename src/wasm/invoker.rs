@@ -11,10 +11,11 @@ use wasm_bindgen::prelude::*;
 
 use super::convert;
 use super::errors::js_error;
+use crate::provider::transport;
 use crate::provider::{
-    answer_failure, build_embeddings_request, build_request, check_max_concurrency, cited_output,
-    classify_failure, enforcement, parse_embeddings, parse_response, CiteRequest, LmRequest,
-    ModelId, Provider, DEFAULT_MAX_CONCURRENCY,
+    build_embeddings_request, build_request, check_max_concurrency, cited_output, enforcement,
+    parse_embeddings, parse_response, CiteRequest, LmRequest, ModelId, Provider,
+    DEFAULT_MAX_CONCURRENCY,
 };
 
 fn provider(name: &str) -> Result<Provider, JsValue> {
@@ -71,7 +72,8 @@ const BUILDER_KEYS: [(&str, [&str; 2]); 3] = [
 /// An invoker builder's plain options (`builder`: its name), read by the one options reader
 /// (a key it does not take or a value of the wrong type refused, naming the key):
 /// `{apiKey, baseUrl, timeoutMs, maxRetries, maxResponseBytes, batchSize, maxConcurrency}`,
-/// `null` for absent; a decision model's `maxConcurrency` checked, its default filled in.
+/// `null` for absent; the transport's limits, an embedding model's `batchSize` and a decision
+/// model's `maxConcurrency` checked, their defaults filled in.
 #[wasm_bindgen(js_name = invokerOptions)]
 pub fn invoker_options(builder: &str, options: JsValue) -> Result<JsValue, JsValue> {
     let takes = BUILDER_KEYS
@@ -81,6 +83,22 @@ pub fn invoker_options(builder: &str, options: JsValue) -> Result<JsValue, JsVal
     let map = convert::options(options, builder)?;
     let o: BuilderOptions = crate::options::derived::read_taking(builder, &map, takes)
         .map_err(|e| convert::option_error("INVALID_OPTION", &e))?;
+    // The transport's limits, each checked or its default filled in ([`transport`]).
+    let timeout_ms = o
+        .timeout_ms
+        .unwrap_or(f64::from(transport::DEFAULT_TIMEOUT_MS));
+    let max_retries = o
+        .max_retries
+        .unwrap_or(f64::from(transport::DEFAULT_MAX_RETRIES));
+    let max_response_bytes = o
+        .max_response_bytes
+        .unwrap_or(transport::DEFAULT_MAX_RESPONSE_BYTES as f64);
+    transport::check_limits(timeout_ms, max_retries, max_response_bytes)?;
+    let batch_size = match o.batch_size {
+        Some(n) => Some(transport::check_whole("batchSize", n, 1).map(|()| n)?),
+        None if builder == "buildEMInvoker" => Some(transport::DEFAULT_EM_BATCH_SIZE as f64),
+        None => None,
+    };
     let max_concurrency = match o.max_concurrency {
         Some(n) => Some(check_max_concurrency(n)?),
         None if builder == "buildDMInvoker" => Some(DEFAULT_MAX_CONCURRENCY),
@@ -89,10 +107,10 @@ pub fn invoker_options(builder: &str, options: JsValue) -> Result<JsValue, JsVal
     Ok(convert::to_js(&json!({
         "apiKey": o.api_key,
         "baseUrl": o.base_url,
-        "timeoutMs": o.timeout_ms,
-        "maxRetries": o.max_retries,
-        "maxResponseBytes": o.max_response_bytes,
-        "batchSize": o.batch_size,
+        "timeoutMs": timeout_ms,
+        "maxRetries": max_retries,
+        "maxResponseBytes": max_response_bytes,
+        "batchSize": batch_size,
         "maxConcurrency": max_concurrency,
     })))
 }
@@ -137,28 +155,6 @@ pub fn parse_provider_response(
         cited_output(output, &cite)?
     };
     Ok(convert::to_js(&output))
-}
-
-/// The provider's error when a success answer is one (`{"error": …}` with HTTP 200), else
-/// `null`: `{provider, status, code, message, retryable, retryAfterMs}` as for failures.
-#[wasm_bindgen(js_name = providerAnswerFailure)]
-pub fn provider_answer_failure(provider_name: &str, status: u16, body: &str) -> JsValue {
-    convert::to_js(&answer_failure(provider_name, status, body))
-}
-
-#[wasm_bindgen(js_name = classifyProviderFailure)]
-pub fn classify_provider_failure(
-    provider_name: &str,
-    status: u16,
-    body: &str,
-    retry_after: Option<String>,
-) -> Result<JsValue, JsValue> {
-    Ok(convert::to_js(&classify_failure(
-        provider_name,
-        status,
-        body,
-        retry_after.as_deref(),
-    )))
 }
 
 /// `{provider, url, headers, body}` for one batch of texts to embed.

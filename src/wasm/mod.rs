@@ -7,6 +7,8 @@
 #[cfg(feature = "wasm-allocator")]
 mod allocator;
 #[cfg(not(any(feature = "wasm-csl-module", feature = "wasm-stream-module")))]
+mod call;
+#[cfg(not(any(feature = "wasm-csl-module", feature = "wasm-stream-module")))]
 mod citations;
 mod convert;
 #[cfg(feature = "wasm-csl-module")]

@@ -4,10 +4,11 @@ use std::fmt;
 
 use wasm_bindgen::JsValue;
 
+use crate::call::CallError;
 use crate::engine::EngineError;
 use crate::error::TransformError;
 use crate::provider::redact::Secrets;
-use crate::provider::{ProviderFailure, RequestError};
+use crate::provider::RequestError;
 
 /// What kind of failure an [`Error`] is: the same stable codes the npm package's invokers put
 /// on `error.code`, so Rust and JS code branch on the same names.
@@ -141,23 +142,18 @@ impl Error {
         error
     }
 
-    /// The error an invoker gives up with after `attempts` attempts.
-    pub(crate) fn gave_up(failure: &ProviderFailure, attempts: u32) -> Self {
-        let (code, message) = crate::provider::transport::give_up(failure);
-        let mut error = Self::new(ErrorCode::from_name(code), message);
-        error.provider = Some(failure.provider.clone());
-        error.status = Some(failure.status);
-        error.provider_code = failure.code.clone();
-        error.provider_message = Some(failure.message.clone());
-        error.retryable = failure.retryable;
-        error.attempts = Some(attempts);
+    /// The error a call machine ended with (already clear of the invoker's secrets).
+    pub(crate) fn of_call(e: &CallError) -> Self {
+        let mut error = Self::new(ErrorCode::from_name(e.code), e.message.clone());
+        error.provider = Some(e.provider.clone());
+        error.status = e.status;
+        error.retryable = e.retryable;
+        if let Some(g) = &e.gave_up {
+            error.provider_code = g.provider_code.clone();
+            error.provider_message = Some(g.provider_message.clone());
+            error.attempts = Some(g.attempts);
+        }
         error
-    }
-
-    pub(crate) fn with_provider(mut self, provider: &str, status: Option<u16>) -> Self {
-        self.provider = Some(provider.to_owned());
-        self.status = status;
-        self
     }
 
     pub(crate) fn retryable(mut self, retryable: bool) -> Self {

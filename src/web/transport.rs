@@ -1,8 +1,7 @@
-//! The fetch loop every web invoker shares: one request with its retries, backoff, timeout,
-//! cancellation and same-origin redirects, as the npm package's `fetchWithRetries` does it.
-//! What to send, how answers are read, what failures mean and how long to wait between
-//! attempts all come from the core ([`crate::provider`]); this file only moves bytes, waits
-//! and cancels.
+//! The driver every web invoker shares: one request through the core's call machine
+//! ([`crate::call`]), which holds every rule (redirects, limits, retries, what a failure means,
+//! the error given up with); this file only fetches, reads bodies, runs the attempt's timer,
+//! waits and cancels, as the npm package's driver (`pkg/src/call.js`) does.
 
 use std::cell::Cell;
 use std::rc::Rc;
@@ -16,14 +15,9 @@ use super::body::{read_limited, Limited};
 use super::error::{Error, ErrorCode};
 use super::options::Options;
 use super::timer::{check_aborted, sleep, AbortListener, Timeout};
+use crate::call::{merge_headers, CallMachine, CallSettings, Head, Outcome, Step, Target};
 use crate::provider::redact::Secrets;
-use crate::provider::transport::{
-    is_json_content_type, is_redirect, network_cause, network_failure, next_step, redirect_refusal,
-    timed_out, Next, RedirectTarget, ERROR_BODY_BYTES,
-};
-use crate::provider::{
-    answer_failure, classify_failure, HttpRequest, ProviderFailure, RequestError,
-};
+use crate::provider::{HttpRequest, RequestError};
 
 /// Builds a request from an invoker's API key and base URL.
 pub(crate) trait Build:
@@ -89,22 +83,6 @@ impl Attempt {
     }
 }
 
-/// What one attempt got.
-enum Got {
-    Text(String),
-    Body(ReadableStream),
-}
-
-/// Why an attempt ended without an answer to return.
-enum Failed {
-    /// An answer that is refused, not retried (a redirect, an oversized answer).
-    Refused(Error),
-    /// A failure to classify and maybe retry.
-    Failure(ProviderFailure),
-    /// The fetch or a body read threw.
-    Threw(JsValue),
-}
-
 impl Transport {
     /// The transport of a new invoker: the options checked, and `probe` (a request the
     /// invoker will send) built once, so a bad id or base URL fails now, not at the first call.
@@ -127,7 +105,7 @@ impl Transport {
     }
 
     /// Sends `http` to `provider` until it answers, the failures are not worth retrying, or
-    /// the retries are used up.
+    /// the retries are used up: what the call machine says, done.
     pub(crate) async fn send(
         &self,
         http: &HttpRequest,
@@ -135,165 +113,109 @@ impl Transport {
         signal: Option<&AbortSignal>,
         stream: bool,
     ) -> Result<Answer, Error> {
-        let mut attempt = 0u32;
+        let settings = CallSettings {
+            timeout_ms: self.options.timeout_ms,
+            max_retries: self.options.max_retries,
+            max_response_bytes: self.options.max_response_bytes,
+            stream,
+            secrets: self.secrets.clone(),
+        };
+        let mut call = CallMachine::new(provider, &http.url, settings, js_sys::Math::random);
+        let mut attempt: Option<Attempt> = None;
+        let mut answer: Option<Response> = None;
+        let mut text = String::new();
         loop {
             check_aborted(signal)?;
-            let mut current = Attempt::start(signal, self.options.timeout_ms)?;
-            let failed = match self.once(http, provider, &mut current, stream).await {
-                Ok(Got::Body(body)) => return Ok(Answer::Body(body, current)),
-                Ok(Got::Text(text)) => return Ok(Answer::Text(text)),
-                Err(failed) => failed,
-            };
-            let timed_out_now = current.timed_out.get();
-            drop(current);
-            check_aborted(signal)?;
-            let failure = match failed {
-                Failed::Refused(error) => return Err(error.scrub(&self.secrets)),
-                Failed::Failure(failure) => failure,
-                Failed::Threw(_) if timed_out_now => timed_out(provider, self.options.timeout_ms),
-                Failed::Threw(e) => network_failure(provider, &http.url, &network_cause_of(&e)),
-            };
-            match next_step(
-                &failure,
-                attempt,
-                self.options.max_retries,
-                js_sys::Math::random(),
-            ) {
-                Next::RetryAfter(ms) => sleep(ms, signal).await?,
-                Next::GiveUp => {
-                    return Err(
-                        Error::gave_up(&failure, attempt.saturating_add(1)).scrub(&self.secrets)
-                    )
+            let step = Next::of(call.next());
+            if !matches!(step, Next::Read(_) | Next::Stream) {
+                if let Some(body) = answer.take().and_then(|res| res.body()) {
+                    let _ = body.cancel(); // an answer not read (a redirect): let go
                 }
             }
-            attempt = attempt.saturating_add(1);
-        }
-    }
-
-    async fn once(
-        &self,
-        http: &HttpRequest,
-        provider: &str,
-        attempt: &mut Attempt,
-        stream: bool,
-    ) -> Result<Got, Failed> {
-        let limit = self.options.max_response_bytes;
-        let refused = |code: ErrorCode, status: u16, message: String| {
-            Failed::Refused(
-                Error::new(code, format!("{provider} {message}"))
-                    .with_provider(provider, Some(status)),
-            )
-        };
-        let res = self
-            .fetch_following_same_origin(http, provider, attempt)
-            .await?;
-        let status = res.status();
-        if res.ok() {
-            let json = res
-                .headers()
-                .get("content-type")
-                .is_some_and(|t| is_json_content_type(&t));
-            if stream && !json {
-                attempt.answered();
-                return match res.body() {
-                    Some(body) => Ok(Got::Body(body)),
-                    None => Err(refused(
+            match step {
+                Next::Send(url, timeout_ms) => {
+                    if let Some(ms) = timeout_ms {
+                        attempt = Some(Attempt::start(signal, ms)?);
+                    }
+                    let Some(current) = &attempt else {
+                        continue; // a redirect always follows an attempt's first send
+                    };
+                    match self.fetch_once(http, &url, current).await? {
+                        Ok(res) => {
+                            let head = HeadOf::new(&res, &url);
+                            call.report(Outcome::Answered(head.head()));
+                            answer = Some(res);
+                        }
+                        Err(thrown) => {
+                            check_aborted(signal)?;
+                            threw(&mut call, current, &thrown);
+                        }
+                    }
+                }
+                Next::Read(limit) => {
+                    let body = answer.take().and_then(|res| res.body());
+                    match read_limited(body, limit).await {
+                        Ok(Limited::Whole(bytes)) => {
+                            text = String::from_utf8_lossy(&bytes).into_owned();
+                            call.report(Outcome::Body {
+                                text: &text,
+                                complete: true,
+                            });
+                        }
+                        Ok(Limited::Cut(bytes)) => {
+                            let cut = String::from_utf8_lossy(&bytes);
+                            call.report(Outcome::Body {
+                                text: &cut,
+                                complete: false,
+                            });
+                        }
+                        Err(thrown) => {
+                            check_aborted(signal)?;
+                            if let Some(current) = &attempt {
+                                threw(&mut call, current, &thrown);
+                            }
+                        }
+                    }
+                }
+                Next::Wait(ms) => {
+                    attempt = None;
+                    sleep(ms, signal).await?;
+                    call.report(Outcome::Waited);
+                }
+                Next::Stream => {
+                    // The machine saw the body (`without_body`), and the attempt that asked.
+                    let body = answer.take().and_then(|res| res.body());
+                    if let (Some(body), Some(mut current)) = (body, attempt.take()) {
+                        current.answered();
+                        return Ok(Answer::Body(body, current));
+                    }
+                    return Err(Error::new(
                         ErrorCode::InvalidProviderData,
-                        status,
-                        "answered a stream request without a body".into(),
-                    )),
-                };
-            }
-            let text = match read_limited(res.body(), limit).await.map_err(Failed::Threw)? {
-                Limited::Whole(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
-                Limited::Cut(_) => {
-                    return Err(refused(
-                        ErrorCode::ResponseTooLarge,
-                        status,
-                        format!("sent an answer larger than {limit} bytes (maxResponseBytes); it was not read"),
-                    ))
+                        "no body to stream",
+                    ));
                 }
-            };
-            return match answer_failure(provider, status, &text) {
-                Some(failure) => Err(Failed::Failure(failure)),
-                None => Ok(Got::Text(text)),
-            };
-        }
-        let body = match read_limited(res.body(), ERROR_BODY_BYTES)
-            .await
-            .map_err(Failed::Threw)?
-        {
-            Limited::Whole(bytes) | Limited::Cut(bytes) => {
-                String::from_utf8_lossy(&bytes).into_owned()
+                Next::Done => return Ok(Answer::Text(text)),
+                Next::Failed(error) => return Err(error),
             }
-        };
-        // Secrets are removed before the core cuts the message, so no part survives at the cut.
-        let body = self.secrets.redact(&body);
-        let retry_after = res.headers().get("retry-after");
-        Err(Failed::Failure(classify_failure(
-            provider,
-            status,
-            &body,
-            retry_after.as_deref(),
-        )))
+        }
     }
 
-    /// One request and its redirects: none is followed by the runtime (credentials must not
-    /// follow a redirect to another origin); a same-origin 307/308 is followed here, anything
-    /// else is `REDIRECT_REFUSED` (the core says which).
-    async fn fetch_following_same_origin(
+    /// One fetch under `attempt`: the answer, or what the fetch threw (`Err` outside: a request
+    /// that could not be built).
+    async fn fetch_once(
         &self,
         http: &HttpRequest,
-        provider: &str,
+        url: &str,
         attempt: &Attempt,
-    ) -> Result<Response, Failed> {
-        let mut url = http.url.clone();
-        let mut hops = 0u32;
-        loop {
-            let request = self
-                .fetch_request(http, &url, &attempt.controller.signal())
-                .map_err(Failed::Refused)?;
-            // The runtime's own `fetch`, not `Request::send`: its error keeps the `cause` (Node
-            // says there why the connection failed).
-            let request: web_sys::Request = request.into();
-            let res: Response = JsFuture::from(fetch(&request))
-                .await
-                .map_err(Failed::Threw)?
-                .dyn_into::<web_sys::Response>()
-                .map_err(Failed::Threw)?
-                .into();
-            let opaque = res.type_() == ResponseType::Opaqueredirect;
-            if !opaque && !is_redirect(res.status()) {
-                return Ok(res);
-            }
-            if let Some(body) = res.body() {
-                let _ = body.cancel();
-            }
-            let status = if opaque { 0 } else { res.status() };
-            let from = absolute_url(&url, None);
-            let target = match (opaque, res.headers().get("location"), &from) {
-                (false, Some(location), Some(from)) => absolute_url(&location, Some(&from.href())),
-                _ => None,
-            };
-            let (kind, origin) = match (&from, &target) {
-                (Some(from), Some(to)) if from.origin() == to.origin() => {
-                    (RedirectTarget::SameOrigin, to.origin())
-                }
-                (_, Some(to)) => (RedirectTarget::OtherOrigin, to.origin()),
-                (_, None) => (RedirectTarget::Hidden, String::new()),
-            };
-            if let Some(why) = redirect_refusal(status, kind, &origin, hops) {
-                return Err(Failed::Refused(
-                    Error::new(
-                        ErrorCode::RedirectRefused,
-                        format!("{provider} answered with a redirect that was not followed: {why}"),
-                    )
-                    .with_provider(provider, Some(status)),
-                ));
-            }
-            url = target.map(|t| t.href()).unwrap_or(url);
-            hops = hops.saturating_add(1);
-        }
+    ) -> Result<Result<Response, JsValue>, Error> {
+        let request = self.fetch_request(http, url, &attempt.controller.signal())?;
+        // The runtime's own `fetch`, not `Request::send`: its error keeps the `cause` (Node
+        // says there why the connection failed).
+        let request: web_sys::Request = request.into();
+        Ok(JsFuture::from(fetch(&request))
+            .await
+            .and_then(|res| res.dyn_into::<web_sys::Response>())
+            .map(Response::from))
     }
 
     fn fetch_request(
@@ -313,8 +235,8 @@ impl Transport {
             .scrub(&self.secrets)
         };
         let headers = web_sys::Headers::new().map_err(invalid)?;
-        for (name, value) in http.headers.iter().chain(&self.options.headers) {
-            headers.set(name, value).map_err(invalid)?;
+        for (name, value) in merge_headers(&http.headers, &self.options.headers) {
+            headers.set(&name, &value).map_err(invalid)?;
         }
         RequestBuilder::new(url)
             .method(Method::POST)
@@ -349,8 +271,90 @@ extern "C" {
     fn fetch(request: &web_sys::Request) -> js_sys::Promise;
 }
 
-/// Why a fetch failed: its message, and its `cause`'s `code` and `message` (the core says it).
-fn network_cause_of(error: &JsValue) -> String {
+/// The step asked for, owned (the machine is reported to while it is done).
+enum Next {
+    Send(String, Option<u32>),
+    Read(usize),
+    Wait(u64),
+    Stream,
+    Done,
+    Failed(Error),
+}
+
+impl Next {
+    fn of(step: Step<'_>) -> Self {
+        match step {
+            Step::Send { url, timeout_ms } => Self::Send(url.to_owned(), timeout_ms),
+            Step::Read { limit } => Self::Read(limit),
+            Step::Wait { ms } => Self::Wait(ms),
+            Step::Stream => Self::Stream,
+            Step::Done => Self::Done,
+            Step::Failed(e) => Self::Failed(Error::of_call(e)),
+        }
+    }
+}
+
+/// An answer's head as the machine reads it: status, headers, the Location resolved.
+struct HeadOf {
+    status: u16,
+    without_body: bool,
+    opaque: bool,
+    content_type: Option<String>,
+    retry_after: Option<String>,
+    /// The Location's address and origin, and whether that is the origin sent to.
+    location: Option<(String, String, bool)>,
+}
+
+impl HeadOf {
+    fn new(res: &Response, url: &str) -> Self {
+        let opaque = res.type_() == ResponseType::Opaqueredirect;
+        let from = absolute_url(url, None);
+        let location = match (opaque, res.headers().get("location"), &from) {
+            (false, Some(location), Some(from)) => absolute_url(&location, Some(&from.href())),
+            _ => None,
+        }
+        .map(|to| {
+            let same = from
+                .as_ref()
+                .is_some_and(|from| from.origin() == to.origin());
+            (to.href(), to.origin(), same)
+        });
+        Self {
+            status: res.status(),
+            without_body: res.body().is_none(),
+            opaque,
+            content_type: res.headers().get("content-type"),
+            retry_after: res.headers().get("retry-after"),
+            location,
+        }
+    }
+
+    fn head(&self) -> Head<'_> {
+        Head {
+            status: self.status,
+            without_body: self.without_body,
+            opaque_redirect: self.opaque,
+            content_type: self.content_type.as_deref(),
+            retry_after: self.retry_after.as_deref(),
+            location: self
+                .location
+                .as_ref()
+                .map(|(href, origin, same_origin)| Target {
+                    href,
+                    origin,
+                    same_origin: *same_origin,
+                }),
+        }
+    }
+}
+
+/// What a fetch or a body read that threw means: the attempt's timeout, or a network failure
+/// (its message, and its `cause`'s `code` and `message`: Node says there why).
+fn threw(call: &mut CallMachine, attempt: &Attempt, error: &JsValue) {
+    if attempt.timed_out.get() {
+        call.report(Outcome::TimedOut);
+        return;
+    }
     let cause = js_sys::Reflect::get(error, &JsValue::from_str("cause")).unwrap_or_default();
     let field = |name: &str| {
         if !cause.is_object() {
@@ -360,11 +364,12 @@ fn network_cause_of(error: &JsValue) -> String {
             .ok()
             .and_then(|v| v.as_string())
     };
-    network_cause(
-        &js_message(error),
-        field("code").as_deref(),
-        field("message").as_deref(),
-    )
+    let (code, message) = (field("code"), field("message"));
+    call.report(Outcome::NetworkFailed {
+        message: &js_message(error),
+        cause_code: code.as_deref(),
+        cause_message: message.as_deref(),
+    });
 }
 
 /// What a thrown value says: an error's message, or the value as a string.

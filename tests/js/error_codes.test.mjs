@@ -27,6 +27,7 @@ const patterns = [
   new RegExp(`\\bcode: "${CODE}"`, "g"), // an error described as data, thrown later
   new RegExp(`\\b(?:code|error\\.code) = "${CODE}"`, "g"),
   new RegExp(`(?:prop|fields|list)\\([^;]*?"${CODE}"`, "g"),
+  new RegExp(`CallError::refused\\(\\s*"${CODE}"`, "g"), // an answer the call machine refuses
 ];
 
 function thrown() {
@@ -34,11 +35,16 @@ function thrown() {
   // the Rust caller's code for a cancelled call, which the package rejects with the reason.
   const rust = files(join(root, "src"), ".rs").filter((path) => !path.startsWith(join(root, "src", "web")));
   const sources = [...rust, ...files(join(root, "pkg", "src"), ".js"), join(root, "scripts", "glue.mjs")];
+  // The call machine's ABORTED (src/call/) likewise: the package's driver never reports an
+  // abort to it, and rejects with the signal's reason.
+  const rustFaceOnly = (code, path) => code === "ABORTED" && path.startsWith(join(root, "src", "call"));
   const codes = new Map();
   for (const path of sources) {
     const text = readFileSync(path, "utf8");
     for (const pattern of patterns) {
-      for (const m of text.matchAll(pattern)) if (!codes.has(m[1])) codes.set(m[1], path.slice(root.length));
+      for (const m of text.matchAll(pattern)) {
+        if (!codes.has(m[1]) && !rustFaceOnly(m[1], path)) codes.set(m[1], path.slice(root.length));
+      }
     }
   }
   return codes;

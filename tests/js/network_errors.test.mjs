@@ -75,3 +75,26 @@ test("a fetch error without a cause is named by its own message", async () => {
   assert.match(e2.message, /fetch failed \(EPROTO: bad \[redacted\]\)$/);
   assertNoKey(e2, KEY, "a cause quoting the key");
 });
+
+test("a body that breaks off while it is read is a network failure, retried like one", async () => {
+  let calls = 0;
+  const answer = JSON.stringify({ choices: [{ message: { content: "ok" } }] });
+  const fetch = async () => {
+    calls++;
+    const body = calls > 1 ? answer : new ReadableStream({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode('{"choices": ['));
+        controller.error(new TypeError("terminated"));
+      },
+    });
+    return new Response(body, { headers: { "content-type": "application/json" } });
+  };
+  const lm = (maxRetries) => lib.buildLMInvoker("openai/gpt-4o-mini", { apiKey: KEY, fetch, maxRetries });
+  const e = await failure(lm(0).invoke("Hi"));
+  assert.equal(e.code, "NETWORK_ERROR");
+  assert.match(e.message, /: terminated$/);
+  assert.deepEqual([e.retryable, e.attempts, calls], [true, 1, 1]);
+  calls = 0;
+  assert.equal((await lm(1).invoke("Hi")).outputs[0].output, "ok");
+  assert.equal(calls, 2, "the second attempt read the whole answer");
+});
