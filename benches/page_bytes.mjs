@@ -93,6 +93,7 @@ async function build(name, tarball) {
   const dir = join(WORK, name);
   rmSync(dir, { recursive: true, force: true });
   cpSync(join(PAGES_DIR, name), dir, { recursive: true });
+  cpSync(join(PAGES_DIR, "shared"), dir, { recursive: true });
   writeFileSync(join(dir, "package.json"), JSON.stringify({ name: `page-${name}`, private: true, type: "module" }));
   const pkg = join(dir, "node_modules", "citeflow");
   mkdirSync(pkg, { recursive: true });
