@@ -32,6 +32,14 @@ fn head(status: u16, content_type: &str) -> Outcome<'_> {
     })
 }
 
+/// A new attempt's send to the request's address, under `settings`' timer.
+fn attempt() -> Step<'static> {
+    Step::Send {
+        url: URL,
+        timeout_ms: Some(10),
+    }
+}
+
 fn body(text: &str) -> Outcome<'_> {
     Outcome::Body {
         text,
@@ -49,13 +57,7 @@ fn failed(m: &CallMachine) -> CallError {
 #[test]
 fn a_whole_answer_is_sent_then_read_within_the_limit() {
     let mut m = machine(2, false);
-    assert_eq!(
-        m.next(),
-        Step::Send {
-            url: URL,
-            timeout_ms: Some(10)
-        }
-    );
+    assert_eq!(m.next(), attempt());
     assert_eq!(m.next(), m.next(), "asking again changes nothing");
     assert!(m.report(head(200, "application/json")));
     assert_eq!(m.next(), Step::Read { limit: 1000 });
@@ -124,13 +126,7 @@ fn retryable_failures_wait_then_try_again_until_the_retries_are_used_up() {
         "a wait is answered by Waited"
     );
     m.report(Outcome::Waited);
-    assert_eq!(
-        m.next(),
-        Step::Send {
-            url: URL,
-            timeout_ms: Some(10)
-        }
-    );
+    assert_eq!(m.next(), attempt());
     m.report(Outcome::Answered(Head {
         status: 429,
         retry_after: Some("2"),
@@ -268,10 +264,7 @@ fn the_redirect_count_starts_again_with_each_attempt() {
     m.report(Outcome::Waited);
     assert_eq!(
         m.next(),
-        Step::Send {
-            url: URL,
-            timeout_ms: Some(10)
-        },
+        attempt(),
         "a new attempt starts at the request's address"
     );
     m.report(redirect(307, "https://api.test/b", true));
