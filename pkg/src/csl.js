@@ -6,7 +6,7 @@
 // demand by `loadStyle` (a dynamic import, so bundlers emit one chunk per style) or, in Node and
 // Deno, read from disk on first use by the synchronous `renderReferences`.
 import * as csl from "../gen/csl/citeflow_csl.js";
-import { citeflowError, describe } from "./errors.js";
+import { citeflowError, describe, reentrantCall } from "./errors.js";
 import { moduleRuntime } from "./module.js";
 
 // Attached by each runtime entry: an instance, or (Node and Deno) a way to make one on first use.
@@ -187,6 +187,9 @@ export async function loadStyle(name) {
  */
 export class CslDocument {
   #doc;
+  // A call is running: a getter or Proxy trap of the value given, read during it, called this
+  // document again (the engine holds the document for the whole call).
+  #busy = false;
 
   /** `options`: `{ style, locale, format, items }`; `style` and `locale` as renderReferences takes them. */
   constructor(options) {
@@ -194,24 +197,34 @@ export class CslDocument {
     this.#doc = new csl.CslDocumentHandle(options, styleXml, collate);
   }
 
+  #call(run) {
+    if (this.#busy) throw reentrantCall("this CslDocument");
+    this.#busy = true;
+    try {
+      return run(this.#doc);
+    } finally {
+      this.#busy = false;
+    }
+  }
+
   /** Inserts `cluster` at `index` (default: the end), or replaces the one with its id (default: in its place). */
   setCluster(cluster, index) {
-    return this.#doc.setCluster(cluster, index);
+    return this.#call((doc) => doc.setCluster(cluster, index));
   }
 
   removeCluster(id) {
-    return this.#doc.removeCluster(id);
+    return this.#call((doc) => doc.removeCluster(id));
   }
 
   clusters() {
-    return this.#doc.clusters();
+    return this.#call((doc) => doc.clusters());
   }
 
   bibliography(options) {
-    return this.#doc.bibliography(options);
+    return this.#call((doc) => doc.bibliography(options));
   }
 
   setItems(items) {
-    return this.#doc.setItems(items);
+    return this.#call((doc) => doc.setItems(items));
   }
 }

@@ -106,3 +106,36 @@ test("the constructor reads its options as renderReferences does", () => {
   assert.deepEqual(doc.setItems(items), []);
   assert.deepEqual(doc.setCluster({ id: "c", items: [{ id: 3 }] }), [{ id: "c", text: "(Thoreau, 1854)" }]);
 });
+
+test("hostile input is an error with a code, the document lives on, and text is kept as given", () => {
+  const poe = { id: "poe", type: "book", title: "T\uFEFFales \uFFFE\uFDD0", author: [{ family: "Poe" }] };
+  const doc = new CslDocument({ style: "apa", items: [poe] });
+  const cycle = { id: "cycle", type: "book" };
+  cycle.self = cycle;
+  assert.equal(code(() => doc.setItems([cycle])), "INVALID_SOURCE");
+  let deep = {};
+  for (let i = 0; i < 100_000; i++) deep = { x: deep };
+  assert.equal(code(() => doc.setItems([{ id: "deep", type: "book", note: deep }])), "INVALID_SOURCE");
+  const throwing = {
+    id: "t",
+    get items() {
+      throw new Error("boom");
+    },
+  };
+  assert.equal(code(() => doc.setCluster(throwing)), "INVALID_OPTION");
+  // A getter that calls the document again: the inner call is refused, the outer one reports it.
+  let inner = null;
+  const reentrant = {
+    id: "r",
+    get items() {
+      inner = code(() => doc.clusters());
+      return [{ id: "poe" }];
+    },
+  };
+  doc.setCluster(reentrant);
+  assert.equal(inner, "REENTRANT_CALL");
+  assert.deepEqual(doc.setCluster({ id: "huge", items: [{ id: "poe", locator: "9".repeat(1 << 20) }] })[0].id, "huge");
+  assert.deepEqual(doc.clusters().map((c) => c.id), ["r", "huge"]);
+  // U+FEFF and noncharacters are model or index text like any other: kept, never dropped.
+  assert.ok(doc.bibliography()[0].entry.includes("T\uFEFFales \uFFFE\uFDD0"));
+});
